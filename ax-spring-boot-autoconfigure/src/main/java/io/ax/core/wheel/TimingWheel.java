@@ -21,7 +21,8 @@ import java.util.function.Consumer;
  * in which {@code D} and {@code C} differ (level 0, bucket {@code C[0]} when {@code D == C}). So a level-0 bucket
  * spans one tick, a level-1 bucket 64 ticks (a whole turn of level 0), a level-2 bucket 4,096 ticks and so on;
  * eleven levels cover every 64-bit tick count, so no deadline is ever beyond the top level and no overflow list is
- * needed.
+ * needed. (The counter itself wraps after 2<sup>64</sup> ticks, 584 years of one-nanosecond ticks; entries beyond
+ * the wrap wait on the top level, and crossing the wrap re-examines every bucket.)
  *
  * <p>Worked example with the current tick {@code C = 0x1_40} (groups 5, 0) and an entry due at tick
  * {@code D = 0x1_C3} (groups 7, 3): they first differ in group 1, so the entry waits in level 1, bucket 7. When

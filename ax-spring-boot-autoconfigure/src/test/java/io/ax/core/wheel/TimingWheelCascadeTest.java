@@ -125,6 +125,27 @@ class TimingWheelCascadeTest {
     }
 
     @Test
+    void entriesSurviveTheWrapOfTheTickCounterAfterTwoToTheSixtyFourTicks() {
+        TimingWheel<Long> wheel = new TimingWheel<>(1, 0L); // one-nanosecond ticks: the counter wraps in 584 years
+        Recorder recorder = new Recorder();
+        long now = 0;
+        int scheduled = 0;
+        for (int step = 0; step < 24; step++) { // 24 quarter-ranges: one and a half turns of the 64-bit counter
+            for (long distance : new long[] {1, 4_097, Long.MAX_VALUE / 3, Long.MAX_VALUE / 2 + step, Long.MAX_VALUE}) {
+                wheel.schedule(now + distance, now + distance);
+                scheduled++;
+            }
+            now += Long.MAX_VALUE / 4;
+            recorder.advance(wheel, now);
+        }
+        recorder.advance(wheel, now + Long.MAX_VALUE);
+
+        assertThat(recorder.firedDeadlines).hasSize(scheduled);
+        assertThat(wheel.size()).isZero();
+        recorder.assertFiredInOrderAtTheFirstAdvanceAtOrAfterTheirDeadline();
+    }
+
+    @Test
     void aMillionEntriesFireExactlyOnceInDeadlineOrder() {
         long start = Long.MAX_VALUE - 5_000 * MS;
         TimingWheel<Integer> wheel = new TimingWheel<>(MS, start);
