@@ -293,7 +293,10 @@ final class CronParser {
         }
         int start = token[0];
         int end = token[1];
-        if (end - start == 1 && Character.toUpperCase(expression.charAt(start)) == 'L') {
+        if (Character.toUpperCase(expression.charAt(start)) == 'L') {
+            if (end - start > 1) {
+                throw unexpected(field, start + 1);
+            }
             // A lone "L" means Saturday, the last day of the week, as in Quartz.
             return DayRule.ofDaysOfWeek(1 << 7);
         }

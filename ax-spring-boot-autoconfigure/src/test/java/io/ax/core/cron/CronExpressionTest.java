@@ -148,6 +148,32 @@ class CronExpressionTest {
         assertThat(cron.next(ZonedDateTime.parse("2099-01-01T00:00:00Z"))).isEmpty();
     }
 
+    @Test
+    void appliesAStepAfterANamedRange() {
+        // Quartz 2.5.2 silently drops "/2" after a named range and fires Monday to Friday.
+        CronExpression cron = CronExpression.parse("0 0 12 ? * MON-FRI/2");
+
+        assertThat(cron.next(ZonedDateTime.parse("2024-01-01T12:00:00Z")))
+                .contains(ZonedDateTime.parse("2024-01-03T12:00:00Z"));
+    }
+
+    @ParameterizedTest(name = "''{0}'' is rejected although Quartz accepts it")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+            */0 * * * * ?          | seconds step 0 out of range 1-59
+            0 0-59/60 * * * ?      | minutes step 60 out of range 1-59
+            0 0 12 ? * 2-5L        | unexpected character '-' in day-of-week
+            0 0 12 ? * 6#3,2       | 'L' and '#' cannot be combined with other day-of-week values
+            0 0 12 ? * L-3         | unexpected character '-' in day-of-week
+            0 0 12 * * ? 2150      | year value 2150 out of range 1970-2099
+            """)
+    void rejectsWhatQuartzSilentlyMisreads(String expression, String message) {
+        // Quartz 2.5.2 ignores the trailing characters, treats a step of 0 as 1 or as no step, and
+        // accepts years that can never fire. Rejecting them tells the user at once.
+        assertThatThrownBy(() -> CronExpression.parse(expression))
+                .isInstanceOf(CronParseException.class)
+                .hasMessageContaining(message);
+    }
+
     // ---- invalid expressions
 
     @ParameterizedTest(name = "''{0}'' is rejected: {1}")
