@@ -61,7 +61,8 @@ public final class CronExpression {
         this.minutes = minutes;
         this.hours = hours;
         this.days = days;
-        this.months = months;
+        // Months in which the day fields can never match (April for "31") are dropped up front.
+        this.months = months & days.possibleMonths();
         this.years = years.clone();
     }
 
@@ -178,6 +179,9 @@ public final class CronExpression {
         int hour = from.getHour();
         int minute = from.getMinute();
         int second = from.getSecond();
+        if (months == 0) {
+            return null;
+        }
         if (year < MIN_YEAR) {
             year = MIN_YEAR;
             month = 1;

@@ -60,6 +60,24 @@ final class DayRule {
         return new DayRule(true, 0, 0, 0, 0, 1 << dayOfWeek, 0, true);
     }
 
+    /**
+     * Returns the months (bit m for month m) in which this rule can match in some year, so that a
+     * search never scans years for an impossible date such as the 30th of February.
+     */
+    long possibleMonths() {
+        boolean onlyPlainDays =
+                !dayOfWeekMode && lastDayOffsets == 0 && nearestWeekdays == 0 && nearestWeekdaysToLast == 0;
+        long possible = 0;
+        for (int month = 1; month <= 12; month++) {
+            // 2000 is a leap year, so February has its longest length here.
+            long inMonth = (1L << (lengthOfMonth(2000, month) + 1)) - 2;
+            if (!onlyPlainDays || (daysOfMonth & inMonth) != 0) {
+                possible |= 1L << month;
+            }
+        }
+        return possible;
+    }
+
     /** Returns the matching days of the month as a bit set: bit d set when day d matches. */
     long daysIn(int year, int month) {
         int length = lengthOfMonth(year, month);
