@@ -81,7 +81,9 @@ public final class CronExpression {
     /**
      * Returns the first fire time strictly after {@code after}, in the zone of {@code after}.
      *
-     * <p>Fire times have whole seconds. The search ends at the end of 2099.
+     * <p>Fire times have whole seconds. The search ends at the end of 2099. Wall times that a
+     * daylight-saving gap removes are skipped, and a wall time that an overlap repeats fires once,
+     * with the later offset, as in Quartz.
      *
      * @param after the time to search after, not {@code null}
      * @return the next fire time, or empty if there is none

@@ -28,7 +28,7 @@ public class CronParseException extends IllegalArgumentException {
      *     {@code -1} when there is no meaningful position
      * @param detail what is wrong, without the expression or the position
      */
-    public CronParseException(String expression, String field, int position, String detail) {
+    CronParseException(String expression, String field, int position, String detail) {
         super(message(expression, position, detail));
         this.expression = expression;
         this.field = field;
