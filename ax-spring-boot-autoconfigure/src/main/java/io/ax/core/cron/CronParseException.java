@@ -1,0 +1,65 @@
+package io.ax.core.cron;
+
+/**
+ * Thrown by {@link CronExpression#parse(String)} when an expression is not valid Quartz cron syntax.
+ *
+ * <p>The message quotes the expression, names the field when the problem is specific to one field,
+ * and gives the 0-based character index into the expression where the problem was found, for
+ * example {@code Invalid cron expression '0 0 25 * * ?': hours value 25 out of range 0-23 at
+ * position 4}.
+ *
+ * <p>Instances are immutable.
+ */
+public class CronParseException extends IllegalArgumentException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String expression;
+    private final String field;
+    private final int position;
+
+    /**
+     * Creates an exception.
+     *
+     * @param expression the rejected expression, may be {@code null}
+     * @param field the name of the offending field (such as {@code "day-of-month"}), or {@code null}
+     *     when the problem is not specific to one field
+     * @param position the 0-based index into {@code expression} where the problem was found, or
+     *     {@code -1} when there is no meaningful position
+     * @param detail what is wrong, without the expression or the position
+     */
+    CronParseException(String expression, String field, int position, String detail) {
+        super(message(expression, position, detail));
+        this.expression = expression;
+        this.field = field;
+        this.position = position;
+    }
+
+    private static String message(String expression, int position, String detail) {
+        String quoted = expression == null ? "null" : "'" + expression + "'";
+        String where = position < 0 ? "" : " at position " + position;
+        return "Invalid cron expression " + quoted + ": " + detail + where;
+    }
+
+    /** Returns the rejected expression exactly as given, or {@code null} if {@code null} was given. */
+    public String expression() {
+        return expression;
+    }
+
+    /**
+     * Returns the name of the offending field ({@code "seconds"}, {@code "minutes"}, {@code "hours"},
+     * {@code "day-of-month"}, {@code "month"}, {@code "day-of-week"} or {@code "year"}), or {@code
+     * null} when the problem is not specific to one field (for example a wrong number of fields).
+     */
+    public String field() {
+        return field;
+    }
+
+    /**
+     * Returns the 0-based character index into {@link #expression()} where the problem was found, or
+     * {@code -1} when there is none (for example for a {@code null} expression).
+     */
+    public int position() {
+        return position;
+    }
+}
