@@ -1,0 +1,91 @@
+package io.ax.autoconfigure;
+
+import io.ax.core.AxExecutor;
+import io.ax.core.clock.AxClock;
+import io.ax.core.engine.AxEngine;
+import io.ax.core.engine.ExecutorRouter;
+import io.ax.core.engine.PoolSettings;
+import io.ax.core.store.InMemoryInstanceStore;
+import io.ax.core.store.InstanceStore;
+import io.ax.executor.LocalMethodExecutor;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Wires the AX engine: store, executors, router, engine, its life cycle and the discovery of {@code @AxJob}
+ * methods. Every bean backs off when the application defines its own; {@code ax.enabled=false} turns all off.
+ */
+@AutoConfiguration
+@ConditionalOnBooleanProperty(name = "ax.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(AxProperties.class)
+public final class AxAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    AxClock axClock() {
+        return AxClock.system();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    InstanceStore axInstanceStore(AxProperties properties) {
+        return new InMemoryInstanceStore(properties.getMemory().getMaxFinishedInstances());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LocalMethodExecutor axLocalMethodExecutor() {
+        return new LocalMethodExecutor();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ExecutorRouter axExecutorRouter(ObjectProvider<AxExecutor> executors) {
+        return new ExecutorRouter(executors.orderedStream().toList());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    AxEngine axEngine(
+            AxProperties properties,
+            InstanceStore store,
+            ExecutorRouter router,
+            AxClock clock,
+            ApplicationEventPublisher events) {
+        Map<String, PoolSettings> pools = new LinkedHashMap<>();
+        properties
+                .getPools()
+                .forEach((group, pool) ->
+                        pools.put(group, new PoolSettings(pool.getThreads(), pool.getQueueCapacity())));
+        return AxEngine.builder()
+                .store(store)
+                .router(router)
+                .clock(clock)
+                .nodeId(NodeIds.resolve(properties.getNodeId()))
+                .tick(properties.getWheel().getTick())
+                .pools(pools)
+                .shutdownAwait(properties.getShutdown().getAwait())
+                .rejectionBackoff(properties.getDispatch().getRejectionBackoff())
+                .misfireThreshold(properties.getMisfire().getThreshold())
+                .onDeadLetter(events::publishEvent)
+                .build();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    AxEngineLifecycle axEngineLifecycle(AxEngine engine) {
+        return new AxEngineLifecycle(engine);
+    }
+
+    @Bean
+    static AxJobRegistrar axJobRegistrar() {
+        return new AxJobRegistrar();
+    }
+}

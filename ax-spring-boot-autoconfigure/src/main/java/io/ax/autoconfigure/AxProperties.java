@@ -1,0 +1,189 @@
+package io.ax.autoconfigure;
+
+import java.time.Duration;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/** Settings of AX, under {@code ax.*}. */
+@ConfigurationProperties("ax")
+public class AxProperties {
+
+    /** Whether AX runs at all; false turns every AX bean off. */
+    private boolean enabled = true;
+
+    /** This node's id in the audit log; default {@code <host>-<pid>}. */
+    private String nodeId;
+
+    /** Time zone of cron expressions that name none; never the system default unless set here. */
+    private ZoneId defaultZone = ZoneOffset.UTC;
+
+    /** Time wheel settings. */
+    private final Wheel wheel = new Wheel();
+
+    /** Execution pools per task group (@AxJob group); a group not listed gets 4 threads and a queue of 1000. */
+    private final Map<String, Pool> pools = new LinkedHashMap<>();
+
+    /** Dispatch settings. */
+    private final Dispatch dispatch = new Dispatch();
+
+    /** Misfire handling. */
+    private final Misfire misfire = new Misfire();
+
+    /** Shutdown behaviour. */
+    private final Shutdown shutdown = new Shutdown();
+
+    /** In-memory store settings. */
+    private final Memory memory = new Memory();
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public String getNodeId() {
+        return nodeId;
+    }
+
+    public void setNodeId(String nodeId) {
+        this.nodeId = nodeId;
+    }
+
+    public ZoneId getDefaultZone() {
+        return defaultZone;
+    }
+
+    public void setDefaultZone(ZoneId defaultZone) {
+        this.defaultZone = defaultZone;
+    }
+
+    public Wheel getWheel() {
+        return wheel;
+    }
+
+    public Map<String, Pool> getPools() {
+        return pools;
+    }
+
+    public Dispatch getDispatch() {
+        return dispatch;
+    }
+
+    public Misfire getMisfire() {
+        return misfire;
+    }
+
+    public Shutdown getShutdown() {
+        return shutdown;
+    }
+
+    public Memory getMemory() {
+        return memory;
+    }
+
+    /** Time wheel settings. */
+    public static class Wheel {
+
+        /** Resolution of the time wheel: fire times are met within one tick. */
+        private Duration tick = Duration.ofMillis(1);
+
+        public Duration getTick() {
+            return tick;
+        }
+
+        public void setTick(Duration tick) {
+            this.tick = tick;
+        }
+    }
+
+    /** One execution pool. */
+    public static class Pool {
+
+        /** Worker threads of the pool. */
+        private int threads = 4;
+
+        /** Dispatched instances that may wait for a worker; beyond it dispatch is rejected and retried later. */
+        private int queueCapacity = 1000;
+
+        public int getThreads() {
+            return threads;
+        }
+
+        public void setThreads(int threads) {
+            this.threads = threads;
+        }
+
+        public int getQueueCapacity() {
+            return queueCapacity;
+        }
+
+        public void setQueueCapacity(int queueCapacity) {
+            this.queueCapacity = queueCapacity;
+        }
+    }
+
+    /** Dispatch settings. */
+    public static class Dispatch {
+
+        /** Wait before an instance rejected by a full pool is dispatched again. */
+        private Duration rejectionBackoff = Duration.ofSeconds(1);
+
+        public Duration getRejectionBackoff() {
+            return rejectionBackoff;
+        }
+
+        public void setRejectionBackoff(Duration rejectionBackoff) {
+            this.rejectionBackoff = rejectionBackoff;
+        }
+    }
+
+    /** Misfire handling. */
+    public static class Misfire {
+
+        /** How late a recurring fire may be before the series skips ahead to the present. */
+        private Duration threshold = Duration.ofSeconds(5);
+
+        public Duration getThreshold() {
+            return threshold;
+        }
+
+        public void setThreshold(Duration threshold) {
+            this.threshold = threshold;
+        }
+    }
+
+    /** Shutdown behaviour. */
+    public static class Shutdown {
+
+        /** How long shutdown waits for running instances before interrupting them. */
+        private Duration await = Duration.ofSeconds(10);
+
+        public Duration getAwait() {
+            return await;
+        }
+
+        public void setAwait(Duration await) {
+            this.await = await;
+        }
+    }
+
+    /** In-memory store settings. */
+    public static class Memory {
+
+        /** Finished instances the in-memory store remembers (with their audit trails); older ones are forgotten. */
+        private int maxFinishedInstances = 10_000;
+
+        public int getMaxFinishedInstances() {
+            return maxFinishedInstances;
+        }
+
+        public void setMaxFinishedInstances(int maxFinishedInstances) {
+            this.maxFinishedInstances = maxFinishedInstances;
+        }
+    }
+}

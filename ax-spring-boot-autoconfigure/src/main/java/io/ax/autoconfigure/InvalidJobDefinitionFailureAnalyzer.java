@@ -1,0 +1,16 @@
+package io.ax.autoconfigure;
+
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+/** Explains a start-up failure caused by an invalid {@code @AxJob} in Spring Boot's failure report. */
+final class InvalidJobDefinitionFailureAnalyzer extends AbstractFailureAnalyzer<InvalidJobDefinitionException> {
+
+    @Override
+    protected FailureAnalysis analyze(Throwable rootFailure, InvalidJobDefinitionException cause) {
+        return new FailureAnalysis(
+                cause.getMessage(),
+                "Fix attribute '" + cause.attribute() + "' of the @AxJob on " + cause.method() + ".",
+                cause);
+    }
+}

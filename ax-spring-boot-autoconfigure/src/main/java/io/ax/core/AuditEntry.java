@@ -1,0 +1,27 @@
+package io.ax.core;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * One row of the audit log: a transition of one instance.
+ *
+ * @param instanceId the instance
+ * @param from the state before; null for the creation
+ * @param to the state after
+ * @param node the node that made the change
+ * @param attempt the attempt number at the change
+ * @param at when it changed
+ * @param reason why, in words (an error message for FAILED and TIMEOUT); may be empty, never null
+ */
+public record AuditEntry(
+        String instanceId, InstanceState from, InstanceState to, String node, int attempt, Instant at, String reason) {
+
+    public AuditEntry {
+        Objects.requireNonNull(instanceId, "instanceId");
+        Objects.requireNonNull(to, "to");
+        Objects.requireNonNull(node, "node");
+        Objects.requireNonNull(at, "at");
+        reason = reason == null ? "" : reason;
+    }
+}

@@ -1,0 +1,15 @@
+package io.ax.core;
+
+import java.util.Objects;
+
+/**
+ * Published (as a Spring application event, when running in Spring) when an instance goes DEAD.
+ *
+ * @param deadLetter the dead letter that was stored
+ */
+public record AxDeadLetterEvent(DeadLetter deadLetter) {
+
+    public AxDeadLetterEvent {
+        Objects.requireNonNull(deadLetter, "deadLetter");
+    }
+}

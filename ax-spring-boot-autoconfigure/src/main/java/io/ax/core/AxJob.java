@@ -1,0 +1,76 @@
+package io.ax.core;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a bean method as an AX task. The method takes no parameter or one {@link AxContext}; its return value is
+ * ignored unless it is an {@link AxResult}.
+ *
+ * <p>Set at most one trigger: {@link #cron()}, {@link #fixedRate()} or {@link #fixedDelay()}. With none the method
+ * is an on-demand handler, run only when triggered through the API. Durations accept {@code 500ms}, {@code 5s},
+ * {@code 2m}, {@code 1h}, {@code 1d} and ISO-8601 ({@code PT5S}); every string attribute may use {@code ${...}}
+ * placeholders resolved from the environment.
+ *
+ * <pre>{@code
+ * @AxJob(cron = "0/5 * * * * ?", timeout = "10s", retry = @AxJob.Retry(times = 3, base = "1s"))
+ * void report(AxContext context) { ... }
+ * }</pre>
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface AxJob {
+
+    /** Unique task name; default {@code beanName.methodName}. */
+    String name() default "";
+
+    /** Quartz cron expression (seconds first, optional year). */
+    String cron() default "";
+
+    /** Time zone of {@link #cron()}; default {@code ax.default-zone} (UTC unless configured). */
+    String zone() default "";
+
+    /** Period between fire times, counted from the previous fire time. */
+    String fixedRate() default "";
+
+    /** Period between fires, counted from the end of the previous run. */
+    String fixedDelay() default "";
+
+    /** Wait before the first fire of a fixedRate or fixedDelay task; default none. */
+    String initialDelay() default "";
+
+    /** How long one attempt may run before its thread is interrupted; default 60 s (with a warning at start-up). */
+    String timeout() default "";
+
+    /** Whether a fire may start while the previous instance is still running; if not, the fire is SKIPPED. */
+    boolean concurrent() default false;
+
+    /** The execution pool ({@code ax.pools.<group>}); default {@code default}. */
+    String group() default "";
+
+    /** How failed attempts are retried; default none. */
+    Retry retry() default @Retry;
+
+    /** Retry settings of an {@link AxJob}. */
+    @Target({})
+    @Retention(RetentionPolicy.RUNTIME)
+    @Documented
+    @interface Retry {
+
+        /** Retries after the first attempt; 0 = none. A string so it may be a placeholder. */
+        String times() default "0";
+
+        /** How the wait grows between retries. */
+        Backoff backoff() default Backoff.EXPONENTIAL;
+
+        /** The wait before the first retry. */
+        String base() default "1s";
+
+        /** The longest wait between retries. */
+        String max() default "5m";
+    }
+}

@@ -1,0 +1,142 @@
+package io.ax.core;
+
+import io.ax.core.trigger.OnDemandTrigger;
+import io.ax.core.trigger.Trigger;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * The static definition of a task. Build one with {@link #builder(String)}.
+ *
+ * @param name unique name, 1-200 characters of letters, digits and {@code . _ - : $}
+ * @param type the executor type, e.g. {@link #LOCAL}; an executor router picks the executor by it
+ * @param target what the executor runs (for LOCAL: {@code bean.method})
+ * @param params static parameters handed to the executor; immutable
+ * @param trigger when it fires
+ * @param retry how failures are retried
+ * @param timeout how long one attempt may run before it is interrupted; positive
+ * @param concurrent whether a fire may start while the previous instance is still running
+ * @param group the execution pool it runs in
+ * @param durability where its instances live
+ */
+public record AxTask(
+        String name,
+        String type,
+        String target,
+        Map<String, String> params,
+        Trigger trigger,
+        RetryPolicy retry,
+        Duration timeout,
+        boolean concurrent,
+        String group,
+        Durability durability) {
+
+    /** The type of tasks that invoke a bean method in this JVM. */
+    public static final String LOCAL = "LOCAL";
+
+    /** The pool used when a task names none. */
+    public static final String DEFAULT_GROUP = "default";
+
+    /** The timeout used when a task sets none. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._\\-:$]{1,200}");
+    private static final Pattern GROUP = Pattern.compile("[A-Za-z0-9_\\-]{1,64}");
+
+    public AxTask {
+        Objects.requireNonNull(name, "name");
+        if (!NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException(
+                    "task name '" + name + "' must be 1-200 characters of letters, digits and . _ - : $");
+        }
+        Objects.requireNonNull(type, "type of task " + name);
+        Objects.requireNonNull(target, "target of task " + name);
+        params = Map.copyOf(Objects.requireNonNull(params, "params of task " + name));
+        Objects.requireNonNull(trigger, "trigger of task " + name);
+        Objects.requireNonNull(retry, "retry of task " + name);
+        Objects.requireNonNull(timeout, "timeout of task " + name);
+        if (timeout.isZero() || timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout of task " + name + " must be positive, was " + timeout);
+        }
+        Objects.requireNonNull(group, "group of task " + name);
+        if (!GROUP.matcher(group).matches()) {
+            throw new IllegalArgumentException(
+                    "group '" + group + "' of task " + name + " must be 1-64 characters of letters, digits, _ and -");
+        }
+        Objects.requireNonNull(durability, "durability of task " + name);
+    }
+
+    /** A builder with the defaults: LOCAL, on demand, no retry, 60 s timeout, not concurrent, default group. */
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    /** Builds an {@link AxTask}; not thread-safe. */
+    public static final class Builder {
+        private final String name;
+        private String type = LOCAL;
+        private String target = "";
+        private Map<String, String> params = Map.of();
+        private Trigger trigger = OnDemandTrigger.INSTANCE;
+        private RetryPolicy retry = RetryPolicy.none();
+        private Duration timeout = DEFAULT_TIMEOUT;
+        private boolean concurrent;
+        private String group = DEFAULT_GROUP;
+        private Durability durability = Durability.PERSISTENT;
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        public Builder type(String type) {
+            this.type = type;
+            return this;
+        }
+
+        public Builder target(String target) {
+            this.target = target;
+            return this;
+        }
+
+        public Builder params(Map<String, String> params) {
+            this.params = params;
+            return this;
+        }
+
+        public Builder trigger(Trigger trigger) {
+            this.trigger = trigger;
+            return this;
+        }
+
+        public Builder retry(RetryPolicy retry) {
+            this.retry = retry;
+            return this;
+        }
+
+        public Builder timeout(Duration timeout) {
+            this.timeout = timeout;
+            return this;
+        }
+
+        public Builder concurrent(boolean concurrent) {
+            this.concurrent = concurrent;
+            return this;
+        }
+
+        public Builder group(String group) {
+            this.group = group;
+            return this;
+        }
+
+        public Builder durability(Durability durability) {
+            this.durability = durability;
+            return this;
+        }
+
+        public AxTask build() {
+            return new AxTask(name, type, target, params, trigger, retry, timeout, concurrent, group, durability);
+        }
+    }
+}

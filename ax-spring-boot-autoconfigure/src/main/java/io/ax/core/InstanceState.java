@@ -1,0 +1,77 @@
+package io.ax.core;
+
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The life cycle of one {@link TaskInstance}. The allowed transitions are held in one table, {@link #canMoveTo};
+ * every store and the engine consult it, so an instance moves only along these arrows:
+ *
+ * <pre>
+ * CREATED -&gt; SCHEDULED -&gt; DISPATCHED -&gt; RUNNING -&gt; SUCCESS
+ *               |             |           |-----&gt; FAILED  --+--&gt; RETRYING -&gt; DISPATCHED ...
+ *               |             |           '-----&gt; TIMEOUT --'--(retries used up)--&gt; DEAD
+ *               +--&gt; CANCELLED   DISPATCHED -&gt; SCHEDULED (not acknowledged or rejected by a full pool)
+ *               '--&gt; SKIPPED     (previous instance still running, concurrent = false)
+ * </pre>
+ */
+public enum InstanceState {
+    /** Written, not yet waiting for its time. */
+    CREATED,
+    /** Waiting for its scheduled time. */
+    SCHEDULED,
+    /** Handed to an execution pool; not yet started. */
+    DISPATCHED,
+    /** Executing on a worker thread. */
+    RUNNING,
+    /** Finished successfully. Final. */
+    SUCCESS,
+    /** The attempt failed; a retry or DEAD follows. */
+    FAILED,
+    /** The attempt ran past its timeout and was interrupted; a retry or DEAD follows. */
+    TIMEOUT,
+    /** Waiting for the back-off before the next attempt. */
+    RETRYING,
+    /** Every attempt failed; a dead letter holds the details. Final. */
+    DEAD,
+    /** Cancelled before it ran. Final. */
+    CANCELLED,
+    /** Not run because the previous instance of the same task was still running. Final. */
+    SKIPPED;
+
+    private static final Map<InstanceState, Set<InstanceState>> ALLOWED = table();
+
+    private static Map<InstanceState, Set<InstanceState>> table() {
+        Map<InstanceState, Set<InstanceState>> t = new EnumMap<>(InstanceState.class);
+        t.put(CREATED, EnumSet.of(SCHEDULED));
+        t.put(SCHEDULED, EnumSet.of(DISPATCHED, CANCELLED, SKIPPED));
+        t.put(DISPATCHED, EnumSet.of(RUNNING, SCHEDULED));
+        t.put(RUNNING, EnumSet.of(SUCCESS, FAILED, TIMEOUT));
+        t.put(FAILED, EnumSet.of(RETRYING, DEAD));
+        t.put(TIMEOUT, EnumSet.of(RETRYING, DEAD));
+        t.put(RETRYING, EnumSet.of(DISPATCHED));
+        for (InstanceState s : values()) {
+            t.putIfAbsent(s, EnumSet.noneOf(InstanceState.class));
+            t.put(s, Collections.unmodifiableSet(t.get(s)));
+        }
+        return Collections.unmodifiableMap(t);
+    }
+
+    /** Whether the state machine allows moving from this state to {@code next}. */
+    public boolean canMoveTo(InstanceState next) {
+        return ALLOWED.get(this).contains(next);
+    }
+
+    /** The states this one may move to; empty for final states. */
+    public Set<InstanceState> successors() {
+        return ALLOWED.get(this);
+    }
+
+    /** Whether no transition leaves this state. */
+    public boolean isFinal() {
+        return ALLOWED.get(this).isEmpty();
+    }
+}

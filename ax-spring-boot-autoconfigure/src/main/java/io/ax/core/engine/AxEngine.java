@@ -1,0 +1,514 @@
+package io.ax.core.engine;
+
+import io.ax.core.AxDeadLetterEvent;
+import io.ax.core.AxException;
+import io.ax.core.AxTask;
+import io.ax.core.DuplicateInstanceException;
+import io.ax.core.InstanceState;
+import io.ax.core.TaskInstance;
+import io.ax.core.Transition;
+import io.ax.core.UnknownTaskException;
+import io.ax.core.clock.AxClock;
+import io.ax.core.store.InstanceStore;
+import io.ax.core.wheel.WheelTimer;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * The single-node engine: computes fire times, keeps what is due soon in a hierarchical time wheel, dispatches due
+ * instances to bounded pools, enforces timeouts, retries with back-off and dead-letters what never succeeds. Every
+ * state change goes through the store, conditionally, along the arrows of {@link InstanceState}.
+ *
+ * <p>Threads: one wheel thread ({@code ax-wheel}) that only moves due work on; one dispatch thread
+ * ({@code ax-dispatch}) that writes the state changes of fires, retries and timeouts and hands instances to the
+ * pools; and the pools' workers ({@code ax-<group>-<n>}). Thread-safe. Build one with {@link #builder}.
+ */
+public final class AxEngine implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final int DISPATCH_QUEUE_CAPACITY = 65_536;
+    private static final Duration HAND_OFF_BACKOFF = Duration.ofMillis(10);
+
+    private enum Lifecycle {
+        NEW,
+        STARTED,
+        STOPPED
+    }
+
+    private final InstanceStore store;
+    private final ExecutorRouter router;
+    private final ExecutionPools pools;
+    private final AxClock clock;
+    private final String nodeId;
+    private final Duration shutdownAwait;
+    private final Duration rejectionBackoff;
+    private final Duration misfireThreshold;
+    private final List<Consumer<AxDeadLetterEvent>> deadLetterListeners;
+
+    private final Map<String, AxTask> tasks = new ConcurrentHashMap<>();
+    /** Task name -> the instance in flight, for tasks that must not overlap (concurrent = false). */
+    private final Map<String, String> inFlight = new ConcurrentHashMap<>();
+
+    private final TriggerGroups groups = new TriggerGroups();
+    private final WheelTimer<Runnable> wheel;
+    private final ThreadPoolExecutor dispatcher;
+    private final InstanceRunner runner;
+    private final AtomicReference<Lifecycle> lifecycle = new AtomicReference<>(Lifecycle.NEW);
+
+    private AxEngine(Builder b) {
+        this.store = Objects.requireNonNull(b.store, "store");
+        this.router = Objects.requireNonNull(b.router, "router");
+        this.clock = Objects.requireNonNull(b.clock, "clock");
+        this.nodeId = Objects.requireNonNull(b.nodeId, "nodeId");
+        this.shutdownAwait = b.shutdownAwait;
+        this.rejectionBackoff = b.rejectionBackoff;
+        this.misfireThreshold = b.misfireThreshold;
+        this.deadLetterListeners = List.copyOf(b.deadLetterListeners);
+        this.pools = new ExecutionPools(b.pools, b.defaultPool);
+        this.wheel = new WheelTimer<>(b.tick, clock::nanoTime, this::handOff, "ax-wheel");
+        this.dispatcher = new ThreadPoolExecutor(
+                1,
+                1,
+                0,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(DISPATCH_QUEUE_CAPACITY),
+                new NamedThreadFactory("ax-dispatch-", true),
+                new ThreadPoolExecutor.AbortPolicy());
+        this.runner = new InstanceRunner(this);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Registers a task. Before {@link #start()} its first fire is computed at start; after, at once.
+     *
+     * @throws AxException when the name is taken or no executor accepts its type
+     */
+    public void register(AxTask task) {
+        Objects.requireNonNull(task, "task");
+        router.route(task.type());
+        if (tasks.putIfAbsent(task.name(), task) != null) {
+            throw new AxException("A task named '" + task.name() + "' is already registered");
+        }
+        if (lifecycle.get() == Lifecycle.STARTED) {
+            scheduleFirst(task);
+        }
+    }
+
+    /** Starts the wheel and schedules the first fire of every registered task. Idempotent. */
+    public void start() {
+        if (!lifecycle.compareAndSet(Lifecycle.NEW, Lifecycle.STARTED)) {
+            return;
+        }
+        wheel.start();
+        tasks.values().forEach(this::scheduleFirst);
+        LOG.log(Level.INFO, "AX engine started on node {0} with {1} task(s)", nodeId, tasks.size());
+    }
+
+    /**
+     * Stops firing, lets running work finish for the configured shutdown wait, then interrupts what remains.
+     * Idempotent.
+     */
+    public void stop() {
+        if (lifecycle.getAndSet(Lifecycle.STOPPED) != Lifecycle.STARTED) {
+            return;
+        }
+        wheel.close();
+        dispatcher.shutdown();
+        try {
+            if (!dispatcher.awaitTermination(shutdownAwait.toMillis(), TimeUnit.MILLISECONDS)) {
+                dispatcher.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            dispatcher.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+        pools.shutdown(shutdownAwait.toNanos());
+        LOG.log(Level.INFO, "AX engine stopped on node {0}", nodeId);
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    /**
+     * Runs a task now, outside its trigger's schedule.
+     *
+     * @return the new instance's id
+     * @throws UnknownTaskException when no task has that name
+     * @throws AxException when the engine is not started
+     */
+    public String triggerNow(String taskName) {
+        AxTask task = task(taskName).orElseThrow(() -> new UnknownTaskException(taskName));
+        if (lifecycle.get() != Lifecycle.STARTED) {
+            throw new AxException("The AX engine is not running; cannot trigger '" + taskName + "'");
+        }
+        Instant now = clock.instant();
+        for (int bump = 0; ; bump++) {
+            Instant at = now.plusNanos(bump);
+            try {
+                String id = createScheduled(task, at, "triggered on demand");
+                Due due = new Due(task, id, at, false);
+                handOff(() -> dispatchFresh(due));
+                return id;
+            } catch (DuplicateInstanceException e) {
+                if (bump >= 1_000) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** The task with that name, if registered. */
+    public Optional<AxTask> task(String name) {
+        return Optional.ofNullable(tasks.get(name));
+    }
+
+    /** Every registered task. */
+    public Collection<AxTask> tasks() {
+        return List.copyOf(tasks.values());
+    }
+
+    /** The store holding instances, their audit trail and dead letters. */
+    public InstanceStore store() {
+        return store;
+    }
+
+    /** This node's id, as written into the audit log. */
+    public String nodeId() {
+        return nodeId;
+    }
+
+    /** Entries in the wheel: fire batches, retries waiting for their back-off, and running attempts' timeouts. */
+    public int wheelSize() {
+        return wheel.size();
+    }
+
+    /** Instances executing right now on this node. */
+    public int executing() {
+        return pools.active();
+    }
+
+    /** Whether the engine has started and not stopped. */
+    public boolean isRunning() {
+        return lifecycle.get() == Lifecycle.STARTED;
+    }
+
+    // ---- firing -------------------------------------------------------------------------------------------
+
+    private void scheduleFirst(AxTask task) {
+        task.trigger().firstFireTime(clock.instant()).ifPresent(t -> scheduleFire(task, t));
+    }
+
+    /** After a fire of the series (or its end, for fixed delay), puts the next fire time into the wheel. */
+    void scheduleNext(AxTask task, Instant previous, Instant completed) {
+        if (lifecycle.get() != Lifecycle.STARTED || tasks.get(task.name()) != task) {
+            return;
+        }
+        Instant now = clock.instant();
+        Optional<Instant> next = task.trigger().nextFireTime(previous, completed);
+        if (next.isPresent() && next.get().isBefore(now.minus(misfireThreshold))) {
+            Optional<Instant> resumed = task.trigger().resumeAfter(previous, now);
+            LOG.log(
+                    Level.WARNING,
+                    "Task ''{0}'' missed its fire time {1}; resuming at {2}",
+                    task.name(),
+                    next.get(),
+                    resumed.map(Instant::toString).orElse("never"));
+            next = resumed;
+        }
+        next.ifPresent(t -> scheduleFire(task, t));
+    }
+
+    private void scheduleFire(AxTask task, Instant fireTime) {
+        String id;
+        try {
+            id = createScheduled(
+                    task, fireTime, "fire time of " + task.trigger().describe());
+        } catch (DuplicateInstanceException e) {
+            LOG.log(Level.DEBUG, "Task ''{0}'' already has an instance for {1}", task.name(), fireTime);
+            return;
+        }
+        TriggerGroups.Batch opened = groups.add(task.trigger(), fireTime, new Due(task, id, fireTime, true));
+        if (opened != null) {
+            at(deadlineOf(fireTime), () -> fire(opened));
+        }
+    }
+
+    private String createScheduled(AxTask task, Instant fireTime, String reason) {
+        Instant now = clock.instant();
+        String id = InstanceIds.next(now);
+        store.create(new TaskInstance(id, task.name(), fireTime, InstanceState.CREATED, 0, nodeId, now), reason);
+        move(id, InstanceState.CREATED, InstanceState.SCHEDULED, 0, "due at " + fireTime);
+        return id;
+    }
+
+    /** On the dispatch thread: a batch fell due. */
+    private void fire(TriggerGroups.Batch batch) {
+        List<Due> dues = groups.take(batch);
+        for (Due due : dues) {
+            dispatchFresh(due);
+        }
+        for (Due due : dues) {
+            if (!due.task().trigger().measuresFromCompletion()) {
+                scheduleNext(due.task(), due.scheduledTime(), null);
+            }
+        }
+    }
+
+    private void dispatchFresh(Due due) {
+        AxTask task = due.task();
+        if (!task.concurrent()) {
+            String previous = inFlight.putIfAbsent(task.name(), due.instanceId());
+            if (previous != null && !previous.equals(due.instanceId())) {
+                if (move(
+                        due.instanceId(),
+                        InstanceState.SCHEDULED,
+                        InstanceState.SKIPPED,
+                        0,
+                        "previous instance " + previous + " still running")) {
+                    LOG.log(
+                            Level.INFO,
+                            "Task ''{0}'' instance {1} SKIPPED: previous instance {2} still running",
+                            task.name(),
+                            due.instanceId(),
+                            previous);
+                    if (due.series() && task.trigger().measuresFromCompletion()) {
+                        scheduleNext(task, due.scheduledTime(), clock.instant());
+                    }
+                }
+                return;
+            }
+        }
+        dispatch(due, InstanceState.SCHEDULED, 1);
+    }
+
+    /** Moves an instance to DISPATCHED and hands it to its pool; a full pool sends it back to SCHEDULED. */
+    void dispatch(Due due, InstanceState from, int attempt) {
+        AxTask task = due.task();
+        if (!move(due.instanceId(), from, InstanceState.DISPATCHED, attempt, "to pool '" + task.group() + "'")) {
+            release(due);
+            return;
+        }
+        Execution execution = new Execution(due, attempt);
+        try {
+            pools.submit(task.group(), () -> runner.run(execution));
+        } catch (RejectedExecutionException e) {
+            PoolSettings s = pools.settings(task.group());
+            String reason = "rejected: pool '" + task.group() + "' is full (" + s.threads() + " threads, queue "
+                    + s.queueCapacity() + "); dispatching again in " + rejectionBackoff;
+            if (move(due.instanceId(), InstanceState.DISPATCHED, InstanceState.SCHEDULED, attempt, reason)) {
+                LOG.log(Level.WARNING, "Task ''{0}'' instance {1} {2}", task.name(), due.instanceId(), reason);
+                after(rejectionBackoff, () -> dispatch(due, InstanceState.SCHEDULED, attempt));
+            }
+        }
+    }
+
+    // ---- shared with the runner ---------------------------------------------------------------------------
+
+    /** A conditional transition with its audit row; false when the instance was no longer in {@code from}. */
+    boolean move(String instanceId, InstanceState from, InstanceState to, int attempt, String reason) {
+        boolean applied =
+                store.transition(new Transition(instanceId, from, to, attempt, nodeId, clock.instant(), reason));
+        if (LOG.isLoggable(Level.DEBUG)) {
+            LOG.log(
+                    Level.DEBUG,
+                    "Instance {0} {1} -> {2} (attempt {3}){4}: {5}",
+                    instanceId,
+                    from,
+                    to,
+                    attempt,
+                    applied ? "" : " lost the race",
+                    reason);
+        }
+        return applied;
+    }
+
+    /** Runs {@code work} on the dispatch thread after {@code delay}; returns the timer handle, -1 once stopped. */
+    long after(Duration delay, Runnable work) {
+        return at(clock.nanoTime() + delay.toNanos(), work);
+    }
+
+    private long at(long deadlineNanos, Runnable work) {
+        try {
+            return wheel.schedule(deadlineNanos, work);
+        } catch (IllegalStateException closed) {
+            if (lifecycle.get() == Lifecycle.STARTED) {
+                throw closed;
+            }
+            LOG.log(Level.DEBUG, "AX engine stopped; timer not set");
+            return -1;
+        }
+    }
+
+    void cancelTimer(long handle) {
+        wheel.cancel(handle);
+    }
+
+    /** The instance reached a final state: let the next fire of a non-overlapping task start. */
+    void release(Due due) {
+        inFlight.remove(due.task().name(), due.instanceId());
+    }
+
+    void ended(Due due) {
+        release(due);
+        if (due.series() && due.task().trigger().measuresFromCompletion()) {
+            scheduleNext(due.task(), due.scheduledTime(), clock.instant());
+        }
+    }
+
+    void publishDeadLetter(AxDeadLetterEvent event) {
+        for (Consumer<AxDeadLetterEvent> listener : deadLetterListeners) {
+            try {
+                listener.accept(event);
+            } catch (RuntimeException e) {
+                LOG.log(
+                        Level.WARNING,
+                        "A dead-letter listener failed for instance {0}: {1}",
+                        event.deadLetter().instanceId(),
+                        e.toString());
+            }
+        }
+    }
+
+    ExecutorRouter router() {
+        return router;
+    }
+
+    AxClock clock() {
+        return clock;
+    }
+
+    // ---- threads ------------------------------------------------------------------------------------------
+
+    /** On the wheel thread: hands due work to the dispatch thread, never blocking; a full queue retries soon. */
+    private void handOff(Runnable work) {
+        try {
+            dispatcher.execute(() -> runSafely(work));
+        } catch (RejectedExecutionException e) {
+            if (lifecycle.get() == Lifecycle.STARTED) {
+                after(HAND_OFF_BACKOFF, work);
+            }
+        }
+    }
+
+    private static void runSafely(Runnable work) {
+        try {
+            work.run();
+        } catch (RuntimeException | Error e) {
+            LOG.log(Level.ERROR, "AX dispatch work failed; the engine goes on", e);
+        }
+    }
+
+    private long deadlineOf(Instant fireTime) {
+        long delta = Duration.between(clock.instant(), fireTime).toNanos();
+        return clock.nanoTime() + Math.max(0, delta);
+    }
+
+    /** Builds an {@link AxEngine}; not thread-safe. */
+    public static final class Builder {
+        private InstanceStore store;
+        private ExecutorRouter router;
+        private AxClock clock = AxClock.system();
+        private String nodeId = "local";
+        private Duration tick = Duration.ofMillis(1);
+        private Map<String, PoolSettings> pools = Map.of();
+        private PoolSettings defaultPool = PoolSettings.defaults();
+        private Duration shutdownAwait = Duration.ofSeconds(10);
+        private Duration rejectionBackoff = Duration.ofSeconds(1);
+        private Duration misfireThreshold = Duration.ofSeconds(5);
+        private final List<Consumer<AxDeadLetterEvent>> deadLetterListeners = new ArrayList<>();
+
+        private Builder() {}
+
+        public Builder store(InstanceStore store) {
+            this.store = store;
+            return this;
+        }
+
+        public Builder router(ExecutorRouter router) {
+            this.router = router;
+            return this;
+        }
+
+        public Builder clock(AxClock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        public Builder nodeId(String nodeId) {
+            this.nodeId = nodeId;
+            return this;
+        }
+
+        /** The wheel's tick: the resolution of fire times. Default 1 ms. */
+        public Builder tick(Duration tick) {
+            this.tick = positive(tick, "tick");
+            return this;
+        }
+
+        /** Pool sizes per group; groups not named use {@link #defaultPool}. */
+        public Builder pools(Map<String, PoolSettings> pools) {
+            this.pools = Map.copyOf(pools);
+            return this;
+        }
+
+        public Builder defaultPool(PoolSettings defaultPool) {
+            this.defaultPool = Objects.requireNonNull(defaultPool, "defaultPool");
+            return this;
+        }
+
+        /** How long {@link #stop()} waits for running work before interrupting it. Default 10 s. */
+        public Builder shutdownAwait(Duration shutdownAwait) {
+            this.shutdownAwait = Objects.requireNonNull(shutdownAwait, "shutdownAwait");
+            return this;
+        }
+
+        /** How long an instance rejected by a full pool waits before it is dispatched again. Default 1 s. */
+        public Builder rejectionBackoff(Duration rejectionBackoff) {
+            this.rejectionBackoff = positive(rejectionBackoff, "rejectionBackoff");
+            return this;
+        }
+
+        /** How late a computed fire time may be before the series skips ahead to the present. Default 5 s. */
+        public Builder misfireThreshold(Duration misfireThreshold) {
+            this.misfireThreshold = positive(misfireThreshold, "misfireThreshold");
+            return this;
+        }
+
+        /** Called on the dispatch or a worker thread when an instance goes DEAD; must not block. */
+        public Builder onDeadLetter(Consumer<AxDeadLetterEvent> listener) {
+            deadLetterListeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        public AxEngine build() {
+            return new AxEngine(this);
+        }
+
+        private static Duration positive(Duration d, String what) {
+            Objects.requireNonNull(d, what);
+            if (d.isZero() || d.isNegative()) {
+                throw new IllegalArgumentException(what + " must be positive, was " + d);
+            }
+            return d;
+        }
+    }
+}

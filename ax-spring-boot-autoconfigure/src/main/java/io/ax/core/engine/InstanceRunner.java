@@ -1,0 +1,223 @@
+package io.ax.core.engine;
+
+import io.ax.core.AttemptError;
+import io.ax.core.AuditEntry;
+import io.ax.core.AxDeadLetterEvent;
+import io.ax.core.AxExecutor;
+import io.ax.core.AxResult;
+import io.ax.core.AxTask;
+import io.ax.core.DeadLetter;
+import io.ax.core.InstanceState;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.lang.System.Logger.Level;
+import java.lang.reflect.InvocationTargetException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Runs one attempt on a pool thread and decides what follows it: SUCCESS, or FAILED/TIMEOUT and then a retry after
+ * the back-off or DEAD with a dead letter. Logs one summary line per finished instance, a WARN without stack trace
+ * per failed attempt, and the full stack trace once, when an instance goes DEAD.
+ */
+final class InstanceRunner {
+
+    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+
+    private final AxEngine engine;
+
+    InstanceRunner(AxEngine engine) {
+        this.engine = engine;
+    }
+
+    /** On a pool thread. Never throws: a failing task must not kill a scheduler thread. */
+    void run(Execution ex) {
+        AxTask task = ex.task();
+        if (!engine.move(
+                ex.instanceId(),
+                InstanceState.DISPATCHED,
+                InstanceState.RUNNING,
+                ex.attempt,
+                "on " + Thread.currentThread().getName())) {
+            engine.release(ex.due);
+            return;
+        }
+        ex.begin(Thread.currentThread(), engine.clock().nanoTime());
+        ex.timeoutHandle = engine.after(task.timeout(), () -> expire(ex));
+        AxExecutor executor = null;
+        AxResult result = null;
+        Throwable error = null;
+        RunContext context = new RunContext(
+                task.name(), ex.instanceId(), ex.attempt, ex.scheduledTime(), engine.nodeId(), task.params());
+        try {
+            executor = engine.router().route(task.type());
+            result = executor.execute(task, context);
+        } catch (Throwable t) {
+            error = unwrap(t);
+        } finally {
+            engine.cancelTimer(ex.timeoutHandle);
+        }
+        boolean mine = ex.finish();
+        Thread.interrupted(); // an interrupt meant for this attempt must not reach the next work of this thread
+        if (!mine) {
+            return; // the timeout ended this attempt and decides what follows
+        }
+        long tookNanos = engine.clock().nanoTime() - ex.startNanos;
+        if (error == null && (result == null || result.succeeded())) {
+            succeed(ex, executor, context, result == null ? AxResult.success() : result, tookNanos);
+        } else {
+            String message = error != null ? describe(error) : "returned failure: " + result.message();
+            if (executor != null) {
+                notifyFailure(executor, task, context, error != null ? error : new IllegalStateException(message));
+            }
+            afterBadAttempt(ex, InstanceState.FAILED, message, error, tookNanos);
+        }
+    }
+
+    private void succeed(Execution ex, AxExecutor executor, RunContext context, AxResult result, long tookNanos) {
+        if (!engine.move(
+                ex.instanceId(),
+                InstanceState.RUNNING,
+                InstanceState.SUCCESS,
+                ex.attempt,
+                result.message().isEmpty() ? "succeeded" : result.message())) {
+            return;
+        }
+        try {
+            executor.onSuccess(ex.task(), context, result);
+        } catch (RuntimeException e) {
+            LOG.log(
+                    Level.WARNING,
+                    "onSuccess of {0} failed for task ''{1}'': {2}",
+                    executor.getClass().getSimpleName(),
+                    ex.task().name(),
+                    e.toString());
+        }
+        LOG.log(
+                Level.INFO,
+                "Task ''{0}'' instance {1} SUCCESS on attempt {2} in {3} ms",
+                ex.task().name(),
+                ex.instanceId(),
+                ex.attempt,
+                tookNanos / 1_000_000);
+        engine.ended(ex.due);
+    }
+
+    /** On the dispatch thread: the attempt's timeout elapsed. */
+    private void expire(Execution ex) {
+        if (!ex.expire()) {
+            return;
+        }
+        long tookNanos = engine.clock().nanoTime() - ex.startNanos;
+        afterBadAttempt(
+                ex,
+                InstanceState.TIMEOUT,
+                "timed out after " + ex.task().timeout() + "; thread interrupted",
+                null,
+                tookNanos);
+    }
+
+    private void afterBadAttempt(Execution ex, InstanceState outcome, String message, Throwable error, long tookNanos) {
+        AxTask task = ex.task();
+        if (!engine.move(ex.instanceId(), InstanceState.RUNNING, outcome, ex.attempt, message)) {
+            return;
+        }
+        if (task.retry().allowsRetryAfter(ex.attempt)) {
+            Duration wait = task.retry().delayBeforeRetry(ex.attempt);
+            int next = ex.attempt + 1;
+            engine.move(
+                    ex.instanceId(), outcome, InstanceState.RETRYING, ex.attempt, "attempt " + next + " in " + wait);
+            LOG.log(
+                    Level.WARNING,
+                    "Task ''{0}'' instance {1} attempt {2} {3}: {4}; retrying in {5} ms",
+                    task.name(),
+                    ex.instanceId(),
+                    ex.attempt,
+                    outcome,
+                    message,
+                    wait.toMillis());
+            engine.after(wait, () -> engine.dispatch(ex.due, InstanceState.RETRYING, next));
+            return;
+        }
+        die(ex, outcome, message, error, tookNanos);
+    }
+
+    private void die(Execution ex, InstanceState outcome, String message, Throwable error, long tookNanos) {
+        AxTask task = ex.task();
+        if (!engine.move(
+                ex.instanceId(),
+                outcome,
+                InstanceState.DEAD,
+                ex.attempt,
+                "retries used up after " + ex.attempt + " attempt(s)")) {
+            return;
+        }
+        Instant now = engine.clock().instant();
+        List<AttemptError> attempts = engine.store().auditTrail(ex.instanceId()).stream()
+                .filter(e -> e.to() == InstanceState.FAILED || e.to() == InstanceState.TIMEOUT)
+                .map(InstanceRunner::attemptError)
+                .toList();
+        DeadLetter letter = new DeadLetter(
+                ex.instanceId(),
+                task.name(),
+                ex.scheduledTime(),
+                task.params(),
+                attempts,
+                error == null ? message : stackTrace(error),
+                now);
+        engine.store().saveDeadLetter(letter);
+        if (error != null) {
+            LOG.log(
+                    Level.ERROR,
+                    "Task '" + task.name() + "' instance " + ex.instanceId() + " DEAD after " + ex.attempt
+                            + " attempt(s) in " + tookNanos / 1_000_000 + " ms: " + message,
+                    error);
+        } else {
+            LOG.log(
+                    Level.ERROR,
+                    "Task ''{0}'' instance {1} DEAD after {2} attempt(s): {3}",
+                    task.name(),
+                    ex.instanceId(),
+                    ex.attempt,
+                    message);
+        }
+        engine.publishDeadLetter(new AxDeadLetterEvent(letter));
+        engine.ended(ex.due);
+    }
+
+    private static AttemptError attemptError(AuditEntry e) {
+        return new AttemptError(e.attempt(), e.to(), e.reason(), e.at());
+    }
+
+    private static void notifyFailure(AxExecutor executor, AxTask task, RunContext context, Throwable error) {
+        try {
+            executor.onFailure(task, context, error);
+        } catch (RuntimeException e) {
+            LOG.log(
+                    Level.WARNING,
+                    "onFailure of {0} failed for task ''{1}'': {2}",
+                    executor.getClass().getSimpleName(),
+                    task.name(),
+                    e.toString());
+        }
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        while (t instanceof InvocationTargetException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    private static String describe(Throwable t) {
+        String message = t.getMessage();
+        return t.getClass().getName() + (message == null ? "" : ": " + message);
+    }
+
+    private static String stackTrace(Throwable t) {
+        StringWriter out = new StringWriter();
+        t.printStackTrace(new PrintWriter(out));
+        return out.toString();
+    }
+}

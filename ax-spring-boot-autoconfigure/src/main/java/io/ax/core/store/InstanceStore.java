@@ -1,0 +1,65 @@
+package io.ax.core.store;
+
+import io.ax.core.AuditEntry;
+import io.ax.core.DeadLetter;
+import io.ax.core.DuplicateInstanceException;
+import io.ax.core.IllegalTransitionException;
+import io.ax.core.TaskInstance;
+import io.ax.core.Transition;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where instances, their audit log and dead letters live. Implementations are thread-safe. Every change of an
+ * instance is conditional on its current state and appends its audit row atomically with it, so a late or duplicate
+ * writer loses instead of overwriting.
+ */
+public interface InstanceStore {
+
+    /**
+     * Stores a new instance in state {@link io.ax.core.InstanceState#CREATED} and audits its creation.
+     *
+     * @throws DuplicateInstanceException when the task already has an instance for that scheduled time
+     * @throws IllegalArgumentException when the instance is not in state CREATED
+     */
+    void create(TaskInstance instance, String reason);
+
+    /**
+     * Applies {@code transition} if the instance is still in {@code transition.from()}, and audits it.
+     *
+     * @return true if applied; false if the instance is unknown or no longer in the expected state (lost the race)
+     * @throws IllegalTransitionException never for a valid {@link Transition}, which checks its arrow when built
+     */
+    boolean transition(Transition transition);
+
+    /**
+     * Applies each transition like {@link #transition}, in one round trip where the store can.
+     *
+     * @return per transition, whether it was applied
+     */
+    default boolean[] transitionAll(List<Transition> transitions) {
+        boolean[] applied = new boolean[transitions.size()];
+        for (int i = 0; i < applied.length; i++) {
+            applied[i] = transition(transitions.get(i));
+        }
+        return applied;
+    }
+
+    /** The instance with {@code id}, if known. */
+    Optional<TaskInstance> find(String id);
+
+    /** The newest instances of a task, newest scheduled time first, at most {@code limit}. */
+    List<TaskInstance> findByTask(String taskName, int limit);
+
+    /** Every audited transition of an instance, oldest first; empty if unknown. */
+    List<AuditEntry> auditTrail(String instanceId);
+
+    /** Stores the dead letter of an instance that went DEAD. */
+    void saveDeadLetter(DeadLetter deadLetter);
+
+    /** Dead letters, newest first, skipping {@code offset}, at most {@code limit}. */
+    List<DeadLetter> deadLetters(int offset, int limit);
+
+    /** How many dead letters are stored. */
+    long deadLetterCount();
+}

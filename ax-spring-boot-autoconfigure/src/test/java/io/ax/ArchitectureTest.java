@@ -1,0 +1,49 @@
+package io.ax;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** The engine can be embedded in any JVM process: {@code io.ax.core..} needs the JDK and nothing else. */
+class ArchitectureTest {
+
+    private static final JavaClasses AX = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.ax");
+
+    @Test
+    void coreImportsNothingFromSpring() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.ax.core..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("org.springframework..")
+                .check(AX);
+    }
+
+    @Test
+    void coreDependsOnlyOnTheJdk() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.ax.core..")
+                .should()
+                .dependOnClassesThat()
+                .resideOutsideOfPackages("java..", "io.ax.core..")
+                .check(AX);
+    }
+
+    @Test
+    void coreDoesNotReachIntoTheOuterRooms() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.ax.core..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.ax.autoconfigure..", "io.ax.executor..", "io.ax.jdbc..", "io.ax.redis..")
+                .check(AX);
+    }
+}

@@ -1,0 +1,227 @@
+package io.ax.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.ax.core.AxContext;
+import io.ax.core.AxDeadLetterEvent;
+import io.ax.core.AxExecutor;
+import io.ax.core.AxJob;
+import io.ax.core.AxResult;
+import io.ax.core.AxTask;
+import io.ax.core.InstanceState;
+import io.ax.core.engine.AxEngine;
+import io.ax.core.engine.ExecutorRouter;
+import io.ax.core.store.InMemoryInstanceStore;
+import io.ax.core.store.InstanceStore;
+import io.ax.core.trigger.CronTrigger;
+import io.ax.core.trigger.IntervalTrigger;
+import io.ax.core.trigger.OnDemandTrigger;
+import io.ax.executor.LocalMethodExecutor;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.EventListener;
+
+@ExtendWith(OutputCaptureExtension.class)
+class AxAutoConfigurationTest {
+
+    private static final Duration BOUND = Duration.ofSeconds(10);
+
+    private final ApplicationContextRunner runner =
+            new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(AxAutoConfiguration.class));
+
+    @Test
+    void providesARunningEngineWithItsPartsByDefault() {
+        runner.run(context -> {
+            assertThat(context).hasSingleBean(AxEngine.class);
+            assertThat(context).hasSingleBean(InstanceStore.class);
+            assertThat(context).hasSingleBean(LocalMethodExecutor.class);
+            assertThat(context).hasSingleBean(ExecutorRouter.class);
+            assertThat(context.getBean(InstanceStore.class)).isInstanceOf(InMemoryInstanceStore.class);
+            assertThat(context.getBean(AxEngine.class).isRunning()).isTrue();
+        });
+    }
+
+    @Test
+    void backsOffWhenTheUserDefinesAStore() {
+        runner.withUserConfiguration(UserStore.class).run(context -> {
+            assertThat(context).hasSingleBean(InstanceStore.class);
+            assertThat(context.getBean(InstanceStore.class)).isSameAs(UserStore.STORE);
+            assertThat(context.getBean(AxEngine.class).store()).isSameAs(UserStore.STORE);
+        });
+    }
+
+    @Test
+    void backsOffWhenTheUserDefinesAnEngine() {
+        runner.withUserConfiguration(UserEngine.class).run(context -> {
+            assertThat(context).hasSingleBean(AxEngine.class);
+            assertThat(context.getBean(AxEngine.class).nodeId()).isEqualTo("users-own");
+        });
+    }
+
+    @Test
+    void routesToExecutorsTheUserDeclares() {
+        runner.withUserConfiguration(UserExecutor.class).run(context -> {
+            assertThat(context.getBean(ExecutorRouter.class).route("PIGEON")).isInstanceOf(PigeonExecutor.class);
+            assertThat(context.getBean(ExecutorRouter.class).route(AxTask.LOCAL))
+                    .isInstanceOf(LocalMethodExecutor.class);
+        });
+    }
+
+    @Test
+    void turnsItselfOffWhenDisabled() {
+        runner.withPropertyValues("ax.enabled=false")
+                .withUserConfiguration(Jobs.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).doesNotHaveBean(AxEngine.class);
+                    assertThat(context).doesNotHaveBean(InstanceStore.class);
+                });
+    }
+
+    @Test
+    void registersAnnotatedMethodsAsTasksAndRunsThem() {
+        runner.withUserConfiguration(Jobs.class)
+                .withPropertyValues("jobs.rate=40ms", "ax.node-id=node-7", "ax.default-zone=Europe/Berlin")
+                .run(context -> {
+                    AxEngine engine = context.getBean(AxEngine.class);
+                    JobsBean jobs = context.getBean(JobsBean.class);
+                    assertThat(engine.nodeId()).isEqualTo("node-7");
+                    assertThat(engine.task("jobs.pulse").orElseThrow().trigger())
+                            .isEqualTo(IntervalTrigger.fixedRate(Duration.ofMillis(40), Duration.ZERO));
+                    AxTask nightly = engine.task("nightly").orElseThrow();
+                    assertThat(nightly.trigger()).isEqualTo(CronTrigger.of("0 0 2 * * ?", ZoneId.of("Europe/Berlin")));
+                    assertThat(nightly.timeout()).isEqualTo(Duration.ofMinutes(2));
+                    assertThat(nightly.retry().maxRetries()).isEqualTo(3);
+                    assertThat(nightly.retry().base()).isEqualTo(Duration.ofMillis(500));
+                    assertThat(nightly.group()).isEqualTo("reports");
+                    assertThat(engine.task("handler").orElseThrow().trigger()).isEqualTo(OnDemandTrigger.INSTANCE);
+                    await().atMost(BOUND).until(() -> jobs.contexts.size() >= 2);
+                    assertThat(jobs.contexts.get(0).taskName()).isEqualTo("jobs.pulse");
+                    String id = engine.triggerNow("handler");
+                    await().atMost(BOUND)
+                            .until(() -> engine.store()
+                                    .find(id)
+                                    .map(i -> i.state() == InstanceState.SUCCESS)
+                                    .orElse(false));
+                });
+    }
+
+    @Test
+    void warnsAboutJobsWithoutATimeout(CapturedOutput output) {
+        runner.withUserConfiguration(Jobs.class)
+                .withPropertyValues("jobs.rate=1h")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(output).contains("@AxJob 'handler'").contains("sets no timeout");
+                    assertThat(output).doesNotContain("@AxJob 'nightly' on");
+                });
+    }
+
+    @Test
+    void publishesDeadLettersAsSpringEvents() {
+        runner.withUserConfiguration(DoomedJob.class).run(context -> {
+            DoomedJob job = context.getBean(DoomedJob.class);
+            context.getBean(AxEngine.class).triggerNow("doomed");
+            await().atMost(BOUND).until(() -> job.events.size() == 1);
+            assertThat(job.events.get(0).deadLetter().taskName()).isEqualTo("doomed");
+        });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class UserStore {
+        static final InstanceStore STORE = new InMemoryInstanceStore(5);
+
+        @Bean
+        InstanceStore myStore() {
+            return STORE;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class UserEngine {
+        @Bean
+        AxEngine myEngine() {
+            return AxEngine.builder()
+                    .store(new InMemoryInstanceStore())
+                    .router(new ExecutorRouter(List.of(new LocalMethodExecutor())))
+                    .nodeId("users-own")
+                    .build();
+        }
+    }
+
+    static class PigeonExecutor implements AxExecutor {
+        @Override
+        public boolean matchTaskType(String type) {
+            return "PIGEON".equals(type);
+        }
+
+        @Override
+        public AxResult execute(AxTask task, AxContext context) {
+            return AxResult.success();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class UserExecutor {
+        @Bean
+        PigeonExecutor pigeon() {
+            return new PigeonExecutor();
+        }
+    }
+
+    static class JobsBean {
+        final List<AxContext> contexts = new CopyOnWriteArrayList<>();
+
+        @AxJob(fixedRate = "${jobs.rate}", timeout = "5s")
+        void pulse(AxContext context) {
+            contexts.add(context);
+        }
+
+        @AxJob(
+                name = "nightly",
+                cron = "0 0 2 * * ?",
+                timeout = "2m",
+                group = "reports",
+                retry = @AxJob.Retry(times = "3", base = "500ms", max = "1m"))
+        void nightly() {}
+
+        @AxJob(name = "handler")
+        AxResult handler() {
+            return AxResult.success("handled");
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Jobs {
+        @Bean
+        JobsBean jobs() {
+            return new JobsBean();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class DoomedJob {
+        final List<AxDeadLetterEvent> events = new CopyOnWriteArrayList<>();
+
+        @AxJob(name = "doomed", timeout = "5s")
+        void doomed() {
+            throw new IllegalStateException("always");
+        }
+
+        @EventListener
+        void on(AxDeadLetterEvent event) {
+            events.add(event);
+        }
+    }
+}

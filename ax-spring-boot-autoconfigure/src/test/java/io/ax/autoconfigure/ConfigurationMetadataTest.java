@@ -1,0 +1,38 @@
+package io.ax.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** IDEs autocomplete and document every ax.* property from the metadata the configuration processor writes. */
+class ConfigurationMetadataTest {
+
+    @Test
+    void everyPropertyIsDescribedInTheGeneratedMetadata() throws Exception {
+        String json;
+        try (InputStream in = AxProperties.class.getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+            assertThat(in).as("generated configuration metadata").isNotNull();
+            json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        for (String property : new String[] {
+            "ax.enabled",
+            "ax.node-id",
+            "ax.default-zone",
+            "ax.wheel.tick",
+            "ax.pools",
+            "ax.dispatch.rejection-backoff",
+            "ax.misfire.threshold",
+            "ax.shutdown.await",
+            "ax.memory.max-finished-instances"
+        }) {
+            int at = json.indexOf("\"name\": \"" + property + "\"");
+            assertThat(at).as(property).isNotNegative();
+            int end = json.indexOf('}', at);
+            assertThat(json.substring(at, end))
+                    .as(property + " has a description")
+                    .contains("\"description\"");
+        }
+    }
+}

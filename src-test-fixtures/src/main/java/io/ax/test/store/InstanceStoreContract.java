@@ -1,0 +1,235 @@
+package io.ax.test.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ax.core.AttemptError;
+import io.ax.core.AuditEntry;
+import io.ax.core.DeadLetter;
+import io.ax.core.DuplicateInstanceException;
+import io.ax.core.IllegalTransitionException;
+import io.ax.core.InstanceState;
+import io.ax.core.TaskInstance;
+import io.ax.core.Transition;
+import io.ax.core.store.InstanceStore;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The behaviour every {@link InstanceStore} must have. A store's test extends this class and supplies a fresh, empty
+ * store; nothing else.
+ */
+public abstract class InstanceStoreContract {
+
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    protected InstanceStore store;
+
+    /** A new, empty store. */
+    protected abstract InstanceStore newStore();
+
+    @BeforeEach
+    void freshStore() {
+        store = newStore();
+    }
+
+    @Test
+    void createdInstanceIsFoundWithItsCreationAudited() {
+        TaskInstance created = created("report", T0);
+        store.create(created, "fire time");
+        assertThat(store.find(created.id())).contains(created);
+        assertThat(store.auditTrail(created.id())).singleElement().satisfies(e -> {
+            assertThat(e.from()).isNull();
+            assertThat(e.to()).isEqualTo(InstanceState.CREATED);
+            assertThat(e.reason()).isEqualTo("fire time");
+        });
+    }
+
+    @Test
+    void secondInstanceForTheSameTaskAndTimeIsRejected() {
+        store.create(created("report", T0), "");
+        assertThatThrownBy(() -> store.create(created("report", T0), ""))
+                .isInstanceOf(DuplicateInstanceException.class)
+                .hasMessageContaining("report")
+                .hasMessageContaining(T0.toString());
+        store.create(created("report", T0.plusSeconds(1)), "");
+        store.create(created("other", T0), "");
+    }
+
+    @Test
+    void onlyCreatedInstancesCanBeCreated() {
+        TaskInstance running = created("report", T0).with(InstanceState.RUNNING, 1, "n1", T0);
+        assertThatThrownBy(() -> store.create(running, "")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void everyArrowOfTheStateMachineCanBeWalkedAndIsAudited() {
+        for (InstanceState from : InstanceState.values()) {
+            for (InstanceState to : from.successors()) {
+                TaskInstance i = created("walk-" + from + "-" + to, T0);
+                store.create(i, "");
+                List<InstanceState> path = pathTo(from);
+                InstanceState current = InstanceState.CREATED;
+                for (InstanceState step : path) {
+                    assertThat(store.transition(move(i.id(), current, step))).isTrue();
+                    current = step;
+                }
+                assertThat(store.transition(move(i.id(), from, to)))
+                        .as(from + " -> " + to)
+                        .isTrue();
+                assertThat(store.find(i.id()).orElseThrow().state()).isEqualTo(to);
+                List<AuditEntry> trail = store.auditTrail(i.id());
+                assertThat(trail).hasSize(path.size() + 2);
+                assertThat(trail.get(trail.size() - 1).from()).isEqualTo(from);
+                assertThat(trail.get(trail.size() - 1).to()).isEqualTo(to);
+            }
+        }
+    }
+
+    @Test
+    void transitionFromAnotherStateChangesNothing() {
+        TaskInstance i = created("report", T0);
+        store.create(i, "");
+        store.transition(move(i.id(), InstanceState.CREATED, InstanceState.SCHEDULED));
+        assertThat(store.transition(move(i.id(), InstanceState.DISPATCHED, InstanceState.RUNNING)))
+                .isFalse();
+        assertThat(store.find(i.id()).orElseThrow().state()).isEqualTo(InstanceState.SCHEDULED);
+        assertThat(store.auditTrail(i.id())).hasSize(2);
+    }
+
+    @Test
+    void transitionOfAnUnknownInstanceIsNotApplied() {
+        assertThat(store.transition(move("nope", InstanceState.CREATED, InstanceState.SCHEDULED)))
+                .isFalse();
+    }
+
+    @Test
+    void illegalArrowsCannotEvenBeRequested() {
+        assertThatThrownBy(() -> move("x", InstanceState.SUCCESS, InstanceState.RUNNING))
+                .isInstanceOf(IllegalTransitionException.class)
+                .hasMessageContaining("SUCCESS -> RUNNING");
+        assertThatThrownBy(() -> move("x", InstanceState.SCHEDULED, InstanceState.RUNNING))
+                .isInstanceOf(IllegalTransitionException.class);
+    }
+
+    @Test
+    void ofTwoRacingWritersExactlyOneWins() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            for (int round = 0; round < 200; round++) {
+                TaskInstance i = created("race", T0.plusSeconds(round));
+                store.create(i, "");
+                store.transition(move(i.id(), InstanceState.CREATED, InstanceState.SCHEDULED));
+                CountDownLatch start = new CountDownLatch(1);
+                List<Callable<Boolean>> writers = List.of(
+                        () -> {
+                            start.await();
+                            return store.transition(move(i.id(), InstanceState.SCHEDULED, InstanceState.DISPATCHED));
+                        },
+                        () -> {
+                            start.await();
+                            return store.transition(move(i.id(), InstanceState.SCHEDULED, InstanceState.CANCELLED));
+                        });
+                List<Future<Boolean>> results = new ArrayList<>();
+                for (Callable<Boolean> w : writers) {
+                    results.add(pool.submit(w));
+                }
+                start.countDown();
+                int wins = 0;
+                for (Future<Boolean> r : results) {
+                    wins += r.get(10, TimeUnit.SECONDS) ? 1 : 0;
+                }
+                assertThat(wins).as("round " + round).isEqualTo(1);
+                assertThat(store.auditTrail(i.id())).hasSize(3);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void batchTransitionsReportEachOutcome() {
+        TaskInstance a = created("a", T0);
+        TaskInstance b = created("b", T0);
+        store.create(a, "");
+        store.create(b, "");
+        boolean[] applied = store.transitionAll(List.of(
+                move(a.id(), InstanceState.CREATED, InstanceState.SCHEDULED),
+                move(b.id(), InstanceState.SCHEDULED, InstanceState.DISPATCHED)));
+        assertThat(applied).containsExactly(true, false);
+    }
+
+    @Test
+    void findByTaskReturnsNewestFirst() {
+        for (int s = 0; s < 5; s++) {
+            store.create(created("report", T0.plusSeconds(s)), "");
+        }
+        store.create(created("other", T0.plusSeconds(10)), "");
+        assertThat(store.findByTask("report", 3))
+                .extracting(TaskInstance::scheduledTime)
+                .containsExactly(T0.plusSeconds(4), T0.plusSeconds(3), T0.plusSeconds(2));
+    }
+
+    @Test
+    void deadLettersAreKeptNewestFirst() {
+        for (int n = 0; n < 3; n++) {
+            store.saveDeadLetter(new DeadLetter(
+                    "id-" + n,
+                    "doomed",
+                    T0.plusSeconds(n),
+                    Map.of("k", "v"),
+                    List.of(new AttemptError(1, InstanceState.FAILED, "boom " + n, T0)),
+                    "java.lang.IllegalStateException: boom",
+                    T0.plusSeconds(n)));
+        }
+        assertThat(store.deadLetterCount()).isEqualTo(3);
+        assertThat(store.deadLetters(0, 2)).extracting(DeadLetter::instanceId).containsExactly("id-2", "id-1");
+        assertThat(store.deadLetters(2, 10)).singleElement().satisfies(d -> {
+            assertThat(d.params()).containsEntry("k", "v");
+            assertThat(d.attempts())
+                    .singleElement()
+                    .extracting(AttemptError::error)
+                    .isEqualTo("boom 0");
+            assertThat(d.lastStackTrace()).contains("IllegalStateException");
+        });
+    }
+
+    /** The shortest path of states from CREATED (exclusive) to {@code target} (inclusive). */
+    private static List<InstanceState> pathTo(InstanceState target) {
+        return switch (target) {
+            case CREATED -> List.of();
+            case SCHEDULED -> List.of(InstanceState.SCHEDULED);
+            case DISPATCHED -> List.of(InstanceState.SCHEDULED, InstanceState.DISPATCHED);
+            case RUNNING -> List.of(InstanceState.SCHEDULED, InstanceState.DISPATCHED, InstanceState.RUNNING);
+            case FAILED, TIMEOUT, SUCCESS ->
+                List.of(InstanceState.SCHEDULED, InstanceState.DISPATCHED, InstanceState.RUNNING, target);
+            case RETRYING, DEAD ->
+                List.of(
+                        InstanceState.SCHEDULED,
+                        InstanceState.DISPATCHED,
+                        InstanceState.RUNNING,
+                        InstanceState.FAILED,
+                        target);
+            case CANCELLED, SKIPPED -> List.of(InstanceState.SCHEDULED, target);
+        };
+    }
+
+    private static TaskInstance created(String task, Instant at) {
+        return new TaskInstance(UUID.randomUUID().toString(), task, at, InstanceState.CREATED, 0, "n1", T0);
+    }
+
+    private static Transition move(String id, InstanceState from, InstanceState to) {
+        return new Transition(id, from, to, 1, "n1", T0, from + " to " + to);
+    }
+}
