@@ -1,0 +1,106 @@
+package io.ax.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A table of one scenario: one row per metric, one column per system (AX first), and per peer the ratio that says
+ * how many times better AX is on that metric (above 1: AX wins; below 1: AX loses).
+ */
+public final class ResultTable {
+
+    /** Whether bigger numbers are better (throughput) or worse (latency, bytes). */
+    public enum Better {
+        HIGHER,
+        LOWER
+    }
+
+    private record Row(String metric, String unit, Better better, Map<String, Double> values) {}
+
+    private final String title;
+    private final List<String> systems;
+    private final List<Row> rows = new ArrayList<>();
+    private final List<String> notes = new ArrayList<>();
+
+    /** @param systems column names; the first is AX, the others its peers */
+    public ResultTable(String title, List<String> systems) {
+        this.title = title;
+        this.systems = List.copyOf(systems);
+    }
+
+    /** Adds a metric; {@code values} per system name, missing or NaN for "not measured". */
+    public ResultTable row(String metric, String unit, Better better, Map<String, Double> values) {
+        rows.add(new Row(metric, unit, better, new LinkedHashMap<>(values)));
+        return this;
+    }
+
+    /** A line printed under the table (how it was measured, what was left out). */
+    public ResultTable note(String note) {
+        notes.add(note);
+        return this;
+    }
+
+    /** The table as Markdown. */
+    public String toMarkdown() {
+        StringBuilder out = new StringBuilder();
+        out.append("### ").append(title).append("\n\n");
+        out.append("| metric |");
+        systems.forEach(s -> out.append(' ').append(s).append(" |"));
+        for (String peer : systems.subList(1, systems.size())) {
+            out.append(" AX vs ").append(peer).append(" |");
+        }
+        out.append("\n|---|");
+        out.append("---:|".repeat(systems.size() * 2 - 1));
+        out.append('\n');
+        String ax = systems.get(0);
+        for (Row row : rows) {
+            out.append("| ")
+                    .append(row.metric())
+                    .append(" (")
+                    .append(row.unit())
+                    .append(") |");
+            for (String s : systems) {
+                out.append(' ').append(format(row.values().get(s))).append(" |");
+            }
+            for (String peer : systems.subList(1, systems.size())) {
+                out.append(' ')
+                        .append(ratio(row, row.values().get(ax), row.values().get(peer)))
+                        .append(" |");
+            }
+            out.append('\n');
+        }
+        if (!notes.isEmpty()) {
+            out.append('\n');
+            notes.forEach(n -> out.append("- ").append(n).append('\n'));
+        }
+        return out.toString();
+    }
+
+    private static String ratio(Row row, Double ax, Double peer) {
+        if (ax == null || peer == null || ax.isNaN() || peer.isNaN() || ax == 0 || peer == 0) {
+            return "—";
+        }
+        double r = row.better() == Better.HIGHER ? ax / peer : peer / ax;
+        return String.format(Locale.ROOT, "%.2fx%s", r, r < 1 ? " (AX loses)" : "");
+    }
+
+    static String format(Double v) {
+        if (v == null || v.isNaN()) {
+            return "—";
+        }
+        double a = Math.abs(v);
+        if (a >= 1e6) {
+            return String.format(Locale.ROOT, "%,.2fM", v / 1e6);
+        }
+        if (a >= 1000) {
+            return String.format(Locale.ROOT, "%,.0f", v);
+        }
+        if (a >= 10) {
+            return String.format(Locale.ROOT, "%.1f", v);
+        }
+        return String.format(Locale.ROOT, "%.3f", v);
+    }
+}
