@@ -74,6 +74,7 @@ public final class AxAutoConfiguration {
                 .shutdownAwait(properties.getShutdown().getAwait())
                 .rejectionBackoff(properties.getDispatch().getRejectionBackoff())
                 .misfireThreshold(properties.getMisfire().getThreshold())
+                .maxCatchUp(properties.getMisfire().getMaxCatchUp())
                 .onDeadLetter(events::publishEvent)
                 .build();
     }

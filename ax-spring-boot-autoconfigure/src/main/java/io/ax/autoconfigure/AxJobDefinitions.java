@@ -49,7 +49,8 @@ final class AxJobDefinitions {
                 .target(beanName + "." + method.getName())
                 .trigger(trigger(method, job))
                 .retry(retry(method, job.retry()))
-                .concurrent(job.concurrent());
+                .concurrent(job.concurrent())
+                .misfire(job.misfire());
         String group = resolve(method, "group", job.group());
         if (!group.isEmpty()) {
             task.group(group);

@@ -145,8 +145,19 @@ public class AxProperties {
     /** Misfire handling. */
     public static class Misfire {
 
-        /** How late a recurring fire may be before the series skips ahead to the present. */
+        /** How late a recurring fire may be before it counts as missed and the task's misfire policy applies. */
         private Duration threshold = Duration.ofSeconds(5);
+
+        /** How many instances a FIRE_ALL misfire policy creates at most for the missed fire times of a task. */
+        private int maxCatchUp = 100;
+
+        public int getMaxCatchUp() {
+            return maxCatchUp;
+        }
+
+        public void setMaxCatchUp(int maxCatchUp) {
+            this.maxCatchUp = maxCatchUp;
+        }
 
         public Duration getThreshold() {
             return threshold;

@@ -52,6 +52,9 @@ public @interface AxJob {
     /** The execution pool ({@code ax.pools.<group>}); default {@code default}. */
     String group() default "";
 
+    /** What happens to fire times missed while nothing ran (the application was down); default one catch-up. */
+    MisfirePolicy misfire() default MisfirePolicy.FIRE_ONCE;
+
     /** How failed attempts are retried; default none. */
     Retry retry() default @Retry;
 

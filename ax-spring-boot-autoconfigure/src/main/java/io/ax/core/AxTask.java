@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
  * @param concurrent whether a fire may start while the previous instance is still running
  * @param group the execution pool it runs in
  * @param durability where its instances live
+ * @param misfire what happens to fire times missed while nothing ran
  */
 public record AxTask(
         String name,
@@ -31,7 +32,8 @@ public record AxTask(
         Duration timeout,
         boolean concurrent,
         String group,
-        Durability durability) {
+        Durability durability,
+        MisfirePolicy misfire) {
 
     /** The type of tasks that invoke a bean method in this JVM. */
     public static final String LOCAL = "LOCAL";
@@ -66,9 +68,13 @@ public record AxTask(
                     "group '" + group + "' of task " + name + " must be 1-64 characters of letters, digits, _ and -");
         }
         Objects.requireNonNull(durability, "durability of task " + name);
+        Objects.requireNonNull(misfire, "misfire policy of task " + name);
     }
 
-    /** A builder with the defaults: LOCAL, on demand, no retry, 60 s timeout, not concurrent, default group. */
+    /**
+     * A builder with the defaults: LOCAL, on demand, no retry, 60 s timeout, not concurrent, default group,
+     * PERSISTENT, FIRE_ONCE on misfire.
+     */
     public static Builder builder(String name) {
         return new Builder(name);
     }
@@ -85,6 +91,7 @@ public record AxTask(
         private boolean concurrent;
         private String group = DEFAULT_GROUP;
         private Durability durability = Durability.PERSISTENT;
+        private MisfirePolicy misfire = MisfirePolicy.FIRE_ONCE;
 
         private Builder(String name) {
             this.name = name;
@@ -135,8 +142,14 @@ public record AxTask(
             return this;
         }
 
+        public Builder misfire(MisfirePolicy misfire) {
+            this.misfire = misfire;
+            return this;
+        }
+
         public AxTask build() {
-            return new AxTask(name, type, target, params, trigger, retry, timeout, concurrent, group, durability);
+            return new AxTask(
+                    name, type, target, params, trigger, retry, timeout, concurrent, group, durability, misfire);
         }
     }
 }

@@ -5,23 +5,28 @@ import io.ax.core.AxException;
 import io.ax.core.AxTask;
 import io.ax.core.DuplicateInstanceException;
 import io.ax.core.InstanceState;
+import io.ax.core.MisfirePolicy;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
 import io.ax.core.UnknownTaskException;
 import io.ax.core.clock.AxClock;
 import io.ax.core.store.InstanceStore;
+import io.ax.core.store.NewFire;
 import io.ax.core.wheel.WheelTimer;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -57,11 +62,14 @@ public final class AxEngine implements AutoCloseable {
     private final Duration shutdownAwait;
     private final Duration rejectionBackoff;
     private final Duration misfireThreshold;
+    private final int maxCatchUp;
     private final List<Consumer<AxDeadLetterEvent>> deadLetterListeners;
 
     private final Map<String, AxTask> tasks = new ConcurrentHashMap<>();
     /** Task name -> the instance in flight, for tasks that must not overlap (concurrent = false). */
     private final Map<String, String> inFlight = new ConcurrentHashMap<>();
+    /** Task name -> catch-up instances waiting for the in-flight one of a non-overlapping task to end. */
+    private final Map<String, Queue<Due>> waiting = new ConcurrentHashMap<>();
 
     private final TriggerGroups groups = new TriggerGroups();
     private final WheelTimer<Runnable> wheel;
@@ -77,6 +85,7 @@ public final class AxEngine implements AutoCloseable {
         this.shutdownAwait = b.shutdownAwait;
         this.rejectionBackoff = b.rejectionBackoff;
         this.misfireThreshold = b.misfireThreshold;
+        this.maxCatchUp = b.maxCatchUp;
         this.deadLetterListeners = List.copyOf(b.deadLetterListeners);
         this.pools = new ExecutionPools(b.pools, b.defaultPool);
         this.wheel = new WheelTimer<>(b.tick, clock::nanoTime, this::handOff, "ax-wheel");
@@ -107,17 +116,23 @@ public final class AxEngine implements AutoCloseable {
             throw new AxException("A task named '" + task.name() + "' is already registered");
         }
         if (lifecycle.get() == Lifecycle.STARTED) {
-            scheduleFirst(task);
+            store.saveTask(task.name(), task.trigger().describe(), clock.instant());
+            List<Pending> first = new ArrayList<>();
+            planFirst(task, first);
+            scheduleFires(first);
         }
     }
 
-    /** Starts the wheel and schedules the first fire of every registered task. Idempotent. */
+    /**
+     * Starts the wheel, resumes what the store says is unfinished (see {@link Recovery}) and schedules the next
+     * fire of every registered task. Idempotent.
+     */
     public void start() {
         if (!lifecycle.compareAndSet(Lifecycle.NEW, Lifecycle.STARTED)) {
             return;
         }
         wheel.start();
-        tasks.values().forEach(this::scheduleFirst);
+        new Recovery(this).run();
         LOG.log(Level.INFO, "AX engine started on node {0} with {1} task(s)", nodeId, tasks.size());
     }
 
@@ -160,20 +175,17 @@ public final class AxEngine implements AutoCloseable {
         if (lifecycle.get() != Lifecycle.STARTED) {
             throw new AxException("The AX engine is not running; cannot trigger '" + taskName + "'");
         }
-        Instant now = clock.instant();
-        for (int bump = 0; ; bump++) {
-            Instant at = now.plusNanos(bump);
-            try {
-                String id = createScheduled(task, at, "triggered on demand");
-                Due due = new Due(task, id, at, false);
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
+        for (int bump = 0; bump < 1_000; bump++) {
+            Instant at = now.plus(bump, ChronoUnit.MICROS);
+            List<Due> written = write(List.of(new Pending(task, at, Due.Origin.ON_DEMAND, "triggered on demand")));
+            if (!written.isEmpty()) {
+                Due due = written.get(0);
                 handOff(() -> dispatchFresh(due));
-                return id;
-            } catch (DuplicateInstanceException e) {
-                if (bump >= 1_000) {
-                    throw e;
-                }
+                return due.instanceId();
             }
         }
+        throw new DuplicateInstanceException(task.name(), now);
     }
 
     /** The task with that name, if registered. */
@@ -213,51 +225,124 @@ public final class AxEngine implements AutoCloseable {
 
     // ---- firing -------------------------------------------------------------------------------------------
 
-    private void scheduleFirst(AxTask task) {
-        task.trigger().firstFireTime(clock.instant()).ifPresent(t -> scheduleFire(task, t));
+    /** A fire to write: series fires move the task's next fire time; others (catch-ups, on demand) do not. */
+    record Pending(AxTask task, Instant time, Due.Origin origin, String reason) {}
+
+    /** Plans the first fire of a task's series from now. */
+    void planFirst(AxTask task, List<Pending> out) {
+        task.trigger()
+                .firstFireTime(clock.instant())
+                .ifPresent(t -> out.add(new Pending(
+                        task,
+                        t,
+                        Due.Origin.SERIES,
+                        "fire time of " + task.trigger().describe())));
     }
 
-    /** After a fire of the series (or its end, for fixed delay), puts the next fire time into the wheel. */
-    void scheduleNext(AxTask task, Instant previous, Instant completed) {
+    /**
+     * Plans the fire that follows {@code previous}; when that time has already passed by more than the misfire
+     * threshold, plans the catch-ups of the task's misfire policy and resumes the series from the present.
+     */
+    void planNext(AxTask task, Instant previous, Instant completed, List<Pending> out) {
         if (lifecycle.get() != Lifecycle.STARTED || tasks.get(task.name()) != task) {
             return;
         }
-        Instant now = clock.instant();
         Optional<Instant> next = task.trigger().nextFireTime(previous, completed);
-        if (next.isPresent() && next.get().isBefore(now.minus(misfireThreshold))) {
-            Optional<Instant> resumed = task.trigger().resumeAfter(previous, now);
-            LOG.log(
-                    Level.WARNING,
-                    "Task ''{0}'' missed its fire time {1}; resuming at {2}",
-                    task.name(),
-                    next.get(),
-                    resumed.map(Instant::toString).orElse("never"));
-            next = resumed;
-        }
-        next.ifPresent(t -> scheduleFire(task, t));
-    }
-
-    private void scheduleFire(AxTask task, Instant fireTime) {
-        String id;
-        try {
-            id = createScheduled(
-                    task, fireTime, "fire time of " + task.trigger().describe());
-        } catch (DuplicateInstanceException e) {
-            LOG.log(Level.DEBUG, "Task ''{0}'' already has an instance for {1}", task.name(), fireTime);
+        if (next.isEmpty()) {
             return;
         }
-        TriggerGroups.Batch opened = groups.add(task.trigger(), fireTime, new Due(task, id, fireTime, true));
-        if (opened != null) {
-            at(deadlineOf(fireTime), () -> fire(opened));
+        Instant now = clock.instant();
+        if (isMisfire(next.get(), now)) {
+            planMissed(task, next.get(), now, true, out);
+        } else {
+            out.add(new Pending(
+                    task,
+                    next.get(),
+                    Due.Origin.SERIES,
+                    "fire time of " + task.trigger().describe()));
         }
     }
 
-    private String createScheduled(AxTask task, Instant fireTime, String reason) {
+    boolean isMisfire(Instant fireTime, Instant now) {
+        return fireTime.isBefore(now.minus(misfireThreshold));
+    }
+
+    /**
+     * Plans what the task's misfire policy makes of the missed fire times from {@code firstMissed} on, then the
+     * next regular fire after now.
+     *
+     * @param includeFirst whether {@code firstMissed} still needs an instance (false when one exists already)
+     */
+    void planMissed(AxTask task, Instant firstMissed, Instant now, boolean includeFirst, List<Pending> out) {
+        MisfirePolicy policy = task.misfire();
+        int caughtUp = 0;
+        if (policy != MisfirePolicy.SKIP) {
+            Instant t = firstMissed;
+            int limit = policy == MisfirePolicy.FIRE_ONCE ? 1 : maxCatchUp;
+            while (t != null && t.isBefore(now) && caughtUp < limit) {
+                if (caughtUp > 0 || includeFirst) {
+                    out.add(new Pending(
+                            task, t, Due.Origin.CATCH_UP, "catch-up (" + policy + ") for the missed fire time " + t));
+                }
+                caughtUp++;
+                t = task.trigger().nextFireTime(t, now).orElse(null);
+            }
+        }
+        Optional<Instant> resumed = task.trigger().resumeAfter(firstMissed, now);
+        LOG.log(
+                Level.WARNING,
+                "Task ''{0}'' missed fire times from {1}; misfire policy {2}: {3} catch-up(s), next fire {4}",
+                task.name(),
+                firstMissed,
+                policy,
+                caughtUp,
+                resumed.map(Instant::toString).orElse("never"));
+        resumed.ifPresent(t -> out.add(new Pending(
+                task, t, Due.Origin.SERIES, "fire time of " + task.trigger().describe())));
+    }
+
+    /** Writes fires (one round trip) and puts each written one into the wheel. */
+    void scheduleFires(List<Pending> pending) {
+        for (Due due : write(pending)) {
+            enqueue(due);
+        }
+    }
+
+    /** Writes fires in one round trip; returns those written (duplicates of existing instances are left out). */
+    private List<Due> write(List<Pending> pending) {
+        if (pending.isEmpty()) {
+            return List.of();
+        }
         Instant now = clock.instant();
-        String id = InstanceIds.next(now);
-        store.create(new TaskInstance(id, task.name(), fireTime, InstanceState.CREATED, 0, nodeId, now), reason);
-        move(id, InstanceState.CREATED, InstanceState.SCHEDULED, 0, "due at " + fireTime);
-        return id;
+        List<NewFire> fires = new ArrayList<>(pending.size());
+        for (Pending p : pending) {
+            TaskInstance instance = new TaskInstance(
+                    InstanceIds.next(now), p.task().name(), p.time(), InstanceState.SCHEDULED, 0, nodeId, now);
+            fires.add(new NewFire(instance, p.origin() == Due.Origin.SERIES, p.reason()));
+        }
+        boolean[] written = store.schedule(fires);
+        List<Due> dues = new ArrayList<>(pending.size());
+        for (int i = 0; i < written.length; i++) {
+            Pending p = pending.get(i);
+            if (written[i]) {
+                dues.add(new Due(p.task(), fires.get(i).instance().id(), p.time(), p.origin()));
+            } else {
+                LOG.log(
+                        Level.DEBUG,
+                        "Task ''{0}'' already has an instance for {1}",
+                        p.task().name(),
+                        p.time());
+            }
+        }
+        return dues;
+    }
+
+    /** Puts a SCHEDULED instance into the wheel, sharing the entry of other fires of the same trigger and time. */
+    void enqueue(Due due) {
+        TriggerGroups.Batch opened = groups.add(due.task().trigger(), due.scheduledTime(), due);
+        if (opened != null) {
+            at(deadlineOf(due.scheduledTime()), () -> fire(opened));
+        }
     }
 
     /** On the dispatch thread: a batch fell due. */
@@ -266,17 +351,27 @@ public final class AxEngine implements AutoCloseable {
         for (Due due : dues) {
             dispatchFresh(due);
         }
+        List<Pending> next = new ArrayList<>();
         for (Due due : dues) {
-            if (!due.task().trigger().measuresFromCompletion()) {
-                scheduleNext(due.task(), due.scheduledTime(), null);
+            if (due.series() && !due.task().trigger().measuresFromCompletion()) {
+                planNext(due.task(), due.scheduledTime(), null, next);
             }
         }
+        scheduleFires(next);
     }
 
     private void dispatchFresh(Due due) {
         AxTask task = due.task();
         if (!task.concurrent()) {
             String previous = inFlight.putIfAbsent(task.name(), due.instanceId());
+            if (previous != null && !previous.equals(due.instanceId()) && due.origin() == Due.Origin.CATCH_UP) {
+                waiting.computeIfAbsent(task.name(), k -> new ConcurrentLinkedQueue<>())
+                        .add(due);
+                if (!inFlight.containsKey(task.name())) {
+                    startWaiting(task.name()); // released while we queued
+                }
+                return;
+            }
             if (previous != null && !previous.equals(due.instanceId())) {
                 if (move(
                         due.instanceId(),
@@ -291,7 +386,7 @@ public final class AxEngine implements AutoCloseable {
                             due.instanceId(),
                             previous);
                     if (due.series() && task.trigger().measuresFromCompletion()) {
-                        scheduleNext(task, due.scheduledTime(), clock.instant());
+                        continueSeries(due);
                     }
                 }
                 return;
@@ -364,13 +459,38 @@ public final class AxEngine implements AutoCloseable {
 
     /** The instance reached a final state: let the next fire of a non-overlapping task start. */
     void release(Due due) {
-        inFlight.remove(due.task().name(), due.instanceId());
+        if (inFlight.remove(due.task().name(), due.instanceId())) {
+            startWaiting(due.task().name());
+        }
+    }
+
+    /** Dispatches the next catch-up that waits for the task (it competes for the in-flight slot again). */
+    private void startWaiting(String taskName) {
+        Queue<Due> queue = waiting.get(taskName);
+        Due next = queue == null ? null : queue.poll();
+        if (next != null) {
+            handOff(() -> dispatchFresh(next));
+        }
     }
 
     void ended(Due due) {
         release(due);
         if (due.series() && due.task().trigger().measuresFromCompletion()) {
-            scheduleNext(due.task(), due.scheduledTime(), clock.instant());
+            continueSeries(due);
+        }
+    }
+
+    /** A fixed-delay series goes on from the end of its previous run. */
+    private void continueSeries(Due due) {
+        List<Pending> next = new ArrayList<>(1);
+        planNext(due.task(), due.scheduledTime(), clock.instant(), next);
+        scheduleFires(next);
+    }
+
+    /** Marks an instance recovered in flight, so that a non-overlapping task does not start another meanwhile. */
+    void markInFlight(Due due) {
+        if (!due.task().concurrent()) {
+            inFlight.put(due.task().name(), due.instanceId());
         }
     }
 
@@ -386,6 +506,19 @@ public final class AxEngine implements AutoCloseable {
                         e.toString());
             }
         }
+    }
+
+    InstanceRunner runner() {
+        return runner;
+    }
+
+    Map<String, AxTask> registered() {
+        return tasks;
+    }
+
+    /** Hands work to the dispatch thread. */
+    void onDispatchThread(Runnable work) {
+        handOff(work);
     }
 
     ExecutorRouter router() {
@@ -434,6 +567,7 @@ public final class AxEngine implements AutoCloseable {
         private Duration shutdownAwait = Duration.ofSeconds(10);
         private Duration rejectionBackoff = Duration.ofSeconds(1);
         private Duration misfireThreshold = Duration.ofSeconds(5);
+        private int maxCatchUp = 100;
         private final List<Consumer<AxDeadLetterEvent>> deadLetterListeners = new ArrayList<>();
 
         private Builder() {}
@@ -490,6 +624,15 @@ public final class AxEngine implements AutoCloseable {
         /** How late a computed fire time may be before the series skips ahead to the present. Default 5 s. */
         public Builder misfireThreshold(Duration misfireThreshold) {
             this.misfireThreshold = positive(misfireThreshold, "misfireThreshold");
+            return this;
+        }
+
+        /** How many instances a FIRE_ALL misfire policy creates at most for the missed fire times. Default 100. */
+        public Builder maxCatchUp(int maxCatchUp) {
+            if (maxCatchUp < 1) {
+                throw new IllegalArgumentException("maxCatchUp must be >= 1, was " + maxCatchUp);
+            }
+            this.maxCatchUp = maxCatchUp;
             return this;
         }
 

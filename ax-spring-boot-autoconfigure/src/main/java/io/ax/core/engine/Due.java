@@ -9,6 +9,21 @@ import java.time.Instant;
  * @param task its task
  * @param instanceId the instance
  * @param scheduledTime its fire time
- * @param series true when the trigger made it (its end may schedule the next fire), false when triggered by hand
+ * @param origin what made it
  */
-record Due(AxTask task, String instanceId, Instant scheduledTime, boolean series) {}
+record Due(AxTask task, String instanceId, Instant scheduledTime, Origin origin) {
+
+    /** What made an instance. */
+    enum Origin {
+        /** The task's trigger: its end may plan the next fire (fixed delay). */
+        SERIES,
+        /** A misfire policy, for a missed fire time: waits for a running instance instead of being skipped. */
+        CATCH_UP,
+        /** A request to run now, or an instance recovered without its origin. */
+        ON_DEMAND
+    }
+
+    boolean series() {
+        return origin == Origin.SERIES;
+    }
+}

@@ -118,7 +118,7 @@ final class InstanceRunner {
                 tookNanos);
     }
 
-    private void afterBadAttempt(Execution ex, InstanceState outcome, String message, Throwable error, long tookNanos) {
+    void afterBadAttempt(Execution ex, InstanceState outcome, String message, Throwable error, long tookNanos) {
         AxTask task = ex.task();
         if (!engine.move(ex.instanceId(), InstanceState.RUNNING, outcome, ex.attempt, message)) {
             return;

@@ -14,6 +14,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -29,6 +30,8 @@ public final class InMemoryInstanceStore implements InstanceStore {
     private final ConcurrentHashMap<String, Row> rows = new ConcurrentHashMap<>();
     /** (task, scheduled time) -> instance id: the uniqueness constraint. */
     private final ConcurrentHashMap<TaskTime, String> byTaskTime = new ConcurrentHashMap<>();
+
+    private final ConcurrentHashMap<String, StoredTask> tasks = new ConcurrentHashMap<>();
 
     private final int maxFinished;
     /** Guards {@link #finished} and {@link #deadLetters}: both are small, append-mostly structures. */
@@ -79,6 +82,75 @@ public final class InMemoryInstanceStore implements InstanceStore {
             byTaskTime.remove(key, instance.id());
             throw new IllegalArgumentException("instance id " + instance.id() + " is already used");
         }
+    }
+
+    @Override
+    public boolean[] schedule(List<NewFire> fires) {
+        boolean[] written = new boolean[fires.size()];
+        for (int i = 0; i < written.length; i++) {
+            NewFire fire = fires.get(i);
+            TaskInstance scheduled = fire.instance();
+            TaskInstance created = scheduled.with(InstanceState.CREATED, 0, scheduled.node(), scheduled.updatedAt());
+            try {
+                create(created, fire.reason());
+            } catch (DuplicateInstanceException e) {
+                continue;
+            }
+            transition(new Transition(
+                    scheduled.id(),
+                    InstanceState.CREATED,
+                    InstanceState.SCHEDULED,
+                    0,
+                    scheduled.node(),
+                    scheduled.updatedAt(),
+                    "due at " + scheduled.scheduledTime()));
+            if (fire.series()) {
+                tasks.computeIfPresent(
+                        scheduled.taskName(),
+                        (name, task) -> new StoredTask(
+                                name, task.trigger(), scheduled.scheduledTime(), task.paused(), scheduled.updatedAt()));
+            }
+            written[i] = true;
+        }
+        return written;
+    }
+
+    @Override
+    public List<TaskInstance> findByStates(Set<InstanceState> states, int limit) {
+        return rows.values().stream()
+                .map(Row::instance)
+                .filter(i -> states.contains(i.state()))
+                .sorted(Comparator.comparing(TaskInstance::scheduledTime))
+                .limit(limit)
+                .toList();
+    }
+
+    @Override
+    public void saveTask(String name, String trigger, Instant at) {
+        tasks.compute(
+                name,
+                (n, task) -> task == null
+                        ? new StoredTask(n, trigger, null, false, at)
+                        : new StoredTask(n, trigger, task.nextFireTime(), task.paused(), at));
+    }
+
+    @Override
+    public Optional<StoredTask> findTask(String name) {
+        return Optional.ofNullable(tasks.get(name));
+    }
+
+    @Override
+    public List<StoredTask> findTasks() {
+        return tasks.values().stream()
+                .sorted(Comparator.comparing(StoredTask::name))
+                .toList();
+    }
+
+    @Override
+    public boolean setPaused(String name, boolean paused, Instant at) {
+        return tasks.computeIfPresent(
+                        name, (n, task) -> new StoredTask(n, task.trigger(), task.nextFireTime(), paused, at))
+                != null;
     }
 
     @Override

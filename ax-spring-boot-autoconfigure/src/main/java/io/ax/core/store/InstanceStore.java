@@ -4,10 +4,13 @@ import io.ax.core.AuditEntry;
 import io.ax.core.DeadLetter;
 import io.ax.core.DuplicateInstanceException;
 import io.ax.core.IllegalTransitionException;
+import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Where instances, their audit log and dead letters live. Implementations are thread-safe. Every change of an
@@ -44,6 +47,30 @@ public interface InstanceStore {
         }
         return applied;
     }
+
+    /**
+     * Writes new instances straight into SCHEDULED, auditing their creation and scheduling, in one transaction;
+     * for a series fire also records the task's next fire time. An instance whose task already has one for the
+     * same scheduled time is not written.
+     *
+     * @return per fire, whether it was written (false: a duplicate of an existing instance)
+     */
+    boolean[] schedule(List<NewFire> fires);
+
+    /** Instances in any of {@code states}, oldest scheduled time first, at most {@code limit}. */
+    List<TaskInstance> findByStates(Set<InstanceState> states, int limit);
+
+    /** Records a task definition, or updates its trigger description; keeps its next fire time and paused flag. */
+    void saveTask(String name, String trigger, Instant at);
+
+    /** What the store holds of a task, if anything. */
+    Optional<StoredTask> findTask(String name);
+
+    /** Every task the store holds, by name. */
+    List<StoredTask> findTasks();
+
+    /** Pauses or resumes a task's trigger; false when the task is unknown. */
+    boolean setPaused(String name, boolean paused, Instant at);
 
     /** The instance with {@code id}, if known. */
     Optional<TaskInstance> find(String id);
