@@ -2,6 +2,7 @@ package io.ax.test.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.ax.core.AttemptError;
 import io.ax.core.AuditEntry;
@@ -12,10 +13,13 @@ import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
 import io.ax.core.store.InstanceStore;
+import io.ax.core.store.NewFire;
+import io.ax.core.store.StoredTask;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -205,6 +209,101 @@ public abstract class InstanceStoreContract {
         });
     }
 
+    @Test
+    void scheduleWritesInstancesStraightIntoScheduledWithBothAuditRows() {
+        store.saveTask("report", "every hour", T0);
+        TaskInstance a = scheduled("report", T0.plusSeconds(60));
+        TaskInstance b = scheduled("other", T0.plusSeconds(60));
+        boolean[] written = store.schedule(List.of(new NewFire(a, true, "fire time"), new NewFire(b, false, "on demand")));
+        assertThat(written).containsExactly(true, true);
+        assertThat(store.find(a.id()).orElseThrow().state()).isEqualTo(InstanceState.SCHEDULED);
+        assertThat(store.auditTrail(a.id()))
+                .extracting(AuditEntry::from, AuditEntry::to)
+                .containsExactly(tuple(null, InstanceState.CREATED), tuple(InstanceState.CREATED, InstanceState.SCHEDULED));
+        assertThat(store.auditTrail(a.id()).get(0).reason()).isEqualTo("fire time");
+        assertThat(store.findTask("report").orElseThrow().nextFireTime()).isEqualTo(T0.plusSeconds(60));
+    }
+
+    @Test
+    void scheduleSkipsDuplicatesAndWritesTheRest() {
+        TaskInstance first = scheduled("report", T0);
+        store.schedule(List.of(new NewFire(first, false, "")));
+        TaskInstance again = scheduled("report", T0);
+        TaskInstance other = scheduled("report", T0.plusSeconds(1));
+        boolean[] written = store.schedule(List.of(new NewFire(again, false, ""), new NewFire(other, false, "")));
+        assertThat(written).containsExactly(false, true);
+        assertThat(store.find(again.id())).isEmpty();
+        assertThat(store.auditTrail(again.id())).isEmpty();
+        assertThat(store.find(other.id())).isPresent();
+    }
+
+    @Test
+    void scheduleWritesABigBatch() {
+        List<NewFire> fires = new ArrayList<>();
+        for (int n = 0; n < 2_500; n++) {
+            fires.add(new NewFire(scheduled("bulk-" + (n % 10), T0.plusSeconds(n)), n % 10 == 0, ""));
+        }
+        boolean[] written = store.schedule(fires);
+        for (boolean w : written) {
+            assertThat(w).isTrue();
+        }
+        assertThat(store.findByStates(Set.of(InstanceState.SCHEDULED), 10_000)).hasSize(2_500);
+    }
+
+    @Test
+    void findByStatesReturnsOldestFirst() {
+        TaskInstance late = scheduled("a", T0.plusSeconds(20));
+        TaskInstance early = scheduled("b", T0.plusSeconds(10));
+        TaskInstance running = scheduled("c", T0);
+        store.schedule(List.of(new NewFire(late, false, ""), new NewFire(early, false, ""), new NewFire(running, false, "")));
+        store.transition(move(running.id(), InstanceState.SCHEDULED, InstanceState.DISPATCHED));
+        assertThat(store.findByStates(Set.of(InstanceState.SCHEDULED), 10))
+                .extracting(TaskInstance::id)
+                .containsExactly(early.id(), late.id());
+        assertThat(store.findByStates(Set.of(InstanceState.SCHEDULED, InstanceState.DISPATCHED), 2))
+                .extracting(TaskInstance::id)
+                .containsExactly(running.id(), early.id());
+    }
+
+    @Test
+    void taskRowsKeepTheirNextFireTimeAndPausedFlagAcrossSaves() {
+        assertThat(store.findTask("report")).isEmpty();
+        assertThat(store.setPaused("report", true, T0)).isFalse();
+        store.saveTask("report", "every hour", T0);
+        store.schedule(List.of(new NewFire(scheduled("report", T0.plusSeconds(3600)), true, "")));
+        assertThat(store.setPaused("report", true, T0.plusSeconds(1))).isTrue();
+        store.saveTask("report", "every two hours", T0.plusSeconds(2));
+        StoredTask task = store.findTask("report").orElseThrow();
+        assertThat(task.trigger()).isEqualTo("every two hours");
+        assertThat(task.nextFireTime()).isEqualTo(T0.plusSeconds(3600));
+        assertThat(task.paused()).isTrue();
+        assertThat(task.updatedAt()).isEqualTo(T0.plusSeconds(2));
+        store.saveTask("another", "on demand", T0);
+        assertThat(store.findTasks()).extracting(StoredTask::name).containsExactly("another", "report");
+        assertThat(store.findTask("another").orElseThrow().nextFireTime()).isNull();
+    }
+
+    @Test
+    void instantsKeepMicrosecondPrecision() {
+        Instant precise = T0.plusNanos(123_456_000);
+        TaskInstance i = scheduled("precise", precise);
+        store.schedule(List.of(new NewFire(i, false, "")));
+        assertThat(store.find(i.id()).orElseThrow().scheduledTime()).isEqualTo(precise);
+        assertThat(store.findByStates(Set.of(InstanceState.SCHEDULED), 1).get(0).scheduledTime()).isEqualTo(precise);
+    }
+
+    @Test
+    void longReasonsAndStackTracesAreKept() {
+        TaskInstance i = created("talkative", T0);
+        store.create(i, "");
+        String reason = "x".repeat(1_900);
+        store.transition(new Transition(i.id(), InstanceState.CREATED, InstanceState.SCHEDULED, 0, "n1", T0, reason));
+        assertThat(store.auditTrail(i.id()).get(1).reason()).isEqualTo(reason);
+        String trace = "at frame\n".repeat(5_000);
+        store.saveDeadLetter(new DeadLetter(i.id(), "talkative", T0, Map.of(), List.of(), trace, T0));
+        assertThat(store.deadLetters(0, 1).get(0).lastStackTrace()).isEqualTo(trace);
+    }
+
     /** The shortest path of states from CREATED (exclusive) to {@code target} (inclusive). */
     private static List<InstanceState> pathTo(InstanceState target) {
         return switch (target) {
@@ -227,6 +326,10 @@ public abstract class InstanceStoreContract {
 
     private static TaskInstance created(String task, Instant at) {
         return new TaskInstance(UUID.randomUUID().toString(), task, at, InstanceState.CREATED, 0, "n1", T0);
+    }
+
+    private static TaskInstance scheduled(String task, Instant at) {
+        return new TaskInstance(UUID.randomUUID().toString(), task, at, InstanceState.SCHEDULED, 0, "n1", T0);
     }
 
     private static Transition move(String id, InstanceState from, InstanceState to) {

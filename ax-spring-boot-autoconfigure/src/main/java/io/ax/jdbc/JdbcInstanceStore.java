@@ -1,0 +1,431 @@
+package io.ax.jdbc;
+
+import io.ax.core.AuditEntry;
+import io.ax.core.AxException;
+import io.ax.core.DeadLetter;
+import io.ax.core.DuplicateInstanceException;
+import io.ax.core.InstanceState;
+import io.ax.core.TaskInstance;
+import io.ax.core.Transition;
+import io.ax.core.store.InstanceStore;
+import io.ax.core.store.NewFire;
+import io.ax.core.store.StoredTask;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import javax.sql.DataSource;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The durable store: PostgreSQL, MySQL, MariaDB or H2 through JDBC. Each change of an instance is one conditional
+ * {@code UPDATE ... WHERE id = ? AND state = ?} plus its audit row, in one transaction; the unique key on (task,
+ * scheduled time) makes a second instance for the same fire impossible. Times are stored as microseconds since the
+ * epoch, so every vendor stores the same value and nothing depends on the database's time zone. Thread-safe.
+ *
+ * <p>Create the tables first with {@link JdbcSchema#migrate}. Called inside a transaction of the same data
+ * source, the store's writes join it.
+ */
+public final class JdbcInstanceStore implements InstanceStore {
+
+    private static final int REASON_LIMIT = 2_000;
+    private static final int BATCH = 500;
+
+    private final JdbcTemplate jdbc;
+    private final TransactionTemplate tx;
+    private final Sql sql;
+    private final Vendor vendor;
+
+    /**
+     * @param dataSource where the tables live
+     * @param tablePrefix the prefix of AX's tables, e.g. {@code ax_}
+     */
+    public JdbcInstanceStore(DataSource dataSource, String tablePrefix) {
+        Objects.requireNonNull(dataSource, "dataSource");
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+        this.sql = new Sql(JdbcSchema.checkPrefix(tablePrefix));
+        this.vendor = Vendor.of(dataSource);
+    }
+
+    // ---- instances ----------------------------------------------------------------------------------------
+
+    @Override
+    public void create(TaskInstance instance, String reason) {
+        Objects.requireNonNull(instance, "instance");
+        if (instance.state() != InstanceState.CREATED) {
+            throw new IllegalArgumentException(
+                    "a new instance must be CREATED, " + instance.id() + " is " + instance.state());
+        }
+        tx.executeWithoutResult(status -> {
+            try {
+                jdbc.update(sql.insertInstance, instanceArgs(instance));
+            } catch (DuplicateKeyException e) {
+                throw new DuplicateInstanceException(instance.taskName(), instance.scheduledTime());
+            }
+            jdbc.update(
+                    sql.insertAudit,
+                    auditArgs(new AuditEntry(
+                            instance.id(),
+                            null,
+                            InstanceState.CREATED,
+                            instance.node(),
+                            instance.attempt(),
+                            instance.updatedAt(),
+                            reason)));
+        });
+    }
+
+    @Override
+    public boolean[] schedule(List<NewFire> fires) {
+        if (fires.isEmpty()) {
+            return new boolean[0];
+        }
+        return tx.execute(status -> {
+            boolean[] written = insertSkippingDuplicates(fires);
+            List<Object[]> audits = new ArrayList<>(fires.size() * 2);
+            List<Object[]> nextFires = new ArrayList<>();
+            for (int i = 0; i < written.length; i++) {
+                if (!written[i]) {
+                    continue;
+                }
+                NewFire fire = fires.get(i);
+                TaskInstance in = fire.instance();
+                audits.add(auditArgs(new AuditEntry(
+                        in.id(), null, InstanceState.CREATED, in.node(), 0, in.updatedAt(), fire.reason())));
+                audits.add(auditArgs(new AuditEntry(
+                        in.id(),
+                        InstanceState.CREATED,
+                        InstanceState.SCHEDULED,
+                        in.node(),
+                        0,
+                        in.updatedAt(),
+                        "due at " + in.scheduledTime())));
+                if (fire.series()) {
+                    nextFires.add(new Object[] {micros(in.scheduledTime()), micros(in.updatedAt()), in.taskName()});
+                }
+            }
+            batch(sql.insertAudit, audits);
+            batch(sql.updateTaskNextFire, nextFires);
+            return written;
+        });
+    }
+
+    /**
+     * Inserts instances, leaving out those whose (task, scheduled time) exists. The fast path is one batch; if it
+     * meets a duplicate, each row is checked and inserted on its own (H2, MySQL and MariaDB undo only the failed
+     * statement; PostgreSQL uses {@code ON CONFLICT DO NOTHING} and never gets there).
+     */
+    private boolean[] insertSkippingDuplicates(List<NewFire> fires) {
+        boolean[] written = new boolean[fires.size()];
+        if (vendor == Vendor.POSTGRESQL) {
+            String insert = sql.insertInstance + " ON CONFLICT (task_name, scheduled_us) DO NOTHING";
+            int[] counts = batchCounts(
+                    insert, fires.stream().map(f -> instanceArgs(f.instance())).toList());
+            for (int i = 0; i < counts.length; i++) {
+                written[i] = counts[i] == 1 || (counts[i] == Statement.SUCCESS_NO_INFO && exists(fires.get(i)));
+            }
+            return written;
+        }
+        try {
+            batch(
+                    sql.insertInstance,
+                    fires.stream().map(f -> instanceArgs(f.instance())).toList());
+            java.util.Arrays.fill(written, true);
+        } catch (DuplicateKeyException e) {
+            for (int i = 0; i < written.length; i++) {
+                TaskInstance in = fires.get(i).instance();
+                if (exists(fires.get(i))) {
+                    written[i] = true; // the batch got as far as this row
+                    continue;
+                }
+                try {
+                    jdbc.update(sql.insertInstance, instanceArgs(in));
+                    written[i] = true;
+                } catch (DuplicateKeyException duplicate) {
+                    written[i] = false;
+                }
+            }
+        }
+        return written;
+    }
+
+    private boolean exists(NewFire fire) {
+        Integer n = jdbc.queryForObject(
+                sql.instanceExists, Integer.class, fire.instance().id());
+        return n != null && n > 0;
+    }
+
+    @Override
+    public boolean transition(Transition t) {
+        Boolean applied = tx.execute(status -> {
+            int rows = jdbc.update(sql.updateState, updateArgs(t));
+            if (rows > 1) {
+                throw new AxException(
+                        "Instance id " + t.instanceId() + " matched " + rows + " rows: the schema is broken");
+            }
+            if (rows == 1) {
+                jdbc.update(sql.insertAudit, auditArgs(t));
+            }
+            return rows == 1;
+        });
+        return Boolean.TRUE.equals(applied);
+    }
+
+    @Override
+    public boolean[] transitionAll(List<Transition> transitions) {
+        if (transitions.isEmpty()) {
+            return new boolean[0];
+        }
+        return tx.execute(status -> {
+            int[] counts = batchCounts(
+                    sql.updateState, transitions.stream().map(this::updateArgs).toList());
+            boolean[] applied = new boolean[counts.length];
+            List<Object[]> audits = new ArrayList<>(counts.length);
+            for (int i = 0; i < counts.length; i++) {
+                if (counts[i] == Statement.SUCCESS_NO_INFO) {
+                    throw new AxException("The JDBC driver does not report row counts of batched updates;"
+                            + " AX needs them to know which conditional update won");
+                }
+                applied[i] = counts[i] == 1;
+                if (applied[i]) {
+                    audits.add(auditArgs(transitions.get(i)));
+                }
+            }
+            batch(sql.insertAudit, audits);
+            return applied;
+        });
+    }
+
+    @Override
+    public Optional<TaskInstance> find(String id) {
+        return jdbc.query(sql.findInstance, INSTANCE, id).stream().findFirst();
+    }
+
+    @Override
+    public List<TaskInstance> findByTask(String taskName, int limit) {
+        return jdbc.query(sql.findByTask, INSTANCE, taskName, limit);
+    }
+
+    @Override
+    public List<TaskInstance> findByStates(Set<InstanceState> states, int limit) {
+        if (states.isEmpty()) {
+            return List.of();
+        }
+        String query = sql.findByStatesPrefix + states.stream().map(s -> "?").collect(Collectors.joining(", "))
+                + ") ORDER BY scheduled_us, id LIMIT ?";
+        List<Object> args = new ArrayList<>();
+        states.forEach(s -> args.add(s.name()));
+        args.add(limit);
+        return jdbc.query(query, INSTANCE, args.toArray());
+    }
+
+    @Override
+    public List<AuditEntry> auditTrail(String instanceId) {
+        return jdbc.query(sql.auditTrail, AUDIT, instanceId);
+    }
+
+    // ---- tasks --------------------------------------------------------------------------------------------
+
+    @Override
+    public void saveTask(String name, String trigger, Instant at) {
+        String description = trigger.length() > 500 ? trigger.substring(0, 500) : trigger;
+        tx.executeWithoutResult(status -> {
+            if (jdbc.update(sql.updateTask, description, micros(at), name) == 0) {
+                try {
+                    jdbc.update(sql.insertTask, name, description, micros(at));
+                } catch (DuplicateKeyException raced) {
+                    jdbc.update(sql.updateTask, description, micros(at), name);
+                }
+            }
+        });
+    }
+
+    @Override
+    public Optional<StoredTask> findTask(String name) {
+        return jdbc.query(sql.findTask, TASK, name).stream().findFirst();
+    }
+
+    @Override
+    public List<StoredTask> findTasks() {
+        return jdbc.query(sql.findTasks, TASK);
+    }
+
+    @Override
+    public boolean setPaused(String name, boolean paused, Instant at) {
+        return jdbc.update(sql.setPaused, paused, micros(at), name) == 1;
+    }
+
+    // ---- dead letters -------------------------------------------------------------------------------------
+
+    @Override
+    public void saveDeadLetter(DeadLetter d) {
+        jdbc.update(
+                sql.insertDeadLetter,
+                d.instanceId(),
+                d.taskName(),
+                micros(d.scheduledTime()),
+                JsonCodec.writeParams(d.params()),
+                JsonCodec.writeAttempts(d.attempts()),
+                d.lastStackTrace(),
+                micros(d.diedAt()));
+    }
+
+    @Override
+    public List<DeadLetter> deadLetters(int offset, int limit) {
+        return jdbc.query(sql.deadLetters, DEAD_LETTER, limit, offset);
+    }
+
+    @Override
+    public long deadLetterCount() {
+        Long n = jdbc.queryForObject(sql.countDeadLetters, Long.class);
+        return n == null ? 0 : n;
+    }
+
+    // ---- rows ---------------------------------------------------------------------------------------------
+
+    private static final RowMapper<TaskInstance> INSTANCE = (rs, n) -> new TaskInstance(
+            rs.getString(1),
+            rs.getString(2),
+            instant(rs.getLong(3)),
+            InstanceState.valueOf(rs.getString(4)),
+            rs.getInt(5),
+            rs.getString(6),
+            instant(rs.getLong(7)));
+
+    private static final RowMapper<AuditEntry> AUDIT = (rs, n) -> new AuditEntry(
+            rs.getString(1),
+            state(rs.getString(2)),
+            InstanceState.valueOf(rs.getString(3)),
+            rs.getString(4),
+            rs.getInt(5),
+            instant(rs.getLong(6)),
+            rs.getString(7));
+
+    private static final RowMapper<StoredTask> TASK = (rs, n) -> new StoredTask(
+            rs.getString(1), rs.getString(2), nullableInstant(rs, 3), rs.getBoolean(4), instant(rs.getLong(5)));
+
+    private static final RowMapper<DeadLetter> DEAD_LETTER = (rs, n) -> new DeadLetter(
+            rs.getString(1),
+            rs.getString(2),
+            instant(rs.getLong(3)),
+            JsonCodec.readParams(rs.getString(4)),
+            JsonCodec.readAttempts(rs.getString(5)),
+            rs.getString(6),
+            instant(rs.getLong(7)));
+
+    private static Object[] instanceArgs(TaskInstance i) {
+        return new Object[] {
+            i.id(),
+            i.taskName(),
+            micros(i.scheduledTime()),
+            i.state().name(),
+            i.attempt(),
+            i.node(),
+            micros(i.updatedAt())
+        };
+    }
+
+    private Object[] updateArgs(Transition t) {
+        return new Object[] {
+            t.to().name(),
+            t.attempt(),
+            t.node(),
+            micros(t.at()),
+            t.instanceId(),
+            t.from().name()
+        };
+    }
+
+    private static Object[] auditArgs(Transition t) {
+        return auditArgs(new AuditEntry(t.instanceId(), t.from(), t.to(), t.node(), t.attempt(), t.at(), t.reason()));
+    }
+
+    private static Object[] auditArgs(AuditEntry e) {
+        String reason = e.reason().length() > REASON_LIMIT ? e.reason().substring(0, REASON_LIMIT) : e.reason();
+        return new Object[] {
+            e.instanceId(),
+            e.from() == null ? null : e.from().name(),
+            e.to().name(),
+            e.node(),
+            e.attempt(),
+            micros(e.at()),
+            reason
+        };
+    }
+
+    private void batch(String statement, List<Object[]> rows) {
+        batchCounts(statement, rows);
+    }
+
+    private int[] batchCounts(String statement, List<Object[]> rows) {
+        int[] all = new int[rows.size()];
+        for (int from = 0; from < rows.size(); from += BATCH) {
+            List<Object[]> chunk = rows.subList(from, Math.min(rows.size(), from + BATCH));
+            int[] counts = jdbc.batchUpdate(statement, chunk, argTypes(chunk));
+            System.arraycopy(counts, 0, all, from, counts.length);
+        }
+        return all;
+    }
+
+    /** Declares the SQL type of each column, so that null values bind on every driver. */
+    private static int[] argTypes(List<Object[]> chunk) {
+        if (chunk.isEmpty()) {
+            return new int[0];
+        }
+        Object[] first = chunk.get(0);
+        int[] types = new int[first.length];
+        for (int i = 0; i < first.length; i++) {
+            types[i] = typeOf(chunk, i);
+        }
+        return types;
+    }
+
+    private static int typeOf(List<Object[]> chunk, int column) {
+        for (Object[] row : chunk) {
+            Object v = row[column];
+            if (v instanceof Long) {
+                return Types.BIGINT;
+            }
+            if (v instanceof Integer) {
+                return Types.INTEGER;
+            }
+            if (v instanceof Boolean) {
+                return Types.BOOLEAN;
+            }
+            if (v != null) {
+                return Types.VARCHAR;
+            }
+        }
+        return Types.VARCHAR;
+    }
+
+    static long micros(Instant t) {
+        return ChronoUnit.MICROS.between(Instant.EPOCH, t);
+    }
+
+    static Instant instant(long micros) {
+        return Instant.EPOCH.plus(micros, ChronoUnit.MICROS);
+    }
+
+    private static Instant nullableInstant(ResultSet rs, int column) throws SQLException {
+        long v = rs.getLong(column);
+        return rs.wasNull() ? null : instant(v);
+    }
+
+    private static InstanceState state(String name) {
+        return name == null ? null : InstanceState.valueOf(name);
+    }
+}
