@@ -241,7 +241,7 @@ public final class TimersScenario implements Scenario {
                 + " `Timeout[]` and STPE `ScheduledFuture[]` 4 B/timer with compressed oops) is allocated before"
                 + " the baseline and charged to no one. Under G1 an array above half a region is humongous and"
                 + " counted by whole regions; AX's slot arrays are such arrays, and with their growth by half its"
-                + " figure depends on where N falls between two growth steps.");
+                + " figure depends on where N falls between two growth steps (compare runs with other --timers).");
         table.note("Lateness: System.nanoTime() in the callback minus the deadline, recorded into an HdrHistogram"
                 + " on the firing thread (each system fires from a single thread); callbacks do nothing else."
                 + " Scheduling overlaps the first deadlines, as in use.");
