@@ -17,7 +17,11 @@ import org.springframework.boot.test.context.SpringBootTest;
 
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.NONE,
-        properties = {"sample.retry.base=100ms", "sample.tick.rate=500ms"})
+        properties = {
+            "sample.retry.base=100ms",
+            "sample.tick.rate=500ms",
+            "spring.datasource.url=jdbc:h2:mem:sample-test;DB_CLOSE_DELAY=-1"
+        })
 class SampleApplicationTest {
 
     private static final Duration BOUND = Duration.ofSeconds(30);
@@ -27,6 +31,11 @@ class SampleApplicationTest {
 
     @Autowired
     DeadLetterAlarm alarm;
+
+    @Test
+    void keepsItsInstancesInTheDatabase() {
+        assertThat(store).isInstanceOf(io.ax.jdbc.JdbcInstanceStore.class);
+    }
 
     @Test
     void cronJobSucceedsEveryFiveSeconds() {

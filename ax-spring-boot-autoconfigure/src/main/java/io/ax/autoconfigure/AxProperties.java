@@ -38,6 +38,9 @@ public class AxProperties {
     /** In-memory store settings. */
     private final Memory memory = new Memory();
 
+    /** JDBC store settings: used when the application has a DataSource. */
+    private final Jdbc jdbc = new Jdbc();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -84,6 +87,10 @@ public class AxProperties {
 
     public Memory getMemory() {
         return memory;
+    }
+
+    public Jdbc getJdbc() {
+        return jdbc;
     }
 
     /** Time wheel settings. */
@@ -196,5 +203,52 @@ public class AxProperties {
         public void setMaxFinishedInstances(int maxFinishedInstances) {
             this.maxFinishedInstances = maxFinishedInstances;
         }
+    }
+
+    /** JDBC store settings. */
+    public static class Jdbc {
+
+        /** Whether AX keeps its instances in the application's DataSource when there is one. */
+        private boolean enabled = true;
+
+        /** When AX creates and upgrades its tables: EMBEDDED (H2 only), ALWAYS or NEVER. */
+        private InitializeSchema initializeSchema = InitializeSchema.EMBEDDED;
+
+        /** Prefix of AX's table names: a letter, then letters, digits or underscores. */
+        private String tablePrefix = "ax_";
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public InitializeSchema getInitializeSchema() {
+            return initializeSchema;
+        }
+
+        public void setInitializeSchema(InitializeSchema initializeSchema) {
+            this.initializeSchema = initializeSchema;
+        }
+
+        public String getTablePrefix() {
+            return tablePrefix;
+        }
+
+        public void setTablePrefix(String tablePrefix) {
+            this.tablePrefix = tablePrefix;
+        }
+    }
+
+    /** When AX creates and upgrades its tables. */
+    public enum InitializeSchema {
+        /** Only on an embedded database (H2). */
+        EMBEDDED,
+        /** On every database. */
+        ALWAYS,
+        /** Never: the tables are managed outside the application. */
+        NEVER
     }
 }

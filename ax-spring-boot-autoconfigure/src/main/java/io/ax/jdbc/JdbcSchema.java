@@ -1,6 +1,9 @@
 package io.ax.jdbc;
 
 import io.ax.core.AxException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Map;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
@@ -39,6 +42,21 @@ public final class JdbcSchema {
             throw new AxException("AX schema migration failed: " + result.warnings);
         }
         return result.migrationsExecuted;
+    }
+
+    /** Whether AX's tables with this prefix exist (and can be read). */
+    public static boolean exists(DataSource dataSource, String tablePrefix) {
+        String prefix = checkPrefix(tablePrefix);
+        try (Connection c = dataSource.getConnection();
+                Statement s = c.createStatement()) {
+            s.executeQuery("SELECT COUNT(*) FROM " + prefix + "instance WHERE 1 = 0")
+                    .close();
+            s.executeQuery("SELECT COUNT(*) FROM " + prefix + "task WHERE 1 = 0")
+                    .close();
+            return true;
+        } catch (SQLException e) {
+            return false;
+        }
     }
 
     /**

@@ -315,15 +315,19 @@ public final class AxEngine implements AutoCloseable {
         }
         Instant now = clock.instant();
         List<NewFire> fires = new ArrayList<>(pending.size());
+        List<Pending> normalized = new ArrayList<>(pending.size());
         for (Pending p : pending) {
+            // stores keep microseconds: the time in memory must be the time in the store
+            Pending q = new Pending(p.task(), p.time().truncatedTo(ChronoUnit.MICROS), p.origin(), p.reason());
+            normalized.add(q);
             TaskInstance instance = new TaskInstance(
-                    InstanceIds.next(now), p.task().name(), p.time(), InstanceState.SCHEDULED, 0, nodeId, now);
+                    InstanceIds.next(now), q.task().name(), q.time(), InstanceState.SCHEDULED, 0, nodeId, now);
             fires.add(new NewFire(instance, p.origin() == Due.Origin.SERIES, p.reason()));
         }
         boolean[] written = store.schedule(fires);
         List<Due> dues = new ArrayList<>(pending.size());
         for (int i = 0; i < written.length; i++) {
-            Pending p = pending.get(i);
+            Pending p = normalized.get(i);
             if (written[i]) {
                 dues.add(new Due(p.task(), fires.get(i).instance().id(), p.time(), p.origin()));
             } else {

@@ -88,6 +88,9 @@ public enum TestDatabase {
             for (String table : new String[] {"dead_letter", "audit", "instance", "task", "schema_history"}) {
                 s.execute("DROP TABLE IF EXISTS " + prefix + table);
             }
+            if (this == H2) { // Flyway creates its history table with a quoted, lower-case name on H2
+                s.execute("DROP TABLE IF EXISTS \"" + prefix + "schema_history\"");
+            }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot drop the " + prefix + " tables of " + this, e);
         }

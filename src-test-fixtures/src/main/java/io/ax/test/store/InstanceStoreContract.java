@@ -214,12 +214,14 @@ public abstract class InstanceStoreContract {
         store.saveTask("report", "every hour", T0);
         TaskInstance a = scheduled("report", T0.plusSeconds(60));
         TaskInstance b = scheduled("other", T0.plusSeconds(60));
-        boolean[] written = store.schedule(List.of(new NewFire(a, true, "fire time"), new NewFire(b, false, "on demand")));
+        boolean[] written =
+                store.schedule(List.of(new NewFire(a, true, "fire time"), new NewFire(b, false, "on demand")));
         assertThat(written).containsExactly(true, true);
         assertThat(store.find(a.id()).orElseThrow().state()).isEqualTo(InstanceState.SCHEDULED);
         assertThat(store.auditTrail(a.id()))
                 .extracting(AuditEntry::from, AuditEntry::to)
-                .containsExactly(tuple(null, InstanceState.CREATED), tuple(InstanceState.CREATED, InstanceState.SCHEDULED));
+                .containsExactly(
+                        tuple(null, InstanceState.CREATED), tuple(InstanceState.CREATED, InstanceState.SCHEDULED));
         assertThat(store.auditTrail(a.id()).get(0).reason()).isEqualTo("fire time");
         assertThat(store.findTask("report").orElseThrow().nextFireTime()).isEqualTo(T0.plusSeconds(60));
     }
@@ -255,7 +257,8 @@ public abstract class InstanceStoreContract {
         TaskInstance late = scheduled("a", T0.plusSeconds(20));
         TaskInstance early = scheduled("b", T0.plusSeconds(10));
         TaskInstance running = scheduled("c", T0);
-        store.schedule(List.of(new NewFire(late, false, ""), new NewFire(early, false, ""), new NewFire(running, false, "")));
+        store.schedule(
+                List.of(new NewFire(late, false, ""), new NewFire(early, false, ""), new NewFire(running, false, "")));
         store.transition(move(running.id(), InstanceState.SCHEDULED, InstanceState.DISPATCHED));
         assertThat(store.findByStates(Set.of(InstanceState.SCHEDULED), 10))
                 .extracting(TaskInstance::id)
@@ -289,7 +292,8 @@ public abstract class InstanceStoreContract {
         TaskInstance i = scheduled("precise", precise);
         store.schedule(List.of(new NewFire(i, false, "")));
         assertThat(store.find(i.id()).orElseThrow().scheduledTime()).isEqualTo(precise);
-        assertThat(store.findByStates(Set.of(InstanceState.SCHEDULED), 1).get(0).scheduledTime()).isEqualTo(precise);
+        assertThat(store.findByStates(Set.of(InstanceState.SCHEDULED), 1).get(0).scheduledTime())
+                .isEqualTo(precise);
     }
 
     @Test

@@ -1,0 +1,146 @@
+package io.ax.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.ax.core.InstanceState;
+import io.ax.test.jdbc.TestDatabase;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Starts the sample application as a separate JVM on PostgreSQL, kills it with SIGKILL while work is in flight,
+ * starts it again and proves from the database that nothing was lost, duplicated or moved illegally.
+ */
+class CrashRecoveryTest {
+
+    private static final String PREFIX = "axcrash_";
+    private static final Duration BOUND = Duration.ofSeconds(90);
+    private static final Set<String> FINAL = Set.of("SUCCESS", "DEAD", "CANCELLED", "SKIPPED");
+
+    private final List<Process> processes = new ArrayList<>();
+
+    @AfterEach
+    void killLeftovers() {
+        processes.forEach(Process::destroyForcibly);
+    }
+
+    @Test
+    void aKilledNodeLosesAndDuplicatesNothing() throws Exception {
+        TestDatabase pg = TestDatabase.POSTGRESQL;
+        DataSource dataSource = pg.dataSource();
+        pg.dropTables(PREFIX);
+        JdbcTemplate db = new JdbcTemplate(dataSource);
+
+        Process first = start(pg, "first");
+        // let it write and run work, until something is running right now (the slow job runs for its full timeout)
+        await().atMost(BOUND).until(() -> count(db, "state = 'SUCCESS'") >= 10 && count(db, "state = 'RUNNING'") >= 1);
+        first.destroyForcibly(); // SIGKILL: no shutdown hook, no graceful stop
+        assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        List<String> unfinished = db.queryForList(
+                "SELECT id FROM " + PREFIX + "instance WHERE state NOT IN ('SUCCESS','DEAD','CANCELLED','SKIPPED')",
+                String.class);
+        assertThat(unfinished).as("work in flight at the kill").isNotEmpty();
+
+        Process second = start(pg, "second");
+        await().atMost(BOUND).until(() -> unfinished.stream().allMatch(id -> FINAL.contains(state(db, id))));
+        second.destroyForcibly();
+        assertThat(second.waitFor(30, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(db.queryForList(
+                        "SELECT task_name FROM " + PREFIX
+                                + "instance GROUP BY task_name, scheduled_us HAVING COUNT(*) > 1",
+                        String.class))
+                .as("instances with the same task and scheduled time")
+                .isEmpty();
+        assertEveryAuditTrailIsALegalPath(db);
+    }
+
+    private static void assertEveryAuditTrailIsALegalPath(JdbcTemplate db) {
+        Map<String, String> current = new HashMap<>();
+        db.query("SELECT id, state FROM " + PREFIX + "instance", rs -> {
+            current.put(rs.getString(1), rs.getString(2));
+        });
+        Map<String, List<String[]>> trails = new HashMap<>();
+        db.query("SELECT instance_id, from_state, to_state FROM " + PREFIX + "audit ORDER BY id", rs -> {
+            trails.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
+                    .add(new String[] {rs.getString(2), rs.getString(3)});
+        });
+        assertThat(trails.keySet()).containsExactlyInAnyOrderElementsOf(current.keySet());
+        trails.forEach((id, trail) -> {
+            assertThat(trail.get(0)[0]).as(id + " starts with its creation").isNull();
+            assertThat(trail.get(0)[1]).isEqualTo("CREATED");
+            for (int i = 1; i < trail.size(); i++) {
+                InstanceState from = InstanceState.valueOf(trail.get(i)[0]);
+                InstanceState to = InstanceState.valueOf(trail.get(i)[1]);
+                assertThat(from.name())
+                        .as(id + " step " + i + " starts where the last ended")
+                        .isEqualTo(trail.get(i - 1)[1]);
+                assertThat(from.canMoveTo(to))
+                        .as(id + ": " + from + " -> " + to)
+                        .isTrue();
+            }
+            assertThat(trail.get(trail.size() - 1)[1])
+                    .as(id + " ends in its current state")
+                    .isEqualTo(current.get(id));
+        });
+        assertThat(trails).as("instances audited").hasSizeGreaterThan(10);
+    }
+
+    private Process start(TestDatabase pg, String name) throws Exception {
+        Path log = Path.of("target", "crash-" + name + ".log");
+        Files.createDirectories(log.getParent());
+        List<String> command = List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                SampleApplication.class.getName(),
+                "--spring.profiles.active=postgres",
+                "--spring.datasource.url=" + pg.url(),
+                "--spring.datasource.username=" + pg.user(),
+                "--spring.datasource.password=" + pg.password(),
+                "--ax.jdbc.table-prefix=" + PREFIX,
+                "--ax.node-id=crash-" + name,
+                "--server.port=0",
+                "--sample.tick.rate=100ms",
+                "--sample.flaky.delay=300ms",
+                "--sample.doomed.delay=500ms",
+                "--sample.slow.delay=200ms",
+                "--sample.retry.base=200ms",
+                "--ax.misfire.threshold=1s");
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .directory(new File("."))
+                .start();
+        processes.add(process);
+        return process;
+    }
+
+    private static int count(JdbcTemplate db, String condition) {
+        try {
+            Integer n =
+                    db.queryForObject("SELECT COUNT(*) FROM " + PREFIX + "instance WHERE " + condition, Integer.class);
+            return n == null ? 0 : n;
+        } catch (org.springframework.jdbc.BadSqlGrammarException notYetCreated) {
+            return 0;
+        }
+    }
+
+    private static String state(JdbcTemplate db, String id) {
+        return db.queryForObject("SELECT state FROM " + PREFIX + "instance WHERE id = ?", String.class, id);
+    }
+}
