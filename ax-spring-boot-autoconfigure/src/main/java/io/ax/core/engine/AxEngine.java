@@ -25,6 +25,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -46,6 +48,7 @@ public final class AxEngine implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
     private static final int DISPATCH_QUEUE_CAPACITY = 65_536;
+    private static final int WRITE_QUEUE_CAPACITY = 100_000;
     private static final Duration HAND_OFF_BACKOFF = Duration.ofMillis(10);
 
     private enum Lifecycle {
@@ -70,11 +73,14 @@ public final class AxEngine implements AutoCloseable {
     private final Map<String, String> inFlight = new ConcurrentHashMap<>();
     /** Task name -> catch-up instances waiting for the in-flight one of a non-overlapping task to end. */
     private final Map<String, Queue<Due>> waiting = new ConcurrentHashMap<>();
+    /** Instances that fell due and wait for the next drain; touched only on the dispatch thread. */
+    private final List<Due> ready = new ArrayList<>();
 
     private final TriggerGroups groups = new TriggerGroups();
     private final WheelTimer<Runnable> wheel;
     private final ThreadPoolExecutor dispatcher;
     private final InstanceRunner runner;
+    private final StateWriter writer;
     private final AtomicReference<Lifecycle> lifecycle = new AtomicReference<>(Lifecycle.NEW);
 
     private AxEngine(Builder b) {
@@ -98,6 +104,7 @@ public final class AxEngine implements AutoCloseable {
                 new NamedThreadFactory("ax-dispatch-", true),
                 new ThreadPoolExecutor.AbortPolicy());
         this.runner = new InstanceRunner(this);
+        this.writer = new StateWriter(store, WRITE_QUEUE_CAPACITY);
     }
 
     public static Builder builder() {
@@ -131,6 +138,7 @@ public final class AxEngine implements AutoCloseable {
         if (!lifecycle.compareAndSet(Lifecycle.NEW, Lifecycle.STARTED)) {
             return;
         }
+        writer.start();
         wheel.start();
         new Recovery(this).run();
         LOG.log(Level.INFO, "AX engine started on node {0} with {1} task(s)", nodeId, tasks.size());
@@ -155,6 +163,7 @@ public final class AxEngine implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         pools.shutdown(shutdownAwait.toNanos());
+        writer.stop(shutdownAwait.toMillis());
         LOG.log(Level.INFO, "AX engine stopped on node {0}", nodeId);
     }
 
@@ -351,10 +360,19 @@ public final class AxEngine implements AutoCloseable {
 
     /** On the dispatch thread: a batch fell due. */
     private void fire(TriggerGroups.Batch batch) {
-        List<Due> dues = groups.take(batch);
-        for (Due due : dues) {
-            dispatchFresh(due);
+        boolean drainPending = !ready.isEmpty();
+        ready.addAll(groups.take(batch));
+        if (!drainPending) {
+            // runs after the fires already queued on the dispatch thread: all that fell due together goes as one group
+            handOff(this::drainReady);
         }
+    }
+
+    /** On the dispatch thread: dispatches what fell due as one group, then writes the series' next fires. */
+    private void drainReady() {
+        List<Due> dues = List.copyOf(ready);
+        ready.clear();
+        dispatchFresh(dues);
         List<Pending> next = new ArrayList<>();
         for (Due due : dues) {
             if (due.series() && !due.task().trigger().measuresFromCompletion()) {
@@ -365,38 +383,72 @@ public final class AxEngine implements AutoCloseable {
     }
 
     private void dispatchFresh(Due due) {
-        AxTask task = due.task();
-        if (!task.concurrent()) {
-            String previous = inFlight.putIfAbsent(task.name(), due.instanceId());
-            if (previous != null && !previous.equals(due.instanceId()) && due.origin() == Due.Origin.CATCH_UP) {
+        dispatchFresh(List.of(due));
+    }
+
+    /**
+     * Dispatches instances that fell due: their state changes go to the store as one group, then each that moved
+     * to DISPATCHED goes to its pool. A fire of a non-overlapping task that finds the previous instance running is
+     * SKIPPED; a catch-up waits for it instead.
+     */
+    private void dispatchFresh(List<Due> dues) {
+        List<Due> moved = new ArrayList<>(dues.size());
+        List<Transition> transitions = new ArrayList<>(dues.size());
+        Instant now = clock.instant();
+        for (Due due : dues) {
+            AxTask task = due.task();
+            String previous = task.concurrent() ? null : inFlight.putIfAbsent(task.name(), due.instanceId());
+            if (previous == null || previous.equals(due.instanceId())) {
+                moved.add(due);
+                transitions.add(new Transition(
+                        due.instanceId(),
+                        InstanceState.SCHEDULED,
+                        InstanceState.DISPATCHED,
+                        1,
+                        nodeId,
+                        now,
+                        "to pool '" + task.group() + "'"));
+            } else if (due.origin() == Due.Origin.CATCH_UP) {
                 waiting.computeIfAbsent(task.name(), k -> new ConcurrentLinkedQueue<>())
                         .add(due);
                 if (!inFlight.containsKey(task.name())) {
                     startWaiting(task.name()); // released while we queued
                 }
-                return;
-            }
-            if (previous != null && !previous.equals(due.instanceId())) {
-                if (move(
+            } else {
+                moved.add(due);
+                transitions.add(new Transition(
                         due.instanceId(),
                         InstanceState.SCHEDULED,
                         InstanceState.SKIPPED,
                         0,
-                        "previous instance " + previous + " still running")) {
-                    LOG.log(
-                            Level.INFO,
-                            "Task ''{0}'' instance {1} SKIPPED: previous instance {2} still running",
-                            task.name(),
-                            due.instanceId(),
-                            previous);
-                    if (due.series() && task.trigger().measuresFromCompletion()) {
-                        continueSeries(due);
-                    }
-                }
-                return;
+                        nodeId,
+                        now,
+                        "previous instance " + previous + " still running"));
             }
         }
-        dispatch(due, InstanceState.SCHEDULED, 1);
+        List<CompletableFuture<Boolean>> outcomes = writer.submitAll(transitions);
+        for (int i = 0; i < moved.size(); i++) {
+            Due due = moved.get(i);
+            Transition t = transitions.get(i);
+            boolean applied = outcome(outcomes.get(i), t);
+            if (t.to() == InstanceState.DISPATCHED) {
+                if (applied) {
+                    submit(due, 1);
+                } else {
+                    release(due);
+                }
+            } else if (applied) {
+                LOG.log(
+                        Level.INFO,
+                        "Task ''{0}'' instance {1} SKIPPED: {2}",
+                        due.task().name(),
+                        due.instanceId(),
+                        t.reason());
+                if (due.series() && due.task().trigger().measuresFromCompletion()) {
+                    continueSeries(due);
+                }
+            }
+        }
     }
 
     /** Moves an instance to DISPATCHED and hands it to its pool; a full pool sends it back to SCHEDULED. */
@@ -406,6 +458,12 @@ public final class AxEngine implements AutoCloseable {
             release(due);
             return;
         }
+        submit(due, attempt);
+    }
+
+    /** Hands a DISPATCHED instance to its pool; a full pool sends it back to SCHEDULED, to be dispatched later. */
+    private void submit(Due due, int attempt) {
+        AxTask task = due.task();
         Execution execution = new Execution(due, attempt);
         try {
             pools.submit(task.group(), () -> runner.run(execution));
@@ -424,20 +482,58 @@ public final class AxEngine implements AutoCloseable {
 
     /** A conditional transition with its audit row; false when the instance was no longer in {@code from}. */
     boolean move(String instanceId, InstanceState from, InstanceState to, int attempt, String reason) {
-        boolean applied =
-                store.transition(new Transition(instanceId, from, to, attempt, nodeId, clock.instant(), reason));
+        Transition t = new Transition(instanceId, from, to, attempt, nodeId, clock.instant(), reason);
+        return outcome(writer.submit(t), t);
+    }
+
+    /**
+     * Records a transition without waiting for the store. For changes no other writer can contend for on this
+     * node (the start and end of an attempt that this node's worker is running); they reach the store in order,
+     * after every change handed in before them.
+     */
+    void record(String instanceId, InstanceState from, InstanceState to, int attempt, String reason) {
+        Transition t = new Transition(instanceId, from, to, attempt, nodeId, clock.instant(), reason);
+        writer.submit(t).whenComplete((applied, error) -> {
+            if (error != null || !applied) {
+                LOG.log(
+                        Level.WARNING,
+                        "Instance {0} {1} -> {2} was not recorded: {3}",
+                        instanceId,
+                        from,
+                        to,
+                        error != null ? error.toString() : "it was no longer " + from);
+            } else {
+                logMove(t, true);
+            }
+        });
+    }
+
+    private boolean outcome(CompletableFuture<Boolean> future, Transition t) {
+        boolean applied;
+        try {
+            applied = future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
+        logMove(t, applied);
+        return applied;
+    }
+
+    private static void logMove(Transition t, boolean applied) {
         if (LOG.isLoggable(Level.DEBUG)) {
             LOG.log(
                     Level.DEBUG,
                     "Instance {0} {1} -> {2} (attempt {3}){4}: {5}",
-                    instanceId,
-                    from,
-                    to,
-                    attempt,
+                    t.instanceId(),
+                    t.from(),
+                    t.to(),
+                    t.attempt(),
                     applied ? "" : " lost the race",
-                    reason);
+                    t.reason());
         }
-        return applied;
     }
 
     /** Runs {@code work} on the dispatch thread after {@code delay}; returns the timer handle, -1 once stopped. */

@@ -34,15 +34,14 @@ final class InstanceRunner {
     /** On a pool thread. Never throws: a failing task must not kill a scheduler thread. */
     void run(Execution ex) {
         AxTask task = ex.task();
-        if (!engine.move(
+        // Only this node moves its DISPATCHED instances, so the start is recorded without waiting for the store;
+        // it reaches the store before this attempt's end does.
+        engine.record(
                 ex.instanceId(),
                 InstanceState.DISPATCHED,
                 InstanceState.RUNNING,
                 ex.attempt,
-                "on " + Thread.currentThread().getName())) {
-            engine.release(ex.due);
-            return;
-        }
+                "on " + Thread.currentThread().getName());
         ex.begin(Thread.currentThread(), engine.clock().nanoTime());
         ex.timeoutHandle = engine.after(task.timeout(), () -> expire(ex));
         AxExecutor executor = null;
@@ -76,14 +75,13 @@ final class InstanceRunner {
     }
 
     private void succeed(Execution ex, AxExecutor executor, RunContext context, AxResult result, long tookNanos) {
-        if (!engine.move(
+        // the worker won the race against the timeout (Execution.finish), so no one else moves this RUNNING
+        engine.record(
                 ex.instanceId(),
                 InstanceState.RUNNING,
                 InstanceState.SUCCESS,
                 ex.attempt,
-                result.message().isEmpty() ? "succeeded" : result.message())) {
-            return;
-        }
+                result.message().isEmpty() ? "succeeded" : result.message());
         try {
             executor.onSuccess(ex.task(), context, result);
         } catch (RuntimeException e) {
