@@ -47,6 +47,8 @@ public final class JdbcInstanceStore implements InstanceStore {
     private final TransactionTemplate tx;
     private final Sql sql;
     private final Vendor vendor;
+    /** Set-based statements, on PostgreSQL only; null elsewhere. */
+    private final PostgresBulk bulk;
 
     /**
      * @param dataSource where the tables live
@@ -58,6 +60,7 @@ public final class JdbcInstanceStore implements InstanceStore {
         this.tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
         this.sql = new Sql(JdbcSchema.checkPrefix(tablePrefix));
         this.vendor = Vendor.of(dataSource);
+        this.bulk = vendor == Vendor.POSTGRESQL ? new PostgresBulk(jdbc, tablePrefix) : null;
     }
 
     // ---- instances ----------------------------------------------------------------------------------------
@@ -117,8 +120,14 @@ public final class JdbcInstanceStore implements InstanceStore {
                     nextFires.add(new Object[] {micros(in.scheduledTime()), micros(in.updatedAt()), in.taskName()});
                 }
             }
-            batch(sql.insertAudit, audits);
-            batch(sql.updateTaskNextFire, nextFires);
+            if (bulk != null) {
+                bulk.insertAudits(
+                        audits.stream().map(JdbcInstanceStore::auditOf).toList());
+                bulk.updateNextFires(nextFires);
+            } else {
+                batch(sql.insertAudit, audits);
+                batch(sql.updateTaskNextFire, nextFires);
+            }
             return written;
         });
     }
@@ -353,8 +362,24 @@ public final class JdbcInstanceStore implements InstanceStore {
         return auditArgs(new AuditEntry(t.instanceId(), t.from(), t.to(), t.node(), t.attempt(), t.at(), t.reason()));
     }
 
+    /** Back from the argument array of {@link #auditArgs(AuditEntry)}. */
+    private static AuditEntry auditOf(Object[] a) {
+        return new AuditEntry(
+                (String) a[0],
+                a[1] == null ? null : InstanceState.valueOf((String) a[1]),
+                InstanceState.valueOf((String) a[2]),
+                (String) a[3],
+                (Integer) a[4],
+                instant((Long) a[5]),
+                (String) a[6]);
+    }
+
+    static String clip(String reason) {
+        return reason.length() > REASON_LIMIT ? reason.substring(0, REASON_LIMIT) : reason;
+    }
+
     private static Object[] auditArgs(AuditEntry e) {
-        String reason = e.reason().length() > REASON_LIMIT ? e.reason().substring(0, REASON_LIMIT) : e.reason();
+        String reason = clip(e.reason());
         return new Object[] {
             e.instanceId(),
             e.from() == null ? null : e.from().name(),

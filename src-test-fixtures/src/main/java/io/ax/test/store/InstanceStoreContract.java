@@ -175,6 +175,30 @@ public abstract class InstanceStoreContract {
     }
 
     @Test
+    void aBatchMayMoveOneInstanceSeveralTimesInOrder() {
+        TaskInstance a = created("a", T0);
+        TaskInstance b = created("b", T0);
+        store.create(a, "");
+        store.create(b, "");
+        boolean[] applied = store.transitionAll(List.of(
+                move(a.id(), InstanceState.CREATED, InstanceState.SCHEDULED),
+                move(b.id(), InstanceState.CREATED, InstanceState.SCHEDULED),
+                move(a.id(), InstanceState.SCHEDULED, InstanceState.DISPATCHED),
+                move(a.id(), InstanceState.DISPATCHED, InstanceState.RUNNING),
+                move(b.id(), InstanceState.DISPATCHED, InstanceState.RUNNING)));
+        assertThat(applied).containsExactly(true, true, true, true, false);
+        assertThat(store.find(a.id()).orElseThrow().state()).isEqualTo(InstanceState.RUNNING);
+        assertThat(store.find(b.id()).orElseThrow().state()).isEqualTo(InstanceState.SCHEDULED);
+        assertThat(store.auditTrail(a.id()))
+                .extracting(AuditEntry::to)
+                .containsExactly(
+                        InstanceState.CREATED,
+                        InstanceState.SCHEDULED,
+                        InstanceState.DISPATCHED,
+                        InstanceState.RUNNING);
+    }
+
+    @Test
     void findByTaskReturnsNewestFirst() {
         for (int s = 0; s < 5; s++) {
             store.create(created("report", T0.plusSeconds(s)), "");

@@ -1,0 +1,201 @@
+package io.ax.jdbc;
+
+import io.ax.core.AuditEntry;
+import io.ax.core.TaskInstance;
+import io.ax.core.Transition;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Set-based statements for PostgreSQL: a whole group of rows goes as arrays into one statement ({@code unnest}),
+ * so thousands of instances cost a handful of round trips instead of one statement each.
+ */
+final class PostgresBulk {
+
+    private final JdbcTemplate jdbc;
+    private final String insertInstances;
+    private final String updateStates;
+    private final String insertAudits;
+    private final String updateNextFires;
+
+    PostgresBulk(JdbcTemplate jdbc, String prefix) {
+        this.jdbc = jdbc;
+        insertInstances = "INSERT INTO " + prefix + "instance (" + Sql.INSTANCE_COLUMNS + ")"
+                + " SELECT * FROM unnest(?::varchar[], ?::varchar[], ?::bigint[], ?::varchar[], ?::int[], ?::varchar[],"
+                + " ?::bigint[]) ON CONFLICT (task_name, scheduled_us) DO NOTHING RETURNING id";
+        updateStates = "UPDATE " + prefix + "instance AS i SET state = u.to_state, attempt = u.attempt, node = u.node,"
+                + " updated_us = u.at_us FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::int[], ?::varchar[],"
+                + " ?::bigint[]) AS u(id, from_state, to_state, attempt, node, at_us)"
+                + " WHERE i.id = u.id AND i.state = u.from_state RETURNING i.id";
+        insertAudits =
+                "INSERT INTO " + prefix + "audit (instance_id, from_state, to_state, node, attempt, at_us, reason)"
+                        + " SELECT id, f, t, n, a, at, r FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::varchar[],"
+                        + " ?::int[], ?::bigint[], ?::varchar[]) WITH ORDINALITY AS u(id, f, t, n, a, at, r, o) ORDER BY o";
+        updateNextFires = "UPDATE " + prefix + "task AS k SET next_fire_us = u.next_us, updated_us = u.at_us"
+                + " FROM unnest(?::varchar[], ?::bigint[], ?::bigint[]) AS u(name, next_us, at_us) WHERE k.name = u.name";
+    }
+
+    /** Inserts instances, skipping those whose (task, scheduled time) exists; returns the ids written. */
+    Set<String> insertInstances(List<TaskInstance> instances) {
+        int n = instances.size();
+        String[] ids = new String[n];
+        String[] tasks = new String[n];
+        Long[] scheduled = new Long[n];
+        String[] states = new String[n];
+        Integer[] attempts = new Integer[n];
+        String[] nodes = new String[n];
+        Long[] updated = new Long[n];
+        for (int i = 0; i < n; i++) {
+            TaskInstance in = instances.get(i);
+            ids[i] = in.id();
+            tasks[i] = in.taskName();
+            scheduled[i] = JdbcInstanceStore.micros(in.scheduledTime());
+            states[i] = in.state().name();
+            attempts[i] = in.attempt();
+            nodes[i] = in.node();
+            updated[i] = JdbcInstanceStore.micros(in.updatedAt());
+        }
+        return returningIds(insertInstances, ids, tasks, scheduled, states, attempts, nodes, updated);
+    }
+
+    /**
+     * Applies transitions in order. An instance may appear more than once (its start and its end); each statement
+     * moves an instance at most once, so the group runs in rounds: the first change of every instance, then the
+     * second, and so on.
+     *
+     * @return per transition, whether it applied
+     */
+    boolean[] transitionAll(List<Transition> transitions) {
+        boolean[] applied = new boolean[transitions.size()];
+        List<List<Integer>> rounds = new ArrayList<>();
+        Map<String, Integer> seen = new HashMap<>();
+        for (int i = 0; i < transitions.size(); i++) {
+            int round = seen.merge(transitions.get(i).instanceId(), 1, Integer::sum) - 1;
+            if (round == rounds.size()) {
+                rounds.add(new ArrayList<>());
+            }
+            rounds.get(round).add(i);
+        }
+        List<Transition> audited = new ArrayList<>(transitions.size());
+        for (List<Integer> round : rounds) {
+            int n = round.size();
+            String[] ids = new String[n];
+            String[] from = new String[n];
+            String[] to = new String[n];
+            Integer[] attempts = new Integer[n];
+            String[] nodes = new String[n];
+            Long[] at = new Long[n];
+            for (int k = 0; k < n; k++) {
+                Transition t = transitions.get(round.get(k));
+                ids[k] = t.instanceId();
+                from[k] = t.from().name();
+                to[k] = t.to().name();
+                attempts[k] = t.attempt();
+                nodes[k] = t.node();
+                at[k] = JdbcInstanceStore.micros(t.at());
+            }
+            Set<String> moved = returningIds(updateStates, ids, from, to, attempts, nodes, at);
+            for (int k = 0; k < n; k++) {
+                if (moved.contains(ids[k])) {
+                    applied[round.get(k)] = true;
+                }
+            }
+        }
+        for (int i = 0; i < applied.length; i++) {
+            if (applied[i]) {
+                audited.add(transitions.get(i));
+            }
+        }
+        List<AuditEntry> entries = new ArrayList<>(audited.size());
+        for (Transition t : audited) {
+            entries.add(new AuditEntry(t.instanceId(), t.from(), t.to(), t.node(), t.attempt(), t.at(), t.reason()));
+        }
+        insertAudits(entries);
+        return applied;
+    }
+
+    void insertAudits(List<AuditEntry> entries) {
+        int n = entries.size();
+        if (n == 0) {
+            return;
+        }
+        String[] ids = new String[n];
+        String[] from = new String[n];
+        String[] to = new String[n];
+        String[] nodes = new String[n];
+        Integer[] attempts = new Integer[n];
+        Long[] at = new Long[n];
+        String[] reasons = new String[n];
+        for (int i = 0; i < n; i++) {
+            AuditEntry e = entries.get(i);
+            ids[i] = e.instanceId();
+            from[i] = e.from() == null ? null : e.from().name();
+            to[i] = e.to().name();
+            nodes[i] = e.node();
+            attempts[i] = e.attempt();
+            at[i] = JdbcInstanceStore.micros(e.at());
+            reasons[i] = JdbcInstanceStore.clip(e.reason());
+        }
+        execute(insertAudits, ids, from, to, nodes, attempts, at, reasons);
+    }
+
+    /** Sets the next fire time of tasks: name, next fire (micros), changed at (micros). */
+    void updateNextFires(List<Object[]> rows) {
+        int n = rows.size();
+        if (n == 0) {
+            return;
+        }
+        String[] names = new String[n];
+        Long[] next = new Long[n];
+        Long[] at = new Long[n];
+        for (int i = 0; i < n; i++) {
+            next[i] = (Long) rows.get(i)[0];
+            at[i] = (Long) rows.get(i)[1];
+            names[i] = (String) rows.get(i)[2];
+        }
+        execute(updateNextFires, names, next, at);
+    }
+
+    private Set<String> returningIds(String sql, Object[]... columns) {
+        return jdbc.execute((ConnectionCallback<Set<String>>) c -> {
+            try (PreparedStatement ps = prepare(c, sql, columns);
+                    ResultSet rs = ps.executeQuery()) {
+                Set<String> ids = new HashSet<>();
+                while (rs.next()) {
+                    ids.add(rs.getString(1));
+                }
+                return ids;
+            }
+        });
+    }
+
+    private void execute(String sql, Object[]... columns) {
+        jdbc.execute((ConnectionCallback<Integer>) c -> {
+            try (PreparedStatement ps = prepare(c, sql, columns)) {
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    private static PreparedStatement prepare(Connection c, String sql, Object[]... columns) throws SQLException {
+        PreparedStatement ps = c.prepareStatement(sql);
+        for (int i = 0; i < columns.length; i++) {
+            Object[] column = columns[i];
+            String type = column instanceof Long[] ? "int8" : column instanceof Integer[] ? "int4" : "varchar";
+            Array array = c.createArrayOf(type, column);
+            ps.setArray(i + 1, array);
+        }
+        return ps;
+    }
+}
