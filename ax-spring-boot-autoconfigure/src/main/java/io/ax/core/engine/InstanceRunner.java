@@ -24,6 +24,8 @@ import java.util.List;
 final class InstanceRunner {
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    /** One line per successful instance; its own logger, so a busy application can quiet it alone. */
+    private static final System.Logger SUMMARY = System.getLogger("io.ax.instances");
 
     private final AxEngine engine;
 
@@ -92,7 +94,7 @@ final class InstanceRunner {
                     ex.task().name(),
                     e.toString());
         }
-        LOG.log(
+        SUMMARY.log(
                 Level.INFO,
                 "Task ''{0}'' instance {1} SUCCESS on attempt {2} in {3} ms",
                 ex.task().name(),
@@ -135,7 +137,7 @@ final class InstanceRunner {
                     outcome,
                     message,
                     wait.toMillis());
-            engine.after(wait, () -> engine.dispatch(ex.due, InstanceState.RETRYING, next));
+            engine.after(wait, () -> engine.dispatcher().dispatch(ex.due, InstanceState.RETRYING, next));
             return;
         }
         die(ex, outcome, message, error, tookNanos);

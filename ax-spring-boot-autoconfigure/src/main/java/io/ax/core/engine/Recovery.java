@@ -58,7 +58,7 @@ final class Recovery {
         }
         Set<String> withPendingFire = new HashSet<>();
         Set<String> unknown = new TreeSet<>();
-        List<AxEngine.Pending> planned = new ArrayList<>();
+        List<FirePlanner.Pending> planned = new ArrayList<>();
         int resumed = 0;
         for (TaskInstance instance : store.findByStates(OPEN, Integer.MAX_VALUE)) {
             AxTask task = tasks.get(instance.taskName());
@@ -79,7 +79,7 @@ final class Recovery {
                         withPendingFire.add(task.name());
                         resumePendingFire(due, now, planned);
                     } else {
-                        engine.enqueue(due);
+                        engine.fires().enqueue(due);
                     }
                 }
                 case DISPATCHED -> redispatch(due, instance);
@@ -94,13 +94,13 @@ final class Recovery {
             }
             StoredTask storedTask = stored.get(task.name());
             if (storedTask == null || storedTask.nextFireTime() == null) {
-                engine.planFirst(task, planned);
+                engine.fires().planFirst(task, planned);
             } else {
                 // its last fire happened, the next was never written: go on from the last
-                engine.planNext(task, storedTask.nextFireTime(), now, planned);
+                engine.fires().planNext(task, storedTask.nextFireTime(), now, planned);
             }
         }
-        engine.scheduleFires(planned);
+        engine.fires().scheduleFires(planned);
         if (resumed > 0) {
             LOG.log(Level.INFO, "AX resumed {0} unfinished instance(s) from the store", resumed);
         }
@@ -113,9 +113,9 @@ final class Recovery {
         }
     }
 
-    private void resumePendingFire(Due due, Instant now, List<AxEngine.Pending> planned) {
-        if (!engine.isMisfire(due.scheduledTime(), now)) {
-            engine.enqueue(due);
+    private void resumePendingFire(Due due, Instant now, List<FirePlanner.Pending> planned) {
+        if (!engine.fires().isMisfire(due.scheduledTime(), now)) {
+            engine.fires().enqueue(due);
             return;
         }
         AxTask task = due.task();
@@ -128,9 +128,9 @@ final class Recovery {
                         0,
                         "misfire policy SKIP: fire time " + due.scheduledTime() + " passed while no node ran");
             case FIRE_ONCE, FIRE_ALL ->
-                engine.enqueue(new Due(task, due.instanceId(), due.scheduledTime(), Due.Origin.CATCH_UP));
+                engine.fires().enqueue(new Due(task, due.instanceId(), due.scheduledTime(), Due.Origin.CATCH_UP));
         }
-        engine.planMissed(task, due.scheduledTime(), now, false, planned);
+        engine.fires().planMissed(task, due.scheduledTime(), now, false, planned);
     }
 
     private void redispatch(Due due, TaskInstance instance) {
@@ -142,13 +142,13 @@ final class Recovery {
                 "recovered at start-up: dispatched by node " + instance.node() + " but never started")) {
             return;
         }
-        engine.markInFlight(due);
+        engine.dispatcher().markInFlight(due);
         int attempt = instance.attempt() + 1;
-        engine.onDispatchThread(() -> engine.dispatch(due, InstanceState.SCHEDULED, attempt));
+        engine.onDispatchThread(() -> engine.dispatcher().dispatch(due, InstanceState.SCHEDULED, attempt));
     }
 
     private void failOrphan(Due due, TaskInstance instance) {
-        engine.markInFlight(due);
+        engine.dispatcher().markInFlight(due);
         Execution orphan = new Execution(due, instance.attempt());
         engine.runner()
                 .afterBadAttempt(
@@ -160,11 +160,12 @@ final class Recovery {
     }
 
     private void retryLater(Due due, TaskInstance instance, Instant now) {
-        engine.markInFlight(due);
+        engine.dispatcher().markInFlight(due);
         Duration backoff = due.task().retry().delayBeforeRetry(Math.max(1, instance.attempt()));
         Duration left = Duration.between(now, instance.updatedAt().plus(backoff));
         int attempt = instance.attempt() + 1;
         engine.after(
-                left.isNegative() ? Duration.ZERO : left, () -> engine.dispatch(due, InstanceState.RETRYING, attempt));
+                left.isNegative() ? Duration.ZERO : left,
+                () -> engine.dispatcher().dispatch(due, InstanceState.RETRYING, attempt));
     }
 }

@@ -227,7 +227,7 @@ class AxEngineTest {
                 .orElseThrow();
         assertThat(store.auditTrail(skipped.id()))
                 .last()
-                .satisfies(a -> assertThat(a.reason()).contains(running).contains("still running"));
+                .satisfies(a -> assertThat(a.reason()).contains(running).contains("has not finished"));
         assertThat(executor.runsOf("long")).hasSize(1);
     }
 

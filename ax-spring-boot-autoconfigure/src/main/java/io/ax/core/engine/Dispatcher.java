@@ -1,0 +1,161 @@
+package io.ax.core.engine;
+
+import io.ax.core.AxTask;
+import io.ax.core.InstanceState;
+import io.ax.core.Transition;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * Moves due instances to DISPATCHED and hands them to their pools, keeping non-overlapping tasks from overlapping:
+ * a fire that finds the task's previous instance in flight is SKIPPED (a catch-up waits for it instead). A full
+ * pool sends an instance back to SCHEDULED, to be dispatched again after the rejection back-off.
+ */
+final class Dispatcher {
+
+    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+
+    private final AxEngine engine;
+    private final ExecutionPools pools;
+    private final String nodeId;
+    private final Duration rejectionBackoff;
+    /** Task name -> the instance in flight, for tasks that must not overlap (concurrent = false). */
+    private final Map<String, String> inFlight = new ConcurrentHashMap<>();
+    /** Task name -> catch-up instances waiting for the in-flight one of a non-overlapping task to end. */
+    private final Map<String, Queue<Due>> waiting = new ConcurrentHashMap<>();
+
+    Dispatcher(AxEngine engine, ExecutionPools pools, Duration rejectionBackoff) {
+        this.engine = engine;
+        this.pools = pools;
+        this.nodeId = engine.nodeId();
+        this.rejectionBackoff = rejectionBackoff;
+    }
+
+    void dispatchFresh(Due due) {
+        dispatchFresh(List.of(due));
+    }
+
+    /**
+     * Dispatches instances that fell due: their state changes go to the store as one group, then each that moved
+     * to DISPATCHED goes to its pool. A fire of a non-overlapping task that finds the previous instance running is
+     * SKIPPED; a catch-up waits for it instead.
+     */
+    void dispatchFresh(List<Due> dues) {
+        List<Due> moved = new ArrayList<>(dues.size());
+        List<Transition> transitions = new ArrayList<>(dues.size());
+        Instant now = engine.clock().instant();
+        for (Due due : dues) {
+            AxTask task = due.task();
+            String previous = task.concurrent() ? null : inFlight.putIfAbsent(task.name(), due.instanceId());
+            if (previous == null || previous.equals(due.instanceId())) {
+                moved.add(due);
+                transitions.add(new Transition(
+                        due.instanceId(),
+                        InstanceState.SCHEDULED,
+                        InstanceState.DISPATCHED,
+                        1,
+                        nodeId,
+                        now,
+                        "to pool '" + task.group() + "'"));
+            } else if (due.origin() == Due.Origin.CATCH_UP) {
+                waiting.computeIfAbsent(task.name(), k -> new ConcurrentLinkedQueue<>())
+                        .add(due);
+                if (!inFlight.containsKey(task.name())) {
+                    startWaiting(task.name()); // released while we queued
+                }
+            } else {
+                moved.add(due);
+                transitions.add(new Transition(
+                        due.instanceId(),
+                        InstanceState.SCHEDULED,
+                        InstanceState.SKIPPED,
+                        0,
+                        nodeId,
+                        now,
+                        "previous instance " + previous + " has not finished"));
+            }
+        }
+        List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAll(transitions);
+        for (int i = 0; i < moved.size(); i++) {
+            Due due = moved.get(i);
+            Transition t = transitions.get(i);
+            boolean applied = engine.outcome(outcomes.get(i), t);
+            if (t.to() == InstanceState.DISPATCHED) {
+                if (applied) {
+                    submit(due, 1);
+                } else {
+                    release(due);
+                }
+            } else if (applied) {
+                LOG.log(
+                        Level.INFO,
+                        "Task ''{0}'' instance {1} SKIPPED: {2}",
+                        due.task().name(),
+                        due.instanceId(),
+                        t.reason());
+                if (due.series() && due.task().trigger().measuresFromCompletion()) {
+                    engine.fires().ended(due);
+                }
+            }
+        }
+    }
+
+    /** Moves an instance to DISPATCHED and hands it to its pool; a full pool sends it back to SCHEDULED. */
+    void dispatch(Due due, InstanceState from, int attempt) {
+        AxTask task = due.task();
+        if (!engine.move(due.instanceId(), from, InstanceState.DISPATCHED, attempt, "to pool '" + task.group() + "'")) {
+            release(due);
+            return;
+        }
+        submit(due, attempt);
+    }
+
+    /** Hands a DISPATCHED instance to its pool; a full pool sends it back to SCHEDULED, to be dispatched later. */
+    private void submit(Due due, int attempt) {
+        AxTask task = due.task();
+        Execution execution = new Execution(due, attempt);
+        try {
+            pools.submit(task.group(), () -> engine.runner().run(execution));
+        } catch (RejectedExecutionException e) {
+            PoolSettings s = pools.settings(task.group());
+            String reason = "rejected: pool '" + task.group() + "' is full (" + s.threads() + " threads, queue "
+                    + s.queueCapacity() + "); dispatching again in " + rejectionBackoff;
+            if (engine.move(due.instanceId(), InstanceState.DISPATCHED, InstanceState.SCHEDULED, attempt, reason)) {
+                LOG.log(Level.WARNING, "Task ''{0}'' instance {1} {2}", task.name(), due.instanceId(), reason);
+                engine.after(rejectionBackoff, () -> dispatch(due, InstanceState.SCHEDULED, attempt));
+            }
+        }
+    }
+
+    /** The instance reached a final state: let the next fire of a non-overlapping task start. */
+    void release(Due due) {
+        if (inFlight.remove(due.task().name(), due.instanceId())) {
+            startWaiting(due.task().name());
+        }
+    }
+
+    /** Dispatches the next catch-up that waits for the task (it competes for the in-flight slot again). */
+    private void startWaiting(String taskName) {
+        Queue<Due> queue = waiting.get(taskName);
+        Due next = queue == null ? null : queue.poll();
+        if (next != null) {
+            engine.onDispatchThread(() -> dispatchFresh(next));
+        }
+    }
+
+    /** Marks an instance recovered in flight, so that a non-overlapping task does not start another meanwhile. */
+    void markInFlight(Due due) {
+        if (!due.task().concurrent()) {
+            inFlight.put(due.task().name(), due.instanceId());
+        }
+    }
+}

@@ -1,0 +1,213 @@
+package io.ax.core.engine;
+
+import io.ax.core.AxTask;
+import io.ax.core.InstanceState;
+import io.ax.core.MisfirePolicy;
+import io.ax.core.TaskInstance;
+import io.ax.core.clock.AxClock;
+import io.ax.core.store.InstanceStore;
+import io.ax.core.store.NewFire;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Decides fire times and puts them into the wheel: the first fire of a series, the fire after each one, what a
+ * misfire policy makes of missed times; writes each group of fires in one round trip and keeps fires of the same
+ * trigger and time in one wheel entry. When entries fall due, it gathers what fell due together and hands it to the
+ * {@link Dispatcher} as one group.
+ */
+final class FirePlanner {
+
+    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+
+    private final AxEngine engine;
+    private final InstanceStore store;
+    private final AxClock clock;
+    private final String nodeId;
+    private final Duration misfireThreshold;
+    private final int maxCatchUp;
+    private final TriggerGroups groups = new TriggerGroups();
+    /** Instances that fell due and wait for the next drain; touched only on the dispatch thread. */
+    private final List<Due> ready = new ArrayList<>();
+
+    FirePlanner(AxEngine engine, Duration misfireThreshold, int maxCatchUp) {
+        this.engine = engine;
+        this.store = engine.store();
+        this.clock = engine.clock();
+        this.nodeId = engine.nodeId();
+        this.misfireThreshold = misfireThreshold;
+        this.maxCatchUp = maxCatchUp;
+    }
+
+    /** A fire to write: series fires move the task's next fire time; others (catch-ups, on demand) do not. */
+    record Pending(AxTask task, Instant time, Due.Origin origin, String reason) {}
+
+    /** Plans the first fire of a task's series from now. */
+    void planFirst(AxTask task, List<Pending> out) {
+        task.trigger()
+                .firstFireTime(clock.instant())
+                .ifPresent(t -> out.add(new Pending(
+                        task,
+                        t,
+                        Due.Origin.SERIES,
+                        "fire time of " + task.trigger().describe())));
+    }
+
+    /**
+     * Plans the fire that follows {@code previous}; when that time has already passed by more than the misfire
+     * threshold, plans the catch-ups of the task's misfire policy and resumes the series from the present.
+     */
+    void planNext(AxTask task, Instant previous, Instant completed, List<Pending> out) {
+        if (!engine.isRunning() || engine.registered().get(task.name()) != task) {
+            return;
+        }
+        Optional<Instant> next = task.trigger().nextFireTime(previous, completed);
+        if (next.isEmpty()) {
+            return;
+        }
+        Instant now = clock.instant();
+        if (isMisfire(next.get(), now)) {
+            planMissed(task, next.get(), now, true, out);
+        } else {
+            out.add(new Pending(
+                    task,
+                    next.get(),
+                    Due.Origin.SERIES,
+                    "fire time of " + task.trigger().describe()));
+        }
+    }
+
+    boolean isMisfire(Instant fireTime, Instant now) {
+        return fireTime.isBefore(now.minus(misfireThreshold));
+    }
+
+    /**
+     * Plans what the task's misfire policy makes of the missed fire times from {@code firstMissed} on, then the
+     * next regular fire after now.
+     *
+     * @param includeFirst whether {@code firstMissed} still needs an instance (false when one exists already)
+     */
+    void planMissed(AxTask task, Instant firstMissed, Instant now, boolean includeFirst, List<Pending> out) {
+        MisfirePolicy policy = task.misfire();
+        int caughtUp = 0;
+        if (policy != MisfirePolicy.SKIP) {
+            Instant t = firstMissed;
+            int limit = policy == MisfirePolicy.FIRE_ONCE ? 1 : maxCatchUp;
+            while (t != null && t.isBefore(now) && caughtUp < limit) {
+                if (caughtUp > 0 || includeFirst) {
+                    out.add(new Pending(
+                            task, t, Due.Origin.CATCH_UP, "catch-up (" + policy + ") for the missed fire time " + t));
+                }
+                caughtUp++;
+                t = task.trigger().nextFireTime(t, now).orElse(null);
+            }
+        }
+        Optional<Instant> resumed = task.trigger().resumeAfter(firstMissed, now);
+        LOG.log(
+                Level.WARNING,
+                "Task ''{0}'' missed fire times from {1}; misfire policy {2}: {3} catch-up(s), next fire {4}",
+                task.name(),
+                firstMissed,
+                policy,
+                caughtUp,
+                resumed.map(Instant::toString).orElse("never"));
+        resumed.ifPresent(t -> out.add(new Pending(
+                task, t, Due.Origin.SERIES, "fire time of " + task.trigger().describe())));
+    }
+
+    /** Writes fires (one round trip) and puts each written one into the wheel. */
+    void scheduleFires(List<Pending> pending) {
+        for (Due due : write(pending)) {
+            enqueue(due);
+        }
+    }
+
+    /** Writes fires in one round trip; returns those written (duplicates of existing instances are left out). */
+    List<Due> write(List<Pending> pending) {
+        if (pending.isEmpty()) {
+            return List.of();
+        }
+        Instant now = clock.instant();
+        List<NewFire> fires = new ArrayList<>(pending.size());
+        List<Pending> normalized = new ArrayList<>(pending.size());
+        for (Pending p : pending) {
+            // stores keep microseconds: the time in memory must be the time in the store
+            Pending q = new Pending(p.task(), p.time().truncatedTo(ChronoUnit.MICROS), p.origin(), p.reason());
+            normalized.add(q);
+            TaskInstance instance = new TaskInstance(
+                    InstanceIds.next(now), q.task().name(), q.time(), InstanceState.SCHEDULED, 0, nodeId, now);
+            fires.add(new NewFire(instance, p.origin() == Due.Origin.SERIES, p.reason()));
+        }
+        boolean[] written = store.schedule(fires);
+        List<Due> dues = new ArrayList<>(pending.size());
+        for (int i = 0; i < written.length; i++) {
+            Pending p = normalized.get(i);
+            if (written[i]) {
+                dues.add(new Due(p.task(), fires.get(i).instance().id(), p.time(), p.origin()));
+            } else {
+                LOG.log(
+                        Level.DEBUG,
+                        "Task ''{0}'' already has an instance for {1}",
+                        p.task().name(),
+                        p.time());
+            }
+        }
+        return dues;
+    }
+
+    /** Puts a SCHEDULED instance into the wheel, sharing the entry of other fires of the same trigger and time. */
+    void enqueue(Due due) {
+        TriggerGroups.Batch opened = groups.add(due.task().trigger(), due.scheduledTime(), due);
+        if (opened != null) {
+            engine.at(deadlineOf(due.scheduledTime()), () -> fire(opened));
+        }
+    }
+
+    /** On the dispatch thread: a batch fell due. */
+    private void fire(TriggerGroups.Batch batch) {
+        boolean drainPending = !ready.isEmpty();
+        ready.addAll(groups.take(batch));
+        if (!drainPending) {
+            // runs after the fires already queued on the dispatch thread: all that fell due together goes as one group
+            engine.onDispatchThread(this::drainReady);
+        }
+    }
+
+    /** On the dispatch thread: dispatches what fell due as one group, then writes the series' next fires. */
+    private void drainReady() {
+        List<Due> dues = List.copyOf(ready);
+        ready.clear();
+        engine.dispatcher().dispatchFresh(dues);
+        List<Pending> next = new ArrayList<>();
+        for (Due due : dues) {
+            if (due.series() && !due.task().trigger().measuresFromCompletion()) {
+                planNext(due.task(), due.scheduledTime(), null, next);
+            }
+        }
+        scheduleFires(next);
+    }
+
+    /** An instance of a fixed-delay series ended: the series goes on from now. */
+    void ended(Due due) {
+        if (due.series() && due.task().trigger().measuresFromCompletion()) {
+            continueSeries(due);
+        }
+    }
+
+    /** A fixed-delay series goes on from the end of its previous run. */
+    private void continueSeries(Due due) {
+        List<Pending> next = new ArrayList<>(1);
+        planNext(due.task(), due.scheduledTime(), clock.instant(), next);
+        scheduleFires(next);
+    }
+
+    private long deadlineOf(Instant fireTime) {
+        long delta = Duration.between(clock.instant(), fireTime).toNanos();
+        return clock.nanoTime() + Math.max(0, delta);
+    }
+}
