@@ -13,6 +13,9 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.ax.bench.db.DbSchedulerSetup;
 import io.ax.bench.db.Postgres;
 import io.ax.bench.db.Probe;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -33,6 +36,7 @@ final class DbSchedulerRecurring implements RecurringSystem {
     private final double upperLimit;
     private HikariDataSource ds;
     private Scheduler scheduler;
+    private Load load;
 
     DbSchedulerRecurring(Postgres pg, double lowerLimit, double upperLimit) {
         this.pg = pg;
@@ -52,6 +56,7 @@ final class DbSchedulerRecurring implements RecurringSystem {
 
     @Override
     public void setUp(Load load, int threads, Probe probe) throws Exception {
+        this.load = load;
         ds = DbSchedulerSetup.create(pg, threads + 4);
         List<Task<?>> tasks = new ArrayList<>();
         List<RecurringTask<Void>> recurring = new ArrayList<>();
@@ -87,7 +92,18 @@ final class DbSchedulerRecurring implements RecurringSystem {
     }
 
     @Override
-    public void start() {
+    public void start() throws Exception {
+        // as for Quartz: first fire at the first boundary after start, not after the (shorter) set-up
+        Instant now = Instant.now();
+        try (Connection c = ds.getConnection();
+                PreparedStatement update =
+                        c.prepareStatement("update scheduled_tasks set execution_time = ? where task_name = ?")) {
+            for (Load.Group g : load.groups()) {
+                update.setTimestamp(1, Timestamp.from(g.cadence().nextAfter(now)));
+                update.setString(2, g.prefix());
+                update.executeUpdate();
+            }
+        }
         scheduler.start();
     }
 

@@ -25,6 +25,11 @@ record Load(String label, List<Group> groups) {
             this.quartzCron = quartzCron;
             this.dbSchedulerCron = dbSchedulerCron;
         }
+
+        /** The first boundary of this cadence strictly after {@code now}. */
+        Instant nextAfter(Instant now) {
+            return Instant.ofEpochSecond((Math.floorDiv(now.getEpochSecond(), seconds) + 1) * seconds);
+        }
     }
 
     /** {@code count} tasks named {@code prefix-<n>}, each firing once per cadence. */
