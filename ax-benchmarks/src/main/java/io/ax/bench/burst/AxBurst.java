@@ -51,9 +51,13 @@ final class AxBurst implements BurstSystem {
 
     @Override
     public void start() {
+        long t0 = System.nanoTime();
         for (int i = 0; i < tasks; i++) {
             engine.triggerNow(TASK);
         }
+        BurstScenario.log(
+                "%s: %,d triggerNow() calls returned in %.2f s (%,d executed by then)",
+                name(), tasks, (System.nanoTime() - t0) / 1e9, probe.executions());
     }
 
     @Override

@@ -13,6 +13,7 @@ import io.ax.bench.db.Postgres;
 import io.ax.bench.db.Probe;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,12 +47,8 @@ final class DbSchedulerBurst implements BurstSystem {
     }
 
     @Override
-    public void prepare(int tasks, int threads, Probe probe) {
-        try {
-            ds = DbSchedulerSetup.create(pg, threads + 4);
-        } catch (java.sql.SQLException e) {
-            throw new IllegalStateException(e);
-        }
+    public void prepare(int tasks, int threads, Probe probe) throws SQLException {
+        ds = DbSchedulerSetup.create(pg, threads + 4);
         OneTimeTask<Void> task = Tasks.oneTime("burst").execute((instance, context) -> probe.done());
         SchedulerClient client = SchedulerClient.Builder.create(ds, task).build();
         Instant due = Instant.now().minusSeconds(1);
@@ -66,6 +63,7 @@ final class DbSchedulerBurst implements BurstSystem {
         if (!rows.isEmpty()) {
             client.scheduleBatch(rows, due);
         }
+        pg.analyze(DbSchedulerSetup.SCHEMA);
         SchedulerBuilder builder = Scheduler.create(ds, task)
                 .threads(threads)
                 .pollingInterval(POLLING_INTERVAL)

@@ -21,7 +21,7 @@ import org.quartz.TriggerBuilder;
 
 /**
  * Quartz, clustered JDBC job store: {@code tasks} jobs, each with a one-shot SimpleTrigger due a second ago, stored
- * (in batches of 10,000 per transaction) before the scheduler starts. The misfire threshold is raised to one hour so
+ * (in transactions of 1,000) before the scheduler starts. The misfire threshold is raised to one hour so
  * the backlog drains as ordinary fires rather than through the misfire handler (which would fire them now anyway,
  * 20 per transaction).
  */
@@ -59,14 +59,12 @@ final class QuartzBurst implements BurstSystem {
                     .startAt(due)
                     .build();
             batch.put(job, Set.of(trigger));
-            if (batch.size() == 10_000) {
-                scheduler.scheduleJobs(batch, false);
-                batch.clear();
+            if (batch.size() == QuartzSetup.STORE_CHUNK) {
+                QuartzSetup.store(pg, scheduler, batch);
             }
         }
-        if (!batch.isEmpty()) {
-            scheduler.scheduleJobs(batch, false);
-        }
+        QuartzSetup.store(pg, scheduler, batch);
+        pg.analyze(QuartzSetup.SCHEMA);
     }
 
     @Override

@@ -7,8 +7,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The PostgreSQL the database scenarios share. Every peer gets its own schema, dropped and created again before
@@ -51,6 +55,32 @@ public final class Postgres {
                 Connection c = admin.getConnection();
                 Statement s = c.createStatement()) {
             s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+        }
+    }
+
+    /**
+     * Gathers planner statistics for every table of {@code schema}. Tables created empty and filled in one go have
+     * none, and a plan cached while they were empty (a sequential scan) would stay in use on pooled connections;
+     * a database in service would have statistics, so every run takes them after inserting and before starting.
+     */
+    public void analyze(String schema) throws SQLException {
+        try (HikariDataSource admin = pool("public", 1);
+                Connection c = admin.getConnection()) {
+            List<String> tables = new ArrayList<>();
+            try (PreparedStatement q =
+                    c.prepareStatement("select table_name from information_schema.tables where table_schema = ?")) {
+                q.setString(1, schema);
+                try (ResultSet r = q.executeQuery()) {
+                    while (r.next()) {
+                        tables.add(r.getString(1));
+                    }
+                }
+            }
+            try (Statement s = c.createStatement()) {
+                for (String table : tables) {
+                    s.execute("ANALYZE " + schema + "." + table);
+                }
+            }
         }
     }
 

@@ -82,6 +82,7 @@ final class DbSchedulerRecurring implements RecurringSystem {
             }
             client.scheduleBatch(rows, schedules.get(k).getInitialExecutionTime(now));
         }
+        pg.analyze(DbSchedulerSetup.SCHEMA);
         scheduler = Scheduler.create(ds, tasks)
                 .threads(threads)
                 .pollingInterval(POLLING_INTERVAL)

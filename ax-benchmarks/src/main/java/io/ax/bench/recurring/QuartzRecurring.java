@@ -21,7 +21,7 @@ import org.quartz.TriggerBuilder;
 
 /**
  * Quartz, clustered JDBC job store on PostgreSQL: one job with one cron trigger per benchmark task, all stored in
- * one transaction before the scheduler starts. Misfire threshold: Quartz's default 60 s.
+ * transactions of 1,000 before the scheduler starts. Misfire threshold: Quartz's default 60 s.
  */
 final class QuartzRecurring implements RecurringSystem {
 
@@ -62,9 +62,13 @@ final class QuartzRecurring implements RecurringSystem {
                         .startNow()
                         .build();
                 jobs.put(job, Set.of(trigger));
+                if (jobs.size() == QuartzSetup.STORE_CHUNK) {
+                    QuartzSetup.store(pg, scheduler, jobs);
+                }
             }
         }
-        scheduler.scheduleJobs(jobs, true);
+        QuartzSetup.store(pg, scheduler, jobs);
+        pg.analyze(QuartzSetup.SCHEMA);
     }
 
     @Override

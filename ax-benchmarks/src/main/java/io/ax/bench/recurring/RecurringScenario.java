@@ -48,6 +48,14 @@ public final class RecurringScenario implements Scenario {
             return expected / seconds;
         }
 
+        double achievedPercent() {
+            return expected == 0 ? Double.NaN : 100.0 * fires / expected;
+        }
+
+        double cpuMillisPerThousandFires() {
+            return fires == 0 ? Double.NaN : cpu * 1e6 / fires;
+        }
+
         double latenessMillis(double percentile) {
             return lateness.getTotalCount() == 0 ? Double.NaN : lateness.getValueAtPercentile(percentile) / 1000.0;
         }
@@ -188,15 +196,30 @@ public final class RecurringScenario implements Scenario {
             boolean align,
             boolean axInfoLog) {
         ResultTable t = new ResultTable("Recurring load in one JVM", SYSTEMS);
+        List<String> dueNotes = new java.util.ArrayList<>();
         for (Map.Entry<String, Map<String, Result>> e : results.entrySet()) {
             String l = e.getKey();
             Map<String, Result> r = e.getValue();
             t.row(l + " fires/s", "1/s", Better.HIGHER, values(r, Result::firesPerSecond));
-            t.row(l + " expected fires/s", "1/s", Better.HIGHER, values(r, Result::expectedPerSecond));
+            t.row(l + " fires achieved of due", "%", Better.HIGHER, values(r, Result::achievedPercent));
             t.row(l + " lateness p50", "ms", Better.LOWER, values(r, x -> x.latenessMillis(50)));
             t.row(l + " lateness p99", "ms", Better.LOWER, values(r, x -> x.latenessMillis(99)));
             t.row(l + " scheduler CPU", "s", Better.LOWER, values(r, Result::cpu));
-            t.row(l + " PostgreSQL server CPU", "s", Better.LOWER, values(r, Result::serverCpu));
+            t.row(
+                    l + " scheduler CPU per 1,000 fires",
+                    "ms",
+                    Better.LOWER,
+                    values(r, Result::cpuMillisPerThousandFires));
+            // AX (MEMORY) opens no connection: whatever the server did meanwhile was not AX's
+            t.row(
+                    l + " PostgreSQL server CPU",
+                    "s",
+                    Better.LOWER,
+                    values(r, x -> x == r.get("AX") ? Double.NaN : x.serverCpu()));
+            StringBuilder due =
+                    new StringBuilder(l + ": fires due per second in each system's window (the" + " expected rate):");
+            r.forEach((name, x) -> due.append(String.format(Locale.ROOT, " %s %,.0f;", name, x.expectedPerSecond())));
+            dueNotes.add(due.substring(0, due.length() - 1) + ".");
         }
         Result sample =
                 results.values().iterator().next().values().stream().findFirst().orElse(null);
@@ -211,10 +234,11 @@ public final class RecurringScenario implements Scenario {
                 seconds,
                 warmup,
                 sample == null ? Double.NaN : sample.seconds()));
+        dueNotes.forEach(t::note);
         t.note("AX runs with its in-memory store (MEMORY); its PERSISTENT column arrives with the JDBC store. The"
                 + " peers write every fire to PostgreSQL, so this is not a like-for-like durability comparison.");
-        t.note("fires/s = executions that started in the window / window length. Expected fires/s = fires due in"
-                + " that system's own window (the mix's depends on whether a minute boundary falls inside it"
+        t.note("fires/s = executions that started in the window / window length; achieved of due = those"
+                + " executions / the fires due in that system's own window (the mix's depends on whether a minute boundary falls inside it"
                 + (align ? "; the run was aligned so one does)." : "; this run was not aligned, --align=true)."));
         t.note("Lateness = handler start - scheduled fire time (AX: AxContext.scheduledTime(); db-scheduler:"
                 + " Execution.executionTime; Quartz: getScheduledFireTime()), recorded for executions that started in"
@@ -224,7 +248,9 @@ public final class RecurringScenario implements Scenario {
                 + " housekeeper); Quartz `*AxBenchQuartz*` (AxBenchQuartz_Worker-<n>,"
                 + " AxBenchQuartz_QuartzSchedulerThread, ClusterManager, MisfireHandler). HikariCP's own threads and"
                 + " the JVM (GC, JIT) are not counted. PostgreSQL server CPU = utime+stime of all local `postgres`"
-                + " processes over the window, from /proc (includes any other client of that server).");
+                + " processes over the window, from /proc (includes any other client of that server); \"—\" for AX, which"
+                + " opens no connection. CPU per 1,000 fires compares the cost of a fire at whatever rate each"
+                + " system reached.");
         t.note(String.format(
                 Locale.ROOT,
                 "Configuration, same %d worker threads each. AX: CronTrigger per cadence shared by its tasks (one"
