@@ -24,7 +24,14 @@ final class AxRecurring implements RecurringSystem {
 
     static final int RETENTION = 50_000;
 
+    /** The pool queue; 0 = big enough for every task at once. */
+    private final int queue;
+
     private AxEngine engine;
+
+    AxRecurring(int queue) {
+        this.queue = queue;
+    }
 
     @Override
     public String name() {
@@ -41,7 +48,7 @@ final class AxRecurring implements RecurringSystem {
         engine = AxEngine.builder()
                 .store(new InMemoryInstanceStore(RETENTION))
                 .router(new ExecutorRouter(List.of(new ProbeExecutor(probe))))
-                .pools(Map.of(AxTask.DEFAULT_GROUP, new PoolSettings(threads, queueCapacity(load))))
+                .pools(Map.of(AxTask.DEFAULT_GROUP, new PoolSettings(threads, queue > 0 ? queue : queueCapacity(load))))
                 .build();
         for (Load.Group g : load.groups()) {
             CronTrigger trigger = CronTrigger.of(g.cadence().quartzCron, ZoneOffset.UTC);

@@ -24,7 +24,7 @@ import org.HdrHistogram.Histogram;
  * {@code --threads} (20), {@code --tasks} (10000), {@code --mix-second/--mix-minute/--mix-hour} (8000/6000/6000),
  * {@code --dbs-lower/--dbs-upper} (db-scheduler lock-and-fetch limits, 0.5/1.0), {@code --align} (whether the mix
  * waits so a minute boundary falls inside its window; full runs true, quick false), {@code --systems} (a comma
- * list of columns to run; default all).
+ * list of columns to run; default all), {@code --ax-queue} (AX's pool queue; default big enough for every task).
  */
 public final class RecurringScenario implements Scenario {
 
@@ -79,12 +79,13 @@ public final class RecurringScenario implements Scenario {
         boolean align = Boolean.parseBoolean(options.get("align", Boolean.toString(!options.quick())));
         double lower = Double.parseDouble(options.get("dbs-lower", "0.5"));
         double upper = Double.parseDouble(options.get("dbs-upper", "1.0"));
+        int axQueue = options.getInt("ax-queue", 0, 0);
         List<String> chosen =
                 List.of(options.get("systems", String.join(",", SYSTEMS)).split(","));
         Postgres pg = new Postgres(options);
 
         Map<String, Function<Postgres, RecurringSystem>> factories = new LinkedHashMap<>();
-        factories.put("AX", p -> new AxRecurring());
+        factories.put("AX", p -> new AxRecurring(axQueue));
         factories.put("db-scheduler", p -> new DbSchedulerRecurring(p, lower, upper));
         factories.put("Quartz", QuartzRecurring::new);
 
@@ -99,7 +100,7 @@ public final class RecurringScenario implements Scenario {
             }
             results.put(load.label(), perSystem);
         }
-        return table(results, everySecond, mix, threads, seconds, warmup, lower, upper, align, axInfoLog);
+        return table(results, everySecond, mix, threads, seconds, warmup, lower, upper, align, axInfoLog, axQueue);
     }
 
     private static Result measure(
@@ -194,7 +195,8 @@ public final class RecurringScenario implements Scenario {
             double lower,
             double upper,
             boolean align,
-            boolean axInfoLog) {
+            boolean axInfoLog,
+            int axQueue) {
         ResultTable t = new ResultTable("Recurring load in one JVM", SYSTEMS);
         List<String> dueNotes = new java.util.ArrayList<>();
         for (Map.Entry<String, Map<String, Result>> e : results.entrySet()) {
@@ -255,7 +257,7 @@ public final class RecurringScenario implements Scenario {
                 Locale.ROOT,
                 "Configuration, same %d worker threads each. AX: CronTrigger per cadence shared by its tasks (one"
                         + " wheel entry per fire time), MEMORY durability, concurrent=false (default), pool"
-                        + " 'default' = %d threads with queue max(20,000, tasks) (holds the largest burst),"
+                        + " 'default' = %d threads with queue %s,"
                         + " InMemoryInstanceStore(%,d), %s."
                         + " db-scheduler 16.7.1: one RecurringTask per cadence with Schedules.cron(...) in UTC and one"
                         + " task instance (row) per task, pollUsingLockAndFetch(%.1f, %.1f), pollingInterval %d ms"
@@ -266,6 +268,9 @@ public final class RecurringScenario implements Scenario {
                         + " pool of %d connections.",
                 threads,
                 threads,
+                axQueue > 0
+                        ? String.format(Locale.ROOT, "%,d (--ax-queue)", axQueue)
+                        : "max(20,000, tasks) (holds the largest burst)",
                 AxRecurring.RETENTION,
                 axInfoLog
                         ? "logger io.ax at INFO (--ax-info-log=true: one line per finished instance)"
