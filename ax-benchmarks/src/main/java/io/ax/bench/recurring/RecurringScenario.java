@@ -148,7 +148,7 @@ public final class RecurringScenario implements Scenario {
                     cpu.matchingNames());
             log(
                     "%s %s: %.0f fires/s (expected %.0f), lateness p50 %.1f ms p99 %.1f ms max %.1f ms,"
-                            + " CPU %.2f s (threads: %s), PostgreSQL CPU %.2f s",
+                            + " CPU %.2f s (threads: %s), PostgreSQL CPU %.2f s, %d started before their fire time",
                     system.name(),
                     load.label(),
                     r.firesPerSecond(),
@@ -158,7 +158,8 @@ public final class RecurringScenario implements Scenario {
                     lateness.getTotalCount() == 0 ? Double.NaN : lateness.getMaxValue() / 1000.0,
                     cpuSeconds,
                     r.threads(),
-                    serverSeconds);
+                    serverSeconds,
+                    r.early());
             return r;
         } finally {
             long stopStart = System.nanoTime();
