@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -250,7 +251,7 @@ public final class JdbcInstanceStore implements InstanceStore {
 
     @Override
     public void saveTask(String name, String trigger, Instant at) {
-        String description = trigger.length() > 500 ? trigger.substring(0, 500) : trigger;
+        String description = description(trigger);
         tx.executeWithoutResult(status -> {
             if (jdbc.update(sql.updateTask, description, micros(at), name) == 0) {
                 try {
@@ -260,6 +261,35 @@ public final class JdbcInstanceStore implements InstanceStore {
                 }
             }
         });
+    }
+
+    @Override
+    public void saveTasks(Map<String, String> triggers, Instant at) {
+        if (triggers.isEmpty()) {
+            return;
+        }
+        List<Object[]> updates = new ArrayList<>(triggers.size());
+        List<String> names = new ArrayList<>(triggers.size());
+        triggers.forEach((name, trigger) -> {
+            names.add(name);
+            updates.add(new Object[] {description(trigger), micros(at), name});
+        });
+        tx.executeWithoutResult(status -> {
+            int[] counts = batchCounts(sql.updateTask, updates);
+            List<Object[]> inserts = new ArrayList<>();
+            for (int i = 0; i < counts.length; i++) {
+                if (counts[i] == 0) {
+                    inserts.add(new Object[] {names.get(i), updates.get(i)[0], micros(at)});
+                } else if (counts[i] == Statement.SUCCESS_NO_INFO) {
+                    saveTask(names.get(i), triggers.get(names.get(i)), at);
+                }
+            }
+            batch(sql.insertTask, inserts);
+        });
+    }
+
+    private static String description(String trigger) {
+        return trigger.length() > 500 ? trigger.substring(0, 500) : trigger;
     }
 
     @Override

@@ -23,10 +23,11 @@ import java.util.function.Function;
 public final class BurstScenario implements Scenario {
 
     private static final String AX = "AX (MEMORY)";
+    private static final String AX_PERSISTENT = "AX PERSISTENT";
     private static final String DBS_LOCK = "db-scheduler lock-and-fetch";
     private static final String DBS_FETCH = "db-scheduler fetch";
     private static final String QUARTZ = "Quartz clustered";
-    private static final List<String> SYSTEMS = List.of(AX, DBS_LOCK, DBS_FETCH, QUARTZ);
+    private static final List<String> SYSTEMS = List.of(AX_PERSISTENT, AX, DBS_LOCK, DBS_FETCH, QUARTZ);
 
     private record Result(
             int tasks, long executed, double seconds, double prepareSeconds, boolean usesDatabase, double serverCpu) {
@@ -52,6 +53,7 @@ public final class BurstScenario implements Scenario {
 
         Map<String, Function<Postgres, BurstSystem>> factories = new LinkedHashMap<>();
         factories.put(AX, p -> new AxBurst());
+        factories.put(AX_PERSISTENT, AxPersistentBurst::new);
         factories.put(DBS_LOCK, p -> new DbSchedulerBurst(p, true));
         factories.put(DBS_FETCH, p -> new DbSchedulerBurst(p, false));
         factories.put(QUARTZ, QuartzBurst::new);
@@ -97,10 +99,14 @@ public final class BurstScenario implements Scenario {
                         + " PostgreSQL, one system at a time, each with its own freshly created schema.",
                 tasks,
                 threads));
-        t.note("AX has no durable store yet: its column runs the in-memory store (MEMORY), and AX PERSISTENT is not"
-                + " measured until the JDBC store lands. AX has no one-shot \"run at\" trigger either, so its burst"
-                + " is one on-demand task (concurrent=true, MEMORY) called with triggerNow() in a loop: the"
-                + " triggering is inside AX's measured time, from the first triggerNow() to the last SUCCESS.");
+        t.note("AX PERSISTENT: its JDBC store on the same PostgreSQL (schema bench_ax), audit log on, pool of 4"
+                + " connections. Like the peers it writes the burst before it starts (SCHEDULED instances of one"
+                + " concurrent task, due in the past; the \"inserting\" row); its start-up recovery finds them due;"
+                + " its time runs from start until every instance is SUCCESS in the database (checked every 20 ms)."
+                + " Each instance leaves 5 audit rows (CREATED, SCHEDULED, DISPATCHED, RUNNING, SUCCESS).");
+        t.note("AX (MEMORY): the in-memory store; AX has no one-shot \"run at\" API yet (it comes with AxScheduler),"
+                + " so this burst is one on-demand task (concurrent=true) called with triggerNow() in a loop: the"
+                + " triggering is inside its measured time, from the first triggerNow() to the last SUCCESS.");
         t.note("Peers: every execution is a row inserted before the scheduler starts (the \"inserting\" row; not in"
                 + " the rate), due one second ago. Their time runs from scheduler start until every handler has run"
                 + " and the rows are gone (db-scheduler deletes a one-time task's row on completion; Quartz its"

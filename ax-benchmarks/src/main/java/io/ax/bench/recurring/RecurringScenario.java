@@ -28,7 +28,7 @@ import org.HdrHistogram.Histogram;
  */
 public final class RecurringScenario implements Scenario {
 
-    private static final List<String> SYSTEMS = List.of("AX", "db-scheduler", "Quartz");
+    private static final List<String> SYSTEMS = List.of("AX", "AX PERSISTENT", "db-scheduler", "Quartz");
 
     private record Result(
             long fires,
@@ -85,7 +85,8 @@ public final class RecurringScenario implements Scenario {
         Postgres pg = new Postgres(options);
 
         Map<String, Function<Postgres, RecurringSystem>> factories = new LinkedHashMap<>();
-        factories.put("AX", p -> new AxRecurring(axQueue));
+        factories.put("AX", p -> new AxRecurring(axQueue, null));
+        factories.put("AX PERSISTENT", p -> new AxRecurring(axQueue, p));
         factories.put("db-scheduler", p -> new DbSchedulerRecurring(p, lower, upper));
         factories.put("Quartz", QuartzRecurring::new);
 
@@ -238,8 +239,9 @@ public final class RecurringScenario implements Scenario {
                 warmup,
                 sample == null ? Double.NaN : sample.seconds()));
         dueNotes.forEach(t::note);
-        t.note("AX runs with its in-memory store (MEMORY); its PERSISTENT column arrives with the JDBC store. The"
-                + " peers write every fire to PostgreSQL, so this is not a like-for-like durability comparison.");
+        t.note("Column AX keeps its instances in its in-memory store (MEMORY: lost on a crash); AX PERSISTENT writes"
+                + " every instance and every state change with its audit row to the same PostgreSQL as the peers"
+                + " (JdbcInstanceStore, schema bench_ax): the like-for-like durable comparison.");
         t.note("fires/s = executions that started in the window / window length; achieved of due = those"
                 + " executions / the fires due in that system's own window (the mix's depends on whether a minute boundary falls inside it"
                 + (align ? "; the run was aligned so one does)." : "; this run was not aligned, --align=true)."));
@@ -257,9 +259,10 @@ public final class RecurringScenario implements Scenario {
         t.note(String.format(
                 Locale.ROOT,
                 "Configuration, same %d worker threads each. AX: CronTrigger per cadence shared by its tasks (one"
-                        + " wheel entry per fire time), MEMORY durability, concurrent=false (default), pool"
+                        + " wheel entry per fire time), concurrent=false (default), pool"
                         + " 'default' = %d threads with queue %s,"
-                        + " InMemoryInstanceStore(%,d), %s."
+                        + " InMemoryInstanceStore(%,d) (AX) or JdbcInstanceStore with a pool of 4 connections"
+                        + " (AX PERSISTENT), %s."
                         + " db-scheduler 16.7.1: one RecurringTask per cadence with Schedules.cron(...) in UTC and one"
                         + " task instance (row) per task, pollUsingLockAndFetch(%.1f, %.1f), pollingInterval %d ms"
                         + " (default 10 s), pool of %d connections. Quartz 2.5.2: JobStoreTX + PostgreSQLDelegate,"

@@ -53,9 +53,11 @@ final class Recovery {
         for (StoredTask t : store.findTasks()) {
             stored.put(t.name(), t);
         }
+        Map<String, String> triggers = new HashMap<>();
         for (AxTask task : tasks.values()) {
-            store.saveTask(task.name(), task.trigger().describe(), now);
+            triggers.put(task.name(), task.trigger().describe());
         }
+        store.saveTasks(triggers, now);
         Set<String> withPendingFire = new HashSet<>();
         Set<String> unknown = new TreeSet<>();
         List<FirePlanner.Pending> planned = new ArrayList<>();

@@ -63,6 +63,16 @@ public interface InstanceStore {
     /** Records a task definition, or updates its trigger description; keeps its next fire time and paused flag. */
     void saveTask(String name, String trigger, Instant at);
 
+    /**
+     * Records many task definitions at once, like {@link #saveTask} for each, in one round trip where the store
+     * can.
+     *
+     * @param triggers task name -> trigger description
+     */
+    default void saveTasks(java.util.Map<String, String> triggers, Instant at) {
+        triggers.forEach((name, trigger) -> saveTask(name, trigger, at));
+    }
+
     /** What the store holds of a task, if anything. */
     Optional<StoredTask> findTask(String name);
 

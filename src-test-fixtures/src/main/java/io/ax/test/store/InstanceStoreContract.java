@@ -311,6 +311,23 @@ public abstract class InstanceStoreContract {
     }
 
     @Test
+    void manyTasksAreSavedAtOnceKeepingWhatTheStoreKnows() {
+        store.saveTask("known", "old trigger", T0);
+        store.setPaused("known", true, T0);
+        Map<String, String> triggers = new java.util.TreeMap<>();
+        triggers.put("known", "new trigger");
+        for (int n = 0; n < 1_200; n++) {
+            triggers.put("new-" + n, "every " + n + "s");
+        }
+        store.saveTasks(triggers, T0.plusSeconds(1));
+        assertThat(store.findTasks()).hasSize(1_201);
+        StoredTask known = store.findTask("known").orElseThrow();
+        assertThat(known.trigger()).isEqualTo("new trigger");
+        assertThat(known.paused()).isTrue();
+        assertThat(store.findTask("new-7").orElseThrow().trigger()).isEqualTo("every 7s");
+    }
+
+    @Test
     void instantsKeepMicrosecondPrecision() {
         Instant precise = T0.plusNanos(123_456_000);
         TaskInstance i = scheduled("precise", precise);
