@@ -8,9 +8,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -70,26 +71,34 @@ final class PostgresBulk {
     }
 
     /**
-     * Applies transitions in order. An instance may appear more than once (its start and its end); each statement
-     * moves an instance at most once, so the group runs in rounds: the first change of every instance, then the
-     * second, and so on.
+     * Applies transitions as if one after the other. An instance may appear more than once (the start and the end
+     * of an attempt): its consecutive changes that follow on from each other (each one's {@code from} is the last
+     * one's {@code to}) go as one update from the first {@code from} to the last {@code to}, with one audit row per
+     * change. If that update finds the instance elsewhere, only its first change failed: the rest are tried again
+     * in the next round, against the state the instance really has, as they would have been one by one.
      *
      * @return per transition, whether it applied
      */
     boolean[] transitionAll(List<Transition> transitions) {
         boolean[] applied = new boolean[transitions.size()];
-        List<List<Integer>> rounds = new ArrayList<>();
-        Map<String, Integer> seen = new HashMap<>();
+        Map<String, ArrayDeque<Integer>> pending = new LinkedHashMap<>();
         for (int i = 0; i < transitions.size(); i++) {
-            int round = seen.merge(transitions.get(i).instanceId(), 1, Integer::sum) - 1;
-            if (round == rounds.size()) {
-                rounds.add(new ArrayList<>());
-            }
-            rounds.get(round).add(i);
+            pending.computeIfAbsent(transitions.get(i).instanceId(), k -> new ArrayDeque<>())
+                    .add(i);
         }
-        List<Transition> audited = new ArrayList<>(transitions.size());
-        for (List<Integer> round : rounds) {
-            int n = round.size();
+        while (!pending.isEmpty()) {
+            List<List<Integer>> runs = new ArrayList<>(pending.size());
+            for (ArrayDeque<Integer> queue : pending.values()) {
+                List<Integer> run = new ArrayList<>(2);
+                run.add(queue.poll());
+                while (!queue.isEmpty()
+                        && transitions.get(queue.peek()).from()
+                                == transitions.get(run.get(run.size() - 1)).to()) {
+                    run.add(queue.poll());
+                }
+                runs.add(run);
+            }
+            int n = runs.size();
             String[] ids = new String[n];
             String[] from = new String[n];
             String[] to = new String[n];
@@ -97,29 +106,37 @@ final class PostgresBulk {
             String[] nodes = new String[n];
             Long[] at = new Long[n];
             for (int k = 0; k < n; k++) {
-                Transition t = transitions.get(round.get(k));
-                ids[k] = t.instanceId();
-                from[k] = t.from().name();
-                to[k] = t.to().name();
-                attempts[k] = t.attempt();
-                nodes[k] = t.node();
-                at[k] = JdbcInstanceStore.micros(t.at());
+                List<Integer> run = runs.get(k);
+                Transition first = transitions.get(run.get(0));
+                Transition last = transitions.get(run.get(run.size() - 1));
+                ids[k] = first.instanceId();
+                from[k] = first.from().name();
+                to[k] = last.to().name();
+                attempts[k] = last.attempt();
+                nodes[k] = last.node();
+                at[k] = JdbcInstanceStore.micros(last.at());
             }
             Set<String> moved = returningIds(updateStates, ids, from, to, attempts, nodes, at);
             for (int k = 0; k < n; k++) {
+                List<Integer> run = runs.get(k);
                 if (moved.contains(ids[k])) {
-                    applied[round.get(k)] = true;
+                    run.forEach(i -> applied[i] = true);
+                } else {
+                    ArrayDeque<Integer> queue = pending.get(ids[k]);
+                    for (int r = run.size() - 1; r >= 1; r--) {
+                        queue.addFirst(run.get(r));
+                    }
                 }
             }
+            pending.values().removeIf(ArrayDeque::isEmpty);
         }
+        List<AuditEntry> entries = new ArrayList<>(transitions.size());
         for (int i = 0; i < applied.length; i++) {
             if (applied[i]) {
-                audited.add(transitions.get(i));
+                Transition t = transitions.get(i);
+                entries.add(
+                        new AuditEntry(t.instanceId(), t.from(), t.to(), t.node(), t.attempt(), t.at(), t.reason()));
             }
-        }
-        List<AuditEntry> entries = new ArrayList<>(audited.size());
-        for (Transition t : audited) {
-            entries.add(new AuditEntry(t.instanceId(), t.from(), t.to(), t.node(), t.attempt(), t.at(), t.reason()));
         }
         insertAudits(entries);
         return applied;

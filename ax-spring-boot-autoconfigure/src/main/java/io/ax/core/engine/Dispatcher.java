@@ -85,15 +85,16 @@ final class Dispatcher {
             }
         }
         List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAll(transitions);
+        List<Rejected> rejected = new ArrayList<>();
         for (int i = 0; i < moved.size(); i++) {
             Due due = moved.get(i);
             Transition t = transitions.get(i);
             boolean applied = engine.outcome(outcomes.get(i), t);
             if (t.to() == InstanceState.DISPATCHED) {
-                if (applied) {
-                    submit(due, 1);
-                } else {
+                if (!applied) {
                     release(due);
+                } else if (!submit(due, 1)) {
+                    rejected.add(new Rejected(due, 1));
                 }
             } else if (applied) {
                 LOG.log(
@@ -107,6 +108,7 @@ final class Dispatcher {
                 }
             }
         }
+        reject(rejected);
     }
 
     /** Moves an instance to DISPATCHED and hands it to its pool; a full pool sends it back to SCHEDULED. */
@@ -116,24 +118,90 @@ final class Dispatcher {
             release(due);
             return;
         }
-        submit(due, attempt);
+        if (!submit(due, attempt)) {
+            reject(List.of(new Rejected(due, attempt)));
+        }
     }
 
-    /** Hands a DISPATCHED instance to its pool; a full pool sends it back to SCHEDULED, to be dispatched later. */
-    private void submit(Due due, int attempt) {
-        AxTask task = due.task();
+    /** An instance that was DISPATCHED but found its pool full. */
+    private record Rejected(Due due, int attempt) {}
+
+    /** Hands a DISPATCHED instance to its pool; false when the pool's threads and queue are full. */
+    private boolean submit(Due due, int attempt) {
         Execution execution = new Execution(due, attempt);
         try {
-            pools.submit(task.group(), () -> engine.runner().run(execution));
+            pools.submit(due.task().group(), () -> engine.runner().run(execution));
+            return true;
         } catch (RejectedExecutionException e) {
-            PoolSettings s = pools.settings(task.group());
-            String reason = "rejected: pool '" + task.group() + "' is full (" + s.threads() + " threads, queue "
-                    + s.queueCapacity() + "); dispatching again in " + rejectionBackoff;
-            if (engine.move(due.instanceId(), InstanceState.DISPATCHED, InstanceState.SCHEDULED, attempt, reason)) {
-                LOG.log(Level.WARNING, "Task ''{0}'' instance {1} {2}", task.name(), due.instanceId(), reason);
-                engine.after(rejectionBackoff, () -> dispatch(due, InstanceState.SCHEDULED, attempt));
+            return false;
+        }
+    }
+
+    /**
+     * Sends instances that found their pool full back to SCHEDULED, as one group, and dispatches them again, as one
+     * group, after the rejection back-off. One WARN per group, not per instance.
+     */
+    private void reject(List<Rejected> rejected) {
+        if (rejected.isEmpty()) {
+            return;
+        }
+        Instant now = engine.clock().instant();
+        List<Transition> back = new ArrayList<>(rejected.size());
+        for (Rejected r : rejected) {
+            String group = r.due().task().group();
+            PoolSettings s = pools.settings(group);
+            back.add(new Transition(
+                    r.due().instanceId(),
+                    InstanceState.DISPATCHED,
+                    InstanceState.SCHEDULED,
+                    r.attempt(),
+                    nodeId,
+                    now,
+                    "rejected: pool '" + group + "' is full (" + s.threads() + " threads, queue " + s.queueCapacity()
+                            + "); dispatching again in " + rejectionBackoff));
+        }
+        List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAll(back);
+        List<Rejected> again = new ArrayList<>(rejected.size());
+        for (int i = 0; i < back.size(); i++) {
+            if (engine.outcome(outcomes.get(i), back.get(i))) {
+                again.add(rejected.get(i));
             }
         }
+        if (!again.isEmpty()) {
+            LOG.log(
+                    Level.WARNING,
+                    "{0} instance(s) {1}",
+                    again.size(),
+                    back.get(0).reason());
+            engine.after(rejectionBackoff, () -> dispatchAgain(again));
+        }
+    }
+
+    /** On the dispatch thread: instances sent back by a full pool try again, as one group. */
+    private void dispatchAgain(List<Rejected> rejected) {
+        Instant now = engine.clock().instant();
+        List<Transition> transitions = new ArrayList<>(rejected.size());
+        for (Rejected r : rejected) {
+            transitions.add(new Transition(
+                    r.due().instanceId(),
+                    InstanceState.SCHEDULED,
+                    InstanceState.DISPATCHED,
+                    r.attempt(),
+                    nodeId,
+                    now,
+                    "to pool '" + r.due().task().group() + "' again"));
+        }
+        List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAll(transitions);
+        List<Rejected> still = new ArrayList<>();
+        for (int i = 0; i < rejected.size(); i++) {
+            Rejected r = rejected.get(i);
+            if (!engine.outcome(outcomes.get(i), transitions.get(i))) {
+                release(r.due());
+            } else if (!submit(r.due(), r.attempt())) {
+                still.add(r);
+            }
+        }
+        reject(still);
     }
 
     /** The instance reached a final state: let the next fire of a non-overlapping task start. */

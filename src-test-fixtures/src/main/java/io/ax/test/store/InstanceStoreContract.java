@@ -199,6 +199,29 @@ public abstract class InstanceStoreContract {
     }
 
     @Test
+    void aBatchAppliesChangesOneAfterTheOtherEvenWhenAnEarlierOneFails() {
+        TaskInstance a = created("a", T0);
+        store.create(a, "");
+        store.transition(move(a.id(), InstanceState.CREATED, InstanceState.SCHEDULED));
+        boolean[] applied = store.transitionAll(List.of(
+                move(a.id(), InstanceState.CREATED, InstanceState.SCHEDULED),
+                move(a.id(), InstanceState.SCHEDULED, InstanceState.DISPATCHED),
+                move(a.id(), InstanceState.DISPATCHED, InstanceState.RUNNING),
+                move(a.id(), InstanceState.SCHEDULED, InstanceState.CANCELLED),
+                move(a.id(), InstanceState.RUNNING, InstanceState.SUCCESS)));
+        assertThat(applied).containsExactly(false, true, true, false, true);
+        assertThat(store.find(a.id()).orElseThrow().state()).isEqualTo(InstanceState.SUCCESS);
+        assertThat(store.auditTrail(a.id()))
+                .extracting(AuditEntry::to)
+                .containsExactly(
+                        InstanceState.CREATED,
+                        InstanceState.SCHEDULED,
+                        InstanceState.DISPATCHED,
+                        InstanceState.RUNNING,
+                        InstanceState.SUCCESS);
+    }
+
+    @Test
     void findByTaskReturnsNewestFirst() {
         for (int s = 0; s < 5; s++) {
             store.create(created("report", T0.plusSeconds(s)), "");
