@@ -48,6 +48,12 @@ public final class WheelTimer<T> implements AutoCloseable {
     private final TimingWheel<T> wheel;
     private boolean idle = true; // guarded by lock: the tick thread parks until woken
     private long wakeAtNanos; // guarded by lock: when not idle, the tick thread parks until then
+    /**
+     * Counts the wake-ups schedules asked for. The tick thread compares it before parking: the permit of
+     * {@link LockSupport#unpark} may have been used up meanwhile by any park inside the dispatcher (a contended
+     * lock, a queue), and parking without it would sleep through an earlier deadline, or forever.
+     */
+    private volatile long wakeUps;
 
     private final LongSupplier nanoClock;
     private final Consumer<? super T> dispatcher;
@@ -118,6 +124,7 @@ public final class WheelTimer<T> implements AutoCloseable {
             if (wake) {
                 idle = false;
                 wakeAtNanos = deadlineNanos;
+                wakeUps++;
             }
         } finally {
             lock.unlock();
@@ -194,6 +201,7 @@ public final class WheelTimer<T> implements AutoCloseable {
         while (state.get() == RUNNING) {
             boolean parkIdle;
             long parkUntil;
+            long seenWakeUps;
             lock.lock();
             try {
                 wheel.advance(nanoClock.getAsLong(), collect);
@@ -202,6 +210,7 @@ public final class WheelTimer<T> implements AutoCloseable {
                 wakeAtNanos = next.orElse(0L);
                 parkIdle = idle;
                 parkUntil = wakeAtNanos;
+                seenWakeUps = wakeUps;
             } finally {
                 lock.unlock();
             }
@@ -209,7 +218,10 @@ public final class WheelTimer<T> implements AutoCloseable {
             if (state.get() != RUNNING) {
                 break;
             }
-            // A schedule made after the lock was released unparks us, and the permit makes this park return.
+            if (wakeUps != seenWakeUps) {
+                continue; // a schedule asked for an earlier wake-up while we dispatched: its permit may be gone
+            }
+            // A schedule made from here on unparks us, and its permit makes this park return.
             if (parkIdle) {
                 LockSupport.park(this);
             } else {

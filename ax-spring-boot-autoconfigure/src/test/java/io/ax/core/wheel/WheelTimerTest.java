@@ -13,6 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -71,6 +72,38 @@ class WheelTimerTest {
         timer.schedule(clock.get() - TimeUnit.DAYS.toNanos(1), "overdue");
 
         await().atMost(PATIENCE).until(() -> dispatched.contains("overdue"));
+    }
+
+    @Test
+    void aDispatcherThatParksCannotMakeTheTickThreadSleepThroughAWakeUp() throws InterruptedException {
+        // The dispatcher of "first" waits until "second" is scheduled (whose unpark gives the tick thread its
+        // permit), then parks briefly itself, as a contended lock or a full queue would: that uses the permit up.
+        CountDownLatch firstDispatching = new CountDownLatch(1);
+        CountDownLatch secondScheduled = new CountDownLatch(1);
+        timer = startedTimer("ax-wheel-test-permit", payload -> {
+            if (payload.equals("first")) {
+                firstDispatching.countDown();
+                awaitQuietly(secondScheduled);
+                LockSupport.parkNanos(MS);
+            }
+            dispatched.add(payload);
+        });
+        timer.schedule(clock.get(), "first");
+        assertThat(firstDispatching.await(10, TimeUnit.SECONDS)).isTrue(); // the wheel is empty: idle after this
+
+        timer.schedule(clock.get(), "second");
+        secondScheduled.countDown();
+
+        await().atMost(PATIENCE).until(() -> dispatched.contains("second"));
+        assertThat(dispatched).containsExactly("first", "second");
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test
