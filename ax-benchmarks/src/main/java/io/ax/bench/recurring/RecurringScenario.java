@@ -20,7 +20,7 @@ import org.HdrHistogram.Histogram;
 /**
  * Recurring load in one JVM: 10,000 tasks firing every second, then a mix of 20,000 (8,000 every second, 6,000
  * every minute, 6,000 every hour), each for a fixed time, on AX, db-scheduler and Quartz in turn, with the same
- * worker count, the peers on the same PostgreSQL. Options: {@code --seconds} (60, quick 15), {@code --warmup} (5),
+ * worker count, the peers on the same PostgreSQL. Options: {@code --seconds} (60, quick 10), {@code --warmup} (5, quick 3),
  * {@code --threads} (20), {@code --tasks} (10000), {@code --mix-second/--mix-minute/--mix-hour} (8000/6000/6000),
  * {@code --dbs-lower/--dbs-upper} (db-scheduler lock-and-fetch limits, 0.5/1.0), {@code --align} (whether the mix
  * waits so a minute boundary falls inside its window; full runs true, quick false), {@code --systems} (a comma
@@ -64,8 +64,8 @@ public final class RecurringScenario implements Scenario {
     @Override
     public ResultTable run(Options options) throws Exception {
         boolean axInfoLog = Logging.configure(options);
-        int seconds = options.getInt("seconds", 60, 15);
-        int warmup = options.getInt("warmup", 5, 5);
+        int seconds = options.getInt("seconds", 60, 10);
+        int warmup = options.getInt("warmup", 5, 3);
         if (warmup >= seconds) {
             throw new IllegalArgumentException("--warmup must be shorter than --seconds");
         }
@@ -249,11 +249,11 @@ public final class RecurringScenario implements Scenario {
                 + " Execution.executionTime; Quartz: getScheduledFireTime()), recorded for executions that started in"
                 + " the window; a system that cannot keep up shows a growing backlog here.");
         t.note("Scheduler CPU = ThreadMXBean CPU time over the window of the threads named: AX `ax-*` (ax-wheel,"
-                + " ax-dispatch-1, ax-default-<n>); db-scheduler `db-scheduler-*` (workers, execute-due poller,"
+                + " ax-dispatch-1, ax-writer, ax-default-<n>); db-scheduler `db-scheduler-*` (workers, execute-due poller,"
                 + " housekeeper); Quartz `*AxBenchQuartz*` (AxBenchQuartz_Worker-<n>,"
                 + " AxBenchQuartz_QuartzSchedulerThread, ClusterManager, MisfireHandler). HikariCP's own threads and"
                 + " the JVM (GC, JIT) are not counted. PostgreSQL server CPU = utime+stime of all local `postgres`"
-                + " processes over the window, from /proc (includes any other client of that server); \"—\" for AX, which"
+                + " processes over the window, from /proc (includes any other client of that server); \"—\" for AX (MEMORY), which"
                 + " opens no connection. CPU per 1,000 fires compares the cost of a fire at whatever rate each"
                 + " system reached.");
         t.note(String.format(
