@@ -71,7 +71,8 @@ final class AxBurst implements BurstSystem {
         engine = null;
     }
 
-    private record CountingExecutor(Probe probe) implements AxExecutor {
+    /** Counts an execution once it reached SUCCESS ({@link AxExecutor#onSuccess} runs after that transition). */
+    record CountingExecutor(Probe probe) implements AxExecutor {
 
         @Override
         public boolean matchTaskType(String type) {

@@ -3,9 +3,6 @@ package io.ax.bench.burst;
 import com.zaxxer.hikari.HikariDataSource;
 import io.ax.bench.db.Postgres;
 import io.ax.bench.db.Probe;
-import io.ax.core.AxContext;
-import io.ax.core.AxExecutor;
-import io.ax.core.AxResult;
 import io.ax.core.AxTask;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
@@ -78,7 +75,7 @@ final class AxPersistentBurst implements BurstSystem {
         pg.analyze(SCHEMA);
         engine = AxEngine.builder()
                 .store(store)
-                .router(new ExecutorRouter(List.of(new CountingExecutor(probe))))
+                .router(new ExecutorRouter(List.of(new AxBurst.CountingExecutor(probe))))
                 .pools(Map.of(AxTask.DEFAULT_GROUP, new PoolSettings(threads, tasks)))
                 .build();
         engine.register(AxTask.builder(TASK).concurrent(true).build());
@@ -102,23 +99,5 @@ final class AxPersistentBurst implements BurstSystem {
         engine = null;
         dataSource.close();
         pg.dropSchema(SCHEMA);
-    }
-
-    private record CountingExecutor(Probe probe) implements AxExecutor {
-
-        @Override
-        public boolean matchTaskType(String type) {
-            return AxTask.LOCAL.equals(type);
-        }
-
-        @Override
-        public AxResult execute(AxTask task, AxContext context) {
-            return null;
-        }
-
-        @Override
-        public void onSuccess(AxTask task, AxContext context, AxResult result) {
-            probe.done();
-        }
     }
 }

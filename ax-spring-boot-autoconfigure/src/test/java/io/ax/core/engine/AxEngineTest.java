@@ -118,9 +118,10 @@ class AxEngineTest {
     @Test
     void aTimeoutInterruptsTheWorkAndFreesThePoolThread() {
         AtomicBoolean interrupted = new AtomicBoolean();
+        CountDownLatch never = new CountDownLatch(1);
         executor.when("sleeper", ctx -> {
             try {
-                Thread.sleep(30_000);
+                never.await(30, TimeUnit.SECONDS); // stands for work that only an interrupt stops
             } catch (InterruptedException ie) {
                 interrupted.set(true);
                 throw ie;
