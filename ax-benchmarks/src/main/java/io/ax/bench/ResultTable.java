@@ -84,7 +84,7 @@ public final class ResultTable {
             return "—";
         }
         double r = row.better() == Better.HIGHER ? ax / peer : peer / ax;
-        return String.format(Locale.ROOT, "%.2fx%s", r, r < 1 ? " (AX loses)" : "");
+        return String.format(Locale.ROOT, "%.2fx%s", r, r < 0.995 ? " (AX loses)" : "");
     }
 
     static String format(Double v) {
