@@ -47,15 +47,14 @@ final class FirePlanner {
     /** A fire to write: series fires move the task's next fire time; others (catch-ups, on demand) do not. */
     record Pending(AxTask task, Instant time, Due.Origin origin, String reason) {}
 
+    private static Pending seriesFire(AxTask task, Instant time) {
+        return new Pending(
+                task, time, Due.Origin.SERIES, "fire time of " + task.trigger().describe());
+    }
+
     /** Plans the first fire of a task's series from now. */
     void planFirst(AxTask task, List<Pending> out) {
-        task.trigger()
-                .firstFireTime(clock.instant())
-                .ifPresent(t -> out.add(new Pending(
-                        task,
-                        t,
-                        Due.Origin.SERIES,
-                        "fire time of " + task.trigger().describe())));
+        task.trigger().firstFireTime(clock.instant()).ifPresent(t -> out.add(seriesFire(task, t)));
     }
 
     /**
@@ -74,11 +73,7 @@ final class FirePlanner {
         if (isMisfire(next.get(), now)) {
             planMissed(task, next.get(), now, true, out);
         } else {
-            out.add(new Pending(
-                    task,
-                    next.get(),
-                    Due.Origin.SERIES,
-                    "fire time of " + task.trigger().describe()));
+            out.add(seriesFire(task, next.get()));
         }
     }
 
@@ -116,8 +111,7 @@ final class FirePlanner {
                 policy,
                 caughtUp,
                 resumed.map(Instant::toString).orElse("never"));
-        resumed.ifPresent(t -> out.add(new Pending(
-                task, t, Due.Origin.SERIES, "fire time of " + task.trigger().describe())));
+        resumed.ifPresent(t -> out.add(seriesFire(task, t)));
     }
 
     /** Writes fires (one round trip) and puts each written one into the wheel. */

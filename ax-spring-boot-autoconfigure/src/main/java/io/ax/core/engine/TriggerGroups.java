@@ -24,10 +24,6 @@ final class TriggerGroups {
         private Batch(Key key) {
             this.key = key;
         }
-
-        Instant fireTime() {
-            return key.fireTime();
-        }
     }
 
     private final ConcurrentHashMap<Key, Batch> open = new ConcurrentHashMap<>();
@@ -57,10 +53,5 @@ final class TriggerGroups {
             return null;
         });
         return taken;
-    }
-
-    /** Open batches (wheel entries for fires). */
-    int size() {
-        return open.size();
     }
 }
