@@ -247,6 +247,26 @@ public final class JdbcInstanceStore implements InstanceStore {
         return jdbc.query(sql.auditTrail, AUDIT, instanceId);
     }
 
+    @Override
+    public List<TaskInstance> findScheduled(Instant before, Instant afterTime, String afterId, int limit) {
+        throw new UnsupportedOperationException("not yet implemented");
+    }
+
+    @Override
+    public Optional<TaskInstance> findByKey(String taskName, String key) {
+        throw new UnsupportedOperationException("not yet implemented");
+    }
+
+    @Override
+    public Optional<byte[]> payload(String instanceId) {
+        throw new UnsupportedOperationException("not yet implemented");
+    }
+
+    @Override
+    public boolean reschedule(String instanceId, Instant from, Instant to, String node, Instant at) {
+        throw new UnsupportedOperationException("not yet implemented");
+    }
+
     // ---- tasks --------------------------------------------------------------------------------------------
 
     @Override

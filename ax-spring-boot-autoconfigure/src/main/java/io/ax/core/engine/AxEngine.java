@@ -4,6 +4,7 @@ import io.ax.core.AxDeadLetterEvent;
 import io.ax.core.AxException;
 import io.ax.core.AxTask;
 import io.ax.core.DuplicateInstanceException;
+import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.Transition;
 import io.ax.core.UnknownTaskException;
@@ -173,7 +174,7 @@ public final class AxEngine implements AutoCloseable {
         for (int bump = 0; bump < 1_000; bump++) {
             Instant at = now.plus(bump, ChronoUnit.MICROS);
             List<Due> written = fires.write(
-                    List.of(new FirePlanner.Pending(task, at, Due.Origin.ON_DEMAND, "triggered on demand")));
+                    List.of(new FirePlanner.Pending(task, at, InstanceOrigin.ON_DEMAND, "triggered on demand")));
             if (!written.isEmpty()) {
                 Due due = written.get(0);
                 handOff(() -> dispatcher.dispatchFresh(due));

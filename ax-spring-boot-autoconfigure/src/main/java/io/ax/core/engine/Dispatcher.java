@@ -1,6 +1,7 @@
 package io.ax.core.engine;
 
 import io.ax.core.AxTask;
+import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.Transition;
 import java.lang.System.Logger.Level;
@@ -66,7 +67,7 @@ final class Dispatcher {
                         nodeId,
                         now,
                         "to pool '" + task.group() + "'"));
-            } else if (due.origin() == Due.Origin.CATCH_UP) {
+            } else if (due.origin() == InstanceOrigin.CATCH_UP) {
                 waiting.computeIfAbsent(task.name(), k -> new ConcurrentLinkedQueue<>())
                         .add(due);
                 if (!inFlight.containsKey(task.name())) {

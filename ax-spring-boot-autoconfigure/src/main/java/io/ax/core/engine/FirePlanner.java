@@ -1,6 +1,7 @@
 package io.ax.core.engine;
 
 import io.ax.core.AxTask;
+import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.MisfirePolicy;
 import io.ax.core.TaskInstance;
@@ -45,11 +46,14 @@ final class FirePlanner {
     }
 
     /** A fire to write: series fires move the task's next fire time; others (catch-ups, on demand) do not. */
-    record Pending(AxTask task, Instant time, Due.Origin origin, String reason) {}
+    record Pending(AxTask task, Instant time, InstanceOrigin origin, String reason) {}
 
     private static Pending seriesFire(AxTask task, Instant time) {
         return new Pending(
-                task, time, Due.Origin.SERIES, "fire time of " + task.trigger().describe());
+                task,
+                time,
+                InstanceOrigin.SERIES,
+                "fire time of " + task.trigger().describe());
     }
 
     /** Plans the first fire of a task's series from now. */
@@ -96,7 +100,10 @@ final class FirePlanner {
             while (t != null && t.isBefore(now) && caughtUp < limit) {
                 if (caughtUp > 0 || includeFirst) {
                     out.add(new Pending(
-                            task, t, Due.Origin.CATCH_UP, "catch-up (" + policy + ") for the missed fire time " + t));
+                            task,
+                            t,
+                            InstanceOrigin.CATCH_UP,
+                            "catch-up (" + policy + ") for the missed fire time " + t));
                 }
                 caughtUp++;
                 t = task.trigger().nextFireTime(t, now).orElse(null);
@@ -134,8 +141,16 @@ final class FirePlanner {
             Pending q = new Pending(p.task(), p.time().truncatedTo(ChronoUnit.MICROS), p.origin(), p.reason());
             normalized.add(q);
             TaskInstance instance = new TaskInstance(
-                    InstanceIds.next(now), q.task().name(), q.time(), InstanceState.SCHEDULED, 0, nodeId, now);
-            fires.add(new NewFire(instance, p.origin() == Due.Origin.SERIES, p.reason()));
+                    InstanceIds.next(q.task().durability(), now),
+                    q.task().name(),
+                    q.time(),
+                    InstanceState.SCHEDULED,
+                    0,
+                    nodeId,
+                    now,
+                    q.origin(),
+                    q.origin().isTriggerFire() ? TaskInstance.fireKey(q.time()) : null);
+            fires.add(new NewFire(instance, p.reason()));
         }
         boolean[] written = store.schedule(fires);
         List<Due> dues = new ArrayList<>(pending.size());

@@ -1,6 +1,7 @@
 package io.ax.core.engine;
 
 import io.ax.core.AxTask;
+import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.store.InstanceStore;
@@ -73,7 +74,10 @@ final class Recovery {
                     && storedTask != null
                     && instance.scheduledTime().equals(storedTask.nextFireTime());
             Due due = new Due(
-                    task, instance.id(), instance.scheduledTime(), series ? Due.Origin.SERIES : Due.Origin.ON_DEMAND);
+                    task,
+                    instance.id(),
+                    instance.scheduledTime(),
+                    series ? InstanceOrigin.SERIES : InstanceOrigin.ON_DEMAND);
             resumed++;
             switch (instance.state()) {
                 case SCHEDULED -> {
@@ -130,7 +134,7 @@ final class Recovery {
                         0,
                         "misfire policy SKIP: fire time " + due.scheduledTime() + " passed while no node ran");
             case FIRE_ONCE, FIRE_ALL ->
-                engine.fires().enqueue(new Due(task, due.instanceId(), due.scheduledTime(), Due.Origin.CATCH_UP));
+                engine.fires().enqueue(new Due(task, due.instanceId(), due.scheduledTime(), InstanceOrigin.CATCH_UP));
         }
         engine.fires().planMissed(task, due.scheduledTime(), now, false, planned);
     }

@@ -262,7 +262,7 @@ public abstract class InstanceStoreContract {
         TaskInstance a = scheduled("report", T0.plusSeconds(60));
         TaskInstance b = scheduled("other", T0.plusSeconds(60));
         boolean[] written =
-                store.schedule(List.of(new NewFire(a, true, "fire time"), new NewFire(b, false, "on demand")));
+                store.schedule(List.of(new NewFire(a, "fire time"), new NewFire(b, "on demand")));
         assertThat(written).containsExactly(true, true);
         assertThat(store.find(a.id()).orElseThrow().state()).isEqualTo(InstanceState.SCHEDULED);
         assertThat(store.auditTrail(a.id()))
@@ -276,10 +276,10 @@ public abstract class InstanceStoreContract {
     @Test
     void scheduleSkipsDuplicatesAndWritesTheRest() {
         TaskInstance first = scheduled("report", T0);
-        store.schedule(List.of(new NewFire(first, false, "")));
+        store.schedule(List.of(new NewFire(first, "")));
         TaskInstance again = scheduled("report", T0);
         TaskInstance other = scheduled("report", T0.plusSeconds(1));
-        boolean[] written = store.schedule(List.of(new NewFire(again, false, ""), new NewFire(other, false, "")));
+        boolean[] written = store.schedule(List.of(new NewFire(again, ""), new NewFire(other, "")));
         assertThat(written).containsExactly(false, true);
         assertThat(store.find(again.id())).isEmpty();
         assertThat(store.auditTrail(again.id())).isEmpty();
@@ -290,7 +290,7 @@ public abstract class InstanceStoreContract {
     void scheduleWritesABigBatch() {
         List<NewFire> fires = new ArrayList<>();
         for (int n = 0; n < 2_500; n++) {
-            fires.add(new NewFire(scheduled("bulk-" + (n % 10), T0.plusSeconds(n)), n % 10 == 0, ""));
+            fires.add(new NewFire(scheduled("bulk-" + (n % 10), T0.plusSeconds(n)), ""));
         }
         boolean[] written = store.schedule(fires);
         for (boolean w : written) {
@@ -305,7 +305,7 @@ public abstract class InstanceStoreContract {
         TaskInstance early = scheduled("b", T0.plusSeconds(10));
         TaskInstance running = scheduled("c", T0);
         store.schedule(
-                List.of(new NewFire(late, false, ""), new NewFire(early, false, ""), new NewFire(running, false, "")));
+                List.of(new NewFire(late, ""), new NewFire(early, ""), new NewFire(running, "")));
         store.transition(move(running.id(), InstanceState.SCHEDULED, InstanceState.DISPATCHED));
         assertThat(store.findByStates(Set.of(InstanceState.SCHEDULED), 10))
                 .extracting(TaskInstance::id)
@@ -320,7 +320,7 @@ public abstract class InstanceStoreContract {
         assertThat(store.findTask("report")).isEmpty();
         assertThat(store.setPaused("report", true, T0)).isFalse();
         store.saveTask("report", "every hour", T0);
-        store.schedule(List.of(new NewFire(scheduled("report", T0.plusSeconds(3600)), true, "")));
+        store.schedule(List.of(new NewFire(scheduled("report", T0.plusSeconds(3600)), "")));
         assertThat(store.setPaused("report", true, T0.plusSeconds(1))).isTrue();
         store.saveTask("report", "every two hours", T0.plusSeconds(2));
         StoredTask task = store.findTask("report").orElseThrow();
@@ -354,7 +354,7 @@ public abstract class InstanceStoreContract {
     void instantsKeepMicrosecondPrecision() {
         Instant precise = T0.plusNanos(123_456_000);
         TaskInstance i = scheduled("precise", precise);
-        store.schedule(List.of(new NewFire(i, false, "")));
+        store.schedule(List.of(new NewFire(i, "")));
         assertThat(store.find(i.id()).orElseThrow().scheduledTime()).isEqualTo(precise);
         assertThat(store.findByStates(Set.of(InstanceState.SCHEDULED), 1).get(0).scheduledTime())
                 .isEqualTo(precise);
