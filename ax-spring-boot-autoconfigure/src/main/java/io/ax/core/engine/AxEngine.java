@@ -2,25 +2,29 @@ package io.ax.core.engine;
 
 import io.ax.core.AxDeadLetterEvent;
 import io.ax.core.AxException;
+import io.ax.core.AxScheduler;
 import io.ax.core.AxTask;
-import io.ax.core.DuplicateInstanceException;
+import io.ax.core.InstanceDetails;
 import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
+import io.ax.core.PayloadCodec;
+import io.ax.core.ScheduleRequest;
 import io.ax.core.Transition;
 import io.ax.core.UnknownTaskException;
 import io.ax.core.clock.AxClock;
+import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.wheel.WheelTimer;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -40,7 +44,7 @@ import java.util.function.Consumer;
  * ({@code ax-dispatch}) that writes the state changes of fires, retries and timeouts and hands instances to the
  * pools; and the pools' workers ({@code ax-<group>-<n>}). Thread-safe. Build one with {@link #builder}.
  */
-public final class AxEngine implements AutoCloseable {
+public final class AxEngine implements AxScheduler, AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
     private static final int DISPATCH_QUEUE_CAPACITY = 65_536;
@@ -62,12 +66,17 @@ public final class AxEngine implements AutoCloseable {
     private final List<Consumer<AxDeadLetterEvent>> deadLetterListeners;
 
     private final Map<String, AxTask> tasks = new ConcurrentHashMap<>();
-    private final WheelTimer<Runnable> wheel;
+    private final Set<String> paused = ConcurrentHashMap.newKeySet();
+    private final StoreRouter stores;
+    private final WheelTimer<Object> wheel;
     private final ThreadPoolExecutor dispatchExecutor;
     private final FirePlanner fires;
     private final Dispatcher dispatcher;
     private final InstanceRunner runner;
     private final StateWriter writer;
+    private final Prefetcher prefetcher;
+    private final DelayedTasks delayed;
+    private final PayloadCodec payloadCodec;
     private final AtomicReference<Lifecycle> lifecycle = new AtomicReference<>(Lifecycle.NEW);
 
     private AxEngine(Builder b) {
@@ -78,6 +87,7 @@ public final class AxEngine implements AutoCloseable {
         this.shutdownAwait = b.shutdownAwait;
         this.deadLetterListeners = List.copyOf(b.deadLetterListeners);
         this.pools = new ExecutionPools(b.pools, b.defaultPool);
+        this.stores = new StoreRouter(store, new InMemoryInstanceStore(b.memoryRetention));
         this.wheel = new WheelTimer<>(b.tick, clock::nanoTime, this::handOff, "ax-wheel");
         this.dispatchExecutor = new ThreadPoolExecutor(
                 1,
@@ -88,9 +98,12 @@ public final class AxEngine implements AutoCloseable {
                 new NamedThreadFactory("ax-dispatch-", true),
                 new ThreadPoolExecutor.AbortPolicy());
         this.runner = new InstanceRunner(this);
-        this.writer = new StateWriter(store, WRITE_QUEUE_CAPACITY);
+        this.writer = new StateWriter(stores, WRITE_QUEUE_CAPACITY);
         this.fires = new FirePlanner(this, b.misfireThreshold, b.maxCatchUp);
         this.dispatcher = new Dispatcher(this, pools, b.rejectionBackoff);
+        this.prefetcher = new Prefetcher(this, b.prefetchWindow, b.prefetchPage, b.prefetchLimit);
+        this.payloadCodec = b.payloadCodec;
+        this.delayed = new DelayedTasks(this, b.payloadCodec, b.maxPayloadSize);
     }
 
     public static Builder builder() {
@@ -109,7 +122,7 @@ public final class AxEngine implements AutoCloseable {
             throw new AxException("A task named '" + task.name() + "' is already registered");
         }
         if (lifecycle.get() == Lifecycle.STARTED) {
-            store.saveTask(task.name(), task.trigger().describe(), clock.instant());
+            stores.saveTask(task.name(), task.trigger().describe(), clock.instant());
             List<FirePlanner.Pending> first = new ArrayList<>();
             fires.planFirst(task, first);
             fires.scheduleFires(first);
@@ -138,6 +151,7 @@ public final class AxEngine implements AutoCloseable {
         if (lifecycle.getAndSet(Lifecycle.STOPPED) != Lifecycle.STARTED) {
             return;
         }
+        prefetcher.stop();
         wheel.close();
         dispatchExecutor.shutdown();
         try {
@@ -165,23 +179,69 @@ public final class AxEngine implements AutoCloseable {
      * @throws UnknownTaskException when no task has that name
      * @throws AxException when the engine is not started
      */
+    @Override
     public String triggerNow(String taskName) {
         AxTask task = task(taskName).orElseThrow(() -> new UnknownTaskException(taskName));
         if (lifecycle.get() != Lifecycle.STARTED) {
             throw new AxException("The AX engine is not running; cannot trigger '" + taskName + "'");
         }
-        Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
-        for (int bump = 0; bump < 1_000; bump++) {
-            Instant at = now.plus(bump, ChronoUnit.MICROS);
-            List<Due> written = fires.write(
-                    List.of(new FirePlanner.Pending(task, at, InstanceOrigin.ON_DEMAND, "triggered on demand")));
-            if (!written.isEmpty()) {
-                Due due = written.get(0);
-                handOff(() -> dispatcher.dispatchFresh(due));
-                return due.instanceId();
-            }
+        Instant now = clock.instant();
+        List<Due> written = fires.write(
+                List.of(new FirePlanner.Pending(task, now, InstanceOrigin.ON_DEMAND, "triggered on demand")));
+        Due due = written.get(0);
+        onDispatchThread(() -> dispatcher.dispatchFresh(due));
+        return due.instanceId();
+    }
+
+    @Override
+    public List<String> scheduleAll(List<ScheduleRequest> requests) {
+        Objects.requireNonNull(requests, "requests");
+        return delayed.scheduleAll(requests);
+    }
+
+    @Override
+    public boolean cancel(String instanceId) {
+        Objects.requireNonNull(instanceId, "instanceId");
+        return delayed.cancel(instanceId);
+    }
+
+    @Override
+    public boolean reschedule(String instanceId, Instant newTime) {
+        Objects.requireNonNull(instanceId, "instanceId");
+        return delayed.reschedule(instanceId, newTime);
+    }
+
+    @Override
+    public Optional<InstanceDetails> find(String instanceId) {
+        Objects.requireNonNull(instanceId, "instanceId");
+        return delayed.find(instanceId);
+    }
+
+    @Override
+    public void pause(String taskName) {
+        AxTask task = task(taskName).orElseThrow(() -> new UnknownTaskException(taskName));
+        paused.add(taskName);
+        Instant now = clock.instant();
+        if (!stores.setPaused(taskName, true, now)) {
+            stores.saveTask(taskName, task.trigger().describe(), now);
+            stores.setPaused(taskName, true, now);
         }
-        throw new DuplicateInstanceException(task.name(), now);
+        LOG.log(Level.INFO, "Task ''{0}'' paused", taskName);
+    }
+
+    @Override
+    public void resume(String taskName) {
+        task(taskName).orElseThrow(() -> new UnknownTaskException(taskName));
+        stores.setPaused(taskName, false, clock.instant());
+        if (paused.remove(taskName) && lifecycle.get() == Lifecycle.STARTED) {
+            onDispatchThread(() -> dispatcher.resume(taskName));
+        }
+        LOG.log(Level.INFO, "Task ''{0}'' resumed", taskName);
+    }
+
+    /** Whether a task is paused. */
+    public boolean isPaused(String taskName) {
+        return paused.contains(taskName);
     }
 
     /** The task with that name, if registered. */
@@ -194,7 +254,10 @@ public final class AxEngine implements AutoCloseable {
         return List.copyOf(tasks.values());
     }
 
-    /** The store holding instances, their audit trail and dead letters. */
+    /**
+     * The configured store, holding PERSISTENT instances, their audit trail and dead letters. MEMORY instances are
+     * not in it: {@link #find} finds every instance.
+     */
     public InstanceStore store() {
         return store;
     }
@@ -219,7 +282,7 @@ public final class AxEngine implements AutoCloseable {
         return lifecycle.get() == Lifecycle.STARTED;
     }
 
-    // ---- shared with the runner ---------------------------------------------------------------------------
+    // ---- shared with the engine's parts ---------------------------------------------------------------------------
 
     /** A conditional transition with its audit row; false when the instance was no longer in {@code from}. */
     boolean move(String instanceId, InstanceState from, InstanceState to, int attempt, String reason) {
@@ -282,6 +345,28 @@ public final class AxEngine implements AutoCloseable {
         return at(clock.nanoTime() + delay.toNanos(), work);
     }
 
+    /** The wheel deadline of a wall-clock time, measured from now on the monotonic clock. */
+    long deadlineOf(Instant time) {
+        long delta = Duration.between(clock.instant(), time).toNanos();
+        return clock.nanoTime() + Math.max(0, delta);
+    }
+
+    long wheelSchedule(long deadlineNanos, MemoryTask task) {
+        return wheel.schedule(deadlineNanos, task);
+    }
+
+    boolean wheelCancel(long handle) {
+        return wheel.cancel(handle);
+    }
+
+    boolean wheelReschedule(long handle, long deadlineNanos) {
+        return wheel.reschedule(handle, deadlineNanos);
+    }
+
+    Object wheelPayload(long handle) {
+        return wheel.payload(handle);
+    }
+
     long at(long deadlineNanos, Runnable work) {
         try {
             return wheel.schedule(deadlineNanos, work);
@@ -316,6 +401,28 @@ public final class AxEngine implements AutoCloseable {
     void ended(Due due) {
         dispatcher.release(due);
         fires.ended(due);
+    }
+
+    StoreRouter stores() {
+        return stores;
+    }
+
+    PayloadCodec payloadCodec() {
+        return payloadCodec;
+    }
+
+    Prefetcher prefetcher() {
+        return prefetcher;
+    }
+
+    /** Whether scheduled work is still accepted: before start and while running. */
+    boolean acceptsWork() {
+        return lifecycle.get() != Lifecycle.STOPPED;
+    }
+
+    /** The names of paused tasks; Recovery adds those the store remembers. */
+    Set<String> paused() {
+        return paused;
     }
 
     FirePlanner fires() {
@@ -354,7 +461,8 @@ public final class AxEngine implements AutoCloseable {
     // ---- threads ------------------------------------------------------------------------------------------
 
     /** On the wheel thread: hands due work to the dispatch thread, never blocking; a full queue retries soon. */
-    private void handOff(Runnable work) {
+    private void handOff(Object due) {
+        Runnable work = due instanceof MemoryTask m ? () -> delayed.fire(m) : (Runnable) due;
         try {
             dispatchExecutor.execute(() -> runSafely(work));
         } catch (RejectedExecutionException e) {
@@ -385,6 +493,12 @@ public final class AxEngine implements AutoCloseable {
         private Duration rejectionBackoff = Duration.ofSeconds(1);
         private Duration misfireThreshold = Duration.ofSeconds(5);
         private int maxCatchUp = 100;
+        private Duration prefetchWindow = Duration.ofSeconds(60);
+        private int prefetchPage = 5_000;
+        private int prefetchLimit = 100_000;
+        private int memoryRetention = 10_000;
+        private PayloadCodec payloadCodec = PayloadCodec.none();
+        private int maxPayloadSize = 64 * 1024;
         private final List<Consumer<AxDeadLetterEvent>> deadLetterListeners = new ArrayList<>();
 
         private Builder() {}
@@ -453,6 +567,48 @@ public final class AxEngine implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How far ahead the wheel holds PERSISTENT instances; later ones wait in the store and are loaded as time
+         * passes. Default 60 s.
+         */
+        public Builder prefetchWindow(Duration prefetchWindow) {
+            this.prefetchWindow = positive(prefetchWindow, "prefetchWindow");
+            return this;
+        }
+
+        /** How many instances one read of the prefetch window returns at most. Default 5,000. */
+        public Builder prefetchPage(int prefetchPage) {
+            this.prefetchPage = atLeastOne(prefetchPage, "prefetchPage");
+            return this;
+        }
+
+        /**
+         * How many loaded instances the wheel holds at most; a backlog beyond it is loaded as the wheel drains.
+         * Default 100,000.
+         */
+        public Builder prefetchLimit(int prefetchLimit) {
+            this.prefetchLimit = atLeastOne(prefetchLimit, "prefetchLimit");
+            return this;
+        }
+
+        /** How many finished MEMORY instances stay findable. Default 10,000. */
+        public Builder memoryRetention(int memoryRetention) {
+            this.memoryRetention = atLeastOne(memoryRetention, "memoryRetention");
+            return this;
+        }
+
+        /** Maps payload objects to bytes and back; without one, payloads are strings or byte arrays. */
+        public Builder payloadCodec(PayloadCodec payloadCodec) {
+            this.payloadCodec = Objects.requireNonNull(payloadCodec, "payloadCodec");
+            return this;
+        }
+
+        /** The largest payload accepted, in bytes. Default 64 KiB. */
+        public Builder maxPayloadSize(int maxPayloadSize) {
+            this.maxPayloadSize = atLeastOne(maxPayloadSize, "maxPayloadSize");
+            return this;
+        }
+
         /** Called on the dispatch or a worker thread when an instance goes DEAD; must not block. */
         public Builder onDeadLetter(Consumer<AxDeadLetterEvent> listener) {
             deadLetterListeners.add(Objects.requireNonNull(listener, "listener"));
@@ -461,6 +617,13 @@ public final class AxEngine implements AutoCloseable {
 
         public AxEngine build() {
             return new AxEngine(this);
+        }
+
+        private static int atLeastOne(int n, String what) {
+            if (n < 1) {
+                throw new IllegalArgumentException(what + " must be >= 1, was " + n);
+            }
+            return n;
         }
 
         private static Duration positive(Duration d, String what) {

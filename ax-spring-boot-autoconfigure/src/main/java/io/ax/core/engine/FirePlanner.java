@@ -15,6 +15,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Decides fire times and puts them into the wheel: the first fire of a series, the fire after each one, what a
@@ -35,6 +37,8 @@ final class FirePlanner {
     private final TriggerGroups groups = new TriggerGroups();
     /** Instances that fell due and wait for the next drain; touched only on the dispatch thread. */
     private final List<Due> ready = new ArrayList<>();
+    /** Ids of the SCHEDULED instances in the wheel: a second enqueue of one (writer and prefetch both) is dropped. */
+    private final Set<String> queued = ConcurrentHashMap.newKeySet();
 
     FirePlanner(AxEngine engine, Duration misfireThreshold, int maxCatchUp) {
         this.engine = engine;
@@ -121,10 +125,12 @@ final class FirePlanner {
         resumed.ifPresent(t -> out.add(seriesFire(task, t)));
     }
 
-    /** Writes fires (one round trip) and puts each written one into the wheel. */
+    /** Writes fires (one round trip) and puts each written one due inside the prefetch window into the wheel. */
     void scheduleFires(List<Pending> pending) {
         for (Due due : write(pending)) {
-            enqueue(due);
+            if (engine.prefetcher().covers(due.scheduledTime())) {
+                enqueue(due);
+            }
         }
     }
 
@@ -171,16 +177,38 @@ final class FirePlanner {
 
     /** Puts a SCHEDULED instance into the wheel, sharing the entry of other fires of the same trigger and time. */
     void enqueue(Due due) {
+        if (!queued.add(due.instanceId())) {
+            return;
+        }
         TriggerGroups.Batch opened = groups.add(due.task().trigger(), due.scheduledTime(), due);
         if (opened != null) {
-            engine.at(deadlineOf(due.scheduledTime()), () -> fire(opened));
+            engine.at(engine.deadlineOf(due.scheduledTime()), () -> fire(opened));
         }
     }
 
     /** On the dispatch thread: a batch fell due. */
     private void fire(TriggerGroups.Batch batch) {
+        List<Due> taken = groups.take(batch);
+        for (Due due : taken) {
+            queued.remove(due.instanceId());
+        }
+        add(taken);
+        engine.prefetcher().drained(queued.size());
+    }
+
+    /** On the dispatch thread: a MEMORY execution fell due. */
+    void becameDue(Due due) {
+        add(List.of(due));
+    }
+
+    /** How many SCHEDULED instances wait in the wheel. */
+    int queued() {
+        return queued.size();
+    }
+
+    private void add(List<Due> dues) {
         boolean drainPending = !ready.isEmpty();
-        ready.addAll(groups.take(batch));
+        ready.addAll(dues);
         if (!drainPending) {
             // runs after the fires already queued on the dispatch thread: all that fell due together goes as one group
             engine.onDispatchThread(this::drainReady);
@@ -215,8 +243,10 @@ final class FirePlanner {
         scheduleFires(next);
     }
 
-    private long deadlineOf(Instant fireTime) {
-        long delta = Duration.between(clock.instant(), fireTime).toNanos();
-        return clock.nanoTime() + Math.max(0, delta);
+    /** A series fire was cancelled: the series goes on from it, as if it had run. */
+    void continueAfterCancel(AxTask task, TaskInstance cancelled) {
+        List<Pending> next = new ArrayList<>(1);
+        planNext(task, cancelled.scheduledTime(), engine.clock().instant(), next);
+        engine.onDispatchThread(() -> scheduleFires(next));
     }
 }

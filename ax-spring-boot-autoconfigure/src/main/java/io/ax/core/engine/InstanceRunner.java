@@ -50,7 +50,14 @@ final class InstanceRunner {
         AxResult result = null;
         Throwable error = null;
         RunContext context = new RunContext(
-                task.name(), ex.instanceId(), ex.attempt, ex.scheduledTime(), engine.nodeId(), task.params());
+                task.name(),
+                ex.instanceId(),
+                ex.attempt,
+                ex.scheduledTime(),
+                engine.nodeId(),
+                task.params(),
+                engine.stores(),
+                engine.payloadCodec());
         try {
             executor = engine.router().route(task.type());
             result = executor.execute(task, context);
@@ -154,7 +161,7 @@ final class InstanceRunner {
             return;
         }
         Instant now = engine.clock().instant();
-        List<AttemptError> attempts = engine.store().auditTrail(ex.instanceId()).stream()
+        List<AttemptError> attempts = engine.stores().auditTrail(ex.instanceId()).stream()
                 .filter(e -> e.to() == InstanceState.FAILED || e.to() == InstanceState.TIMEOUT)
                 .map(InstanceRunner::attemptError)
                 .toList();
@@ -166,7 +173,7 @@ final class InstanceRunner {
                 attempts,
                 error == null ? message : stackTrace(error),
                 now);
-        engine.store().saveDeadLetter(letter);
+        engine.stores().saveDeadLetter(letter);
         if (error != null) {
             LOG.log(
                     Level.ERROR,
