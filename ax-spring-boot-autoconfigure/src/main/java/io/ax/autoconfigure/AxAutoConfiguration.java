@@ -1,6 +1,7 @@
 package io.ax.autoconfigure;
 
 import io.ax.core.AxExecutor;
+import io.ax.core.PayloadCodec;
 import io.ax.core.clock.AxClock;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.ExecutorRouter;
@@ -12,17 +13,21 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * Wires the AX engine: store, executors, router, engine, its life cycle and the discovery of {@code @AxJob}
  * methods. Every bean backs off when the application defines its own; {@code ax.enabled=false} turns all off.
  */
-@AutoConfiguration
+@AutoConfiguration(afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "ax.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(AxProperties.class)
 public final class AxAutoConfiguration {
@@ -58,6 +63,7 @@ public final class AxAutoConfiguration {
             InstanceStore store,
             ExecutorRouter router,
             AxClock clock,
+            ObjectProvider<PayloadCodec> payloadCodec,
             ApplicationEventPublisher events) {
         Map<String, PoolSettings> pools = new LinkedHashMap<>();
         properties
@@ -75,8 +81,27 @@ public final class AxAutoConfiguration {
                 .rejectionBackoff(properties.getDispatch().getRejectionBackoff())
                 .misfireThreshold(properties.getMisfire().getThreshold())
                 .maxCatchUp(properties.getMisfire().getMaxCatchUp())
+                .prefetchWindow(properties.getPrefetch().getWindow())
+                .prefetchPage(properties.getPrefetch().getPageSize())
+                .prefetchLimit(properties.getPrefetch().getMaxInstances())
+                .memoryRetention(properties.getMemory().getMaxFinishedInstances())
+                .payloadCodec(payloadCodec.getIfAvailable(PayloadCodec::none))
+                .maxPayloadSize((int) properties.getPayload().getMaxSize().toBytes())
                 .onDeadLetter(events::publishEvent)
                 .build();
+    }
+
+    /** Payload objects as JSON, through the application's Jackson mapper. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(ObjectMapper.class)
+    static class JacksonPayloadConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnBean(ObjectMapper.class)
+        PayloadCodec axPayloadCodec(ObjectMapper mapper) {
+            return new JacksonPayloadCodec(mapper);
+        }
     }
 
     @Bean

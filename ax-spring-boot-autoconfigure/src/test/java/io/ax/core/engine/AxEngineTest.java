@@ -18,6 +18,7 @@ import io.ax.core.TaskInstance;
 import io.ax.core.UnknownTaskException;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.trigger.CronTrigger;
+import io.ax.core.trigger.IntervalTrigger;
 import io.ax.test.RecordingExecutor;
 import java.time.Duration;
 import java.time.ZoneOffset;
