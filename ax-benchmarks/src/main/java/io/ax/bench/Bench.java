@@ -21,6 +21,7 @@ public final class Bench {
         SCENARIOS.put("cron", "io.ax.bench.cron.CronScenario");
         SCENARIOS.put("recurring", "io.ax.bench.recurring.RecurringScenario");
         SCENARIOS.put("burst", "io.ax.bench.burst.BurstScenario");
+        SCENARIOS.put("delayed", "io.ax.bench.delayed.DelayedScenario");
     }
 
     private Bench() {}

@@ -3,7 +3,6 @@ package io.ax.bench.burst;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.SchedulerBuilder;
 import com.github.kagkarlsson.scheduler.SchedulerClient;
-import com.github.kagkarlsson.scheduler.SchedulerName;
 import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
@@ -64,11 +63,7 @@ final class DbSchedulerBurst implements BurstSystem {
             client.scheduleBatch(rows, due);
         }
         pg.analyze(DbSchedulerSetup.SCHEMA);
-        SchedulerBuilder builder = Scheduler.create(ds, task)
-                .threads(threads)
-                .pollingInterval(POLLING_INTERVAL)
-                .schedulerName(new SchedulerName.Fixed("bench"))
-                .shutdownMaxWait(Duration.ofSeconds(10));
+        SchedulerBuilder builder = DbSchedulerSetup.builder(ds, List.of(task), threads, POLLING_INTERVAL);
         if (lockAndFetch) {
             builder.pollUsingLockAndFetch(0.5, 1.0);
         }

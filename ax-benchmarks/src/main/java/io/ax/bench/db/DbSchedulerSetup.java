@@ -1,7 +1,14 @@
 package io.ax.bench.db;
 
+import com.github.kagkarlsson.scheduler.Scheduler;
+import com.github.kagkarlsson.scheduler.SchedulerBuilder;
+import com.github.kagkarlsson.scheduler.SchedulerName;
+import com.github.kagkarlsson.scheduler.task.Task;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import javax.sql.DataSource;
 
 /**
  * db-scheduler's table, as its {@code postgresql_tables.sql} defines it for version 16 (with the priority column
@@ -41,6 +48,19 @@ public final class DbSchedulerSetup {
         HikariDataSource ds = pg.pool(SCHEMA, connections);
         Postgres.runScript(ds, DDL);
         return ds;
+    }
+
+    /**
+     * A scheduler as every scenario configures it: {@code threads} workers, polling every {@code pollingInterval}
+     * (its default, 10 s, would make every lateness seconds long), a fixed name, 10 s to finish running executions
+     * on stop. The caller picks the polling strategy.
+     */
+    public static SchedulerBuilder builder(DataSource ds, List<Task<?>> tasks, int threads, Duration pollingInterval) {
+        return Scheduler.create(ds, tasks)
+                .threads(threads)
+                .pollingInterval(pollingInterval)
+                .schedulerName(new SchedulerName.Fixed("bench"))
+                .shutdownMaxWait(Duration.ofSeconds(10));
     }
 
     /** Whether a thread belongs to db-scheduler. */

@@ -2,7 +2,6 @@ package io.ax.bench.recurring;
 
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.SchedulerClient;
-import com.github.kagkarlsson.scheduler.SchedulerName;
 import com.github.kagkarlsson.scheduler.task.Task;
 import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
@@ -83,12 +82,8 @@ final class DbSchedulerRecurring implements RecurringSystem {
             client.scheduleBatch(rows, schedules.get(k).getInitialExecutionTime(now));
         }
         pg.analyze(DbSchedulerSetup.SCHEMA);
-        scheduler = Scheduler.create(ds, tasks)
-                .threads(threads)
-                .pollingInterval(POLLING_INTERVAL)
+        scheduler = DbSchedulerSetup.builder(ds, tasks, threads, POLLING_INTERVAL)
                 .pollUsingLockAndFetch(lowerLimit, upperLimit)
-                .schedulerName(new SchedulerName.Fixed("bench"))
-                .shutdownMaxWait(Duration.ofSeconds(10))
                 .build();
     }
 

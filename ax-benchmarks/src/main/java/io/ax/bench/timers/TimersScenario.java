@@ -1,11 +1,10 @@
 package io.ax.bench.timers;
 
+import io.ax.bench.Heap;
 import io.ax.bench.Options;
 import io.ax.bench.ResultTable;
 import io.ax.bench.ResultTable.Better;
 import io.ax.bench.Scenario;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,8 +29,6 @@ public final class TimersScenario implements Scenario {
     private static final long CANCEL_ROUND_OFFSET_NANOS = TimeUnit.MINUTES.toNanos(10);
     /** How long the fire round waits past the last deadline before it gives up on missing timers. */
     private static final long FIRE_GRACE_NANOS = TimeUnit.SECONDS.toNanos(30);
-
-    private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
 
     /** What one system scored. */
     private record Measured(
@@ -122,7 +119,7 @@ public final class TimersScenario implements Scenario {
         int n = delays.length;
         try (TimerSystem system = factory.get()) {
             system.open(n);
-            settleHeap();
+            Heap.settle();
             progress("%s: schedule %d timers due within %d ms and wait for them", name, n, spreadNanos / 1_000_000L);
             long start = System.nanoTime();
             for (int i = 0; i < n; i++) {
@@ -159,14 +156,14 @@ public final class TimersScenario implements Scenario {
         Lateness never = new Lateness();
         try (TimerSystem system = factory.get()) {
             system.open(n); // the handle array is allocated here, before the baseline: no system is charged for it
-            long before = usedHeapAfterGc();
+            long before = Heap.usedAfterGc();
             progress("%s: schedule %d timers, measure the heap, cancel them", name, n);
             for (int i = 0; i < n; i++) {
                 long now = System.nanoTime();
                 long delay = CANCEL_ROUND_OFFSET_NANOS + delays[i];
                 system.schedule(i, new Probe(now + delay, never), delay);
             }
-            long after = usedHeapAfterGc();
+            long after = Heap.usedAfterGc();
             int failed = 0;
             long start = System.nanoTime();
             for (int i = 0; i < n; i++) {
@@ -186,22 +183,6 @@ public final class TimersScenario implements Scenario {
             }
             return new long[] {after - before, cancelNanos};
         }
-    }
-
-    /** Used heap after a full collection: the smallest of three readings, each after {@link System#gc()}. */
-    private static long usedHeapAfterGc() throws InterruptedException {
-        long used = Long.MAX_VALUE;
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-            Thread.sleep(50);
-            used = Math.min(used, MEMORY.getHeapMemoryUsage().getUsed());
-        }
-        return used;
-    }
-
-    private static void settleHeap() throws InterruptedException {
-        System.gc();
-        Thread.sleep(50);
     }
 
     private static ResultTable table(int n, long spreadNanos, Map<String, Measured> results) {
