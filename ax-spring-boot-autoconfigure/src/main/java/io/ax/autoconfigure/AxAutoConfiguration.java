@@ -3,6 +3,7 @@ package io.ax.autoconfigure;
 import io.ax.core.AxExecutor;
 import io.ax.core.clock.AxClock;
 import io.ax.core.engine.AxEngine;
+import io.ax.core.engine.EngineObserver;
 import io.ax.core.engine.ExecutorRouter;
 import io.ax.core.engine.PoolSettings;
 import io.ax.core.store.InMemoryInstanceStore;
@@ -58,13 +59,14 @@ public final class AxAutoConfiguration {
             InstanceStore store,
             ExecutorRouter router,
             AxClock clock,
-            ApplicationEventPublisher events) {
+            ApplicationEventPublisher events,
+            ObjectProvider<EngineObserver> observers) {
         Map<String, PoolSettings> pools = new LinkedHashMap<>();
         properties
                 .getPools()
                 .forEach((group, pool) ->
                         pools.put(group, new PoolSettings(pool.getThreads(), pool.getQueueCapacity())));
-        return AxEngine.builder()
+        AxEngine.Builder builder = AxEngine.builder()
                 .store(store)
                 .router(router)
                 .clock(clock)
@@ -75,8 +77,12 @@ public final class AxAutoConfiguration {
                 .rejectionBackoff(properties.getDispatch().getRejectionBackoff())
                 .misfireThreshold(properties.getMisfire().getThreshold())
                 .maxCatchUp(properties.getMisfire().getMaxCatchUp())
+                .clockJumpThreshold(properties.getClock().getJumpThreshold())
+                .clockPause(properties.getClock().getPause())
                 .onDeadLetter(events::publishEvent)
-                .build();
+                .onClockJump(events::publishEvent);
+        observers.orderedStream().forEach(builder::observer);
+        return builder.build();
     }
 
     @Bean

@@ -1,13 +1,20 @@
 package io.ax.core.engine;
 
+import io.ax.core.AxClockJumpEvent;
 import io.ax.core.AxDeadLetterEvent;
 import io.ax.core.AxException;
 import io.ax.core.AxTask;
 import io.ax.core.DuplicateInstanceException;
+import io.ax.core.IllegalTransitionException;
 import io.ax.core.InstanceState;
+import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
+import io.ax.core.UnknownInstanceException;
 import io.ax.core.UnknownTaskException;
 import io.ax.core.clock.AxClock;
+import io.ax.core.clock.ClockJumpDetector;
+import io.ax.core.clock.ClockStatus;
+import io.ax.core.cluster.ClusterView;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.wheel.WheelTimer;
 import java.lang.System.Logger.Level;
@@ -29,6 +36,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The single-node engine: computes fire times, keeps what is due soon in a hierarchical time wheel, dispatches due
@@ -37,7 +45,8 @@ import java.util.function.Consumer;
  *
  * <p>Threads: one wheel thread ({@code ax-wheel}) that only moves due work on; one dispatch thread
  * ({@code ax-dispatch}) that writes the state changes of fires, retries and timeouts and hands instances to the
- * pools; and the pools' workers ({@code ax-<group>-<n>}). Thread-safe. Build one with {@link #builder}.
+ * pools; the pools' workers ({@code ax-<group>-<n>}); and a clock watch ({@code ax-clock}) that pauses trigger
+ * decisions for a moment when the wall clock jumps. Thread-safe. Build one with {@link #builder}.
  */
 public final class AxEngine implements AutoCloseable {
 
@@ -67,6 +76,10 @@ public final class AxEngine implements AutoCloseable {
     private final Dispatcher dispatcher;
     private final InstanceRunner runner;
     private final StateWriter writer;
+    private final Insight insight;
+    private final ClockGuard clockGuard;
+    private final Operations operations;
+    private final Supplier<ClusterView> cluster;
     private final AtomicReference<Lifecycle> lifecycle = new AtomicReference<>(Lifecycle.NEW);
 
     private AxEngine(Builder b) {
@@ -86,10 +99,15 @@ public final class AxEngine implements AutoCloseable {
                 new ArrayBlockingQueue<>(DISPATCH_QUEUE_CAPACITY),
                 new NamedThreadFactory("ax-dispatch-", true),
                 new ThreadPoolExecutor.AbortPolicy());
+        this.insight = new Insight(b.observers, clock);
+        this.clockGuard = new ClockGuard(
+                new ClockJumpDetector(clock, b.clockJumpThreshold, b.clockPause), clock, insight, b.clockJumpListeners);
+        this.cluster = b.cluster != null ? b.cluster : () -> ClusterView.alone(nodeId);
         this.runner = new InstanceRunner(this);
         this.writer = new StateWriter(store, WRITE_QUEUE_CAPACITY);
         this.fires = new FirePlanner(this, b.misfireThreshold, b.maxCatchUp);
         this.dispatcher = new Dispatcher(this, pools, b.rejectionBackoff);
+        this.operations = new Operations(this);
     }
 
     public static Builder builder() {
@@ -125,7 +143,9 @@ public final class AxEngine implements AutoCloseable {
         }
         writer.start();
         wheel.start();
+        operations.loadPaused();
         new Recovery(this).run();
+        clockGuard.start();
         LOG.log(Level.INFO, "AX engine started on node {0} with {1} task(s)", nodeId, tasks.size());
     }
 
@@ -137,6 +157,7 @@ public final class AxEngine implements AutoCloseable {
         if (lifecycle.getAndSet(Lifecycle.STOPPED) != Lifecycle.STARTED) {
             return;
         }
+        clockGuard.stop();
         wheel.close();
         dispatchExecutor.shutdown();
         try {
@@ -216,6 +237,77 @@ public final class AxEngine implements AutoCloseable {
     /** Whether the engine has started and not stopped. */
     public boolean isRunning() {
         return lifecycle.get() == Lifecycle.STARTED;
+    }
+
+    // ---- operations ---------------------------------------------------------------------------------------
+
+    /**
+     * Pauses a task's trigger: its fires are SKIPPED ("task paused") until {@link #resume}; {@link #triggerNow}
+     * still runs it. The flag is kept in the store, so it survives a restart.
+     *
+     * @throws UnknownTaskException when no task has that name
+     */
+    public void pause(String taskName) {
+        operations.pause(taskName);
+    }
+
+    /**
+     * Resumes a paused task's trigger from its next fire time.
+     *
+     * @throws UnknownTaskException when no task has that name
+     */
+    public void resume(String taskName) {
+        operations.resume(taskName);
+    }
+
+    /** Whether the task's trigger is paused. */
+    public boolean isPaused(String taskName) {
+        return operations.isPaused(taskName);
+    }
+
+    /**
+     * Cancels an instance that waits: for its fire time (SCHEDULED) or for its next attempt (RETRYING). A series
+     * goes on with its next fire.
+     *
+     * @return the instance, now CANCELLED
+     * @throws UnknownInstanceException when the store does not hold it
+     * @throws IllegalTransitionException when it is in another state (running, finished)
+     * @throws AxException when it changed state while being cancelled
+     */
+    public TaskInstance cancel(String instanceId) {
+        return operations.cancel(instanceId);
+    }
+
+    /**
+     * Replays a DEAD instance: a new cycle of attempts of the same instance, starting at once with attempt 1 and
+     * the task's retries afresh; audited as "replayed by operator". Its dead letter is removed; should it die again
+     * it leaves a new one.
+     *
+     * @return the instance, now RETRYING
+     * @throws UnknownInstanceException when the store does not hold it
+     * @throws UnknownTaskException when its task is not registered on this node
+     * @throws IllegalTransitionException when it is not DEAD
+     * @throws AxException when the engine is not running, or the instance changed state meanwhile
+     */
+    public TaskInstance replay(String instanceId) {
+        return operations.replay(instanceId);
+    }
+
+    // ---- insight ------------------------------------------------------------------------------------------
+
+    /** Instances due but not started on this node, per pool, and how long the oldest has waited. No query. */
+    public Backlog backlog() {
+        return insight.backlog();
+    }
+
+    /** What the clock-jump guard has seen, and whether trigger decisions wait now. */
+    public ClockStatus clockStatus() {
+        return clockGuard.status();
+    }
+
+    /** Who makes trigger decisions, as this node sees it. */
+    public ClusterView cluster() {
+        return cluster.get();
     }
 
     // ---- shared with the runner ---------------------------------------------------------------------------
@@ -321,6 +413,19 @@ public final class AxEngine implements AutoCloseable {
         return fires;
     }
 
+    Insight insight() {
+        return insight;
+    }
+
+    ClockGuard clockGuard() {
+        return clockGuard;
+    }
+
+    /** Compares the clocks now, as the clock watch does every second. */
+    void checkClock() {
+        clockGuard.check();
+    }
+
     Dispatcher dispatcher() {
         return dispatcher;
     }
@@ -384,7 +489,12 @@ public final class AxEngine implements AutoCloseable {
         private Duration rejectionBackoff = Duration.ofSeconds(1);
         private Duration misfireThreshold = Duration.ofSeconds(5);
         private int maxCatchUp = 100;
+        private Duration clockJumpThreshold = Duration.ofMillis(500);
+        private Duration clockPause = Duration.ofSeconds(2);
+        private Supplier<ClusterView> cluster;
         private final List<Consumer<AxDeadLetterEvent>> deadLetterListeners = new ArrayList<>();
+        private final List<Consumer<AxClockJumpEvent>> clockJumpListeners = new ArrayList<>();
+        private final List<EngineObserver> observers = new ArrayList<>();
 
         private Builder() {}
 
@@ -455,6 +565,40 @@ public final class AxEngine implements AutoCloseable {
         /** Called on the dispatch or a worker thread when an instance goes DEAD; must not block. */
         public Builder onDeadLetter(Consumer<AxDeadLetterEvent> listener) {
             deadLetterListeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /** A wall-clock jump beyond this (either way) against the monotonic clock pauses triggering. Default 500 ms. */
+        public Builder clockJumpThreshold(Duration clockJumpThreshold) {
+            this.clockJumpThreshold = positive(clockJumpThreshold, "clockJumpThreshold");
+            return this;
+        }
+
+        /** How long trigger decisions wait after a clock jump. Default 2 s. */
+        public Builder clockPause(Duration clockPause) {
+            Objects.requireNonNull(clockPause, "clockPause");
+            if (clockPause.isNegative()) {
+                throw new IllegalArgumentException("clockPause must not be negative, was " + clockPause);
+            }
+            this.clockPause = clockPause;
+            return this;
+        }
+
+        /** Called on the clock-watch thread when the wall clock jumps; must not block. */
+        public Builder onClockJump(Consumer<AxClockJumpEvent> listener) {
+            clockJumpListeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /** Adds an observer of what the engine does (metrics, insight); see {@link EngineObserver}. */
+        public Builder observer(EngineObserver observer) {
+            observers.add(Objects.requireNonNull(observer, "observer"));
+            return this;
+        }
+
+        /** How this node sees the cluster; default: a node alone, its own leader at epoch 0. */
+        public Builder cluster(Supplier<ClusterView> cluster) {
+            this.cluster = Objects.requireNonNull(cluster, "cluster");
             return this;
         }
 

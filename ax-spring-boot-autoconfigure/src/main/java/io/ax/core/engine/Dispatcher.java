@@ -55,6 +55,18 @@ final class Dispatcher {
         Instant now = engine.clock().instant();
         for (Due due : dues) {
             AxTask task = due.task();
+            if (due.series() && engine.isPaused(task.name())) {
+                moved.add(due);
+                transitions.add(new Transition(
+                        due.instanceId(),
+                        InstanceState.SCHEDULED,
+                        InstanceState.SKIPPED,
+                        0,
+                        nodeId,
+                        now,
+                        Operations.PAUSED));
+                continue;
+            }
             String previous = task.concurrent() ? null : inFlight.putIfAbsent(task.name(), due.instanceId());
             if (previous == null || previous.equals(due.instanceId())) {
                 moved.add(due);
@@ -97,6 +109,7 @@ final class Dispatcher {
                     rejected.add(new Rejected(due, 1));
                 }
             } else if (applied) {
+                engine.insight().skipped(due);
                 LOG.log(
                         Level.INFO,
                         "Task ''{0}'' instance {1} SKIPPED: {2}",
@@ -129,8 +142,10 @@ final class Dispatcher {
     /** Hands a DISPATCHED instance to its pool; false when the pool's threads and queue are full. */
     private boolean submit(Due due, int attempt) {
         Execution execution = new Execution(due, attempt);
+        engine.insight().handingOff(due, attempt);
         try {
             pools.submit(due.task().group(), () -> engine.runner().run(execution));
+            engine.insight().handedOff(due);
             return true;
         } catch (RejectedExecutionException e) {
             return false;
@@ -165,6 +180,9 @@ final class Dispatcher {
         for (int i = 0; i < back.size(); i++) {
             if (engine.outcome(outcomes.get(i), back.get(i))) {
                 again.add(rejected.get(i));
+                engine.insight().rejected(rejected.get(i).due());
+            } else {
+                engine.insight().released(rejected.get(i).due());
             }
         }
         if (!again.isEmpty()) {
@@ -206,6 +224,7 @@ final class Dispatcher {
 
     /** The instance reached a final state: let the next fire of a non-overlapping task start. */
     void release(Due due) {
+        engine.insight().released(due);
         if (inFlight.remove(due.task().name(), due.instanceId())) {
             startWaiting(due.task().name());
         }

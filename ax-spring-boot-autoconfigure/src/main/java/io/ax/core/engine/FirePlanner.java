@@ -14,6 +14,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Decides fire times and puts them into the wheel: the first fire of a series, the fire after each one, what a
@@ -158,12 +159,21 @@ final class FirePlanner {
     void enqueue(Due due) {
         TriggerGroups.Batch opened = groups.add(due.task().trigger(), due.scheduledTime(), due);
         if (opened != null) {
-            engine.at(deadlineOf(due.scheduledTime()), () -> fire(opened));
+            engine.at(deadlineOf(due.scheduledTime()), () -> fire(opened, due.scheduledTime()));
         }
     }
 
-    /** On the dispatch thread: a batch fell due. */
-    private void fire(TriggerGroups.Batch batch) {
+    /**
+     * On the dispatch thread: a batch fell due. Right after a clock jump, or while the wall clock says its time is
+     * still ahead, it waits (see {@link io.ax.core.clock.ClockJumpDetector#holdUntil}): nothing fires early and
+     * nothing is dropped.
+     */
+    private void fire(TriggerGroups.Batch batch, Instant fireTime) {
+        OptionalLong hold = engine.clockGuard().holdUntil(fireTime);
+        if (hold.isPresent()) {
+            engine.at(hold.getAsLong(), () -> fire(batch, fireTime));
+            return;
+        }
         boolean drainPending = !ready.isEmpty();
         ready.addAll(groups.take(batch));
         if (!drainPending) {

@@ -44,6 +44,7 @@ final class InstanceRunner {
                 InstanceState.RUNNING,
                 ex.attempt,
                 "on " + Thread.currentThread().getName());
+        engine.insight().started(ex);
         ex.begin(Thread.currentThread(), engine.clock().nanoTime());
         ex.timeoutHandle = engine.after(task.timeout(), () -> expire(ex));
         AxExecutor executor = null;
@@ -84,6 +85,7 @@ final class InstanceRunner {
                 InstanceState.SUCCESS,
                 ex.attempt,
                 result.message().isEmpty() ? "succeeded" : result.message());
+        engine.insight().finished(ex.task(), InstanceState.SUCCESS, tookNanos);
         try {
             executor.onSuccess(ex.task(), context, result);
         } catch (RuntimeException e) {
@@ -123,11 +125,13 @@ final class InstanceRunner {
         if (!engine.move(ex.instanceId(), InstanceState.RUNNING, outcome, ex.attempt, message)) {
             return;
         }
+        engine.insight().finished(task, outcome, tookNanos);
         if (task.retry().allowsRetryAfter(ex.attempt)) {
             Duration wait = task.retry().delayBeforeRetry(ex.attempt);
             int next = ex.attempt + 1;
             engine.move(
                     ex.instanceId(), outcome, InstanceState.RETRYING, ex.attempt, "attempt " + next + " in " + wait);
+            engine.insight().retried(task);
             LOG.log(
                     Level.WARNING,
                     "Task ''{0}'' instance {1} attempt {2} {3}: {4}; retrying in {5} ms",
@@ -167,6 +171,7 @@ final class InstanceRunner {
                 error == null ? message : stackTrace(error),
                 now);
         engine.store().saveDeadLetter(letter);
+        engine.insight().deadLettered(task);
         if (error != null) {
             LOG.log(
                     Level.ERROR,

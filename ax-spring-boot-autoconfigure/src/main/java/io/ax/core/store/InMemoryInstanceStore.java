@@ -179,10 +179,18 @@ public final class InMemoryInstanceStore implements InstanceStore {
             }
         }
         if (forget != null) {
-            Row row = rows.remove(forget);
-            if (row != null) {
-                byTaskTime.remove(
-                        new TaskTime(row.instance().taskName(), row.instance().scheduledTime()), forget);
+            Row[] removed = new Row[1];
+            // a replayed DEAD instance lives on: forget it only while it is still finished
+            rows.computeIfPresent(forget, (key, row) -> {
+                if (!row.instance().state().isFinal()) {
+                    return row;
+                }
+                removed[0] = row;
+                return null;
+            });
+            if (removed[0] != null) {
+                TaskInstance gone = removed[0].instance();
+                byTaskTime.remove(new TaskTime(gone.taskName(), gone.scheduledTime()), forget);
             }
         }
     }
@@ -217,10 +225,18 @@ public final class InMemoryInstanceStore implements InstanceStore {
     public void saveDeadLetter(DeadLetter deadLetter) {
         Objects.requireNonNull(deadLetter, "deadLetter");
         synchronized (retentionLock) {
+            deadLetters.removeIf(d -> d.instanceId().equals(deadLetter.instanceId()));
             deadLetters.addFirst(deadLetter);
             if (deadLetters.size() > Math.max(100, maxFinished / 10)) {
                 deadLetters.removeLast();
             }
+        }
+    }
+
+    @Override
+    public boolean deleteDeadLetter(String instanceId) {
+        synchronized (retentionLock) {
+            return deadLetters.removeIf(d -> d.instanceId().equals(instanceId));
         }
     }
 
