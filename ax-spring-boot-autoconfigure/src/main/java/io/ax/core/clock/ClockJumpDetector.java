@@ -83,9 +83,9 @@ public final class ClockJumpDetector {
                 "The wall clock jumped {0} by {1} ms against the monotonic clock (threshold {2} ms); "
                         + "trigger decisions wait {3} ms",
                 jump.isNegative() ? "backwards" : "forwards",
-                jump.abs().toMillis(),
-                threshold.toMillis(),
-                pause.toMillis());
+                Long.toString(jump.abs().toMillis()),
+                Long.toString(threshold.toMillis()),
+                Long.toString(pause.toMillis()));
         return Optional.of(jump);
     }
 
