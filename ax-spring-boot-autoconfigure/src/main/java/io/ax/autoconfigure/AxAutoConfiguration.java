@@ -21,7 +21,9 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Wires the AX engine: store, executors, router, engine, its life cycle and the discovery of {@code @AxJob}
- * methods. Every bean backs off when the application defines its own; {@code ax.enabled=false} turns all off.
+ * methods. Dead letters and clock jumps become Spring application events; every {@code EngineObserver} bean hears
+ * what the engine does. Every bean backs off when the application defines its own; {@code ax.enabled=false} turns
+ * all off.
  */
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "ax.enabled", matchIfMissing = true)
