@@ -11,6 +11,7 @@ import io.ax.core.InvalidScheduleException;
 import io.ax.core.PayloadCodec;
 import io.ax.core.ScheduleRequest;
 import io.ax.core.TaskInstance;
+import io.ax.core.Transition;
 import io.ax.core.UnknownTaskException;
 import io.ax.core.store.NewFire;
 import io.ax.core.trigger.OnDemandTrigger;
@@ -296,19 +297,34 @@ final class DelayedTasks {
             engine.stores()
                     .memory()
                     .schedule(List.of(new NewFire(instance, "scheduled through AxScheduler (MEMORY)", m.payload)));
-            return engine.move(instanceId, InstanceState.SCHEDULED, InstanceState.CANCELLED, 0, "cancelled");
+            return cancelInStore(instanceId, 0);
         }
         Optional<TaskInstance> found = engine.stores().find(instanceId);
         if (found.isEmpty() || found.get().state() != InstanceState.SCHEDULED) {
             return false;
         }
         TaskInstance instance = found.get();
-        boolean cancelled = engine.move(
-                instanceId, InstanceState.SCHEDULED, InstanceState.CANCELLED, instance.attempt(), "cancelled");
+        boolean cancelled = cancelInStore(instanceId, instance.attempt());
         if (cancelled && instance.origin() == InstanceOrigin.SERIES) {
             engine.task(instance.taskName()).ifPresent(task -> engine.fires().continueAfterCancel(task, instance));
         }
         return cancelled;
+    }
+
+    /**
+     * SCHEDULED -&gt; CANCELLED, written at once rather than through the engine's writer: a cancel works on an engine
+     * that is not started (a process that only schedules), and the store's condition settles a race with a fire.
+     */
+    private boolean cancelInStore(String instanceId, int attempt) {
+        return engine.stores()
+                .transition(new Transition(
+                        instanceId,
+                        InstanceState.SCHEDULED,
+                        InstanceState.CANCELLED,
+                        attempt,
+                        engine.nodeId(),
+                        engine.clock().instant(),
+                        "cancelled"));
     }
 
     boolean reschedule(String instanceId, Instant newTime) {

@@ -261,8 +261,7 @@ public abstract class InstanceStoreContract {
         store.saveTask("report", "every hour", T0);
         TaskInstance a = scheduled("report", T0.plusSeconds(60));
         TaskInstance b = scheduled("other", T0.plusSeconds(60));
-        boolean[] written =
-                store.schedule(List.of(new NewFire(a, "fire time"), new NewFire(b, "on demand")));
+        boolean[] written = store.schedule(List.of(new NewFire(a, "fire time"), new NewFire(b, "on demand")));
         assertThat(written).containsExactly(true, true);
         assertThat(store.find(a.id()).orElseThrow().state()).isEqualTo(InstanceState.SCHEDULED);
         assertThat(store.auditTrail(a.id()))
@@ -304,8 +303,7 @@ public abstract class InstanceStoreContract {
         TaskInstance late = scheduled("a", T0.plusSeconds(20));
         TaskInstance early = scheduled("b", T0.plusSeconds(10));
         TaskInstance running = scheduled("c", T0);
-        store.schedule(
-                List.of(new NewFire(late, ""), new NewFire(early, ""), new NewFire(running, "")));
+        store.schedule(List.of(new NewFire(late, ""), new NewFire(early, ""), new NewFire(running, "")));
         store.transition(move(running.id(), InstanceState.SCHEDULED, InstanceState.DISPATCHED));
         assertThat(store.findByStates(Set.of(InstanceState.SCHEDULED), 10))
                 .extracting(TaskInstance::id)
