@@ -42,7 +42,7 @@ final class FirePlanner {
 
     FirePlanner(AxEngine engine, Duration misfireThreshold, int maxCatchUp) {
         this.engine = engine;
-        this.store = engine.store();
+        this.store = engine.stores();
         this.clock = engine.clock();
         this.nodeId = engine.nodeId();
         this.misfireThreshold = misfireThreshold;

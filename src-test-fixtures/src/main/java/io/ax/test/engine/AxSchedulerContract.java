@@ -391,6 +391,22 @@ public abstract class AxSchedulerContract {
         assertThat(engine.cancel(first)).isFalse();
     }
 
+    @Test
+    void aMemoryTasksTriggerFiresStayOutOfTheStore() {
+        engine.register(AxTask.builder("mem-ticker")
+                .durability(Durability.MEMORY)
+                .trigger(IntervalTrigger.fixedRate(Duration.ofMillis(100), Duration.ofMillis(50)))
+                .build());
+
+        await().atMost(BOUND).until(() -> executor.runsOf("mem-ticker").size() >= 3);
+
+        String id = executor.runsOf("mem-ticker").get(0).instanceId();
+        assertThat(id).startsWith("m");
+        awaitState(id, InstanceState.SUCCESS);
+        assertThat(store.find(id)).isEmpty();
+        assertThat(store.findByTask("mem-ticker", 10)).isEmpty();
+    }
+
     // ---- pause and triggerNow ----------------------------------------------------------------------------
 
     @Test
