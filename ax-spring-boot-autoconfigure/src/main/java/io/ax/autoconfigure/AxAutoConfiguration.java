@@ -1,6 +1,7 @@
 package io.ax.autoconfigure;
 
 import io.ax.core.AxExecutor;
+import io.ax.core.PayloadCodec;
 import io.ax.core.clock.AxClock;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.EngineObserver;
@@ -13,11 +14,15 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * Wires the AX engine: store, executors, router, engine, its life cycle and the discovery of {@code @AxJob}
@@ -25,7 +30,7 @@ import org.springframework.context.annotation.Bean;
  * what the engine does. Every bean backs off when the application defines its own; {@code ax.enabled=false} turns
  * all off.
  */
-@AutoConfiguration
+@AutoConfiguration(afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "ax.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(AxProperties.class)
 public final class AxAutoConfiguration {
@@ -61,6 +66,7 @@ public final class AxAutoConfiguration {
             InstanceStore store,
             ExecutorRouter router,
             AxClock clock,
+            ObjectProvider<PayloadCodec> payloadCodec,
             ApplicationEventPublisher events,
             ObjectProvider<EngineObserver> observers) {
         Map<String, PoolSettings> pools = new LinkedHashMap<>();
@@ -79,12 +85,31 @@ public final class AxAutoConfiguration {
                 .rejectionBackoff(properties.getDispatch().getRejectionBackoff())
                 .misfireThreshold(properties.getMisfire().getThreshold())
                 .maxCatchUp(properties.getMisfire().getMaxCatchUp())
+                .prefetchWindow(properties.getPrefetch().getWindow())
+                .prefetchPage(properties.getPrefetch().getPageSize())
+                .prefetchLimit(properties.getPrefetch().getMaxInstances())
+                .memoryRetention(properties.getMemory().getMaxFinishedInstances())
+                .payloadCodec(payloadCodec.getIfAvailable(PayloadCodec::none))
+                .maxPayloadSize((int) properties.getPayload().getMaxSize().toBytes())
                 .clockJumpThreshold(properties.getClock().getJumpThreshold())
                 .clockPause(properties.getClock().getPause())
                 .onDeadLetter(events::publishEvent)
                 .onClockJump(events::publishEvent);
         observers.orderedStream().forEach(builder::observer);
         return builder.build();
+    }
+
+    /** Payload objects as JSON, through the application's Jackson mapper. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(ObjectMapper.class)
+    static class JacksonPayloadConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnBean(ObjectMapper.class)
+        PayloadCodec axPayloadCodec(ObjectMapper mapper) {
+            return new JacksonPayloadCodec(mapper);
+        }
     }
 
     @Bean

@@ -98,7 +98,12 @@ public final class AxDescriptors {
     public record InstanceSummary(
             String id, Instant scheduledTime, String state, int attempt, Long durationMillis, Instant updatedAt) {}
 
-    /** {@code /actuator/ax/instances/{id}}: an instance and its full audit trail, oldest first. */
+    /**
+     * {@code /actuator/ax/instances/{id}}: an instance and its full audit trail, oldest first.
+     *
+     * @param origin what made it: SERIES (its trigger), CATCH_UP, ON_DEMAND, DELAYED (AxScheduler)
+     * @param key its key within the task; null when it has none
+     */
     public record Instance(
             String id,
             String task,
@@ -107,6 +112,8 @@ public final class AxDescriptors {
             int attempt,
             String node,
             Instant updatedAt,
+            String origin,
+            String key,
             List<Audit> audit) {
 
         static Instance of(TaskInstance i, List<AuditEntry> trail) {
@@ -118,6 +125,8 @@ public final class AxDescriptors {
                     i.attempt(),
                     i.node(),
                     i.updatedAt(),
+                    i.origin().name(),
+                    i.key(),
                     trail.stream().map(Audit::of).toList());
         }
     }

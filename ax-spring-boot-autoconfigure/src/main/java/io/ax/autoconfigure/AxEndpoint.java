@@ -6,6 +6,7 @@ import io.ax.core.AuditEntry;
 import io.ax.core.AxException;
 import io.ax.core.AxTask;
 import io.ax.core.IllegalTransitionException;
+import io.ax.core.InstanceDetails;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.UnknownInstanceException;
@@ -158,7 +159,7 @@ public class AxEndpoint {
         if (!"instances".equals(section)) {
             return error(404, "Only instances can be deleted (cancelled), not " + section);
         }
-        return ok(() -> described(engine.cancel(id)));
+        return ok(() -> described(engine.cancelWaiting(id)));
     }
 
     private AxDescriptors.Tasks tasks() {
@@ -173,7 +174,7 @@ public class AxEndpoint {
         Optional<StoredTask> stored = store.findTask(task.name());
         TaskActivity.Counts counts = activity.counts(task.name());
         List<InstanceSummary> last =
-                store.findByTask(task.name(), detail ? INSTANCES_IN_DETAIL : INSTANCES_IN_LIST).stream()
+                engine.instancesOf(task.name(), detail ? INSTANCES_IN_DETAIL : INSTANCES_IN_LIST).stream()
                         .map(this::summary)
                         .toList();
         return new AxDescriptors.Task(
@@ -213,7 +214,8 @@ public class AxEndpoint {
 
     /** How long the last attempt ran: from its RUNNING row to the row after it. */
     private Long lastAttemptMillis(String instanceId) {
-        List<AuditEntry> trail = store.auditTrail(instanceId);
+        List<AuditEntry> trail =
+                engine.find(instanceId).map(InstanceDetails::auditTrail).orElse(List.of());
         for (int i = trail.size() - 2; i >= 0; i--) {
             if (trail.get(i).to() == InstanceState.RUNNING) {
                 return Duration.between(trail.get(i).at(), trail.get(i + 1).at())
@@ -224,12 +226,11 @@ public class AxEndpoint {
     }
 
     private AxDescriptors.Instance instance(String id) {
-        TaskInstance instance = store.find(id).orElseThrow(() -> new UnknownInstanceException(id));
-        return AxDescriptors.Instance.of(instance, store.auditTrail(id));
+        return described(engine.find(id).orElseThrow(() -> new UnknownInstanceException(id)));
     }
 
-    private AxDescriptors.Instance described(TaskInstance instance) {
-        return AxDescriptors.Instance.of(instance, store.auditTrail(instance.id()));
+    private static AxDescriptors.Instance described(InstanceDetails details) {
+        return AxDescriptors.Instance.of(details.instance(), details.auditTrail());
     }
 
     private WebEndpointResponse<Object> deadLetters(Integer page, Integer size) {

@@ -6,6 +6,7 @@ import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
 
 /** Settings of AX, under {@code ax.*}. */
 @ConfigurationProperties("ax")
@@ -37,6 +38,12 @@ public class AxProperties {
 
     /** In-memory store settings. */
     private final Memory memory = new Memory();
+
+    /** Payloads of scheduled executions. */
+    private final Payload payload = new Payload();
+
+    /** The window of PERSISTENT instances the wheel holds; later ones wait in the store. */
+    private final Prefetch prefetch = new Prefetch();
 
     /** JDBC store settings: used when the application has a DataSource. */
     private final Jdbc jdbc = new Jdbc();
@@ -96,6 +103,14 @@ public class AxProperties {
 
     public Memory getMemory() {
         return memory;
+    }
+
+    public Payload getPayload() {
+        return payload;
+    }
+
+    public Prefetch getPrefetch() {
+        return prefetch;
     }
 
     public Jdbc getJdbc() {
@@ -214,7 +229,10 @@ public class AxProperties {
     /** In-memory store settings. */
     public static class Memory {
 
-        /** Finished instances the in-memory store remembers (with their audit trails); older ones are forgotten. */
+        /**
+         * Finished instances the in-memory store remembers (with their audit trails), and finished MEMORY instances
+         * any store remembers; older ones are forgotten.
+         */
         private int maxFinishedInstances = 10_000;
 
         public int getMaxFinishedInstances() {
@@ -223,6 +241,65 @@ public class AxProperties {
 
         public void setMaxFinishedInstances(int maxFinishedInstances) {
             this.maxFinishedInstances = maxFinishedInstances;
+        }
+    }
+
+    /** Payload settings. */
+    public static class Payload {
+
+        /** The largest payload AxScheduler accepts, after encoding. At most 16 MB (the MySQL column's limit). */
+        private DataSize maxSize = DataSize.ofKilobytes(64);
+
+        public DataSize getMaxSize() {
+            return maxSize;
+        }
+
+        public void setMaxSize(DataSize maxSize) {
+            if (maxSize.toBytes() < 1 || maxSize.toBytes() > MAX_PAYLOAD_BYTES) {
+                throw new IllegalArgumentException(
+                        "ax.payload.max-size must be between 1 B and 16 MB (16777215 bytes), was " + maxSize);
+            }
+            this.maxSize = maxSize;
+        }
+    }
+
+    /** 2^24 - 1: the largest value a MySQL/MariaDB MEDIUMBLOB holds. */
+    static final long MAX_PAYLOAD_BYTES = 16_777_215L;
+
+    /** Prefetch window settings. */
+    public static class Prefetch {
+
+        /** How far ahead the wheel holds PERSISTENT instances; later ones wait in the store and are loaded in time. */
+        private Duration window = Duration.ofSeconds(60);
+
+        /** How many instances one read of the window returns at most. */
+        private int pageSize = 5_000;
+
+        /** How many loaded instances the wheel holds at most; a larger backlog is loaded as the wheel drains. */
+        private int maxInstances = 100_000;
+
+        public Duration getWindow() {
+            return window;
+        }
+
+        public void setWindow(Duration window) {
+            this.window = window;
+        }
+
+        public int getPageSize() {
+            return pageSize;
+        }
+
+        public void setPageSize(int pageSize) {
+            this.pageSize = pageSize;
+        }
+
+        public int getMaxInstances() {
+            return maxInstances;
+        }
+
+        public void setMaxInstances(int maxInstances) {
+            this.maxInstances = maxInstances;
         }
     }
 

@@ -26,4 +26,34 @@ public interface AxContext {
 
     /** The task's static parameters. */
     Map<String, String> params();
+
+    /** The caller's key of a scheduled execution, or null. */
+    default String key() {
+        return null;
+    }
+
+    /** Whether the instance was scheduled with a payload. */
+    default boolean hasPayload() {
+        return payloadBytes() != null;
+    }
+
+    /** The payload's bytes, or null when there is none. */
+    default byte[] payloadBytes() {
+        return null;
+    }
+
+    /** The payload as UTF-8 text (as scheduled when it was a String), or null when there is none. */
+    default String payloadString() {
+        byte[] bytes = payloadBytes();
+        return bytes == null ? null : new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The payload as an object of {@code type}, mapped by the configured {@link PayloadCodec} (JSON in a Spring
+     * application); {@code String.class} and {@code byte[].class} read it as it was stored. Null when there is
+     * none.
+     */
+    default <T> T payload(Class<T> type) {
+        return null;
+    }
 }

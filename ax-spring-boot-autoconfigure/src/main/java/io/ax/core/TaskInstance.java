@@ -1,6 +1,7 @@
 package io.ax.core;
 
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 
 /**
@@ -13,6 +14,9 @@ import java.util.Objects;
  * @param attempt the current attempt, 1-based; 0 before the first dispatch
  * @param node the node that last changed it
  * @param updatedAt when it last changed
+ * @param origin what made it
+ * @param key its unique key within the task, or null: a trigger's fire is keyed by its fire time ({@link
+ *     #fireKey}), a delayed execution by the caller's key if one was given; no two instances of a task share a key
  */
 public record TaskInstance(
         String id,
@@ -21,7 +25,33 @@ public record TaskInstance(
         InstanceState state,
         int attempt,
         String node,
-        Instant updatedAt) {
+        Instant updatedAt,
+        InstanceOrigin origin,
+        String key) {
+
+    /** The longest key a store accepts. */
+    public static final int MAX_KEY_LENGTH = 200;
+
+    /** A trigger's fire ({@link InstanceOrigin#SERIES}), keyed by its fire time. */
+    public TaskInstance(
+            String id,
+            String taskName,
+            Instant scheduledTime,
+            InstanceState state,
+            int attempt,
+            String node,
+            Instant updatedAt) {
+        this(
+                id,
+                taskName,
+                scheduledTime,
+                state,
+                attempt,
+                node,
+                updatedAt,
+                InstanceOrigin.SERIES,
+                fireKey(scheduledTime));
+    }
 
     public TaskInstance {
         Objects.requireNonNull(id, "id");
@@ -30,6 +60,11 @@ public record TaskInstance(
         Objects.requireNonNull(state, "state");
         Objects.requireNonNull(node, "node");
         Objects.requireNonNull(updatedAt, "updatedAt");
+        Objects.requireNonNull(origin, "origin");
+        if (key != null && (key.isEmpty() || key.length() > MAX_KEY_LENGTH)) {
+            throw new IllegalArgumentException(
+                    "a key must have 1 to " + MAX_KEY_LENGTH + " characters, had " + key.length());
+        }
         if (attempt < 0) {
             throw new IllegalArgumentException("attempt must be >= 0, was " + attempt);
         }
@@ -37,6 +72,19 @@ public record TaskInstance(
 
     /** A copy in another state. */
     public TaskInstance with(InstanceState newState, int newAttempt, String byNode, Instant at) {
-        return new TaskInstance(id, taskName, scheduledTime, newState, newAttempt, byNode, at);
+        return new TaskInstance(id, taskName, scheduledTime, newState, newAttempt, byNode, at, origin, key);
+    }
+
+    /** A copy due at another time (a rescheduled delayed execution). */
+    public TaskInstance dueAt(Instant newTime, String byNode, Instant at) {
+        return new TaskInstance(id, taskName, newTime, state, attempt, byNode, at, origin, key);
+    }
+
+    /**
+     * The key of a trigger's fire at {@code fireTime}: {@code @} and the time in microseconds since the epoch. Keys
+     * a caller gives may not start with {@code @}, so the two never meet.
+     */
+    public static String fireKey(Instant fireTime) {
+        return "@" + ChronoUnit.MICROS.between(Instant.EPOCH, fireTime);
     }
 }

@@ -13,9 +13,30 @@ import java.util.Objects;
  * @param node the node making the change
  * @param at when
  * @param reason why; never null
+ * @param dueAt when not null, the change applies only if the instance is still due at this time (a rescheduled
+ *     instance's old fire loses)
  */
 public record Transition(
-        String instanceId, InstanceState from, InstanceState to, int attempt, String node, Instant at, String reason) {
+        String instanceId,
+        InstanceState from,
+        InstanceState to,
+        int attempt,
+        String node,
+        Instant at,
+        String reason,
+        Instant dueAt) {
+
+    /** A transition conditional on the state only. */
+    public Transition(
+            String instanceId,
+            InstanceState from,
+            InstanceState to,
+            int attempt,
+            String node,
+            Instant at,
+            String reason) {
+        this(instanceId, from, to, attempt, node, at, reason, null);
+    }
 
     public Transition {
         Objects.requireNonNull(instanceId, "instanceId");

@@ -4,6 +4,7 @@ import io.ax.core.AuditEntry;
 import io.ax.core.AxException;
 import io.ax.core.DeadLetter;
 import io.ax.core.DuplicateInstanceException;
+import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
@@ -17,6 +18,8 @@ import java.sql.Types;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -33,8 +36,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * The durable store: PostgreSQL, MySQL, MariaDB or H2 through JDBC. Each change of an instance is one conditional
  * {@code UPDATE ... WHERE id = ? AND state = ?} plus its audit row, in one transaction; the unique key on (task,
- * scheduled time) makes a second instance for the same fire impossible. Times are stored as microseconds since the
- * epoch, so every vendor stores the same value and nothing depends on the database's time zone. Thread-safe.
+ * key) makes a second instance for the same fire, or for the same caller's key, impossible. Times are stored as
+ * microseconds since the epoch, so every vendor stores the same value and nothing depends on the database's time
+ * zone. Thread-safe.
  *
  * <p>Create the tables first with {@link JdbcSchema#migrate}. Called inside a transaction of the same data
  * source, the store's writes join it.
@@ -43,6 +47,11 @@ public final class JdbcInstanceStore implements InstanceStore {
 
     private static final int REASON_LIMIT = 2_000;
     private static final int BATCH = 500;
+    /**
+     * How many payload bytes one set-based insert carries at most (unless a single payload is larger): a group of
+     * thousands of large payloads goes as several statements instead of one message of hundreds of megabytes.
+     */
+    private static final int BULK_PAYLOAD_BYTES = 8 * 1024 * 1024;
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate tx;
@@ -59,8 +68,8 @@ public final class JdbcInstanceStore implements InstanceStore {
         Objects.requireNonNull(dataSource, "dataSource");
         this.jdbc = new JdbcTemplate(dataSource);
         this.tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
-        this.sql = new Sql(JdbcSchema.checkPrefix(tablePrefix));
         this.vendor = Vendor.of(dataSource);
+        this.sql = new Sql(JdbcSchema.checkPrefix(tablePrefix), vendor);
         this.bulk = vendor == Vendor.POSTGRESQL ? new PostgresBulk(jdbc, tablePrefix) : null;
     }
 
@@ -75,7 +84,7 @@ public final class JdbcInstanceStore implements InstanceStore {
         }
         tx.executeWithoutResult(status -> {
             try {
-                jdbc.update(sql.insertInstance, instanceArgs(instance));
+                jdbc.update(sql.insertInstance, instanceArgs(instance, null), INSERT_TYPES);
             } catch (DuplicateKeyException e) {
                 throw new DuplicateInstanceException(instance.taskName(), instance.scheduledTime());
             }
@@ -98,71 +107,95 @@ public final class JdbcInstanceStore implements InstanceStore {
             return new boolean[0];
         }
         return tx.execute(status -> {
-            boolean[] written = insertSkippingDuplicates(fires);
-            List<Object[]> audits = new ArrayList<>(fires.size() * 2);
-            List<Object[]> nextFires = new ArrayList<>();
+            boolean[] written = bulk != null ? bulkInsert(fires) : insertSkippingDuplicates(fires);
+            List<AuditEntry> audits = new ArrayList<>(fires.size() * 2);
+            // the last series fire of a task in the group is its next one, as if the fires were written one by one
+            Map<String, Object[]> nextFires = new LinkedHashMap<>();
             for (int i = 0; i < written.length; i++) {
                 if (!written[i]) {
                     continue;
                 }
                 NewFire fire = fires.get(i);
                 TaskInstance in = fire.instance();
-                audits.add(auditArgs(new AuditEntry(
-                        in.id(), null, InstanceState.CREATED, in.node(), 0, in.updatedAt(), fire.reason())));
-                audits.add(auditArgs(new AuditEntry(
+                audits.add(new AuditEntry(
+                        in.id(), null, InstanceState.CREATED, in.node(), 0, in.updatedAt(), fire.reason()));
+                audits.add(new AuditEntry(
                         in.id(),
                         InstanceState.CREATED,
                         InstanceState.SCHEDULED,
                         in.node(),
                         0,
                         in.updatedAt(),
-                        "due at " + in.scheduledTime())));
+                        "due at " + in.scheduledTime()));
                 if (fire.series()) {
-                    nextFires.add(new Object[] {micros(in.scheduledTime()), micros(in.updatedAt()), in.taskName()});
+                    nextFires.remove(in.taskName());
+                    nextFires.put(
+                            in.taskName(),
+                            new Object[] {micros(in.scheduledTime()), micros(in.updatedAt()), in.taskName()});
                 }
             }
             if (bulk != null) {
-                bulk.insertAudits(
-                        audits.stream().map(JdbcInstanceStore::auditOf).toList());
-                bulk.updateNextFires(nextFires);
+                bulk.insertAudits(audits);
+                bulk.updateNextFires(new ArrayList<>(nextFires.values()));
             } else {
-                batch(sql.insertAudit, audits);
-                batch(sql.updateTaskNextFire, nextFires);
+                batch(
+                        sql.insertAudit,
+                        audits.stream().map(JdbcInstanceStore::auditArgs).toList());
+                batch(sql.updateTaskNextFire, new ArrayList<>(nextFires.values()));
             }
             return written;
         });
     }
 
+    /** PostgreSQL: instances in as few statements as their payloads allow, duplicates left out by the database. */
+    private boolean[] bulkInsert(List<NewFire> fires) {
+        Set<String> ids = new HashSet<>();
+        int from = 0;
+        long bytes = 0;
+        for (int i = 0; i < fires.size(); i++) {
+            byte[] payload = fires.get(i).payload();
+            int size = payload == null ? 0 : payload.length;
+            if (i > from && bytes + size > BULK_PAYLOAD_BYTES) {
+                ids.addAll(insertGroup(fires.subList(from, i)));
+                from = i;
+                bytes = 0;
+            }
+            bytes += size;
+        }
+        ids.addAll(insertGroup(fires.subList(from, fires.size())));
+        boolean[] written = new boolean[fires.size()];
+        for (int i = 0; i < written.length; i++) {
+            written[i] = ids.contains(fires.get(i).instance().id());
+        }
+        return written;
+    }
+
+    private Set<String> insertGroup(List<NewFire> group) {
+        return bulk.insertInstances(
+                group.stream().map(NewFire::instance).toList(),
+                group.stream().map(NewFire::payload).toList());
+    }
+
     /**
-     * Inserts instances, leaving out those whose (task, scheduled time) exists. The fast path is one batch; if it
-     * meets a duplicate, each row is checked and inserted on its own (H2, MySQL and MariaDB undo only the failed
-     * statement; PostgreSQL uses {@code ON CONFLICT DO NOTHING} and never gets there).
+     * Inserts instances, leaving out those whose task already has an instance with the same key. The fast path is
+     * one batch; if it meets a duplicate, each row is checked and inserted on its own (H2, MySQL and MariaDB undo
+     * only the failed statement, not the transaction).
      */
     private boolean[] insertSkippingDuplicates(List<NewFire> fires) {
         boolean[] written = new boolean[fires.size()];
-        if (vendor == Vendor.POSTGRESQL) {
-            String insert = sql.insertInstance + " ON CONFLICT (task_name, scheduled_us) DO NOTHING";
-            int[] counts = batchCounts(
-                    insert, fires.stream().map(f -> instanceArgs(f.instance())).toList());
-            for (int i = 0; i < counts.length; i++) {
-                written[i] = counts[i] == 1 || (counts[i] == Statement.SUCCESS_NO_INFO && exists(fires.get(i)));
-            }
-            return written;
-        }
+        List<Object[]> rows =
+                fires.stream().map(f -> instanceArgs(f.instance(), f.payload())).toList();
         try {
-            batch(
-                    sql.insertInstance,
-                    fires.stream().map(f -> instanceArgs(f.instance())).toList());
+            batch(sql.insertInstance, rows, INSERT_TYPES);
             java.util.Arrays.fill(written, true);
         } catch (DuplicateKeyException e) {
             for (int i = 0; i < written.length; i++) {
-                TaskInstance in = fires.get(i).instance();
                 if (exists(fires.get(i))) {
                     written[i] = true; // the batch got as far as this row
                     continue;
                 }
                 try {
-                    jdbc.update(sql.insertInstance, instanceArgs(in));
+                    jdbc.update(sql.insertInstance, rows.get(i), INSERT_TYPES);
                     written[i] = true;
                 } catch (DuplicateKeyException duplicate) {
                     written[i] = false;
@@ -181,7 +214,7 @@ public final class JdbcInstanceStore implements InstanceStore {
     @Override
     public boolean transition(Transition t) {
         Boolean applied = tx.execute(status -> {
-            int rows = jdbc.update(sql.updateState, updateArgs(t));
+            int rows = jdbc.update(sql.updateState, updateArgs(t), UPDATE_TYPES);
             if (rows > 1) {
                 throw new AxException(
                         "Instance id " + t.instanceId() + " matched " + rows + " rows: the schema is broken");
@@ -199,9 +232,14 @@ public final class JdbcInstanceStore implements InstanceStore {
         if (transitions.isEmpty()) {
             return new boolean[0];
         }
+        if (bulk != null) {
+            return tx.execute(status -> bulk.transitionAll(transitions));
+        }
         return tx.execute(status -> {
             int[] counts = batchCounts(
-                    sql.updateState, transitions.stream().map(this::updateArgs).toList());
+                    sql.updateState,
+                    transitions.stream().map(JdbcInstanceStore::updateArgs).toList(),
+                    UPDATE_TYPES);
             boolean[] applied = new boolean[counts.length];
             List<Object[]> audits = new ArrayList<>(counts.length);
             for (int i = 0; i < counts.length; i++) {
@@ -245,6 +283,62 @@ public final class JdbcInstanceStore implements InstanceStore {
     @Override
     public List<AuditEntry> auditTrail(String instanceId) {
         return jdbc.query(sql.auditTrail, AUDIT, instanceId);
+    }
+
+    @Override
+    public List<TaskInstance> findScheduled(Instant before, Instant afterTime, String afterId, int limit) {
+        Objects.requireNonNull(before, "before");
+        if (limit <= 0) {
+            return List.of();
+        }
+        if (afterTime == null) {
+            return jdbc.query(sql.findScheduledFirst, INSTANCE, microsAbove(before), limit);
+        }
+        long after = micros(afterTime);
+        return jdbc.query(
+                sql.findScheduledAfter,
+                INSTANCE,
+                microsAbove(before),
+                after,
+                after,
+                afterId == null ? "" : afterId,
+                limit);
+    }
+
+    @Override
+    public Optional<TaskInstance> findByKey(String taskName, String key) {
+        if (taskName == null || key == null) {
+            return Optional.empty();
+        }
+        return jdbc.query(sql.findByKey, INSTANCE, taskName, key).stream().findFirst();
+    }
+
+    @Override
+    public Optional<byte[]> payload(String instanceId) {
+        List<byte[]> found = jdbc.query(sql.payload, (rs, n) -> rs.getBytes(1), instanceId);
+        return found.isEmpty() || found.get(0) == null ? Optional.empty() : Optional.of(found.get(0));
+    }
+
+    @Override
+    public boolean reschedule(String instanceId, Instant from, Instant to, String node, Instant at) {
+        Objects.requireNonNull(from, "from");
+        Objects.requireNonNull(to, "to");
+        Boolean moved = tx.execute(status -> {
+            int rows = jdbc.update(sql.reschedule, micros(to), node, micros(at), instanceId, micros(from));
+            if (rows > 1) {
+                throw new AxException("Instance id " + instanceId + " matched " + rows + " rows: the schema is broken");
+            }
+            if (rows == 1) {
+                jdbc.update(
+                        sql.auditReschedule,
+                        node,
+                        micros(at),
+                        clip("rescheduled from " + from + " to " + to),
+                        instanceId);
+            }
+            return rows == 1;
+        });
+        return Boolean.TRUE.equals(moved);
     }
 
     // ---- tasks --------------------------------------------------------------------------------------------
@@ -351,7 +445,9 @@ public final class JdbcInstanceStore implements InstanceStore {
             InstanceState.valueOf(rs.getString(4)),
             rs.getInt(5),
             rs.getString(6),
-            instant(rs.getLong(7)));
+            instant(rs.getLong(7)),
+            InstanceOrigin.valueOf(rs.getString(8)),
+            rs.getString(9));
 
     private static final RowMapper<AuditEntry> AUDIT = (rs, n) -> new AuditEntry(
             rs.getString(1),
@@ -374,7 +470,21 @@ public final class JdbcInstanceStore implements InstanceStore {
             rs.getString(6),
             instant(rs.getLong(7)));
 
-    private static Object[] instanceArgs(TaskInstance i) {
+    /** The SQL types of {@link #instanceArgs}, so that null keys and payloads bind on every driver. */
+    private static final int[] INSERT_TYPES = {
+        Types.VARCHAR,
+        Types.VARCHAR,
+        Types.BIGINT,
+        Types.VARCHAR,
+        Types.INTEGER,
+        Types.VARCHAR,
+        Types.BIGINT,
+        Types.VARCHAR,
+        Types.VARCHAR,
+        Types.VARBINARY
+    };
+
+    private static Object[] instanceArgs(TaskInstance i, byte[] payload) {
         return new Object[] {
             i.id(),
             i.taskName(),
@@ -382,35 +492,32 @@ public final class JdbcInstanceStore implements InstanceStore {
             i.state().name(),
             i.attempt(),
             i.node(),
-            micros(i.updatedAt())
+            micros(i.updatedAt()),
+            i.origin().name(),
+            i.key(),
+            payload
         };
     }
 
-    private Object[] updateArgs(Transition t) {
+    /** The SQL types of {@link #updateArgs}: the due time is often null in every row of a batch. */
+    private static final int[] UPDATE_TYPES = {
+        Types.VARCHAR, Types.INTEGER, Types.VARCHAR, Types.BIGINT, Types.VARCHAR, Types.VARCHAR, Types.BIGINT
+    };
+
+    private static Object[] updateArgs(Transition t) {
         return new Object[] {
             t.to().name(),
             t.attempt(),
             t.node(),
             micros(t.at()),
             t.instanceId(),
-            t.from().name()
+            t.from().name(),
+            t.dueAt() == null ? null : micros(t.dueAt())
         };
     }
 
     private static Object[] auditArgs(Transition t) {
         return auditArgs(new AuditEntry(t.instanceId(), t.from(), t.to(), t.node(), t.attempt(), t.at(), t.reason()));
-    }
-
-    /** Back from the argument array of {@link #auditArgs(AuditEntry)}. */
-    private static AuditEntry auditOf(Object[] a) {
-        return new AuditEntry(
-                (String) a[0],
-                a[1] == null ? null : InstanceState.valueOf((String) a[1]),
-                InstanceState.valueOf((String) a[2]),
-                (String) a[3],
-                (Integer) a[4],
-                instant((Long) a[5]),
-                (String) a[6]);
     }
 
     static String clip(String reason) {
@@ -434,11 +541,20 @@ public final class JdbcInstanceStore implements InstanceStore {
         batchCounts(statement, rows);
     }
 
+    private void batch(String statement, List<Object[]> rows, int[] types) {
+        batchCounts(statement, rows, types);
+    }
+
     private int[] batchCounts(String statement, List<Object[]> rows) {
+        return batchCounts(statement, rows, null);
+    }
+
+    /** @param types the SQL type of each column, or null to tell them from the values */
+    private int[] batchCounts(String statement, List<Object[]> rows, int[] types) {
         int[] all = new int[rows.size()];
         for (int from = 0; from < rows.size(); from += BATCH) {
             List<Object[]> chunk = rows.subList(from, Math.min(rows.size(), from + BATCH));
-            int[] counts = jdbc.batchUpdate(statement, chunk, argTypes(chunk));
+            int[] counts = jdbc.batchUpdate(statement, chunk, types != null ? types : argTypes(chunk));
             System.arraycopy(counts, 0, all, from, counts.length);
         }
         return all;
@@ -478,6 +594,12 @@ public final class JdbcInstanceStore implements InstanceStore {
 
     static long micros(Instant t) {
         return ChronoUnit.MICROS.between(Instant.EPOCH, t);
+    }
+
+    /** The least whole microsecond not before {@code t}: {@code us < microsAbove(t)} exactly when before t. */
+    static long microsAbove(Instant t) {
+        long us = micros(t);
+        return t.getNano() % 1_000 == 0 ? us : us + 1;
     }
 
     static Instant instant(long micros) {

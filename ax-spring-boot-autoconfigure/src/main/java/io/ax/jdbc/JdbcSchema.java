@@ -27,6 +27,11 @@ public final class JdbcSchema {
      * @throws IllegalArgumentException when the prefix is not a safe identifier start
      */
     public static int migrate(DataSource dataSource, String tablePrefix) {
+        return migrate(dataSource, tablePrefix, "latest");
+    }
+
+    /** Brings AX's tables up to {@code targetVersion} ({@code latest} for all); upgrade tests start from old ones. */
+    static int migrate(DataSource dataSource, String tablePrefix, String targetVersion) {
         String prefix = checkPrefix(tablePrefix);
         Vendor vendor = Vendor.of(dataSource);
         MigrateResult result = Flyway.configure(JdbcSchema.class.getClassLoader())
@@ -36,6 +41,7 @@ public final class JdbcSchema {
                 .placeholders(Map.of("prefix", prefix))
                 .baselineOnMigrate(true)
                 .baselineVersion("0")
+                .target(targetVersion)
                 .load()
                 .migrate();
         if (!result.success) {

@@ -32,13 +32,17 @@ final class PostgresBulk {
 
     PostgresBulk(JdbcTemplate jdbc, String prefix) {
         this.jdbc = jdbc;
-        insertInstances = "INSERT INTO " + prefix + "instance (" + Sql.INSTANCE_COLUMNS + ")"
-                + " SELECT * FROM unnest(?::varchar[], ?::varchar[], ?::bigint[], ?::varchar[], ?::int[], ?::varchar[],"
-                + " ?::bigint[]) ON CONFLICT (task_name, scheduled_us) DO NOTHING RETURNING id";
+        // ORDER BY the ordinality: of two new rows with the same key, the first one given is written
+        insertInstances = "INSERT INTO " + prefix + "instance (" + Sql.INSERT_COLUMNS + ")"
+                + " SELECT i, t, s, st, a, n, u, o, k, p FROM unnest(?::varchar[], ?::varchar[], ?::bigint[],"
+                + " ?::varchar[], ?::int[], ?::varchar[], ?::bigint[], ?::varchar[], ?::varchar[], ?::bytea[])"
+                + " WITH ORDINALITY AS r(i, t, s, st, a, n, u, o, k, p, ord) ORDER BY ord"
+                + " ON CONFLICT (task_name, dedupe_key) DO NOTHING RETURNING id";
         updateStates = "UPDATE " + prefix + "instance AS i SET state = u.to_state, attempt = u.attempt, node = u.node,"
                 + " updated_us = u.at_us FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::int[], ?::varchar[],"
-                + " ?::bigint[]) AS u(id, from_state, to_state, attempt, node, at_us)"
-                + " WHERE i.id = u.id AND i.state = u.from_state RETURNING i.id";
+                + " ?::bigint[], ?::bigint[]) AS u(id, from_state, to_state, attempt, node, at_us, due_us)"
+                + " WHERE i.id = u.id AND i.state = u.from_state"
+                + " AND (u.due_us IS NULL OR i.scheduled_us = u.due_us) RETURNING i.id";
         insertAudits =
                 "INSERT INTO " + prefix + "audit (instance_id, from_state, to_state, node, attempt, at_us, reason)"
                         + " SELECT id, f, t, n, a, at, r FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::varchar[],"
@@ -47,8 +51,13 @@ final class PostgresBulk {
                 + " FROM unnest(?::varchar[], ?::bigint[], ?::bigint[]) AS u(name, next_us, at_us) WHERE k.name = u.name";
     }
 
-    /** Inserts instances, skipping those whose (task, scheduled time) exists; returns the ids written. */
-    Set<String> insertInstances(List<TaskInstance> instances) {
+    /**
+     * Inserts instances with their payloads, skipping those whose task already has an instance with the same key
+     * (also earlier in {@code instances}); returns the ids written.
+     *
+     * @param payloads per instance, its payload or null
+     */
+    Set<String> insertInstances(List<TaskInstance> instances, List<byte[]> payloads) {
         int n = instances.size();
         String[] ids = new String[n];
         String[] tasks = new String[n];
@@ -57,6 +66,9 @@ final class PostgresBulk {
         Integer[] attempts = new Integer[n];
         String[] nodes = new String[n];
         Long[] updated = new Long[n];
+        String[] origins = new String[n];
+        String[] keys = new String[n];
+        byte[][] bytes = new byte[n][];
         for (int i = 0; i < n; i++) {
             TaskInstance in = instances.get(i);
             ids[i] = in.id();
@@ -66,8 +78,12 @@ final class PostgresBulk {
             attempts[i] = in.attempt();
             nodes[i] = in.node();
             updated[i] = JdbcInstanceStore.micros(in.updatedAt());
+            origins[i] = in.origin().name();
+            keys[i] = in.key();
+            bytes[i] = payloads.get(i);
         }
-        return returningIds(insertInstances, ids, tasks, scheduled, states, attempts, nodes, updated);
+        return returningIds(
+                insertInstances, ids, tasks, scheduled, states, attempts, nodes, updated, origins, keys, bytes);
     }
 
     /**
@@ -92,8 +108,10 @@ final class PostgresBulk {
                 List<Integer> run = new ArrayList<>(2);
                 run.add(queue.poll());
                 while (!queue.isEmpty()
-                        && transitions.get(queue.peek()).from()
-                                == transitions.get(run.get(run.size() - 1)).to()) {
+                        && follows(
+                                transitions.get(run.get(0)),
+                                transitions.get(run.get(run.size() - 1)),
+                                transitions.get(queue.peek()))) {
                     run.add(queue.poll());
                 }
                 runs.add(run);
@@ -105,6 +123,7 @@ final class PostgresBulk {
             Integer[] attempts = new Integer[n];
             String[] nodes = new String[n];
             Long[] at = new Long[n];
+            Long[] due = new Long[n];
             for (int k = 0; k < n; k++) {
                 List<Integer> run = runs.get(k);
                 Transition first = transitions.get(run.get(0));
@@ -115,8 +134,9 @@ final class PostgresBulk {
                 attempts[k] = last.attempt();
                 nodes[k] = last.node();
                 at[k] = JdbcInstanceStore.micros(last.at());
+                due[k] = first.dueAt() == null ? null : JdbcInstanceStore.micros(first.dueAt());
             }
-            Set<String> moved = returningIds(updateStates, ids, from, to, attempts, nodes, at);
+            Set<String> moved = returningIds(updateStates, ids, from, to, attempts, nodes, at, due);
             for (int k = 0; k < n; k++) {
                 List<Integer> run = runs.get(k);
                 if (moved.contains(ids[k])) {
@@ -140,6 +160,15 @@ final class PostgresBulk {
         }
         insertAudits(entries);
         return applied;
+    }
+
+    /**
+     * Whether {@code next} can go in the same update as the chain from {@code first} to {@code last}: it starts
+     * where the chain ends, and its due-time condition, if any, is the chain's. The update checks the condition of
+     * the chain's first change only; that is enough because no change in the chain moves the due time.
+     */
+    private static boolean follows(Transition first, Transition last, Transition next) {
+        return next.from() == last.to() && (next.dueAt() == null || next.dueAt().equals(first.dueAt()));
     }
 
     void insertAudits(List<AuditEntry> entries) {
@@ -209,7 +238,9 @@ final class PostgresBulk {
         PreparedStatement ps = c.prepareStatement(sql);
         for (int i = 0; i < columns.length; i++) {
             Object[] column = columns[i];
-            String type = column instanceof Long[] ? "int8" : column instanceof Integer[] ? "int4" : "varchar";
+            String type = column instanceof Long[]
+                    ? "int8"
+                    : column instanceof Integer[] ? "int4" : column instanceof byte[][] ? "bytea" : "varchar";
             Array array = c.createArrayOf(type, column);
             ps.setArray(i + 1, array);
         }

@@ -3,7 +3,11 @@ package io.ax.jdbc;
 /** Every statement of the JDBC store, with the table prefix applied. Parameters are always bound, never inlined. */
 final class Sql {
 
-    static final String INSTANCE_COLUMNS = "id, task_name, scheduled_us, state, attempt, node, updated_us";
+    /** What a {@code TaskInstance} is read from, in the order the row mapper expects. */
+    static final String INSTANCE_COLUMNS =
+            "id, task_name, scheduled_us, state, attempt, node, updated_us, origin, dedupe_key";
+    /** What a new instance is written with: its columns and its payload. */
+    static final String INSERT_COLUMNS = INSTANCE_COLUMNS + ", payload";
 
     final String insertInstance;
     final String instanceExists;
@@ -23,18 +27,45 @@ final class Sql {
     final String deadLetters;
     final String countDeadLetters;
     final String findByStatesPrefix;
+    final String findScheduledFirst;
+    final String findScheduledAfter;
+    final String findByKey;
+    final String payload;
+    final String reschedule;
+    final String auditReschedule;
 
-    Sql(String p) {
-        insertInstance = "INSERT INTO " + p + "instance (" + INSTANCE_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?)";
+    Sql(String p, Vendor vendor) {
+        insertInstance = "INSERT INTO " + p + "instance (" + INSERT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
         instanceExists = "SELECT COUNT(*) FROM " + p + "instance WHERE id = ?";
+        // one statement for conditional and unconditional changes, so that both batch together: a null due time
+        // compares the column with itself
         updateState = "UPDATE " + p + "instance SET state = ?, attempt = ?, node = ?, updated_us = ?"
-                + " WHERE id = ? AND state = ?";
+                + " WHERE id = ? AND state = ? AND scheduled_us = COALESCE(?, scheduled_us)";
         insertAudit = "INSERT INTO " + p + "audit (instance_id, from_state, to_state, node, attempt, at_us, reason)"
                 + " VALUES (?, ?, ?, ?, ?, ?, ?)";
         findInstance = "SELECT " + INSTANCE_COLUMNS + " FROM " + p + "instance WHERE id = ?";
         findByTask = "SELECT " + INSTANCE_COLUMNS + " FROM " + p + "instance WHERE task_name = ?"
                 + " ORDER BY scheduled_us DESC LIMIT ?";
         findByStatesPrefix = "SELECT " + INSTANCE_COLUMNS + " FROM " + p + "instance WHERE state IN (";
+        // Both read the (state, scheduled_us, id) index as one range, in its order, and stop at the LIMIT. The
+        // cursor is spelt out: MariaDB scans a row comparison (scheduled_us, id) > (?, ?) from the start of the
+        // state. When many rows are due, MariaDB also prefers a lookup on the state alone, walking every due row
+        // before the cursor and every pending one after the bound; FORCE INDEX makes it take the range.
+        String due = p + "instance" + (vendor == Vendor.MYSQL ? " FORCE INDEX (" + p + "instance_state_due)" : "");
+        findScheduledFirst = "SELECT " + INSTANCE_COLUMNS + " FROM " + due
+                + " WHERE state = 'SCHEDULED' AND scheduled_us < ?"
+                + " ORDER BY scheduled_us, id LIMIT ?";
+        findScheduledAfter = "SELECT " + INSTANCE_COLUMNS + " FROM " + due
+                + " WHERE state = 'SCHEDULED' AND scheduled_us < ? AND scheduled_us >= ?"
+                + " AND (scheduled_us > ? OR id > ?)"
+                + " ORDER BY scheduled_us, id LIMIT ?";
+        findByKey = "SELECT " + INSTANCE_COLUMNS + " FROM " + p + "instance WHERE task_name = ? AND dedupe_key = ?";
+        payload = "SELECT payload FROM " + p + "instance WHERE id = ?";
+        reschedule = "UPDATE " + p + "instance SET scheduled_us = ?, node = ?, updated_us = ?"
+                + " WHERE id = ? AND state = 'SCHEDULED' AND scheduled_us = ?";
+        // the audit row carries the attempt the instance has, read in the same statement instead of a round trip
+        auditReschedule = "INSERT INTO " + p + "audit (instance_id, from_state, to_state, node, attempt, at_us, reason)"
+                + " SELECT id, 'SCHEDULED', 'SCHEDULED', ?, attempt, ?, ? FROM " + p + "instance WHERE id = ?";
         auditTrail = "SELECT instance_id, from_state, to_state, node, attempt, at_us, reason FROM " + p
                 + "audit WHERE instance_id = ? ORDER BY id";
         updateTaskNextFire = "UPDATE " + p + "task SET next_fire_us = ?, updated_us = ? WHERE name = ?";

@@ -1,6 +1,7 @@
 package io.ax.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.ax.core.AxContext;
@@ -8,8 +9,11 @@ import io.ax.core.AxDeadLetterEvent;
 import io.ax.core.AxExecutor;
 import io.ax.core.AxJob;
 import io.ax.core.AxResult;
+import io.ax.core.AxScheduler;
 import io.ax.core.AxTask;
 import io.ax.core.InstanceState;
+import io.ax.core.InvalidScheduleException;
+import io.ax.core.PayloadCodec;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.ExecutorRouter;
 import io.ax.core.store.InMemoryInstanceStore;
@@ -25,6 +29,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -115,6 +120,40 @@ class AxAutoConfigurationTest {
                                     .map(i -> i.state() == InstanceState.SUCCESS)
                                     .orElse(false));
                 });
+    }
+
+    @Test
+    void schedulesOnDemandHandlersWithJsonPayloadsThroughTheApplicationsMapper() {
+        runner.withConfiguration(AutoConfigurations.of(JacksonAutoConfiguration.class))
+                .withUserConfiguration(OrderHandlers.class)
+                .withPropertyValues("ax.payload.max-size=1KB")
+                .run(context -> {
+                    AxScheduler scheduler = context.getBean(AxScheduler.class);
+                    assertThat(scheduler).isSameAs(context.getBean(AxEngine.class));
+                    assertThat(context).hasSingleBean(PayloadCodec.class);
+
+                    String id =
+                            scheduler.schedule("closeOrder", Duration.ofMillis(50), new OrderHandlers.Order(7, "tea"));
+
+                    await().atMost(BOUND).until(() -> !OrderHandlers.CLOSED.isEmpty());
+                    assertThat(OrderHandlers.CLOSED).containsExactly(new OrderHandlers.Order(7, "tea"));
+                    assertThat(scheduler.find(id).orElseThrow().instance().taskName())
+                            .isEqualTo("closeOrder");
+                    assertThatThrownBy(() -> scheduler.schedule("closeOrder", Duration.ZERO, "x".repeat(1025)))
+                            .isInstanceOf(InvalidScheduleException.class)
+                            .hasMessageContaining("1024");
+                });
+    }
+
+    @Test
+    void withoutAJsonMapperPayloadsAreStringsOrBytes() {
+        runner.withUserConfiguration(OrderHandlers.class).run(context -> {
+            assertThat(context).doesNotHaveBean(PayloadCodec.class);
+            assertThatThrownBy(() -> context.getBean(AxScheduler.class)
+                            .schedule("closeOrder", Duration.ZERO, new OrderHandlers.Order(1, "x")))
+                    .isInstanceOf(InvalidScheduleException.class)
+                    .hasMessageContaining("No PayloadCodec");
+        });
     }
 
     @Test
@@ -222,6 +261,19 @@ class AxAutoConfigurationTest {
         @EventListener
         void on(AxDeadLetterEvent event) {
             events.add(event);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OrderHandlers {
+
+        record Order(int id, String item) {}
+
+        static final List<Order> CLOSED = new CopyOnWriteArrayList<>();
+
+        @AxJob(name = "closeOrder", timeout = "5s")
+        void close(AxContext context) {
+            CLOSED.add(context.payload(Order.class));
         }
     }
 }

@@ -3,22 +3,13 @@ package io.ax.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.ax.core.AuditEntry;
 import io.ax.core.AxJob;
-import io.ax.core.DeadLetter;
-import io.ax.core.InstanceState;
-import io.ax.core.TaskInstance;
-import io.ax.core.Transition;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceStore;
-import io.ax.core.store.NewFire;
-import io.ax.core.store.StoredTask;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -130,6 +121,11 @@ class AxHealthWebTest {
         FailingStore failingStore() {
             return new FailingStore();
         }
+
+        @Bean
+        InstanceStore axStore(FailingStore failing) {
+            return failing.store();
+        }
     }
 
     static class Jobs {
@@ -141,105 +137,25 @@ class AxHealthWebTest {
         }
     }
 
-    /** An in-memory store that can be made to fail like an unreachable database. */
-    static final class FailingStore implements InstanceStore {
+    /** An in-memory store that can be made to fail like an unreachable database: every call throws. */
+    static final class FailingStore {
         private final InMemoryInstanceStore delegate = new InMemoryInstanceStore();
         volatile boolean failing;
 
-        private void check() {
-            if (failing) {
-                throw new IllegalStateException("connection refused");
-            }
-        }
-
-        @Override
-        public void create(TaskInstance instance, String reason) {
-            check();
-            delegate.create(instance, reason);
-        }
-
-        @Override
-        public boolean transition(Transition transition) {
-            check();
-            return delegate.transition(transition);
-        }
-
-        @Override
-        public boolean[] schedule(List<NewFire> fires) {
-            check();
-            return delegate.schedule(fires);
-        }
-
-        @Override
-        public List<TaskInstance> findByStates(Set<InstanceState> states, int limit) {
-            check();
-            return delegate.findByStates(states, limit);
-        }
-
-        @Override
-        public void saveTask(String name, String trigger, Instant at) {
-            check();
-            delegate.saveTask(name, trigger, at);
-        }
-
-        @Override
-        public Optional<StoredTask> findTask(String name) {
-            check();
-            return delegate.findTask(name);
-        }
-
-        @Override
-        public List<StoredTask> findTasks() {
-            check();
-            return delegate.findTasks();
-        }
-
-        @Override
-        public boolean setPaused(String name, boolean paused, Instant at) {
-            check();
-            return delegate.setPaused(name, paused, at);
-        }
-
-        @Override
-        public Optional<TaskInstance> find(String id) {
-            check();
-            return delegate.find(id);
-        }
-
-        @Override
-        public List<TaskInstance> findByTask(String taskName, int limit) {
-            check();
-            return delegate.findByTask(taskName, limit);
-        }
-
-        @Override
-        public List<AuditEntry> auditTrail(String instanceId) {
-            check();
-            return delegate.auditTrail(instanceId);
-        }
-
-        @Override
-        public void saveDeadLetter(DeadLetter deadLetter) {
-            check();
-            delegate.saveDeadLetter(deadLetter);
-        }
-
-        @Override
-        public boolean deleteDeadLetter(String instanceId) {
-            check();
-            return delegate.deleteDeadLetter(instanceId);
-        }
-
-        @Override
-        public List<DeadLetter> deadLetters(int offset, int limit) {
-            check();
-            return delegate.deadLetters(offset, limit);
-        }
-
-        @Override
-        public long deadLetterCount() {
-            check();
-            return delegate.deadLetterCount();
+        InstanceStore store() {
+            return (InstanceStore) Proxy.newProxyInstance(
+                    InstanceStore.class.getClassLoader(),
+                    new Class<?>[] {InstanceStore.class},
+                    (proxy, method, args) -> {
+                        if (failing) {
+                            throw new IllegalStateException("connection refused");
+                        }
+                        try {
+                            return method.invoke(delegate, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
         }
     }
 }

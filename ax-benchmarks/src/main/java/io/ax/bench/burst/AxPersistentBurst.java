@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.ax.bench.db.Postgres;
 import io.ax.bench.db.Probe;
 import io.ax.core.AxTask;
+import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.engine.AxEngine;
@@ -65,8 +66,10 @@ final class AxPersistentBurst implements BurstSystem {
                     InstanceState.SCHEDULED,
                     0,
                     "bench",
-                    now);
-            chunk.add(new NewFire(instance, false, "burst"));
+                    now,
+                    InstanceOrigin.DELAYED,
+                    null);
+            chunk.add(new NewFire(instance, "burst"));
             if (chunk.size() == 5_000 || i == tasks - 1) {
                 store.schedule(chunk);
                 chunk.clear();

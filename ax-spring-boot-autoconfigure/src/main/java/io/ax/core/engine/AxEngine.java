@@ -3,10 +3,14 @@ package io.ax.core.engine;
 import io.ax.core.AxClockJumpEvent;
 import io.ax.core.AxDeadLetterEvent;
 import io.ax.core.AxException;
+import io.ax.core.AxScheduler;
 import io.ax.core.AxTask;
-import io.ax.core.DuplicateInstanceException;
 import io.ax.core.IllegalTransitionException;
+import io.ax.core.InstanceDetails;
+import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
+import io.ax.core.PayloadCodec;
+import io.ax.core.ScheduleRequest;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
 import io.ax.core.UnknownInstanceException;
@@ -15,18 +19,19 @@ import io.ax.core.clock.AxClock;
 import io.ax.core.clock.ClockJumpDetector;
 import io.ax.core.clock.ClockStatus;
 import io.ax.core.cluster.ClusterView;
+import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.wheel.WheelTimer;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -48,7 +53,7 @@ import java.util.function.Supplier;
  * pools; the pools' workers ({@code ax-<group>-<n>}); and a clock watch ({@code ax-clock}) that pauses trigger
  * decisions for a moment when the wall clock jumps. Thread-safe. Build one with {@link #builder}.
  */
-public final class AxEngine implements AutoCloseable {
+public final class AxEngine implements AxScheduler, AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
     private static final int DISPATCH_QUEUE_CAPACITY = 65_536;
@@ -70,7 +75,9 @@ public final class AxEngine implements AutoCloseable {
     private final List<Consumer<AxDeadLetterEvent>> deadLetterListeners;
 
     private final Map<String, AxTask> tasks = new ConcurrentHashMap<>();
-    private final WheelTimer<Runnable> wheel;
+    private final Set<String> paused = ConcurrentHashMap.newKeySet();
+    private final StoreRouter stores;
+    private final WheelTimer<Object> wheel;
     private final ThreadPoolExecutor dispatchExecutor;
     private final FirePlanner fires;
     private final Dispatcher dispatcher;
@@ -80,6 +87,9 @@ public final class AxEngine implements AutoCloseable {
     private final ClockGuard clockGuard;
     private final Operations operations;
     private final Supplier<ClusterView> cluster;
+    private final Prefetcher prefetcher;
+    private final DelayedTasks delayed;
+    private final PayloadCodec payloadCodec;
     private final AtomicReference<Lifecycle> lifecycle = new AtomicReference<>(Lifecycle.NEW);
 
     private AxEngine(Builder b) {
@@ -90,6 +100,7 @@ public final class AxEngine implements AutoCloseable {
         this.shutdownAwait = b.shutdownAwait;
         this.deadLetterListeners = List.copyOf(b.deadLetterListeners);
         this.pools = new ExecutionPools(b.pools, b.defaultPool);
+        this.stores = new StoreRouter(store, new InMemoryInstanceStore(b.memoryRetention));
         this.wheel = new WheelTimer<>(b.tick, clock::nanoTime, this::handOff, "ax-wheel");
         this.dispatchExecutor = new ThreadPoolExecutor(
                 1,
@@ -104,10 +115,13 @@ public final class AxEngine implements AutoCloseable {
                 new ClockJumpDetector(clock, b.clockJumpThreshold, b.clockPause), clock, insight, b.clockJumpListeners);
         this.cluster = b.cluster != null ? b.cluster : () -> ClusterView.alone(nodeId);
         this.runner = new InstanceRunner(this);
-        this.writer = new StateWriter(store, WRITE_QUEUE_CAPACITY);
+        this.writer = new StateWriter(stores, WRITE_QUEUE_CAPACITY);
         this.fires = new FirePlanner(this, b.misfireThreshold, b.maxCatchUp);
         this.dispatcher = new Dispatcher(this, pools, b.rejectionBackoff);
         this.operations = new Operations(this);
+        this.prefetcher = new Prefetcher(this, b.prefetchWindow, b.prefetchPage, b.prefetchLimit);
+        this.payloadCodec = b.payloadCodec;
+        this.delayed = new DelayedTasks(this, b.payloadCodec, b.maxPayloadSize);
     }
 
     public static Builder builder() {
@@ -126,7 +140,7 @@ public final class AxEngine implements AutoCloseable {
             throw new AxException("A task named '" + task.name() + "' is already registered");
         }
         if (lifecycle.get() == Lifecycle.STARTED) {
-            store.saveTask(task.name(), task.trigger().describe(), clock.instant());
+            stores.saveTask(task.name(), task.trigger().describe(), clock.instant());
             List<FirePlanner.Pending> first = new ArrayList<>();
             fires.planFirst(task, first);
             fires.scheduleFires(first);
@@ -143,7 +157,6 @@ public final class AxEngine implements AutoCloseable {
         }
         writer.start();
         wheel.start();
-        operations.loadPaused();
         new Recovery(this).run();
         clockGuard.start();
         LOG.log(Level.INFO, "AX engine started on node {0} with {1} task(s)", nodeId, tasks.size());
@@ -158,6 +171,7 @@ public final class AxEngine implements AutoCloseable {
             return;
         }
         clockGuard.stop();
+        prefetcher.stop();
         wheel.close();
         dispatchExecutor.shutdown();
         try {
@@ -185,23 +199,69 @@ public final class AxEngine implements AutoCloseable {
      * @throws UnknownTaskException when no task has that name
      * @throws AxException when the engine is not started
      */
+    @Override
     public String triggerNow(String taskName) {
         AxTask task = task(taskName).orElseThrow(() -> new UnknownTaskException(taskName));
         if (lifecycle.get() != Lifecycle.STARTED) {
             throw new AxException("The AX engine is not running; cannot trigger '" + taskName + "'");
         }
-        Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
-        for (int bump = 0; bump < 1_000; bump++) {
-            Instant at = now.plus(bump, ChronoUnit.MICROS);
-            List<Due> written = fires.write(
-                    List.of(new FirePlanner.Pending(task, at, Due.Origin.ON_DEMAND, "triggered on demand")));
-            if (!written.isEmpty()) {
-                Due due = written.get(0);
-                handOff(() -> dispatcher.dispatchFresh(due));
-                return due.instanceId();
-            }
+        Instant now = clock.instant();
+        List<Due> written = fires.write(
+                List.of(new FirePlanner.Pending(task, now, InstanceOrigin.ON_DEMAND, "triggered on demand")));
+        Due due = written.get(0);
+        onDispatchThread(() -> dispatcher.dispatchFresh(due));
+        return due.instanceId();
+    }
+
+    @Override
+    public List<String> scheduleAll(List<ScheduleRequest> requests) {
+        Objects.requireNonNull(requests, "requests");
+        return delayed.scheduleAll(requests);
+    }
+
+    @Override
+    public boolean cancel(String instanceId) {
+        Objects.requireNonNull(instanceId, "instanceId");
+        return delayed.cancel(instanceId);
+    }
+
+    @Override
+    public boolean reschedule(String instanceId, Instant newTime) {
+        Objects.requireNonNull(instanceId, "instanceId");
+        return delayed.reschedule(instanceId, newTime);
+    }
+
+    @Override
+    public Optional<InstanceDetails> find(String instanceId) {
+        Objects.requireNonNull(instanceId, "instanceId");
+        return delayed.find(instanceId);
+    }
+
+    @Override
+    public void pause(String taskName) {
+        AxTask task = task(taskName).orElseThrow(() -> new UnknownTaskException(taskName));
+        paused.add(taskName);
+        Instant now = clock.instant();
+        if (!stores.setPaused(taskName, true, now)) {
+            stores.saveTask(taskName, task.trigger().describe(), now);
+            stores.setPaused(taskName, true, now);
         }
-        throw new DuplicateInstanceException(task.name(), now);
+        LOG.log(Level.INFO, "Task ''{0}'' paused", taskName);
+    }
+
+    @Override
+    public void resume(String taskName) {
+        task(taskName).orElseThrow(() -> new UnknownTaskException(taskName));
+        stores.setPaused(taskName, false, clock.instant());
+        if (paused.remove(taskName) && lifecycle.get() == Lifecycle.STARTED) {
+            onDispatchThread(() -> dispatcher.resume(taskName));
+        }
+        LOG.log(Level.INFO, "Task ''{0}'' resumed", taskName);
+    }
+
+    /** Whether a task is paused. */
+    public boolean isPaused(String taskName) {
+        return paused.contains(taskName);
     }
 
     /** The task with that name, if registered. */
@@ -214,7 +274,10 @@ public final class AxEngine implements AutoCloseable {
         return List.copyOf(tasks.values());
     }
 
-    /** The store holding instances, their audit trail and dead letters. */
+    /**
+     * The configured store, holding PERSISTENT instances, their audit trail and dead letters. MEMORY instances are
+     * not in it: {@link #find} finds every instance.
+     */
     public InstanceStore store() {
         return store;
     }
@@ -242,40 +305,16 @@ public final class AxEngine implements AutoCloseable {
     // ---- operations ---------------------------------------------------------------------------------------
 
     /**
-     * Pauses a task's trigger: its fires are SKIPPED ("task paused") until {@link #resume}; {@link #triggerNow}
-     * still runs it. The flag is kept in the store, so it survives a restart.
+     * Cancels, for an operator, an instance that waits: for its time (SCHEDULED, as {@link #cancel} does) or for its
+     * next attempt (RETRYING). A series goes on with its next fire. Unlike {@link #cancel}, says why it cannot.
      *
-     * @throws UnknownTaskException when no task has that name
-     */
-    public void pause(String taskName) {
-        operations.pause(taskName);
-    }
-
-    /**
-     * Resumes a paused task's trigger from its next fire time.
-     *
-     * @throws UnknownTaskException when no task has that name
-     */
-    public void resume(String taskName) {
-        operations.resume(taskName);
-    }
-
-    /** Whether the task's trigger is paused. */
-    public boolean isPaused(String taskName) {
-        return operations.isPaused(taskName);
-    }
-
-    /**
-     * Cancels an instance that waits: for its fire time (SCHEDULED) or for its next attempt (RETRYING). A series
-     * goes on with its next fire.
-     *
-     * @return the instance, now CANCELLED
-     * @throws UnknownInstanceException when the store does not hold it
+     * @return the instance, now CANCELLED, with its audit trail
+     * @throws UnknownInstanceException when no store holds it
      * @throws IllegalTransitionException when it is in another state (running, finished)
      * @throws AxException when it changed state while being cancelled
      */
-    public TaskInstance cancel(String instanceId) {
-        return operations.cancel(instanceId);
+    public InstanceDetails cancelWaiting(String instanceId) {
+        return operations.cancelWaiting(instanceId);
     }
 
     /**
@@ -283,17 +322,22 @@ public final class AxEngine implements AutoCloseable {
      * the task's retries afresh; audited as "replayed by operator". Its dead letter is removed; should it die again
      * it leaves a new one.
      *
-     * @return the instance, now RETRYING
-     * @throws UnknownInstanceException when the store does not hold it
+     * @return the instance, now RETRYING, with its audit trail
+     * @throws UnknownInstanceException when no store holds it
      * @throws UnknownTaskException when its task is not registered on this node
      * @throws IllegalTransitionException when it is not DEAD
      * @throws AxException when the engine is not running, or the instance changed state meanwhile
      */
-    public TaskInstance replay(String instanceId) {
+    public InstanceDetails replay(String instanceId) {
         return operations.replay(instanceId);
     }
 
     // ---- insight ------------------------------------------------------------------------------------------
+
+    /** A task's newest instances, newest scheduled time first, from every store (MEMORY ones too). */
+    public List<TaskInstance> instancesOf(String taskName, int limit) {
+        return stores.findByTask(taskName, limit);
+    }
 
     /** Instances due but not started on this node, per pool, and how long the oldest has waited. No query. */
     public Backlog backlog() {
@@ -310,7 +354,7 @@ public final class AxEngine implements AutoCloseable {
         return cluster.get();
     }
 
-    // ---- shared with the runner ---------------------------------------------------------------------------
+    // ---- shared with the engine's parts ---------------------------------------------------------------------------
 
     /** A conditional transition with its audit row; false when the instance was no longer in {@code from}. */
     boolean move(String instanceId, InstanceState from, InstanceState to, int attempt, String reason) {
@@ -373,6 +417,28 @@ public final class AxEngine implements AutoCloseable {
         return at(clock.nanoTime() + delay.toNanos(), work);
     }
 
+    /** The wheel deadline of a wall-clock time, measured from now on the monotonic clock. */
+    long deadlineOf(Instant time) {
+        long delta = Duration.between(clock.instant(), time).toNanos();
+        return clock.nanoTime() + Math.max(0, delta);
+    }
+
+    long wheelSchedule(long deadlineNanos, MemoryTask task) {
+        return wheel.schedule(deadlineNanos, task);
+    }
+
+    boolean wheelCancel(long handle) {
+        return wheel.cancel(handle);
+    }
+
+    boolean wheelReschedule(long handle, long deadlineNanos) {
+        return wheel.reschedule(handle, deadlineNanos);
+    }
+
+    Object wheelPayload(long handle) {
+        return wheel.payload(handle);
+    }
+
     long at(long deadlineNanos, Runnable work) {
         try {
             return wheel.schedule(deadlineNanos, work);
@@ -407,6 +473,28 @@ public final class AxEngine implements AutoCloseable {
     void ended(Due due) {
         dispatcher.release(due);
         fires.ended(due);
+    }
+
+    StoreRouter stores() {
+        return stores;
+    }
+
+    PayloadCodec payloadCodec() {
+        return payloadCodec;
+    }
+
+    Prefetcher prefetcher() {
+        return prefetcher;
+    }
+
+    /** Whether scheduled work is still accepted: before start and while running. */
+    boolean acceptsWork() {
+        return lifecycle.get() != Lifecycle.STOPPED;
+    }
+
+    /** The names of paused tasks; Recovery adds those the store remembers. */
+    Set<String> paused() {
+        return paused;
     }
 
     FirePlanner fires() {
@@ -458,7 +546,8 @@ public final class AxEngine implements AutoCloseable {
     // ---- threads ------------------------------------------------------------------------------------------
 
     /** On the wheel thread: hands due work to the dispatch thread, never blocking; a full queue retries soon. */
-    private void handOff(Runnable work) {
+    private void handOff(Object due) {
+        Runnable work = due instanceof MemoryTask m ? () -> delayed.fire(m) : (Runnable) due;
         try {
             dispatchExecutor.execute(() -> runSafely(work));
         } catch (RejectedExecutionException e) {
@@ -492,6 +581,12 @@ public final class AxEngine implements AutoCloseable {
         private Duration clockJumpThreshold = Duration.ofMillis(500);
         private Duration clockPause = Duration.ofSeconds(2);
         private Supplier<ClusterView> cluster;
+        private Duration prefetchWindow = Duration.ofSeconds(60);
+        private int prefetchPage = 5_000;
+        private int prefetchLimit = 100_000;
+        private int memoryRetention = 10_000;
+        private PayloadCodec payloadCodec = PayloadCodec.none();
+        private int maxPayloadSize = 64 * 1024;
         private final List<Consumer<AxDeadLetterEvent>> deadLetterListeners = new ArrayList<>();
         private final List<Consumer<AxClockJumpEvent>> clockJumpListeners = new ArrayList<>();
         private final List<EngineObserver> observers = new ArrayList<>();
@@ -562,6 +657,48 @@ public final class AxEngine implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How far ahead the wheel holds PERSISTENT instances; later ones wait in the store and are loaded as time
+         * passes. Default 60 s.
+         */
+        public Builder prefetchWindow(Duration prefetchWindow) {
+            this.prefetchWindow = positive(prefetchWindow, "prefetchWindow");
+            return this;
+        }
+
+        /** How many instances one read of the prefetch window returns at most. Default 5,000. */
+        public Builder prefetchPage(int prefetchPage) {
+            this.prefetchPage = atLeastOne(prefetchPage, "prefetchPage");
+            return this;
+        }
+
+        /**
+         * How many loaded instances the wheel holds at most; a backlog beyond it is loaded as the wheel drains.
+         * Default 100,000.
+         */
+        public Builder prefetchLimit(int prefetchLimit) {
+            this.prefetchLimit = atLeastOne(prefetchLimit, "prefetchLimit");
+            return this;
+        }
+
+        /** How many finished MEMORY instances stay findable. Default 10,000. */
+        public Builder memoryRetention(int memoryRetention) {
+            this.memoryRetention = atLeastOne(memoryRetention, "memoryRetention");
+            return this;
+        }
+
+        /** Maps payload objects to bytes and back; without one, payloads are strings or byte arrays. */
+        public Builder payloadCodec(PayloadCodec payloadCodec) {
+            this.payloadCodec = Objects.requireNonNull(payloadCodec, "payloadCodec");
+            return this;
+        }
+
+        /** The largest payload accepted, in bytes. Default 64 KiB. */
+        public Builder maxPayloadSize(int maxPayloadSize) {
+            this.maxPayloadSize = atLeastOne(maxPayloadSize, "maxPayloadSize");
+            return this;
+        }
+
         /** Called on the dispatch or a worker thread when an instance goes DEAD; must not block. */
         public Builder onDeadLetter(Consumer<AxDeadLetterEvent> listener) {
             deadLetterListeners.add(Objects.requireNonNull(listener, "listener"));
@@ -604,6 +741,13 @@ public final class AxEngine implements AutoCloseable {
 
         public AxEngine build() {
             return new AxEngine(this);
+        }
+
+        private static int atLeastOne(int n, String what) {
+            if (n < 1) {
+                throw new IllegalArgumentException(what + " must be >= 1, was " + n);
+            }
+            return n;
         }
 
         private static Duration positive(Duration d, String what) {

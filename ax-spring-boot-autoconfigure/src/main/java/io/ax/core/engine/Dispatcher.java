@@ -1,12 +1,14 @@
 package io.ax.core.engine;
 
 import io.ax.core.AxTask;
+import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.Transition;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -32,6 +34,8 @@ final class Dispatcher {
     private final Map<String, String> inFlight = new ConcurrentHashMap<>();
     /** Task name -> catch-up instances waiting for the in-flight one of a non-overlapping task to end. */
     private final Map<String, Queue<Due>> waiting = new ConcurrentHashMap<>();
+    /** Task name -> due instances of a paused task, waiting for its resume; touched only on the dispatch thread. */
+    private final Map<String, List<Due>> held = new HashMap<>();
 
     Dispatcher(AxEngine engine, ExecutionPools pools, Duration rejectionBackoff) {
         this.engine = engine;
@@ -55,20 +59,26 @@ final class Dispatcher {
         Instant now = engine.clock().instant();
         for (Due due : dues) {
             AxTask task = due.task();
-            if (due.series() && engine.isPaused(task.name())) {
-                moved.add(due);
-                transitions.add(new Transition(
-                        due.instanceId(),
-                        InstanceState.SCHEDULED,
-                        InstanceState.SKIPPED,
-                        0,
-                        nodeId,
-                        now,
-                        Operations.PAUSED));
+            if (engine.isPaused(task.name())) {
+                if (due.series()) {
+                    moved.add(due);
+                    transitions.add(new Transition(
+                            due.instanceId(),
+                            InstanceState.SCHEDULED,
+                            InstanceState.SKIPPED,
+                            0,
+                            nodeId,
+                            now,
+                            "task '" + task.name() + "' is paused",
+                            due.scheduledTime()));
+                } else {
+                    held.computeIfAbsent(task.name(), k -> new ArrayList<>()).add(due);
+                }
                 continue;
             }
-            String previous = task.concurrent() ? null : inFlight.putIfAbsent(task.name(), due.instanceId());
-            if (previous == null || previous.equals(due.instanceId())) {
+            boolean overlapAllowed = task.concurrent() || due.origin() == InstanceOrigin.DELAYED;
+            String previous = overlapAllowed ? null : inFlight.putIfAbsent(task.name(), due.instanceId());
+            if (previous == null) {
                 moved.add(due);
                 transitions.add(new Transition(
                         due.instanceId(),
@@ -77,8 +87,11 @@ final class Dispatcher {
                         1,
                         nodeId,
                         now,
-                        "to pool '" + task.group() + "'"));
-            } else if (due.origin() == Due.Origin.CATCH_UP) {
+                        "to pool '" + task.group() + "'",
+                        due.scheduledTime()));
+            } else if (previous.equals(due.instanceId())) {
+                LOG.log(Level.DEBUG, "Instance {0} is already in flight; its second fire is dropped", previous);
+            } else if (due.origin() == InstanceOrigin.CATCH_UP) {
                 waiting.computeIfAbsent(task.name(), k -> new ConcurrentLinkedQueue<>())
                         .add(due);
                 if (!inFlight.containsKey(task.name())) {
@@ -93,7 +106,8 @@ final class Dispatcher {
                         0,
                         nodeId,
                         now,
-                        "previous instance " + previous + " has not finished"));
+                        "previous instance " + previous + " has not finished",
+                        due.scheduledTime()));
             }
         }
         List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAll(transitions);
@@ -207,7 +221,8 @@ final class Dispatcher {
                     r.attempt(),
                     nodeId,
                     now,
-                    "to pool '" + r.due().task().group() + "' again"));
+                    "to pool '" + r.due().task().group() + "' again",
+                    r.due().scheduledTime()));
         }
         List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAll(transitions);
         List<Rejected> still = new ArrayList<>();
@@ -236,6 +251,14 @@ final class Dispatcher {
         Due next = queue == null ? null : queue.poll();
         if (next != null) {
             engine.onDispatchThread(() -> dispatchFresh(next));
+        }
+    }
+
+    /** On the dispatch thread: a task was resumed; what fell due while it was paused is dispatched now. */
+    void resume(String taskName) {
+        List<Due> dues = held.remove(taskName);
+        if (dues != null) {
+            dispatchFresh(dues);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.ax.core.engine;
 
 import io.ax.core.AxTask;
+import io.ax.core.InstanceOrigin;
 import java.time.Instant;
 
 /**
@@ -11,19 +12,9 @@ import java.time.Instant;
  * @param scheduledTime its fire time
  * @param origin what made it
  */
-record Due(AxTask task, String instanceId, Instant scheduledTime, Origin origin) {
-
-    /** What made an instance. */
-    enum Origin {
-        /** The task's trigger: its end may plan the next fire (fixed delay). */
-        SERIES,
-        /** A misfire policy, for a missed fire time: waits for a running instance instead of being skipped. */
-        CATCH_UP,
-        /** A request to run now, or an instance recovered without its origin. */
-        ON_DEMAND
-    }
+record Due(AxTask task, String instanceId, Instant scheduledTime, InstanceOrigin origin) {
 
     boolean series() {
-        return origin == Origin.SERIES;
+        return origin == InstanceOrigin.SERIES;
     }
 }

@@ -1,6 +1,7 @@
 package io.ax.core.engine;
 
 import io.ax.core.AxTask;
+import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.MisfirePolicy;
 import io.ax.core.TaskInstance;
@@ -15,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Decides fire times and puts them into the wheel: the first fire of a series, the fire after each one, what a
@@ -35,10 +38,12 @@ final class FirePlanner {
     private final TriggerGroups groups = new TriggerGroups();
     /** Instances that fell due and wait for the next drain; touched only on the dispatch thread. */
     private final List<Due> ready = new ArrayList<>();
+    /** Ids of the SCHEDULED instances in the wheel: a second enqueue of one (writer and prefetch both) is dropped. */
+    private final Set<String> queued = ConcurrentHashMap.newKeySet();
 
     FirePlanner(AxEngine engine, Duration misfireThreshold, int maxCatchUp) {
         this.engine = engine;
-        this.store = engine.store();
+        this.store = engine.stores();
         this.clock = engine.clock();
         this.nodeId = engine.nodeId();
         this.misfireThreshold = misfireThreshold;
@@ -46,11 +51,14 @@ final class FirePlanner {
     }
 
     /** A fire to write: series fires move the task's next fire time; others (catch-ups, on demand) do not. */
-    record Pending(AxTask task, Instant time, Due.Origin origin, String reason) {}
+    record Pending(AxTask task, Instant time, InstanceOrigin origin, String reason) {}
 
     private static Pending seriesFire(AxTask task, Instant time) {
         return new Pending(
-                task, time, Due.Origin.SERIES, "fire time of " + task.trigger().describe());
+                task,
+                time,
+                InstanceOrigin.SERIES,
+                "fire time of " + task.trigger().describe());
     }
 
     /** Plans the first fire of a task's series from now. */
@@ -97,7 +105,10 @@ final class FirePlanner {
             while (t != null && t.isBefore(now) && caughtUp < limit) {
                 if (caughtUp > 0 || includeFirst) {
                     out.add(new Pending(
-                            task, t, Due.Origin.CATCH_UP, "catch-up (" + policy + ") for the missed fire time " + t));
+                            task,
+                            t,
+                            InstanceOrigin.CATCH_UP,
+                            "catch-up (" + policy + ") for the missed fire time " + t));
                 }
                 caughtUp++;
                 t = task.trigger().nextFireTime(t, now).orElse(null);
@@ -115,10 +126,12 @@ final class FirePlanner {
         resumed.ifPresent(t -> out.add(seriesFire(task, t)));
     }
 
-    /** Writes fires (one round trip) and puts each written one into the wheel. */
+    /** Writes fires (one round trip) and puts each written one due inside the prefetch window into the wheel. */
     void scheduleFires(List<Pending> pending) {
         for (Due due : write(pending)) {
-            enqueue(due);
+            if (engine.prefetcher().covers(due.scheduledTime())) {
+                enqueue(due);
+            }
         }
     }
 
@@ -135,8 +148,16 @@ final class FirePlanner {
             Pending q = new Pending(p.task(), p.time().truncatedTo(ChronoUnit.MICROS), p.origin(), p.reason());
             normalized.add(q);
             TaskInstance instance = new TaskInstance(
-                    InstanceIds.next(now), q.task().name(), q.time(), InstanceState.SCHEDULED, 0, nodeId, now);
-            fires.add(new NewFire(instance, p.origin() == Due.Origin.SERIES, p.reason()));
+                    InstanceIds.next(q.task().durability(), now),
+                    q.task().name(),
+                    q.time(),
+                    InstanceState.SCHEDULED,
+                    0,
+                    nodeId,
+                    now,
+                    q.origin(),
+                    q.origin().isTriggerFire() ? TaskInstance.fireKey(q.time()) : null);
+            fires.add(new NewFire(instance, p.reason()));
         }
         boolean[] written = store.schedule(fires);
         List<Due> dues = new ArrayList<>(pending.size());
@@ -157,9 +178,12 @@ final class FirePlanner {
 
     /** Puts a SCHEDULED instance into the wheel, sharing the entry of other fires of the same trigger and time. */
     void enqueue(Due due) {
+        if (!queued.add(due.instanceId())) {
+            return;
+        }
         TriggerGroups.Batch opened = groups.add(due.task().trigger(), due.scheduledTime(), due);
         if (opened != null) {
-            engine.at(deadlineOf(due.scheduledTime()), () -> fire(opened, due.scheduledTime()));
+            engine.at(engine.deadlineOf(due.scheduledTime()), () -> fire(opened, due.scheduledTime()));
         }
     }
 
@@ -174,8 +198,27 @@ final class FirePlanner {
             engine.at(hold.getAsLong(), () -> fire(batch, fireTime));
             return;
         }
+        List<Due> taken = groups.take(batch);
+        for (Due due : taken) {
+            queued.remove(due.instanceId());
+        }
+        add(taken);
+        engine.prefetcher().drained(queued.size());
+    }
+
+    /** On the dispatch thread: a MEMORY execution fell due. */
+    void becameDue(Due due) {
+        add(List.of(due));
+    }
+
+    /** How many SCHEDULED instances wait in the wheel. */
+    int queued() {
+        return queued.size();
+    }
+
+    private void add(List<Due> dues) {
         boolean drainPending = !ready.isEmpty();
-        ready.addAll(groups.take(batch));
+        ready.addAll(dues);
         if (!drainPending) {
             // runs after the fires already queued on the dispatch thread: all that fell due together goes as one group
             engine.onDispatchThread(this::drainReady);
@@ -210,8 +253,10 @@ final class FirePlanner {
         scheduleFires(next);
     }
 
-    private long deadlineOf(Instant fireTime) {
-        long delta = Duration.between(clock.instant(), fireTime).toNanos();
-        return clock.nanoTime() + Math.max(0, delta);
+    /** A series fire was cancelled: the series goes on from it, as if it had run. */
+    void continueAfterCancel(AxTask task, TaskInstance cancelled) {
+        List<Pending> next = new ArrayList<>(1);
+        planNext(task, cancelled.scheduledTime(), engine.clock().instant(), next);
+        engine.onDispatchThread(() -> scheduleFires(next));
     }
 }

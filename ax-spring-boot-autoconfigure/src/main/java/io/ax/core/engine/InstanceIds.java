@@ -1,5 +1,6 @@
 package io.ax.core.engine;
 
+import io.ax.core.Durability;
 import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -10,7 +11,20 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class InstanceIds {
 
+    static final char MEMORY_PREFIX = 'm';
+
     private InstanceIds() {}
+
+    /** An id for an instance of that durability: a MEMORY instance's id starts with {@code m}, never a hex digit. */
+    static String next(Durability durability, Instant now) {
+        String id = next(now);
+        return durability == Durability.MEMORY ? MEMORY_PREFIX + id.replace("-", "") : id;
+    }
+
+    /** Whether an id is that of a MEMORY instance, which lives only in this process. */
+    static boolean isMemory(String id) {
+        return !id.isEmpty() && id.charAt(0) == MEMORY_PREFIX;
+    }
 
     static String next(Instant now) {
         ThreadLocalRandom random = ThreadLocalRandom.current();

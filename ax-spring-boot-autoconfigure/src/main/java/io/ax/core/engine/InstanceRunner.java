@@ -51,7 +51,14 @@ final class InstanceRunner {
         AxResult result = null;
         Throwable error = null;
         RunContext context = new RunContext(
-                task.name(), ex.instanceId(), ex.attempt, ex.scheduledTime(), engine.nodeId(), task.params());
+                task.name(),
+                ex.instanceId(),
+                ex.attempt,
+                ex.scheduledTime(),
+                engine.nodeId(),
+                task.params(),
+                engine.stores(),
+                engine.payloadCodec());
         try {
             executor = engine.router().route(task.type());
             result = executor.execute(task, context);
@@ -158,7 +165,7 @@ final class InstanceRunner {
             return;
         }
         Instant now = engine.clock().instant();
-        List<AttemptError> attempts = engine.store().auditTrail(ex.instanceId()).stream()
+        List<AttemptError> attempts = engine.stores().auditTrail(ex.instanceId()).stream()
                 .filter(e -> e.to() == InstanceState.FAILED || e.to() == InstanceState.TIMEOUT)
                 .map(InstanceRunner::attemptError)
                 .toList();
@@ -170,7 +177,7 @@ final class InstanceRunner {
                 attempts,
                 error == null ? message : stackTrace(error),
                 now);
-        engine.store().saveDeadLetter(letter);
+        engine.stores().saveDeadLetter(letter);
         engine.insight().deadLettered(task);
         if (error != null) {
             LOG.log(

@@ -3,130 +3,99 @@ package io.ax.core.engine;
 import io.ax.core.AxException;
 import io.ax.core.AxTask;
 import io.ax.core.IllegalTransitionException;
+import io.ax.core.InstanceDetails;
+import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.UnknownInstanceException;
 import io.ax.core.UnknownTaskException;
-import io.ax.core.store.InstanceStore;
-import io.ax.core.store.StoredTask;
 import java.lang.System.Logger.Level;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * What an operator may do: pause and resume a task's trigger, cancel an instance that waits, replay a dead one.
- * Every state change is a conditional write along the arrows of {@link InstanceState}, audited like any other.
- * Each action logs one INFO line. Thread-safe.
+ * What an operator may do to an instance beyond the scheduler's own calls: cancel one that waits for its next
+ * attempt, replay a dead one; and say why not, when not. Every state change is a conditional write along the arrows
+ * of {@link InstanceState}, audited like any other; each action logs one INFO line. Thread-safe.
  */
 final class Operations {
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
     static final String REPLAYED = "replayed by operator: a new cycle of attempts";
     static final String CANCELLED = "cancelled by operator";
-    static final String PAUSED = "task paused";
 
     private final AxEngine engine;
-    private final InstanceStore store;
-    /** Names of paused tasks; the store keeps the flag across restarts. */
-    private final Set<String> paused = ConcurrentHashMap.newKeySet();
 
     Operations(AxEngine engine) {
         this.engine = engine;
-        this.store = engine.store();
     }
 
-    /** At start: paused flags survive a restart. */
-    void loadPaused() {
-        for (StoredTask t : store.findTasks()) {
-            if (t.paused()) {
-                paused.add(t.name());
-            }
-        }
-    }
-
-    boolean isPaused(String taskName) {
-        return paused.contains(taskName);
-    }
-
-    void pause(String taskName) {
-        requireTask(taskName);
-        paused.add(taskName);
-        store.setPaused(taskName, true, engine.clock().instant());
-        LOG.log(Level.INFO, "Task ''{0}'' paused by operator", taskName);
-    }
-
-    void resume(String taskName) {
-        requireTask(taskName);
-        paused.remove(taskName);
-        store.setPaused(taskName, false, engine.clock().instant());
-        LOG.log(Level.INFO, "Task ''{0}'' resumed by operator", taskName);
-    }
-
-    TaskInstance cancel(String instanceId) {
+    InstanceDetails cancelWaiting(String instanceId) {
         TaskInstance instance = find(instanceId);
         InstanceState from = instance.state();
-        if (!from.canMoveTo(InstanceState.CANCELLED)) {
+        if (from == InstanceState.SCHEDULED) {
+            // the scheduler's cancel knows MEMORY executions in the wheel and lets a series go on
+            if (!engine.cancel(instanceId)) {
+                throw changedMeanwhile(instanceId, InstanceState.CANCELLED);
+            }
+        } else if (from == InstanceState.RETRYING) {
+            if (!engine.move(instanceId, from, InstanceState.CANCELLED, instance.attempt(), CANCELLED)) {
+                throw changedMeanwhile(instanceId, InstanceState.CANCELLED);
+            }
+            AxTask task = engine.registered().get(instance.taskName());
+            if (task != null) {
+                // frees a non-overlapping task's slot, and a fixed-delay series goes on from now
+                engine.ended(new Due(task, instanceId, instance.scheduledTime(), instance.origin()));
+            }
+        } else {
             throw new IllegalTransitionException(instanceId, from, InstanceState.CANCELLED);
         }
-        if (!engine.move(instanceId, from, InstanceState.CANCELLED, instance.attempt(), CANCELLED)) {
-            throw changedMeanwhile(instanceId, "cancelled");
-        }
-        AxTask task = engine.registered().get(instance.taskName());
-        if (task != null) {
-            // frees a non-overlapping task's slot, and a fixed-delay series goes on from now
-            engine.ended(new Due(task, instanceId, instance.scheduledTime(), origin(instance)));
-        }
         LOG.log(Level.INFO, "Instance {0} of task ''{1}'' cancelled by operator", instanceId, instance.taskName());
-        return find(instanceId);
+        return details(instanceId);
     }
 
-    TaskInstance replay(String instanceId) {
+    InstanceDetails replay(String instanceId) {
         TaskInstance instance = find(instanceId);
         if (instance.state() != InstanceState.DEAD) {
             throw new IllegalTransitionException(instanceId, instance.state(), InstanceState.RETRYING);
         }
-        AxTask task = requireTask(instance.taskName());
+        AxTask task = engine.registered().get(instance.taskName());
+        if (task == null) {
+            throw new UnknownTaskException(instance.taskName());
+        }
         if (!engine.isRunning()) {
             throw new AxException("The AX engine is not running; cannot replay instance " + instanceId);
         }
         // attempt 0: the next dispatch starts a new cycle at attempt 1, with the task's retries afresh
         if (!engine.move(instanceId, InstanceState.DEAD, InstanceState.RETRYING, 0, REPLAYED)) {
-            throw changedMeanwhile(instanceId, "replayed");
+            throw changedMeanwhile(instanceId, InstanceState.RETRYING);
         }
-        store.deleteDeadLetter(instanceId);
-        // not SERIES: its death already let the series go on
-        Due due = new Due(task, instanceId, instance.scheduledTime(), Due.Origin.ON_DEMAND);
+        engine.stores().deleteDeadLetter(instanceId);
+        // its death already let a series go on: the replay is a run of its own
+        InstanceOrigin origin =
+                instance.origin() == InstanceOrigin.SERIES ? InstanceOrigin.ON_DEMAND : instance.origin();
+        Due due = new Due(task, instanceId, instance.scheduledTime(), origin);
+        InstanceDetails replayed = details(instanceId); // as the replay left it, before the new attempt moves it on
         engine.dispatcher().markInFlight(due);
         engine.onDispatchThread(() -> engine.dispatcher().dispatch(due, InstanceState.RETRYING, 1));
         LOG.log(Level.INFO, "Instance {0} of task ''{1}'' replayed by operator", instanceId, task.name());
-        return find(instanceId);
-    }
-
-    private AxTask requireTask(String taskName) {
-        AxTask task = engine.registered().get(taskName);
-        if (task == null) {
-            throw new UnknownTaskException(taskName);
-        }
-        return task;
+        return replayed;
     }
 
     private TaskInstance find(String instanceId) {
-        return store.find(instanceId).orElseThrow(() -> new UnknownInstanceException(instanceId));
+        return engine.stores().find(instanceId).orElseThrow(() -> new UnknownInstanceException(instanceId));
     }
 
-    /** A series fire is the task's pending fire: its scheduled time is the task's next fire time. */
-    private Due.Origin origin(TaskInstance instance) {
-        return store.findTask(instance.taskName())
-                        .map(StoredTask::nextFireTime)
-                        .filter(instance.scheduledTime()::equals)
-                        .isPresent()
-                ? Due.Origin.SERIES
-                : Due.Origin.ON_DEMAND;
+    private InstanceDetails details(String instanceId) {
+        TaskInstance instance = find(instanceId);
+        return new InstanceDetails(instance, engine.stores().auditTrail(instanceId));
     }
 
-    private AxException changedMeanwhile(String instanceId, String action) {
-        InstanceState now = store.find(instanceId).map(TaskInstance::state).orElse(null);
-        return new AxException("Instance " + instanceId + " changed while it was being " + action + "; it is now " + now
-                + ". Try again");
+    private AxException changedMeanwhile(String instanceId, InstanceState to) {
+        InstanceState now =
+                engine.stores().find(instanceId).map(TaskInstance::state).orElse(null);
+        if (now != null && !now.canMoveTo(to)) {
+            return new IllegalTransitionException(instanceId, now, to);
+        }
+        return new AxException("Instance " + instanceId + " changed state while the operator's action ran; it is now "
+                + now + ". Try again");
     }
 }

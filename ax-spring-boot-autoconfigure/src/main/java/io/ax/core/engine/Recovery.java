@@ -1,6 +1,7 @@
 package io.ax.core.engine;
 
 import io.ax.core.AxTask;
+import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.store.InstanceStore;
@@ -22,8 +23,9 @@ import java.util.TreeSet;
  * At start-up, resumes what the store says is unfinished, so a node that was killed loses nothing:
  *
  * <ul>
- *   <li>SCHEDULED instances go back into the wheel; a task's pending fire whose time passed by more than the
- *       misfire threshold is handled by the task's misfire policy;
+ *   <li>SCHEDULED instances due inside the prefetch window go back into the wheel (later ones wait in the store
+ *       for the {@link Prefetcher}); a task's pending fire whose time passed by more than the misfire threshold is
+ *       handled by the task's misfire policy;
  *   <li>DISPATCHED instances never started: back to SCHEDULED and dispatched again, counting an attempt;
  *   <li>RUNNING instances died with their node: FAILED, then retried or DEAD by the task's retry policy;
  *   <li>RETRYING instances wait out the rest of their back-off;
@@ -35,15 +37,15 @@ import java.util.TreeSet;
 final class Recovery {
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
-    private static final Set<InstanceState> OPEN = EnumSet.of(
-            InstanceState.SCHEDULED, InstanceState.DISPATCHED, InstanceState.RUNNING, InstanceState.RETRYING);
+    private static final Set<InstanceState> IN_FLIGHT =
+            EnumSet.of(InstanceState.DISPATCHED, InstanceState.RUNNING, InstanceState.RETRYING);
 
     private final AxEngine engine;
     private final InstanceStore store;
 
     Recovery(AxEngine engine) {
         this.engine = engine;
-        this.store = engine.store();
+        this.store = engine.stores();
     }
 
     void run() {
@@ -52,44 +54,53 @@ final class Recovery {
         Map<String, StoredTask> stored = new HashMap<>();
         for (StoredTask t : store.findTasks()) {
             stored.put(t.name(), t);
+            if (t.paused() && tasks.containsKey(t.name())) {
+                engine.paused().add(t.name());
+            }
         }
         Map<String, String> triggers = new HashMap<>();
         for (AxTask task : tasks.values()) {
             triggers.put(task.name(), task.trigger().describe());
         }
         store.saveTasks(triggers, now);
+        for (String name : engine.paused()) {
+            store.setPaused(name, true, now); // paused before the start, when the store had no row for it yet
+        }
         Set<String> withPendingFire = new HashSet<>();
         Set<String> unknown = new TreeSet<>();
         List<FirePlanner.Pending> planned = new ArrayList<>();
-        int resumed = 0;
-        for (TaskInstance instance : store.findByStates(OPEN, Integer.MAX_VALUE)) {
+        int[] resumed = new int[1];
+        for (TaskInstance instance : store.findByStates(IN_FLIGHT, Integer.MAX_VALUE)) {
             AxTask task = tasks.get(instance.taskName());
             if (task == null) {
                 unknown.add(instance.taskName());
                 continue;
             }
-            StoredTask storedTask = stored.get(task.name());
-            boolean series = instance.state() == InstanceState.SCHEDULED
-                    && storedTask != null
-                    && instance.scheduledTime().equals(storedTask.nextFireTime());
-            Due due = new Due(
-                    task, instance.id(), instance.scheduledTime(), series ? Due.Origin.SERIES : Due.Origin.ON_DEMAND);
-            resumed++;
+            Due due = new Due(task, instance.id(), instance.scheduledTime(), instance.origin());
+            resumed[0]++;
             switch (instance.state()) {
-                case SCHEDULED -> {
-                    if (series) {
-                        withPendingFire.add(task.name());
-                        resumePendingFire(due, now, planned);
-                    } else {
-                        engine.fires().enqueue(due);
-                    }
-                }
                 case DISPATCHED -> redispatch(due, instance);
                 case RUNNING -> failOrphan(due, instance);
                 case RETRYING -> retryLater(due, instance, now);
-                default -> throw new IllegalStateException("not an open state: " + instance.state());
+                default -> throw new IllegalStateException("not an in-flight state: " + instance.state());
             }
         }
+        // SCHEDULED instances: only those inside the prefetch window are read; the rest wait in the store
+        engine.prefetcher().start(instance -> {
+            AxTask task = tasks.get(instance.taskName());
+            if (task == null) {
+                unknown.add(instance.taskName());
+                return;
+            }
+            resumed[0]++;
+            Due due = new Due(task, instance.id(), instance.scheduledTime(), instance.origin());
+            if (due.series()) {
+                withPendingFire.add(task.name());
+                resumePendingFire(due, now, planned);
+            } else {
+                engine.fires().enqueue(due);
+            }
+        });
         for (AxTask task : tasks.values()) {
             if (withPendingFire.contains(task.name()) || task.trigger() == OnDemandTrigger.INSTANCE) {
                 continue;
@@ -97,14 +108,16 @@ final class Recovery {
             StoredTask storedTask = stored.get(task.name());
             if (storedTask == null || storedTask.nextFireTime() == null) {
                 engine.fires().planFirst(task, planned);
+            } else if (isPending(task, storedTask.nextFireTime())) {
+                continue; // beyond what was loaded: the prefetcher brings it when its time comes near
             } else {
                 // its last fire happened, the next was never written: go on from the last
                 engine.fires().planNext(task, storedTask.nextFireTime(), now, planned);
             }
         }
         engine.fires().scheduleFires(planned);
-        if (resumed > 0) {
-            LOG.log(Level.INFO, "AX resumed {0} unfinished instance(s) from the store", resumed);
+        if (resumed[0] > 0) {
+            LOG.log(Level.INFO, "AX resumed {0} unfinished instance(s) from the store", resumed[0]);
         }
         if (!unknown.isEmpty()) {
             LOG.log(
@@ -113,6 +126,13 @@ final class Recovery {
                             + "they stay as they are until a node that knows them starts",
                     unknown);
         }
+    }
+
+    /** Whether the task's recorded next fire still waits in the store. */
+    private boolean isPending(AxTask task, Instant nextFire) {
+        return store.findByKey(task.name(), TaskInstance.fireKey(nextFire))
+                .filter(i -> i.state() == InstanceState.SCHEDULED)
+                .isPresent();
     }
 
     private void resumePendingFire(Due due, Instant now, List<FirePlanner.Pending> planned) {
@@ -130,7 +150,7 @@ final class Recovery {
                         0,
                         "misfire policy SKIP: fire time " + due.scheduledTime() + " passed while no node ran");
             case FIRE_ONCE, FIRE_ALL ->
-                engine.fires().enqueue(new Due(task, due.instanceId(), due.scheduledTime(), Due.Origin.CATCH_UP));
+                engine.fires().enqueue(new Due(task, due.instanceId(), due.scheduledTime(), InstanceOrigin.CATCH_UP));
         }
         engine.fires().planMissed(task, due.scheduledTime(), now, false, planned);
     }

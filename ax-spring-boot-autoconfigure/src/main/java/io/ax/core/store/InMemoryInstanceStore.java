@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 
 /**
  * Keeps everything in this JVM: fast, and lost when the process ends. To bound memory it forgets the oldest
@@ -25,11 +26,18 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class InMemoryInstanceStore implements InstanceStore {
 
     /** One instance with its audit rows; mutated only inside {@link ConcurrentHashMap#compute} on its key. */
-    private record Row(TaskInstance instance, List<AuditEntry> audit) {}
+    private record Row(TaskInstance instance, List<AuditEntry> audit, byte[] payload) {
+
+        Row with(TaskInstance changed) {
+            return new Row(changed, audit, payload);
+        }
+    }
 
     private final ConcurrentHashMap<String, Row> rows = new ConcurrentHashMap<>();
-    /** (task, scheduled time) -> instance id: the uniqueness constraint. */
-    private final ConcurrentHashMap<TaskTime, String> byTaskTime = new ConcurrentHashMap<>();
+    /** (task, key) -> instance id: the uniqueness constraint. */
+    private final ConcurrentHashMap<TaskKey, String> byKey = new ConcurrentHashMap<>();
+    /** SCHEDULED instances by due time: the index {@link #findScheduled} reads. */
+    private final ConcurrentSkipListSet<Due> scheduled = new ConcurrentSkipListSet<>();
 
     private final ConcurrentHashMap<String, StoredTask> tasks = new ConcurrentHashMap<>();
 
@@ -40,7 +48,15 @@ public final class InMemoryInstanceStore implements InstanceStore {
     private final Deque<String> finished = new ArrayDeque<>();
     private final Deque<DeadLetter> deadLetters = new ArrayDeque<>();
 
-    private record TaskTime(String task, Instant time) {}
+    private record TaskKey(String task, String key) {}
+
+    private record Due(Instant time, String id) implements Comparable<Due> {
+        @Override
+        public int compareTo(Due o) {
+            int c = time.compareTo(o.time);
+            return c != 0 ? c : id.compareTo(o.id);
+        }
+    }
 
     /** A store that remembers at most 10,000 finished instances and 1,000 dead letters. */
     public InMemoryInstanceStore() {
@@ -65,8 +81,12 @@ public final class InMemoryInstanceStore implements InstanceStore {
             throw new IllegalArgumentException(
                     "a new instance must be CREATED, " + instance.id() + " is " + instance.state());
         }
-        TaskTime key = new TaskTime(instance.taskName(), instance.scheduledTime());
-        if (byTaskTime.putIfAbsent(key, instance.id()) != null) {
+        create(instance, reason, null);
+    }
+
+    private void create(TaskInstance instance, String reason, byte[] payload) {
+        TaskKey key = instance.key() == null ? null : new TaskKey(instance.taskName(), instance.key());
+        if (key != null && byKey.putIfAbsent(key, instance.id()) != null) {
             throw new DuplicateInstanceException(instance.taskName(), instance.scheduledTime());
         }
         List<AuditEntry> audit = new ArrayList<>(6);
@@ -78,8 +98,10 @@ public final class InMemoryInstanceStore implements InstanceStore {
                 instance.attempt(),
                 instance.updatedAt(),
                 reason));
-        if (rows.putIfAbsent(instance.id(), new Row(instance, audit)) != null) {
-            byTaskTime.remove(key, instance.id());
+        if (rows.putIfAbsent(instance.id(), new Row(instance, audit, payload)) != null) {
+            if (key != null) {
+                byKey.remove(key, instance.id());
+            }
             throw new IllegalArgumentException("instance id " + instance.id() + " is already used");
         }
     }
@@ -92,7 +114,10 @@ public final class InMemoryInstanceStore implements InstanceStore {
             TaskInstance scheduled = fire.instance();
             TaskInstance created = scheduled.with(InstanceState.CREATED, 0, scheduled.node(), scheduled.updatedAt());
             try {
-                create(created, fire.reason());
+                create(
+                        created,
+                        fire.reason(),
+                        fire.payload() == null ? null : fire.payload().clone());
             } catch (DuplicateInstanceException e) {
                 continue;
             }
@@ -123,6 +148,63 @@ public final class InMemoryInstanceStore implements InstanceStore {
                 .sorted(Comparator.comparing(TaskInstance::scheduledTime))
                 .limit(limit)
                 .toList();
+    }
+
+    @Override
+    public List<TaskInstance> findScheduled(Instant before, Instant afterTime, String afterId, int limit) {
+        Due from = afterTime == null ? null : new Due(afterTime, afterId == null ? "" : afterId);
+        List<TaskInstance> out = new ArrayList<>(Math.min(limit, 1_024));
+        for (Due due : from == null ? scheduled : scheduled.tailSet(from, false)) {
+            if (out.size() >= limit || !due.time().isBefore(before)) {
+                break;
+            }
+            Row row = rows.get(due.id());
+            if (row != null
+                    && row.instance().state() == InstanceState.SCHEDULED
+                    && row.instance().scheduledTime().equals(due.time())) {
+                out.add(row.instance());
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public Optional<TaskInstance> findByKey(String taskName, String key) {
+        String id = byKey.get(new TaskKey(taskName, key));
+        return id == null ? Optional.empty() : find(id);
+    }
+
+    @Override
+    public Optional<byte[]> payload(String instanceId) {
+        Row row = rows.get(instanceId);
+        return row == null || row.payload() == null
+                ? Optional.empty()
+                : Optional.of(row.payload().clone());
+    }
+
+    @Override
+    public boolean reschedule(String instanceId, Instant from, Instant to, String node, Instant at) {
+        boolean[] moved = new boolean[1];
+        rows.computeIfPresent(instanceId, (id, row) -> {
+            TaskInstance in = row.instance();
+            if (in.state() != InstanceState.SCHEDULED || !in.scheduledTime().equals(from)) {
+                return row;
+            }
+            row.audit()
+                    .add(new AuditEntry(
+                            id,
+                            InstanceState.SCHEDULED,
+                            InstanceState.SCHEDULED,
+                            node,
+                            in.attempt(),
+                            at,
+                            "rescheduled from " + from + " to " + to));
+            scheduled.remove(new Due(from, id));
+            scheduled.add(new Due(to, id));
+            moved[0] = true;
+            return row.with(in.dueAt(to, node, at));
+        });
+        return moved[0];
     }
 
     @Override
@@ -157,12 +239,18 @@ public final class InMemoryInstanceStore implements InstanceStore {
     public boolean transition(Transition t) {
         boolean[] applied = new boolean[1];
         rows.computeIfPresent(t.instanceId(), (id, row) -> {
-            if (row.instance().state() != t.from()) {
+            TaskInstance in = row.instance();
+            if (in.state() != t.from() || (t.dueAt() != null && !t.dueAt().equals(in.scheduledTime()))) {
                 return row;
             }
             row.audit().add(new AuditEntry(id, t.from(), t.to(), t.node(), t.attempt(), t.at(), t.reason()));
             applied[0] = true;
-            return new Row(row.instance().with(t.to(), t.attempt(), t.node(), t.at()), row.audit());
+            if (t.to() == InstanceState.SCHEDULED) {
+                scheduled.add(new Due(in.scheduledTime(), id));
+            } else if (t.from() == InstanceState.SCHEDULED) {
+                scheduled.remove(new Due(in.scheduledTime(), id));
+            }
+            return row.with(in.with(t.to(), t.attempt(), t.node(), t.at()));
         });
         if (applied[0] && t.to().isFinal()) {
             retire(t.instanceId());
@@ -188,9 +276,9 @@ public final class InMemoryInstanceStore implements InstanceStore {
                 removed[0] = row;
                 return null;
             });
-            if (removed[0] != null) {
-                TaskInstance gone = removed[0].instance();
-                byTaskTime.remove(new TaskTime(gone.taskName(), gone.scheduledTime()), forget);
+            TaskInstance gone = removed[0] == null ? null : removed[0].instance();
+            if (gone != null && gone.key() != null) {
+                byKey.remove(new TaskKey(gone.taskName(), gone.key()), forget);
             }
         }
     }

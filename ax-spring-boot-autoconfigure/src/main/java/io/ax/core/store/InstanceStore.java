@@ -22,13 +22,15 @@ public interface InstanceStore {
     /**
      * Stores a new instance in state {@link io.ax.core.InstanceState#CREATED} and audits its creation.
      *
-     * @throws DuplicateInstanceException when the task already has an instance for that scheduled time
+     * @throws DuplicateInstanceException when the task already has an instance with that key (a trigger's fire: for
+     *     that fire time)
      * @throws IllegalArgumentException when the instance is not in state CREATED
      */
     void create(TaskInstance instance, String reason);
 
     /**
-     * Applies {@code transition} if the instance is still in {@code transition.from()}, and audits it.
+     * Applies {@code transition} if the instance is still in {@code transition.from()} (and, when {@link
+     * Transition#dueAt()} is set, still due at that time), and audits it.
      *
      * @return true if applied; false if the instance is unknown or no longer in the expected state (lost the race)
      * @throws IllegalTransitionException never for a valid {@link Transition}, which checks its arrow when built
@@ -49,13 +51,38 @@ public interface InstanceStore {
     }
 
     /**
-     * Writes new instances straight into SCHEDULED, auditing their creation and scheduling, in one transaction;
-     * for a series fire also records the task's next fire time. An instance whose task already has one for the
-     * same scheduled time is not written.
+     * Writes new instances straight into SCHEDULED with their payloads, auditing their creation and scheduling, in
+     * one transaction; for a series fire also records the task's next fire time. An instance whose task already has
+     * one with the same key ({@link TaskInstance#key()}; a trigger's fire is keyed by its fire time) is not written.
      *
      * @return per fire, whether it was written (false: a duplicate of an existing instance)
      */
     boolean[] schedule(List<NewFire> fires);
+
+    /**
+     * SCHEDULED instances due before {@code before}, in (scheduled time, id) order, starting after the cursor
+     * ({@code afterTime}, {@code afterId}); at most {@code limit}. Served from an index on the due time: the cost
+     * follows the rows returned, not the rows pending.
+     *
+     * @param afterTime the scheduled time of the last instance of the previous page, or null to start at the
+     *     earliest
+     * @param afterId the id of that instance; ignored when {@code afterTime} is null
+     */
+    List<TaskInstance> findScheduled(Instant before, Instant afterTime, String afterId, int limit);
+
+    /** The instance of {@code taskName} with {@code key}, if any. */
+    Optional<TaskInstance> findByKey(String taskName, String key);
+
+    /** The payload an instance was scheduled with; empty when it has none or is unknown. */
+    Optional<byte[]> payload(String instanceId);
+
+    /**
+     * Moves a SCHEDULED instance's due time from {@code from} to {@code to}, if it is still SCHEDULED and due at
+     * {@code from}, and audits it as a SCHEDULED -&gt; SCHEDULED row (a new due time, not a new state).
+     *
+     * @return true if moved; false if the instance is unknown, no longer SCHEDULED or no longer due at {@code from}
+     */
+    boolean reschedule(String instanceId, Instant from, Instant to, String node, Instant at);
 
     /** Instances in any of {@code states}, oldest scheduled time first, at most {@code limit}. */
     List<TaskInstance> findByStates(Set<InstanceState> states, int limit);

@@ -144,6 +144,29 @@ final class TimingWheel<T> {
     }
 
     /**
+     * Moves a pending entry to another deadline, in O(1), keeping its handle and payload.
+     *
+     * @return {@code true} if the entry was pending and now waits for {@code deadlineNanos}; {@code false} if it
+     *     already fired or was cancelled
+     */
+    boolean reschedule(long handle, long deadlineNanos) {
+        if (!isPending(handle)) {
+            return false;
+        }
+        int slot = (int) handle;
+        unlink(slot);
+        deadlines[slot] = deadlineNanos;
+        link(slot, homeOf(deadlineNanos));
+        return true;
+    }
+
+    /** The payload of a pending entry, or {@code null} if it already fired or was cancelled. */
+    @SuppressWarnings("unchecked")
+    T payload(long handle) {
+        return isPending(handle) ? (T) payloads[(int) handle] : null;
+    }
+
+    /**
      * Moves the wheel to {@code nowNanos} and fires every entry whose {@code deadline - nowNanos <= 0}, in deadline
      * order, ties in schedule order. Work is bounded by the due entries plus the entries that cascade, and at most
      * 64 buckets per level.

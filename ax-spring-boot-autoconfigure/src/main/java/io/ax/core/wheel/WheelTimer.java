@@ -150,6 +150,42 @@ public final class WheelTimer<T> implements AutoCloseable {
         }
     }
 
+    /**
+     * Moves a pending entry to another deadline, in O(1), from any thread, keeping its handle.
+     *
+     * @return {@code true} if the entry was pending; {@code false} if it was already dispatched or cancelled
+     */
+    public boolean reschedule(long handle, long deadlineNanos) {
+        boolean moved;
+        boolean wake = false;
+        lock.lock();
+        try {
+            moved = wheel.reschedule(handle, deadlineNanos);
+            if (moved && (idle || deadlineNanos - wakeAtNanos < 0)) {
+                wake = true;
+                idle = false;
+                wakeAtNanos = deadlineNanos;
+                wakeUps++;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (wake) {
+            LockSupport.unpark(thread);
+        }
+        return moved;
+    }
+
+    /** The payload of a pending entry, or {@code null} if it was already dispatched or cancelled. */
+    public T payload(long handle) {
+        lock.lock();
+        try {
+            return wheel.payload(handle);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The number of entries not yet dispatched nor cancelled. */
     public int size() {
         lock.lock();

@@ -23,6 +23,7 @@ import io.ax.test.RecordingExecutor;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -91,14 +92,27 @@ class AxEngineTest {
     @Test
     void tasksThatShareATriggerShareOneWheelEntry() {
         AxEngine e = engine(Map.of());
-        CronTrigger newYear2099 = CronTrigger.of("0 0 0 1 1 ? 2099", ZoneOffset.UTC);
-        e.register(task("a").trigger(newYear2099).build());
-        e.register(task("b").trigger(newYear2099).build());
+        CronTrigger everyHalfMinute = CronTrigger.of("0/30 * * * * ?", ZoneOffset.UTC);
+        e.register(task("a").trigger(everyHalfMinute).build());
+        e.register(task("b").trigger(everyHalfMinute).build());
         e.register(task("c")
-                .trigger(CronTrigger.of("0 0 0 2 1 ? 2099", ZoneOffset.UTC))
+                .trigger(CronTrigger.of("15/30 * * * * ?", ZoneOffset.UTC))
                 .build());
         e.start();
         assertThat(e.wheelSize()).isEqualTo(2);
+    }
+
+    @Test
+    void firesBeyondThePrefetchWindowWaitInTheStoreNotInTheWheel() {
+        AxEngine e = engine(Map.of());
+        e.register(task("far")
+                .trigger(CronTrigger.of("0 0 0 1 1 ? 2099", ZoneOffset.UTC))
+                .build());
+        e.start();
+        assertThat(e.wheelSize()).isZero();
+        assertThat(store.findByStates(EnumSet.of(InstanceState.SCHEDULED), 10))
+                .singleElement()
+                .satisfies(i -> assertThat(i.taskName()).isEqualTo("far"));
     }
 
     @Test

@@ -22,9 +22,7 @@ import io.ax.core.trigger.CronTrigger;
 import io.ax.core.trigger.IntervalTrigger;
 import io.ax.test.RecordingExecutor;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -33,7 +31,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** What an operator does to a running engine: pause and resume, cancel, replay a dead letter. */
+/** What an operator does to a running engine beyond the scheduler's calls: cancel what waits, replay the dead. */
 class OperationsTest {
 
     private static final Duration BOUND = Duration.ofSeconds(10);
@@ -68,45 +66,6 @@ class OperationsTest {
     }
 
     @Test
-    void aPausedTaskSkipsItsFiresUntilItIsResumed() {
-        AxEngine e = start(task("pulse")
-                .trigger(IntervalTrigger.fixedRate(Duration.ofMillis(30), Duration.ZERO))
-                .build());
-        await().atMost(BOUND).until(() -> !executor.runsOf("pulse").isEmpty());
-
-        e.pause("pulse");
-        assertThat(e.isPaused("pulse")).isTrue();
-        assertThat(store.findTask("pulse").orElseThrow().paused()).isTrue();
-        await().atMost(BOUND).until(() -> pausedSkips().size() >= 3);
-        Instant firstSkipped = pausedSkips().get(0).scheduledTime();
-        // dispatch reads the flag in fire-time order: once a fire is skipped for the pause, every later one is
-        assertThat(store.findByTask("pulse", 1_000))
-                .filteredOn(i -> i.scheduledTime().isAfter(firstSkipped))
-                .filteredOn(i -> i.state().isFinal())
-                .allSatisfy(i -> assertThat(i.state()).isEqualTo(InstanceState.SKIPPED));
-
-        e.resume("pulse");
-        assertThat(e.isPaused("pulse")).isFalse();
-        assertThat(store.findTask("pulse").orElseThrow().paused()).isFalse();
-        Instant lastSkipped = pausedSkips().get(pausedSkips().size() - 1).scheduledTime();
-        await().atMost(BOUND)
-                .until(() -> executor.runsOf("pulse").stream()
-                        .anyMatch(c -> c.scheduledTime().isAfter(lastSkipped)));
-    }
-
-    @Test
-    void aPausedTaskStillRunsWhenTriggeredNowAndStaysPausedAcrossARestart() {
-        AxEngine e = start(task("report").build());
-        e.pause("report");
-        String id = e.triggerNow("report");
-        await().atMost(BOUND).until(() -> state(id) == InstanceState.SUCCESS);
-        e.stop();
-
-        AxEngine again = start(task("report").build());
-        assertThat(again.isPaused("report")).isTrue();
-    }
-
-    @Test
     void pausingOrResumingAnUnknownTaskIsAClearError() {
         AxEngine e = start();
         assertThatThrownBy(() -> e.pause("nope"))
@@ -122,13 +81,13 @@ class OperationsTest {
                 .build());
         TaskInstance pending = only("yearly", InstanceState.SCHEDULED);
 
-        TaskInstance cancelled = e.cancel(pending.id());
+        TaskInstance cancelled = e.cancelWaiting(pending.id()).instance();
 
         assertThat(cancelled.state()).isEqualTo(InstanceState.CANCELLED);
         assertThat(store.auditTrail(pending.id())).last().satisfies(a -> {
             assertThat(a.from()).isEqualTo(InstanceState.SCHEDULED);
             assertThat(a.to()).isEqualTo(InstanceState.CANCELLED);
-            assertThat(a.reason()).isEqualTo("cancelled by operator");
+            assertThat(a.reason()).isEqualTo("cancelled");
             assertThat(a.node()).isEqualTo("node-a");
         });
     }
@@ -140,7 +99,7 @@ class OperationsTest {
                 .build());
         TaskInstance pending = only("paced", InstanceState.SCHEDULED);
 
-        e.cancel(pending.id());
+        e.cancelWaiting(pending.id());
 
         await().atMost(BOUND)
                 .until(() ->
@@ -159,7 +118,8 @@ class OperationsTest {
         String id = e.triggerNow("flaky");
         await().atMost(BOUND).until(() -> state(id) == InstanceState.RETRYING);
 
-        assertThat(e.cancel(id).state()).isEqualTo(InstanceState.CANCELLED);
+        assertThat(e.cancelWaiting(id).instance().state()).isEqualTo(InstanceState.CANCELLED);
+        assertThat(store.auditTrail(id)).last().extracting(AuditEntry::reason).isEqualTo("cancelled by operator");
         assertThat(executor.runsOf("flaky")).hasSize(1);
     }
 
@@ -172,13 +132,13 @@ class OperationsTest {
         AxEngine e = start(task("busy").build(), task("quick").build());
         String running = e.triggerNow("busy");
         await().atMost(BOUND).until(() -> state(running) == InstanceState.RUNNING);
-        assertThatThrownBy(() -> e.cancel(running))
+        assertThatThrownBy(() -> e.cancelWaiting(running))
                 .isInstanceOf(IllegalTransitionException.class)
                 .hasMessageContaining("RUNNING -> CANCELLED");
         String done = e.triggerNow("quick");
         await().atMost(BOUND).until(() -> state(done) == InstanceState.SUCCESS);
-        assertThatThrownBy(() -> e.cancel(done)).isInstanceOf(IllegalTransitionException.class);
-        assertThatThrownBy(() -> e.cancel("no-such-id"))
+        assertThatThrownBy(() -> e.cancelWaiting(done)).isInstanceOf(IllegalTransitionException.class);
+        assertThatThrownBy(() -> e.cancelWaiting("no-such-id"))
                 .isInstanceOf(UnknownInstanceException.class)
                 .hasMessage("Unknown instance 'no-such-id'");
     }
@@ -197,7 +157,7 @@ class OperationsTest {
         await().atMost(BOUND).until(() -> state(id) == InstanceState.DEAD && store.deadLetterCount() == 1);
 
         healed.set(true);
-        TaskInstance replayed = e.replay(id);
+        TaskInstance replayed = e.replay(id).instance();
 
         assertThat(replayed.id()).isEqualTo(id);
         assertThat(replayed.attempt()).isZero();
@@ -244,15 +204,6 @@ class OperationsTest {
                 .isInstanceOf(IllegalTransitionException.class)
                 .hasMessageContaining("SUCCESS -> RETRYING");
         assertThatThrownBy(() -> e.replay("no-such-id")).isInstanceOf(UnknownInstanceException.class);
-    }
-
-    private List<TaskInstance> pausedSkips() {
-        return store.findByTask("pulse", 1_000).stream()
-                .filter(i -> i.state() == InstanceState.SKIPPED)
-                .filter(i -> store.auditTrail(i.id()).stream()
-                        .anyMatch(a -> a.reason().equals("task paused")))
-                .sorted(Comparator.comparing(TaskInstance::scheduledTime))
-                .toList();
     }
 
     private TaskInstance only(String task, InstanceState state) {

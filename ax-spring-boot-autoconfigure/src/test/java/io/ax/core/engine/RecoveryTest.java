@@ -7,6 +7,7 @@ import io.ax.core.AuditEntry;
 import io.ax.core.AxContext;
 import io.ax.core.AxTask;
 import io.ax.core.Backoff;
+import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.MisfirePolicy;
 import io.ax.core.RetryPolicy;
@@ -207,8 +208,18 @@ class RecoveryTest {
 
     private String write(AxTask task, Instant at, boolean series) {
         String id = UUID.randomUUID().toString();
-        TaskInstance i = new TaskInstance(id, task.name(), at, InstanceState.SCHEDULED, 0, DEAD_NODE, at);
-        assertThat(store.schedule(List.of(new NewFire(i, series, "seeded")))).containsExactly(true);
+        InstanceOrigin origin = series ? InstanceOrigin.SERIES : InstanceOrigin.ON_DEMAND;
+        TaskInstance i = new TaskInstance(
+                id,
+                task.name(),
+                at,
+                InstanceState.SCHEDULED,
+                0,
+                DEAD_NODE,
+                at,
+                origin,
+                series ? TaskInstance.fireKey(at) : null);
+        assertThat(store.schedule(List.of(new NewFire(i, "seeded")))).containsExactly(true);
         return id;
     }
 

@@ -45,6 +45,42 @@ class TimingWheelTest {
     }
 
     @Test
+    void rescheduleMovesAnEntryEarlierOrLaterKeepingItsHandle() {
+        long later = wheel.schedule(5 * MS, "moved-later");
+        long earlier = wheel.schedule(9_000 * MS, "moved-earlier");
+        wheel.schedule(100 * MS, "fixed");
+
+        assertThat(wheel.reschedule(later, 2_000 * MS)).isTrue();
+        assertThat(wheel.reschedule(earlier, 50 * MS)).isTrue();
+
+        wheel.advance(60 * MS, fired::add);
+        assertThat(fired).containsExactly("moved-earlier");
+        assertThat(wheel.payload(later)).isEqualTo("moved-later");
+        wheel.advance(1_999 * MS, fired::add);
+        assertThat(fired).containsExactly("moved-earlier", "fixed");
+        wheel.advance(2_000 * MS, fired::add);
+        assertThat(fired).containsExactly("moved-earlier", "fixed", "moved-later");
+        assertThat(wheel.size()).isZero();
+    }
+
+    @Test
+    void rescheduleAndPayloadIgnoreFiredCancelledAndStaleHandles() {
+        long firedHandle = wheel.schedule(1 * MS, "fired");
+        long cancelled = wheel.schedule(5 * MS, "cancelled");
+        wheel.cancel(cancelled);
+        wheel.advance(2 * MS, fired::add);
+        long reuser = wheel.schedule(10 * MS, "reuses a freed slot");
+
+        assertThat(wheel.reschedule(firedHandle, 3 * MS)).isFalse();
+        assertThat(wheel.reschedule(cancelled, 3 * MS)).isFalse();
+        assertThat(wheel.payload(firedHandle)).isNull();
+        assertThat(wheel.payload(cancelled)).isNull();
+        assertThat(wheel.payload(reuser)).isEqualTo("reuses a freed slot");
+        wheel.advance(9 * MS, fired::add);
+        assertThat(fired).containsExactly("fired");
+    }
+
+    @Test
     void neverFiresBeforeTheDeadlineEvenWithinItsTick() {
         wheel.schedule(10 * MS + 1, "entry");
 

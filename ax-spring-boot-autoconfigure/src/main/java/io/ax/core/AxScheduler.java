@@ -1,0 +1,94 @@
+package io.ax.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Schedules one-shot executions of on-demand handlers (tasks without a trigger: an {@code @AxJob} with neither cron
+ * nor interval) at a time or after a delay, with a payload: "close this order if it is still unpaid 30 minutes from
+ * now". Each is executed at least once, not before its time; a PERSISTENT one (the default) survives crashes and
+ * restarts, a MEMORY one lives only in this process's wheel and is lost with it.
+ *
+ * <p>Bad input (an unknown handler, a handler with a trigger, a missing or past time, a payload over the size
+ * limit, a key too long or starting with {@code @}) throws {@link InvalidScheduleException} or {@link
+ * UnknownTaskException} and writes nothing, for the whole batch. Thread-safe.
+ */
+public interface AxScheduler {
+
+    /**
+     * Runs {@code handler} once after {@code delay}, PERSISTENT unless the handler is declared MEMORY.
+     *
+     * @param payload a {@code String}, a {@code byte[]}, an object the configured {@link PayloadCodec} maps (JSON
+     *     in a Spring application), or null
+     * @return the instance id
+     */
+    default String schedule(String handler, Duration delay, Object payload) {
+        return schedule(ScheduleRequest.of(handler).after(delay).payload(payload));
+    }
+
+    /** Runs {@code handler} once at {@code at}; see {@link #schedule(String, Duration, Object)}. */
+    default String schedule(String handler, Instant at, Object payload) {
+        return schedule(ScheduleRequest.of(handler).at(at).payload(payload));
+    }
+
+    /**
+     * Schedules one execution. With a key that the handler already has an instance for, returns that instance's id
+     * and writes nothing.
+     *
+     * @return the instance id
+     */
+    default String schedule(ScheduleRequest request) {
+        return scheduleAll(List.of(request)).get(0);
+    }
+
+    /**
+     * Schedules many executions, checking all of them before writing any, and writing them in a few round trips.
+     *
+     * @return the instance ids, in the order of {@code requests}
+     */
+    List<String> scheduleAll(List<ScheduleRequest> requests);
+
+    /**
+     * Cancels a SCHEDULED instance. A cancelled instance never runs; if its fire time wins the race, the instance
+     * runs and this returns false.
+     *
+     * @return true if the instance is now CANCELLED; false if it is unknown, already started or finished
+     */
+    boolean cancel(String instanceId);
+
+    /**
+     * Moves a SCHEDULED one-shot execution to another time; its id, payload and key stay.
+     *
+     * @return true if moved; false if it is unknown, already started or finished
+     * @throws InvalidScheduleException when the time is null or past, or the instance is a trigger's fire
+     */
+    boolean reschedule(String instanceId, Instant newTime);
+
+    /** The instance with its state, attempt and audit trail, if known. */
+    Optional<InstanceDetails> find(String instanceId);
+
+    /**
+     * Runs any task now, outside its trigger's schedule.
+     *
+     * @return the new instance's id
+     * @throws UnknownTaskException when no task has that name
+     */
+    String triggerNow(String taskName);
+
+    /**
+     * Pauses a task: its trigger's fires are skipped, and its other due instances wait, until {@link #resume}. The
+     * flag is stored and survives a restart.
+     *
+     * @throws UnknownTaskException when no task has that name
+     */
+    void pause(String taskName);
+
+    /**
+     * Resumes a paused task; the instances that fell due meanwhile run now.
+     *
+     * @throws UnknownTaskException when no task has that name
+     */
+    void resume(String taskName);
+}

@@ -1,0 +1,21 @@
+package io.ax.core;
+
+/** What made an instance; it decides how the instance meets others of its task and whether it carries a key. */
+public enum InstanceOrigin {
+    /**
+     * The task's trigger (cron, interval) for one of its fire times. Unique per (task, fire time); a fire that finds
+     * the previous instance of a non-overlapping task still running is skipped.
+     */
+    SERIES,
+    /** A misfire policy, for a fire time missed while no node ran. Unique per (task, fire time); waits, never skips. */
+    CATCH_UP,
+    /** A request to run the task now ({@code triggerNow}). */
+    ON_DEMAND,
+    /** A one-shot delayed execution from {@code AxScheduler}: may carry a payload and a caller's key; never skipped. */
+    DELAYED;
+
+    /** Whether instances of this origin are unique per (task, fire time). */
+    public boolean isTriggerFire() {
+        return this == SERIES || this == CATCH_UP;
+    }
+}

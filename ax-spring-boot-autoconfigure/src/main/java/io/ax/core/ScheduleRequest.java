@@ -1,0 +1,68 @@
+package io.ax.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * One execution to schedule through {@link AxScheduler}: {@code ScheduleRequest.of("closeOrder").after(
+ * Duration.ofMinutes(30)).payload(orderId).key("order-" + orderId + ":close")}. Immutable; each method returns a
+ * copy.
+ *
+ * @param handler the name of an on-demand task
+ * @param at when to run it; exactly one of {@code at} and {@code delay} is set
+ * @param delay how long from the moment it is scheduled
+ * @param payload what the handler reads through {@link AxContext}: a String, a byte[], an object, or null
+ * @param key an optional key, unique per handler: scheduling the same key twice returns the first instance
+ * @param durability PERSISTENT or MEMORY; null for the handler's own
+ * @param pastAllowed whether a time in the past is accepted (the execution is then due at once)
+ */
+public record ScheduleRequest(
+        String handler,
+        Instant at,
+        Duration delay,
+        Object payload,
+        String key,
+        Durability durability,
+        boolean pastAllowed) {
+
+    public ScheduleRequest {
+        Objects.requireNonNull(handler, "handler");
+    }
+
+    /** A request for {@code handler}; give it a time with {@link #at} or {@link #after}. */
+    public static ScheduleRequest of(String handler) {
+        return new ScheduleRequest(handler, null, null, null, null, null, false);
+    }
+
+    /** Runs at {@code time}. */
+    public ScheduleRequest at(Instant time) {
+        return new ScheduleRequest(handler, time, null, payload, key, durability, pastAllowed);
+    }
+
+    /** Runs {@code delay} after the moment it is scheduled. */
+    public ScheduleRequest after(Duration delay) {
+        return new ScheduleRequest(handler, null, delay, payload, key, durability, pastAllowed);
+    }
+
+    public ScheduleRequest payload(Object payload) {
+        return new ScheduleRequest(handler, at, delay, payload, key, durability, pastAllowed);
+    }
+
+    public ScheduleRequest key(String key) {
+        return new ScheduleRequest(handler, at, delay, payload, key, durability, pastAllowed);
+    }
+
+    /**
+     * PERSISTENT (survives crashes) or MEMORY (held in this process's wheel only: cheapest, and lost if the
+     * process dies before it runs).
+     */
+    public ScheduleRequest durability(Durability durability) {
+        return new ScheduleRequest(handler, at, delay, payload, key, durability, pastAllowed);
+    }
+
+    /** Accepts a time in the past: the execution is due at once (e.g. replaying work that was missed). */
+    public ScheduleRequest allowPast() {
+        return new ScheduleRequest(handler, at, delay, payload, key, durability, true);
+    }
+}

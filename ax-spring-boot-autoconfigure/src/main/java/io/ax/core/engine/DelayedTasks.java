@@ -1,0 +1,434 @@
+package io.ax.core.engine;
+
+import io.ax.core.AuditEntry;
+import io.ax.core.AxException;
+import io.ax.core.AxTask;
+import io.ax.core.Durability;
+import io.ax.core.InstanceDetails;
+import io.ax.core.InstanceOrigin;
+import io.ax.core.InstanceState;
+import io.ax.core.InvalidScheduleException;
+import io.ax.core.PayloadCodec;
+import io.ax.core.ScheduleRequest;
+import io.ax.core.TaskInstance;
+import io.ax.core.Transition;
+import io.ax.core.UnknownTaskException;
+import io.ax.core.store.NewFire;
+import io.ax.core.trigger.OnDemandTrigger;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * One-shot executions scheduled through {@link io.ax.core.AxScheduler}. PERSISTENT ones are written to the store
+ * and enter the wheel when their time is inside the prefetch window (at once if it already is); MEMORY ones go
+ * straight into the wheel as a {@link MemoryTask} and enter the in-memory store only when they fall due.
+ */
+final class DelayedTasks {
+
+    /** How far in the past a time may lie and still count as now: the caller's clock read a moment ago. */
+    static final Duration PAST_TOLERANCE = Duration.ofSeconds(1);
+
+    private static final int WRITE_CHUNK = 5_000;
+    private static final int MEMORY_ID_LENGTH = 25;
+
+    private record TaskKey(String task, String key) {}
+
+    /** A checked request, ready to write. */
+    private record Checked(AxTask task, Instant due, byte[] payload, String key, Durability durability) {}
+
+    private final AxEngine engine;
+    private final PayloadCodec codec;
+    private final int maxPayloadSize;
+    /** Tells this process's MEMORY ids from another's: a stale id from before a restart finds nothing. */
+    private final String incarnation =
+            String.format("%08x", ThreadLocalRandom.current().nextInt());
+    /** Pending MEMORY executions with a key; guarded by itself. */
+    private final Map<TaskKey, MemoryTask> memoryKeys = new HashMap<>();
+
+    DelayedTasks(AxEngine engine, PayloadCodec codec, int maxPayloadSize) {
+        this.engine = engine;
+        this.codec = codec;
+        this.maxPayloadSize = maxPayloadSize;
+    }
+
+    // ---- schedule ---------------------------------------------------------------------------------------
+
+    List<String> scheduleAll(List<ScheduleRequest> requests) {
+        if (!engine.acceptsWork()) {
+            throw new AxException("The AX engine is stopped; it takes no scheduled work");
+        }
+        Instant now = engine.clock().instant();
+        List<Checked> checked = new ArrayList<>(requests.size());
+        for (int i = 0; i < requests.size(); i++) {
+            checked.add(check(requests.get(i), now, requests.size() == 1 ? "" : " (request " + i + ")"));
+        }
+        String[] ids = new String[checked.size()];
+        // a key seen earlier in the same batch: the later request gets the earlier one's instance
+        Map<TaskKey, Integer> firstOfKey = new HashMap<>();
+        int[] sameAs = new int[checked.size()];
+        List<Integer> persistent = new ArrayList<>();
+        for (int i = 0; i < checked.size(); i++) {
+            Checked c = checked.get(i);
+            sameAs[i] = -1;
+            if (c.key() != null) {
+                Integer first = firstOfKey.putIfAbsent(new TaskKey(c.task().name(), c.key()), i);
+                if (first != null) {
+                    sameAs[i] = first;
+                    continue;
+                }
+            }
+            if (c.durability() == Durability.MEMORY) {
+                ids[i] = scheduleInMemory(c, now);
+            } else {
+                persistent.add(i);
+            }
+        }
+        for (int from = 0; from < persistent.size(); from += WRITE_CHUNK) {
+            List<Integer> chunk = persistent.subList(from, Math.min(persistent.size(), from + WRITE_CHUNK));
+            writePersistent(chunk, checked, ids, now);
+        }
+        for (int i = 0; i < ids.length; i++) {
+            if (sameAs[i] >= 0) {
+                ids[i] = ids[sameAs[i]];
+            }
+        }
+        return List.of(ids);
+    }
+
+    private Checked check(ScheduleRequest r, Instant now, String which) {
+        AxTask task = engine.task(r.handler()).orElseThrow(() -> new UnknownTaskException(r.handler()));
+        if (task.trigger() != OnDemandTrigger.INSTANCE) {
+            throw new InvalidScheduleException("Task '" + task.name() + "' has a trigger ("
+                    + task.trigger().describe()
+                    + "); only handlers without a trigger take scheduled executions" + which
+                    + ". Use triggerNow to run it once now");
+        }
+        Instant due = dueTime(r, now, which);
+        byte[] payload = encode(r.payload(), task, which);
+        String key = r.key();
+        if (key != null) {
+            if (key.isEmpty() || key.length() > TaskInstance.MAX_KEY_LENGTH) {
+                throw new InvalidScheduleException("A key must have 1 to " + TaskInstance.MAX_KEY_LENGTH
+                        + " characters; the key for '" + task.name() + "'" + which + " has " + key.length());
+            }
+            if (key.startsWith("@")) {
+                throw new InvalidScheduleException("Keys starting with '@' are reserved for trigger fire times; got '"
+                        + key + "' for '" + task.name() + "'" + which);
+            }
+        }
+        Durability durability = r.durability() != null ? r.durability() : task.durability();
+        return new Checked(task, due, payload, key, durability);
+    }
+
+    private static Instant dueTime(ScheduleRequest r, Instant now, String which) {
+        Instant due;
+        if (r.at() != null) {
+            due = r.at();
+        } else if (r.delay() != null) {
+            if (r.delay().isNegative()) {
+                throw new InvalidScheduleException(
+                        "The delay for '" + r.handler() + "'" + which + " is negative: " + r.delay());
+            }
+            due = now.plus(r.delay());
+        } else {
+            throw new InvalidScheduleException("The request for '" + r.handler() + "'" + which
+                    + " has no time: give it at(instant) or after(delay)");
+        }
+        checkNotPast(due, now, r.pastAllowed(), "'" + r.handler() + "'" + which);
+        return due.truncatedTo(ChronoUnit.MICROS); // stores keep microseconds
+    }
+
+    private static void checkNotPast(Instant due, Instant now, boolean allowed, String what) {
+        if (!allowed && due.isBefore(now.minus(PAST_TOLERANCE))) {
+            throw new InvalidScheduleException("The time " + due + " for " + what + " is in the past (now is " + now
+                    + "); use ScheduleRequest.allowPast() to run it at once");
+        }
+    }
+
+    private byte[] encode(Object payload, AxTask task, String which) {
+        byte[] bytes;
+        if (payload == null) {
+            return null;
+        } else if (payload instanceof String s) {
+            bytes = s.getBytes(StandardCharsets.UTF_8);
+        } else if (payload instanceof byte[] b) {
+            bytes = b.clone();
+        } else {
+            try {
+                bytes = codec.encode(payload);
+            } catch (InvalidScheduleException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                throw new InvalidScheduleException(
+                        "The payload for '" + task.name() + "'" + which + " could not be encoded: " + e.getMessage());
+            }
+        }
+        if (bytes.length > maxPayloadSize) {
+            throw new InvalidScheduleException("The payload for '" + task.name() + "'" + which + " has " + bytes.length
+                    + " bytes, over the limit of " + maxPayloadSize + " (ax.payload.max-size)");
+        }
+        return bytes;
+    }
+
+    private void writePersistent(List<Integer> chunk, List<Checked> checked, String[] ids, Instant now) {
+        List<NewFire> fires = new ArrayList<>(chunk.size());
+        for (int i : chunk) {
+            Checked c = checked.get(i);
+            TaskInstance instance = new TaskInstance(
+                    InstanceIds.next(now),
+                    c.task().name(),
+                    c.due(),
+                    InstanceState.SCHEDULED,
+                    0,
+                    engine.nodeId(),
+                    now,
+                    InstanceOrigin.DELAYED,
+                    c.key());
+            fires.add(new NewFire(instance, "scheduled through AxScheduler", c.payload()));
+        }
+        boolean[] written = engine.stores().schedule(fires);
+        for (int n = 0; n < written.length; n++) {
+            int i = chunk.get(n);
+            TaskInstance instance = fires.get(n).instance();
+            if (written[n]) {
+                ids[i] = instance.id();
+                enqueueIfCovered(checked.get(i).task(), instance.id(), instance.scheduledTime());
+            } else {
+                ids[i] = engine.stores()
+                        .findByKey(instance.taskName(), instance.key())
+                        .map(TaskInstance::id)
+                        .orElseThrow(() -> new AxException("Task '" + instance.taskName()
+                                + "' has an instance with key '" + instance.key() + "', yet the store cannot find it"));
+            }
+        }
+    }
+
+    /** A PERSISTENT instance whose time lies inside the loaded window goes into the wheel now. */
+    private void enqueueIfCovered(AxTask task, String id, Instant due) {
+        if (engine.prefetcher().covers(due)) {
+            engine.fires().enqueue(new Due(task, id, due, InstanceOrigin.DELAYED));
+        }
+    }
+
+    private String scheduleInMemory(Checked c, Instant now) {
+        if (c.key() == null) {
+            return enterWheel(c, now);
+        }
+        TaskKey key = new TaskKey(c.task().name(), c.key());
+        synchronized (memoryKeys) {
+            MemoryTask pending = memoryKeys.get(key);
+            if (pending != null) {
+                return memoryId(pending.handle());
+            }
+            Optional<TaskInstance> fired = engine.stores().memory().findByKey(key.task(), key.key());
+            if (fired.isPresent()) {
+                return fired.get().id();
+            }
+            String id = enterWheel(c, now);
+            MemoryTask entered = (MemoryTask) engine.wheelPayload(handleOf(id));
+            if (entered != null) {
+                memoryKeys.put(key, entered);
+            }
+            return id;
+        }
+    }
+
+    private String enterWheel(Checked c, Instant now) {
+        MemoryTask m = new MemoryTask(c.task(), micros(c.due()), micros(now), c.payload(), c.key());
+        synchronized (m) { // the wheel may fire it at once: its handle must be set before anyone reads it
+            m.handle(engine.wheelSchedule(engine.deadlineOf(c.due()), m));
+        }
+        return memoryId(m.handle());
+    }
+
+    /** On the dispatch thread: a MEMORY execution fell due; it enters the in-memory store and is dispatched. */
+    void fire(MemoryTask m) {
+        long handle;
+        long dueMicros;
+        synchronized (m) {
+            handle = m.handle();
+            dueMicros = m.dueMicros();
+        }
+        if (m.key != null) {
+            synchronized (memoryKeys) {
+                memoryKeys.remove(new TaskKey(m.task.name(), m.key), m);
+            }
+        }
+        TaskInstance instance = pendingInstance(m, memoryId(handle), dueMicros);
+        engine.stores()
+                .memory()
+                .schedule(List.of(new NewFire(instance, "scheduled through AxScheduler (MEMORY)", m.payload)));
+        engine.fires().becameDue(new Due(m.task, instance.id(), instance.scheduledTime(), InstanceOrigin.DELAYED));
+    }
+
+    private TaskInstance pendingInstance(MemoryTask m, String id, long dueMicros) {
+        return new TaskInstance(
+                id,
+                m.task.name(),
+                instant(dueMicros),
+                InstanceState.SCHEDULED,
+                0,
+                engine.nodeId(),
+                instant(m.createdMicros),
+                InstanceOrigin.DELAYED,
+                m.key);
+    }
+
+    // ---- cancel, reschedule, find -----------------------------------------------------------------------
+
+    boolean cancel(String instanceId) {
+        long handle = handleOf(instanceId);
+        if (handle != -1 && engine.wheelPayload(handle) instanceof MemoryTask m && engine.wheelCancel(handle)) {
+            if (m.key != null) {
+                synchronized (memoryKeys) {
+                    memoryKeys.remove(new TaskKey(m.task.name(), m.key), m);
+                }
+            }
+            // keep a record of it, so that find() tells the caller what happened
+            TaskInstance instance = pendingInstance(m, instanceId, m.dueMicros());
+            engine.stores()
+                    .memory()
+                    .schedule(List.of(new NewFire(instance, "scheduled through AxScheduler (MEMORY)", m.payload)));
+            return cancelInStore(instanceId, 0);
+        }
+        Optional<TaskInstance> found = engine.stores().find(instanceId);
+        if (found.isEmpty() || found.get().state() != InstanceState.SCHEDULED) {
+            return false;
+        }
+        TaskInstance instance = found.get();
+        boolean cancelled = cancelInStore(instanceId, instance.attempt());
+        if (cancelled && instance.origin() == InstanceOrigin.SERIES) {
+            engine.task(instance.taskName()).ifPresent(task -> engine.fires().continueAfterCancel(task, instance));
+        }
+        return cancelled;
+    }
+
+    /**
+     * SCHEDULED -&gt; CANCELLED, written at once rather than through the engine's writer: a cancel works on an engine
+     * that is not started (a process that only schedules), and the store's condition settles a race with a fire.
+     */
+    private boolean cancelInStore(String instanceId, int attempt) {
+        return engine.stores()
+                .transition(new Transition(
+                        instanceId,
+                        InstanceState.SCHEDULED,
+                        InstanceState.CANCELLED,
+                        attempt,
+                        engine.nodeId(),
+                        engine.clock().instant(),
+                        "cancelled"));
+    }
+
+    boolean reschedule(String instanceId, Instant newTime) {
+        if (newTime == null) {
+            throw new InvalidScheduleException("The new time for instance " + instanceId + " is null");
+        }
+        Instant now = engine.clock().instant();
+        checkNotPast(newTime, now, false, "instance " + instanceId);
+        Instant due = newTime.truncatedTo(ChronoUnit.MICROS);
+        long handle = handleOf(instanceId);
+        if (handle != -1 && engine.wheelPayload(handle) instanceof MemoryTask m) {
+            synchronized (m) {
+                long previous = m.dueMicros();
+                m.dueMicros(micros(due));
+                if (engine.wheelReschedule(handle, engine.deadlineOf(due))) {
+                    return true;
+                }
+                m.dueMicros(previous); // it fired meanwhile, with its old time
+                return false;
+            }
+        }
+        Optional<TaskInstance> found = engine.stores().find(instanceId);
+        if (found.isEmpty()) {
+            return false;
+        }
+        TaskInstance instance = found.get();
+        if (instance.origin() != InstanceOrigin.DELAYED) {
+            throw new InvalidScheduleException("Instance " + instanceId + " of task '" + instance.taskName() + "' is a "
+                    + instance.origin() + " instance; only scheduled one-shot executions can be rescheduled");
+        }
+        if (instance.state() != InstanceState.SCHEDULED) {
+            return false;
+        }
+        if (!engine.stores().reschedule(instanceId, instance.scheduledTime(), due, engine.nodeId(), now)) {
+            return false;
+        }
+        engine.task(instance.taskName()).ifPresent(task -> enqueueIfCovered(task, instanceId, due));
+        return true;
+    }
+
+    Optional<InstanceDetails> find(String instanceId) {
+        long handle = handleOf(instanceId);
+        if (handle != -1 && engine.wheelPayload(handle) instanceof MemoryTask m) {
+            TaskInstance instance = pendingInstance(m, instanceId, m.dueMicros());
+            Instant created = instance.updatedAt();
+            return Optional.of(new InstanceDetails(
+                    instance,
+                    List.of(
+                            new AuditEntry(
+                                    instanceId,
+                                    null,
+                                    InstanceState.CREATED,
+                                    engine.nodeId(),
+                                    0,
+                                    created,
+                                    "scheduled through AxScheduler (MEMORY)"),
+                            new AuditEntry(
+                                    instanceId,
+                                    InstanceState.CREATED,
+                                    InstanceState.SCHEDULED,
+                                    engine.nodeId(),
+                                    0,
+                                    created,
+                                    "due at " + instance.scheduledTime()))));
+        }
+        return engine.stores()
+                .find(instanceId)
+                .map(instance -> new InstanceDetails(instance, engine.stores().auditTrail(instanceId)));
+    }
+
+    // ---- ids ----------------------------------------------------------------------------------------------
+
+    /** {@code m}, this process's incarnation and the wheel handle, in hex: 25 characters. */
+    String memoryId(long handle) {
+        return InstanceIds.MEMORY_PREFIX + incarnation + String.format("%016x", handle);
+    }
+
+    /** The wheel handle in a MEMORY id of this process, or -1 when the id is not one. */
+    private long handleOf(String id) {
+        if (id == null
+                || id.length() != MEMORY_ID_LENGTH
+                || !InstanceIds.isMemory(id)
+                || !id.regionMatches(1, incarnation, 0, incarnation.length())) {
+            return -1;
+        }
+        try {
+            return Long.parseUnsignedLong(id.substring(1 + incarnation.length()), 16);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static long micros(Instant t) {
+        return ChronoUnit.MICROS.between(Instant.EPOCH, t);
+    }
+
+    private static Instant instant(long micros) {
+        return Instant.EPOCH.plus(micros, ChronoUnit.MICROS);
+    }
+
+    /** Pending MEMORY executions with a key; for tests. */
+    int keyedInMemory() {
+        synchronized (memoryKeys) {
+            return memoryKeys.size();
+        }
+    }
+}

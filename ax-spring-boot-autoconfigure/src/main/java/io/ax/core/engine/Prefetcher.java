@@ -1,0 +1,163 @@
+package io.ax.core.engine;
+
+import io.ax.core.AxTask;
+import io.ax.core.TaskInstance;
+import io.ax.core.store.InstanceStore;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Keeps the prefetch window loaded: the store holds the far future, the wheel only what falls due within the
+ * window. Every refresh loads, in pages read in due-time order from an index, the SCHEDULED instances due before now
+ * plus the window that were not loaded yet, up to a limit of instances waiting in the wheel.
+ *
+ * <p>The horizon is published before each load reads the store, and whoever writes an instance due before the
+ * horizon puts it into the wheel itself ({@link #covers}). So an instance written while a load runs is either seen
+ * by the load or put into the wheel by its writer (or both: the wheel drops the second). A page is read once; what
+ * is written behind the load's position is always before the horizon, hence its writer's job.
+ */
+final class Prefetcher {
+
+    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+
+    private final AxEngine engine;
+    private final InstanceStore store;
+    private final Duration window;
+    private final int pageSize;
+    private final int limit;
+    private final ScheduledThreadPoolExecutor thread;
+
+    /** Every SCHEDULED instance due before it has been loaded, is being loaded, or is put into the wheel by its writer. */
+    private volatile Instant horizon = Instant.MIN;
+    /** The last instance loaded, in (due time, id) order; touched by one load at a time. */
+    private Instant cursorTime;
+
+    private String cursorId;
+    private final Set<String> unknownTasks = ConcurrentHashMap.newKeySet();
+    private volatile boolean failing;
+    /** Whether the last load stopped at the limit, with more to load. */
+    private volatile boolean capped;
+
+    private final java.util.concurrent.atomic.AtomicBoolean refillRequested =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
+    Prefetcher(AxEngine engine, Duration window, int pageSize, int limit) {
+        this.engine = engine;
+        this.store = engine.stores();
+        this.window = window;
+        this.pageSize = pageSize;
+        this.limit = limit;
+        this.thread = new ScheduledThreadPoolExecutor(1, new NamedThreadFactory("ax-prefetch", true));
+        this.thread.setRemoveOnCancelPolicy(true);
+    }
+
+    /** Whether an instance due at {@code time} belongs in the wheel now, rather than waiting in the store. */
+    boolean covers(Instant time) {
+        return time.isBefore(horizon);
+    }
+
+    /**
+     * Loads the window once, on the calling thread, handing each instance to {@code loaded}; then keeps it loaded
+     * from the {@code ax-prefetch} thread.
+     */
+    void start(Consumer<TaskInstance> loaded) {
+        load(loaded);
+        long every = refreshInterval().toNanos();
+        thread.scheduleWithFixedDelay(this::refresh, every, every, TimeUnit.NANOSECONDS);
+    }
+
+    void stop() {
+        thread.shutdownNow();
+    }
+
+    /** How often the window moves on: often enough that each instance is loaded long before it falls due. */
+    Duration refreshInterval() {
+        Duration quarter = window.dividedBy(4);
+        Duration atMost = Duration.ofSeconds(5);
+        Duration atLeast = Duration.ofMillis(50);
+        return quarter.compareTo(atMost) > 0 ? atMost : quarter.compareTo(atLeast) < 0 ? atLeast : quarter;
+    }
+
+    /** The wheel drained: a load that stopped at the limit goes on now, not at the next refresh. */
+    void drained(int queued) {
+        if (capped && queued < limit / 2 && refillRequested.compareAndSet(false, true)) {
+            try {
+                thread.execute(() -> {
+                    refillRequested.set(false);
+                    refresh();
+                });
+            } catch (java.util.concurrent.RejectedExecutionException stopped) {
+                refillRequested.set(false);
+            }
+        }
+    }
+
+    private void refresh() {
+        try {
+            load(this::enqueue);
+            if (failing) {
+                failing = false;
+                LOG.log(Level.INFO, "AX loads its prefetch window from the store again");
+            }
+        } catch (RuntimeException e) {
+            if (thread.isShutdown()) {
+                return; // the engine stops: an interrupted read is no failure
+            }
+            if (!failing) {
+                failing = true;
+                LOG.log(Level.WARNING, "AX could not load its prefetch window; retrying: {0}", e.toString());
+            }
+        }
+    }
+
+    /** Loads pages after the cursor and before the new horizon, while the wheel holds fewer than the limit. */
+    synchronized void load(Consumer<TaskInstance> loaded) {
+        Instant target = engine.clock().instant().plus(window);
+        if (target.isAfter(horizon)) {
+            horizon = target;
+        }
+        Instant before = horizon;
+        capped = false;
+        while (true) {
+            if (engine.fires().queued() >= limit) {
+                capped = true;
+                return;
+            }
+            List<TaskInstance> page = store.findScheduled(before, cursorTime, cursorId, pageSize);
+            for (TaskInstance instance : page) {
+                loaded.accept(instance);
+            }
+            if (!page.isEmpty()) {
+                TaskInstance last = page.get(page.size() - 1);
+                cursorTime = last.scheduledTime();
+                cursorId = last.id();
+            }
+            if (page.size() < pageSize) {
+                return;
+            }
+        }
+    }
+
+    /** A loaded instance goes into the wheel, if this node knows its task. */
+    private void enqueue(TaskInstance instance) {
+        AxTask task = engine.registered().get(instance.taskName());
+        if (task == null) {
+            if (unknownTasks.add(instance.taskName())) {
+                LOG.log(
+                        Level.WARNING,
+                        "The store holds instances of task ''{0}'', which this node does not know; they wait for a"
+                                + " node that knows it",
+                        instance.taskName());
+            }
+            return;
+        }
+        engine.fires().enqueue(new Due(task, instance.id(), instance.scheduledTime(), instance.origin()));
+    }
+}

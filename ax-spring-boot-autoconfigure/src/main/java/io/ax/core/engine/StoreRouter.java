@@ -1,0 +1,214 @@
+package io.ax.core.engine;
+
+import io.ax.core.AuditEntry;
+import io.ax.core.DeadLetter;
+import io.ax.core.InstanceState;
+import io.ax.core.TaskInstance;
+import io.ax.core.Transition;
+import io.ax.core.store.InMemoryInstanceStore;
+import io.ax.core.store.InstanceStore;
+import io.ax.core.store.NewFire;
+import io.ax.core.store.StoredTask;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * The engine's view of its stores: MEMORY instances (ids starting with {@code m}, see {@link InstanceIds}) live in
+ * an in-memory store of this process, everything else in the configured store. Task rows and dead letters always go
+ * to the configured store, so an operator finds every dead letter in one place.
+ */
+final class StoreRouter implements InstanceStore {
+
+    private static final Comparator<TaskInstance> DUE_ORDER =
+            Comparator.comparing(TaskInstance::scheduledTime).thenComparing(TaskInstance::id);
+
+    private final InstanceStore durable;
+    private final InMemoryInstanceStore memory;
+
+    StoreRouter(InstanceStore durable, InMemoryInstanceStore memory) {
+        this.durable = durable;
+        this.memory = memory;
+    }
+
+    InMemoryInstanceStore memory() {
+        return memory;
+    }
+
+    private InstanceStore of(String instanceId) {
+        return InstanceIds.isMemory(instanceId) ? memory : durable;
+    }
+
+    @Override
+    public void create(TaskInstance instance, String reason) {
+        of(instance.id()).create(instance, reason);
+    }
+
+    @Override
+    public boolean transition(Transition transition) {
+        return of(transition.instanceId()).transition(transition);
+    }
+
+    @Override
+    public boolean[] transitionAll(List<Transition> transitions) {
+        return split(transitions, t -> InstanceIds.isMemory(t.instanceId()), InstanceStore::transitionAll);
+    }
+
+    @Override
+    public boolean[] schedule(List<NewFire> fires) {
+        return split(fires, f -> InstanceIds.isMemory(f.instance().id()), InstanceStore::schedule);
+    }
+
+    /** Sends each item to its store, in one call per store, keeping the results in the order of {@code items}. */
+    private <T> boolean[] split(
+            List<T> items,
+            Predicate<T> inMemory,
+            java.util.function.BiFunction<InstanceStore, List<T>, boolean[]> call) {
+        List<T> toMemory = new ArrayList<>();
+        for (T item : items) {
+            if (inMemory.test(item)) {
+                toMemory.add(item);
+            }
+        }
+        if (toMemory.isEmpty()) {
+            return call.apply(durable, items);
+        }
+        if (toMemory.size() == items.size()) {
+            return call.apply(memory, items);
+        }
+        List<T> toDurable = new ArrayList<>(items.size() - toMemory.size());
+        for (T item : items) {
+            if (!inMemory.test(item)) {
+                toDurable.add(item);
+            }
+        }
+        boolean[] fromMemory = call.apply(memory, toMemory);
+        boolean[] fromDurable = call.apply(durable, toDurable);
+        boolean[] all = new boolean[items.size()];
+        int m = 0;
+        int d = 0;
+        for (int i = 0; i < all.length; i++) {
+            all[i] = inMemory.test(items.get(i)) ? fromMemory[m++] : fromDurable[d++];
+        }
+        return all;
+    }
+
+    @Override
+    public List<TaskInstance> findByStates(Set<InstanceState> states, int limit) {
+        return merge(s -> s.findByStates(states, limit), Comparator.comparing(TaskInstance::scheduledTime), limit);
+    }
+
+    @Override
+    public List<TaskInstance> findScheduled(Instant before, Instant afterTime, String afterId, int limit) {
+        return merge(s -> s.findScheduled(before, afterTime, afterId, limit), DUE_ORDER, limit);
+    }
+
+    @Override
+    public List<TaskInstance> findByTask(String taskName, int limit) {
+        return merge(
+                s -> s.findByTask(taskName, limit),
+                Comparator.comparing(TaskInstance::scheduledTime).reversed(),
+                limit);
+    }
+
+    /** Both stores' answers as one list in {@code order}; each store's own order is kept among its rows. */
+    private List<TaskInstance> merge(
+            Function<InstanceStore, List<TaskInstance>> query, Comparator<TaskInstance> order, int limit) {
+        List<TaskInstance> fromMemory = query.apply(memory);
+        List<TaskInstance> fromDurable = query.apply(durable);
+        if (fromMemory.isEmpty()) {
+            return fromDurable;
+        }
+        if (fromDurable.isEmpty()) {
+            return fromMemory;
+        }
+        List<TaskInstance> merged = new ArrayList<>(Math.min(limit, fromMemory.size() + fromDurable.size()));
+        int m = 0;
+        int d = 0;
+        while (merged.size() < limit && (m < fromMemory.size() || d < fromDurable.size())) {
+            boolean takeMemory = d == fromDurable.size()
+                    || (m < fromMemory.size() && order.compare(fromMemory.get(m), fromDurable.get(d)) < 0);
+            merged.add(takeMemory ? fromMemory.get(m++) : fromDurable.get(d++));
+        }
+        return merged;
+    }
+
+    @Override
+    public Optional<TaskInstance> findByKey(String taskName, String key) {
+        Optional<TaskInstance> found = durable.findByKey(taskName, key);
+        return found.isPresent() ? found : memory.findByKey(taskName, key);
+    }
+
+    @Override
+    public Optional<byte[]> payload(String instanceId) {
+        return of(instanceId).payload(instanceId);
+    }
+
+    @Override
+    public boolean reschedule(String instanceId, Instant from, Instant to, String node, Instant at) {
+        return of(instanceId).reschedule(instanceId, from, to, node, at);
+    }
+
+    @Override
+    public Optional<TaskInstance> find(String id) {
+        return of(id).find(id);
+    }
+
+    @Override
+    public List<AuditEntry> auditTrail(String instanceId) {
+        return of(instanceId).auditTrail(instanceId);
+    }
+
+    // ---- tasks and dead letters: always the configured store ---------------------------------------------
+
+    @Override
+    public void saveTask(String name, String trigger, Instant at) {
+        durable.saveTask(name, trigger, at);
+    }
+
+    @Override
+    public void saveTasks(Map<String, String> triggers, Instant at) {
+        durable.saveTasks(triggers, at);
+    }
+
+    @Override
+    public Optional<StoredTask> findTask(String name) {
+        return durable.findTask(name);
+    }
+
+    @Override
+    public List<StoredTask> findTasks() {
+        return durable.findTasks();
+    }
+
+    @Override
+    public boolean setPaused(String name, boolean paused, Instant at) {
+        return durable.setPaused(name, paused, at);
+    }
+
+    @Override
+    public void saveDeadLetter(DeadLetter deadLetter) {
+        durable.saveDeadLetter(deadLetter);
+    }
+
+    @Override
+    public boolean deleteDeadLetter(String instanceId) {
+        return durable.deleteDeadLetter(instanceId);
+    }
+
+    @Override
+    public List<DeadLetter> deadLetters(int offset, int limit) {
+        return durable.deadLetters(offset, limit);
+    }
+
+    @Override
+    public long deadLetterCount() {
+        return durable.deadLetterCount();
+    }
+}
