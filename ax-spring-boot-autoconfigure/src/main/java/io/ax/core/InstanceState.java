@@ -17,6 +17,9 @@ import java.util.Set;
  *               +--&gt; CANCELLED   DISPATCHED -&gt; SCHEDULED (not acknowledged or rejected by a full pool)
  *               '--&gt; SKIPPED     (previous instance still running, concurrent = false)
  * </pre>
+ *
+ * <p>A SCHEDULED instance's due time may move ({@link AxScheduler#reschedule}): the audit log records it as a
+ * SCHEDULED -&gt; SCHEDULED row, a new time rather than a new state, so it is not an arrow of this table.
  */
 public enum InstanceState {
     /** Written, not yet waiting for its time. */
