@@ -127,6 +127,15 @@ class DelayedCrashRecoveryTest {
             }
         }
         assertThat(states).hasSize(TASKS);
+        System.out.printf(
+                "delayed crash: %d tasks over %s; at the kill %d done, %d waiting; %d cancelled in time;"
+                        + " %d ran more than once%n",
+                TASKS,
+                SPAN,
+                doneAtKill,
+                leftAtKill,
+                cancelled.size(),
+                runs.values().stream().filter(n -> n > 1).count());
     }
 
     private Process start(TestDatabase pg, String name) throws Exception {
@@ -145,6 +154,7 @@ class DelayedCrashRecoveryTest {
                 "--ax.jdbc.table-prefix=" + PREFIX,
                 "--ax.node-id=dcrash-" + name,
                 "--ax.pools.default.threads=8",
+                "--ax.pools.default.queue-capacity=10000",
                 "--server.port=0",
                 "--logging.level.io.ax.instances=WARN");
         Process process = new ProcessBuilder(command)

@@ -23,6 +23,9 @@ import java.util.Set;
  *
  * <p>The final states ({@link #isFinal}) are those the engine never leaves on its own; DEAD is left only by an
  * operator's replay.
+ *
+ * <p>A SCHEDULED instance's due time may move ({@link AxScheduler#reschedule}): the audit log records it as a
+ * SCHEDULED -&gt; SCHEDULED row, a new time rather than a new state, so it is not an arrow of this table.
  */
 public enum InstanceState {
     /** Written, not yet waiting for its time. */

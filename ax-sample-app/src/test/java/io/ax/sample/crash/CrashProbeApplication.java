@@ -34,7 +34,8 @@ public class CrashProbeApplication {
             this.jdbc = jdbc;
         }
 
-        @AxJob(name = "crashProbe", timeout = "10s")
+        /** Retried: an execution cut short by the kill is FAILED at the restart, and runs again. */
+        @AxJob(name = "crashProbe", timeout = "10s", retry = @AxJob.Retry(times = "3", base = "100ms"))
         public void run(AxContext context) {
             long startedMicros = ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
             jdbc.update(

@@ -228,7 +228,8 @@ final class DelayedTasks {
             if (pending != null) {
                 return memoryId(pending.handle());
             }
-            Optional<TaskInstance> fired = engine.stores().memory().findByKey(key.task(), key.key());
+            // a key is unique per handler whatever the durability: the configured store may hold it too
+            Optional<TaskInstance> fired = engine.stores().findByKey(key.task(), key.key());
             if (fired.isPresent()) {
                 return fired.get().id();
             }
