@@ -133,6 +133,7 @@ class AxEndpointWebTest {
         assertThat(answer.<String>read("$.task")).isEqualTo("handler");
         assertThat(answer.<String>read("$.state")).isEqualTo("SUCCESS");
         assertThat(answer.<String>read("$.node")).isEqualTo("ops-node");
+        assertThat(answer.<String>read("$.origin")).isEqualTo("ON_DEMAND");
         assertThat(answer.<List<String>>read("$.audit[*].to"))
                 .containsExactly("CREATED", "SCHEDULED", "DISPATCHED", "RUNNING", "SUCCESS");
         assertThat(answer.<String>read("$.audit[0].from")).isNull();
