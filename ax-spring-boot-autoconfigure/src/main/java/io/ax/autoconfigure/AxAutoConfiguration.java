@@ -4,6 +4,7 @@ import io.ax.core.AxExecutor;
 import io.ax.core.PayloadCodec;
 import io.ax.core.clock.AxClock;
 import io.ax.core.engine.AxEngine;
+import io.ax.core.engine.AxEngineBuilder;
 import io.ax.core.engine.EngineObserver;
 import io.ax.core.engine.ExecutorRouter;
 import io.ax.core.engine.PoolSettings;
@@ -74,7 +75,7 @@ public final class AxAutoConfiguration {
                 .getPools()
                 .forEach((group, pool) ->
                         pools.put(group, new PoolSettings(pool.getThreads(), pool.getQueueCapacity())));
-        AxEngine.Builder builder = AxEngine.builder()
+        AxEngineBuilder builder = AxEngine.builder()
                 .store(store)
                 .router(router)
                 .clock(clock)

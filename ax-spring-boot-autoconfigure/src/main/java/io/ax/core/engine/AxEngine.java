@@ -1,6 +1,5 @@
 package io.ax.core.engine;
 
-import io.ax.core.AxClockJumpEvent;
 import io.ax.core.AxDeadLetterEvent;
 import io.ax.core.AxException;
 import io.ax.core.AxScheduler;
@@ -12,7 +11,6 @@ import io.ax.core.InstanceState;
 import io.ax.core.PayloadCodec;
 import io.ax.core.ScheduleRequest;
 import io.ax.core.TaskInstance;
-import io.ax.core.Transition;
 import io.ax.core.UnknownInstanceException;
 import io.ax.core.UnknownTaskException;
 import io.ax.core.clock.AxClock;
@@ -33,8 +31,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -92,7 +88,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final PayloadCodec payloadCodec;
     private final AtomicReference<Lifecycle> lifecycle = new AtomicReference<>(Lifecycle.NEW);
 
-    private AxEngine(Builder b) {
+    AxEngine(AxEngineBuilder b) {
         this.store = Objects.requireNonNull(b.store, "store");
         this.router = Objects.requireNonNull(b.router, "router");
         this.clock = Objects.requireNonNull(b.clock, "clock");
@@ -115,7 +111,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 new ClockJumpDetector(clock, b.clockJumpThreshold, b.clockPause), clock, insight, b.clockJumpListeners);
         this.cluster = b.cluster != null ? b.cluster : () -> ClusterView.alone(nodeId);
         this.runner = new InstanceRunner(this);
-        this.writer = new StateWriter(stores, WRITE_QUEUE_CAPACITY);
+        this.writer = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock);
         this.fires = new FirePlanner(this, b.misfireThreshold, b.maxCatchUp);
         this.dispatcher = new Dispatcher(this, pools, b.rejectionBackoff);
         this.operations = new Operations(this);
@@ -124,8 +120,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         this.delayed = new DelayedTasks(this, b.payloadCodec, b.maxPayloadSize);
     }
 
-    public static Builder builder() {
-        return new Builder();
+    public static AxEngineBuilder builder() {
+        return new AxEngineBuilder();
     }
 
     /**
@@ -356,62 +352,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
 
     // ---- shared with the engine's parts ---------------------------------------------------------------------------
 
-    /** A conditional transition with its audit row; false when the instance was no longer in {@code from}. */
-    boolean move(String instanceId, InstanceState from, InstanceState to, int attempt, String reason) {
-        Transition t = new Transition(instanceId, from, to, attempt, nodeId, clock.instant(), reason);
-        return outcome(writer.submit(t), t);
-    }
-
-    /**
-     * Records a transition without waiting for the store. For changes no other writer can contend for on this
-     * node (the start and end of an attempt that this node's worker is running); they reach the store in order,
-     * after every change handed in before them.
-     */
-    void record(String instanceId, InstanceState from, InstanceState to, int attempt, String reason) {
-        Transition t = new Transition(instanceId, from, to, attempt, nodeId, clock.instant(), reason);
-        writer.submit(t).whenComplete((applied, error) -> {
-            if (error != null || !applied) {
-                LOG.log(
-                        Level.WARNING,
-                        "Instance {0} {1} -> {2} was not recorded: {3}",
-                        instanceId,
-                        from,
-                        to,
-                        error != null ? error.toString() : "it was no longer " + from);
-            } else {
-                logMove(t, true);
-            }
-        });
-    }
-
-    boolean outcome(CompletableFuture<Boolean> future, Transition t) {
-        boolean applied;
-        try {
-            applied = future.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException cause) {
-                throw cause;
-            }
-            throw e;
-        }
-        logMove(t, applied);
-        return applied;
-    }
-
-    private static void logMove(Transition t, boolean applied) {
-        if (LOG.isLoggable(Level.DEBUG)) {
-            LOG.log(
-                    Level.DEBUG,
-                    "Instance {0} {1} -> {2} (attempt {3}){4}: {5}",
-                    t.instanceId(),
-                    t.from(),
-                    t.to(),
-                    t.attempt(),
-                    applied ? "" : " lost the race",
-                    t.reason());
-        }
-    }
-
     /** Runs {@code work} on the dispatch thread after {@code delay}; returns the timer handle, -1 once stopped. */
     long after(Duration delay, Runnable work) {
         return at(clock.nanoTime() + delay.toNanos(), work);
@@ -562,200 +502,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             work.run();
         } catch (RuntimeException | Error e) {
             LOG.log(Level.ERROR, "AX dispatch work failed; the engine goes on", e);
-        }
-    }
-
-    /** Builds an {@link AxEngine}; not thread-safe. */
-    public static final class Builder {
-        private InstanceStore store;
-        private ExecutorRouter router;
-        private AxClock clock = AxClock.system();
-        private String nodeId = "local";
-        private Duration tick = Duration.ofMillis(1);
-        private Map<String, PoolSettings> pools = Map.of();
-        private PoolSettings defaultPool = PoolSettings.defaults();
-        private Duration shutdownAwait = Duration.ofSeconds(10);
-        private Duration rejectionBackoff = Duration.ofSeconds(1);
-        private Duration misfireThreshold = Duration.ofSeconds(5);
-        private int maxCatchUp = 100;
-        private Duration clockJumpThreshold = Duration.ofMillis(500);
-        private Duration clockPause = Duration.ofSeconds(2);
-        private Supplier<ClusterView> cluster;
-        private Duration prefetchWindow = Duration.ofSeconds(60);
-        private int prefetchPage = 5_000;
-        private int prefetchLimit = 100_000;
-        private int memoryRetention = 10_000;
-        private PayloadCodec payloadCodec = PayloadCodec.none();
-        private int maxPayloadSize = 64 * 1024;
-        private final List<Consumer<AxDeadLetterEvent>> deadLetterListeners = new ArrayList<>();
-        private final List<Consumer<AxClockJumpEvent>> clockJumpListeners = new ArrayList<>();
-        private final List<EngineObserver> observers = new ArrayList<>();
-
-        private Builder() {}
-
-        public Builder store(InstanceStore store) {
-            this.store = store;
-            return this;
-        }
-
-        public Builder router(ExecutorRouter router) {
-            this.router = router;
-            return this;
-        }
-
-        public Builder clock(AxClock clock) {
-            this.clock = clock;
-            return this;
-        }
-
-        public Builder nodeId(String nodeId) {
-            this.nodeId = nodeId;
-            return this;
-        }
-
-        /** The wheel's tick: the resolution of fire times. Default 1 ms. */
-        public Builder tick(Duration tick) {
-            this.tick = positive(tick, "tick");
-            return this;
-        }
-
-        /** Pool sizes per group; groups not named use {@link #defaultPool}. */
-        public Builder pools(Map<String, PoolSettings> pools) {
-            this.pools = Map.copyOf(pools);
-            return this;
-        }
-
-        public Builder defaultPool(PoolSettings defaultPool) {
-            this.defaultPool = Objects.requireNonNull(defaultPool, "defaultPool");
-            return this;
-        }
-
-        /** How long {@link #stop()} waits for running work before interrupting it. Default 10 s. */
-        public Builder shutdownAwait(Duration shutdownAwait) {
-            this.shutdownAwait = Objects.requireNonNull(shutdownAwait, "shutdownAwait");
-            return this;
-        }
-
-        /** How long an instance rejected by a full pool waits before it is dispatched again. Default 1 s. */
-        public Builder rejectionBackoff(Duration rejectionBackoff) {
-            this.rejectionBackoff = positive(rejectionBackoff, "rejectionBackoff");
-            return this;
-        }
-
-        /** How late a computed fire time may be before the series skips ahead to the present. Default 5 s. */
-        public Builder misfireThreshold(Duration misfireThreshold) {
-            this.misfireThreshold = positive(misfireThreshold, "misfireThreshold");
-            return this;
-        }
-
-        /** How many instances a FIRE_ALL misfire policy creates at most for the missed fire times. Default 100. */
-        public Builder maxCatchUp(int maxCatchUp) {
-            if (maxCatchUp < 1) {
-                throw new IllegalArgumentException("maxCatchUp must be >= 1, was " + maxCatchUp);
-            }
-            this.maxCatchUp = maxCatchUp;
-            return this;
-        }
-
-        /**
-         * How far ahead the wheel holds PERSISTENT instances; later ones wait in the store and are loaded as time
-         * passes. Default 60 s.
-         */
-        public Builder prefetchWindow(Duration prefetchWindow) {
-            this.prefetchWindow = positive(prefetchWindow, "prefetchWindow");
-            return this;
-        }
-
-        /** How many instances one read of the prefetch window returns at most. Default 5,000. */
-        public Builder prefetchPage(int prefetchPage) {
-            this.prefetchPage = atLeastOne(prefetchPage, "prefetchPage");
-            return this;
-        }
-
-        /**
-         * How many loaded instances the wheel holds at most; a backlog beyond it is loaded as the wheel drains.
-         * Default 100,000.
-         */
-        public Builder prefetchLimit(int prefetchLimit) {
-            this.prefetchLimit = atLeastOne(prefetchLimit, "prefetchLimit");
-            return this;
-        }
-
-        /** How many finished MEMORY instances stay findable. Default 10,000. */
-        public Builder memoryRetention(int memoryRetention) {
-            this.memoryRetention = atLeastOne(memoryRetention, "memoryRetention");
-            return this;
-        }
-
-        /** Maps payload objects to bytes and back; without one, payloads are strings or byte arrays. */
-        public Builder payloadCodec(PayloadCodec payloadCodec) {
-            this.payloadCodec = Objects.requireNonNull(payloadCodec, "payloadCodec");
-            return this;
-        }
-
-        /** The largest payload accepted, in bytes. Default 64 KiB. */
-        public Builder maxPayloadSize(int maxPayloadSize) {
-            this.maxPayloadSize = atLeastOne(maxPayloadSize, "maxPayloadSize");
-            return this;
-        }
-
-        /** Called on the dispatch or a worker thread when an instance goes DEAD; must not block. */
-        public Builder onDeadLetter(Consumer<AxDeadLetterEvent> listener) {
-            deadLetterListeners.add(Objects.requireNonNull(listener, "listener"));
-            return this;
-        }
-
-        /** A wall-clock jump beyond this (either way) against the monotonic clock pauses triggering. Default 500 ms. */
-        public Builder clockJumpThreshold(Duration clockJumpThreshold) {
-            this.clockJumpThreshold = positive(clockJumpThreshold, "clockJumpThreshold");
-            return this;
-        }
-
-        /** How long trigger decisions wait after a clock jump. Default 2 s. */
-        public Builder clockPause(Duration clockPause) {
-            Objects.requireNonNull(clockPause, "clockPause");
-            if (clockPause.isNegative()) {
-                throw new IllegalArgumentException("clockPause must not be negative, was " + clockPause);
-            }
-            this.clockPause = clockPause;
-            return this;
-        }
-
-        /** Called on the clock-watch thread when the wall clock jumps; must not block. */
-        public Builder onClockJump(Consumer<AxClockJumpEvent> listener) {
-            clockJumpListeners.add(Objects.requireNonNull(listener, "listener"));
-            return this;
-        }
-
-        /** Adds an observer of what the engine does (metrics, insight); see {@link EngineObserver}. */
-        public Builder observer(EngineObserver observer) {
-            observers.add(Objects.requireNonNull(observer, "observer"));
-            return this;
-        }
-
-        /** How this node sees the cluster; default: a node alone, its own leader at epoch 0. */
-        public Builder cluster(Supplier<ClusterView> cluster) {
-            this.cluster = Objects.requireNonNull(cluster, "cluster");
-            return this;
-        }
-
-        public AxEngine build() {
-            return new AxEngine(this);
-        }
-
-        private static int atLeastOne(int n, String what) {
-            if (n < 1) {
-                throw new IllegalArgumentException(what + " must be >= 1, was " + n);
-            }
-            return n;
-        }
-
-        private static Duration positive(Duration d, String what) {
-            Objects.requireNonNull(d, what);
-            if (d.isZero() || d.isNegative()) {
-                throw new IllegalArgumentException(what + " must be positive, was " + d);
-            }
-            return d;
         }
     }
 }

@@ -115,7 +115,7 @@ final class Dispatcher {
         for (int i = 0; i < moved.size(); i++) {
             Due due = moved.get(i);
             Transition t = transitions.get(i);
-            boolean applied = engine.outcome(outcomes.get(i), t);
+            boolean applied = engine.writer().outcome(outcomes.get(i), t);
             if (t.to() == InstanceState.DISPATCHED) {
                 if (!applied) {
                     release(due);
@@ -141,7 +141,8 @@ final class Dispatcher {
     /** Moves an instance to DISPATCHED and hands it to its pool; a full pool sends it back to SCHEDULED. */
     void dispatch(Due due, InstanceState from, int attempt) {
         AxTask task = due.task();
-        if (!engine.move(due.instanceId(), from, InstanceState.DISPATCHED, attempt, "to pool '" + task.group() + "'")) {
+        if (!engine.writer()
+                .move(due.instanceId(), from, InstanceState.DISPATCHED, attempt, "to pool '" + task.group() + "'")) {
             release(due);
             return;
         }
@@ -192,7 +193,7 @@ final class Dispatcher {
         List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAll(back);
         List<Rejected> again = new ArrayList<>(rejected.size());
         for (int i = 0; i < back.size(); i++) {
-            if (engine.outcome(outcomes.get(i), back.get(i))) {
+            if (engine.writer().outcome(outcomes.get(i), back.get(i))) {
                 again.add(rejected.get(i));
                 engine.insight().rejected(rejected.get(i).due());
             } else {
@@ -228,7 +229,7 @@ final class Dispatcher {
         List<Rejected> still = new ArrayList<>();
         for (int i = 0; i < rejected.size(); i++) {
             Rejected r = rejected.get(i);
-            if (!engine.outcome(outcomes.get(i), transitions.get(i))) {
+            if (!engine.writer().outcome(outcomes.get(i), transitions.get(i))) {
                 release(r.due());
             } else if (!submit(r.due(), r.attempt())) {
                 still.add(r);

@@ -37,7 +37,7 @@ final class Operations {
                 throw changedMeanwhile(instanceId, InstanceState.CANCELLED);
             }
         } else if (from == InstanceState.RETRYING) {
-            if (!engine.move(instanceId, from, InstanceState.CANCELLED, instance.attempt(), CANCELLED)) {
+            if (!engine.writer().move(instanceId, from, InstanceState.CANCELLED, instance.attempt(), CANCELLED)) {
                 throw changedMeanwhile(instanceId, InstanceState.CANCELLED);
             }
             AxTask task = engine.registered().get(instance.taskName());
@@ -65,7 +65,7 @@ final class Operations {
             throw new AxException("The AX engine is not running; cannot replay instance " + instanceId);
         }
         // attempt 0: the next dispatch starts a new cycle at attempt 1, with the task's retries afresh
-        if (!engine.move(instanceId, InstanceState.DEAD, InstanceState.RETRYING, 0, REPLAYED)) {
+        if (!engine.writer().move(instanceId, InstanceState.DEAD, InstanceState.RETRYING, 0, REPLAYED)) {
             throw changedMeanwhile(instanceId, InstanceState.RETRYING);
         }
         engine.stores().deleteDeadLetter(instanceId);

@@ -43,7 +43,7 @@ class InsightTest {
     }
 
     private AxEngine start(Map<String, PoolSettings> pools, EngineObserver... more) {
-        AxEngine.Builder b = AxEngine.builder()
+        AxEngineBuilder b = AxEngine.builder()
                 .store(store)
                 .router(new ExecutorRouter(List.of(executor)))
                 .nodeId("node-a")
