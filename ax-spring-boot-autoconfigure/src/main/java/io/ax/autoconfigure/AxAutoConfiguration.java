@@ -4,6 +4,8 @@ import io.ax.core.AxExecutor;
 import io.ax.core.PayloadCodec;
 import io.ax.core.clock.AxClock;
 import io.ax.core.engine.AxEngine;
+import io.ax.core.engine.AxEngineBuilder;
+import io.ax.core.engine.EngineObserver;
 import io.ax.core.engine.ExecutorRouter;
 import io.ax.core.engine.PoolSettings;
 import io.ax.core.store.InMemoryInstanceStore;
@@ -25,7 +27,9 @@ import tools.jackson.databind.ObjectMapper;
 
 /**
  * Wires the AX engine: store, executors, router, engine, its life cycle and the discovery of {@code @AxJob}
- * methods. Every bean backs off when the application defines its own; {@code ax.enabled=false} turns all off.
+ * methods. Dead letters and clock jumps become Spring application events; every {@code EngineObserver} bean hears
+ * what the engine does. Every bean backs off when the application defines its own; {@code ax.enabled=false} turns
+ * all off.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "ax.enabled", matchIfMissing = true)
@@ -64,13 +68,14 @@ public final class AxAutoConfiguration {
             ExecutorRouter router,
             AxClock clock,
             ObjectProvider<PayloadCodec> payloadCodec,
-            ApplicationEventPublisher events) {
+            ApplicationEventPublisher events,
+            ObjectProvider<EngineObserver> observers) {
         Map<String, PoolSettings> pools = new LinkedHashMap<>();
         properties
                 .getPools()
                 .forEach((group, pool) ->
                         pools.put(group, new PoolSettings(pool.getThreads(), pool.getQueueCapacity())));
-        return AxEngine.builder()
+        AxEngineBuilder builder = AxEngine.builder()
                 .store(store)
                 .router(router)
                 .clock(clock)
@@ -87,8 +92,12 @@ public final class AxAutoConfiguration {
                 .memoryRetention(properties.getMemory().getMaxFinishedInstances())
                 .payloadCodec(payloadCodec.getIfAvailable(PayloadCodec::none))
                 .maxPayloadSize((int) properties.getPayload().getMaxSize().toBytes())
+                .clockJumpThreshold(properties.getClock().getJumpThreshold())
+                .clockPause(properties.getClock().getPause())
                 .onDeadLetter(events::publishEvent)
-                .build();
+                .onClockJump(events::publishEvent);
+        observers.orderedStream().forEach(builder::observer);
+        return builder.build();
     }
 
     /** Payload objects as JSON, through the application's Jackson mapper. */

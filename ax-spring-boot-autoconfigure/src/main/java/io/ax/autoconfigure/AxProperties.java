@@ -48,6 +48,15 @@ public class AxProperties {
     /** JDBC store settings: used when the application has a DataSource. */
     private final Jdbc jdbc = new Jdbc();
 
+    /** Clock-jump guard. */
+    private final Clock clock = new Clock();
+
+    /** Micrometer metrics. */
+    private final Metrics metrics = new Metrics();
+
+    /** The 'ax' health component. */
+    private final Health health = new Health();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -106,6 +115,18 @@ public class AxProperties {
 
     public Jdbc getJdbc() {
         return jdbc;
+    }
+
+    public Clock getClock() {
+        return clock;
+    }
+
+    public Metrics getMetrics() {
+        return metrics;
+    }
+
+    public Health getHealth() {
+        return health;
     }
 
     /** Time wheel settings. */
@@ -316,6 +337,83 @@ public class AxProperties {
 
         public void setTablePrefix(String tablePrefix) {
             this.tablePrefix = tablePrefix;
+        }
+    }
+
+    /** Clock-jump guard. */
+    public static class Clock {
+
+        /**
+         * A difference beyond this, in either direction, between how far the wall clock and the monotonic clock
+         * moved (checked every second) is a clock jump: trigger decisions pause, a WARN is logged, an
+         * AxClockJumpEvent is published.
+         */
+        private Duration jumpThreshold = Duration.ofMillis(500);
+
+        /** How long trigger decisions wait after a clock jump; health is OUT_OF_SERVICE meanwhile. */
+        private Duration pause = Duration.ofSeconds(2);
+
+        public Duration getJumpThreshold() {
+            return jumpThreshold;
+        }
+
+        public void setJumpThreshold(Duration jumpThreshold) {
+            this.jumpThreshold = jumpThreshold;
+        }
+
+        public Duration getPause() {
+            return pause;
+        }
+
+        public void setPause(Duration pause) {
+            this.pause = pause;
+        }
+    }
+
+    /** Micrometer metrics. */
+    public static class Metrics {
+
+        /**
+         * Whether per-task meters (ax.execution, ax.retries, ax.dead.letters) carry a 'task' tag; turn it off when
+         * there are very many tasks, to keep the number of series bounded.
+         */
+        private boolean taskTag = true;
+
+        public boolean isTaskTag() {
+            return taskTag;
+        }
+
+        public void setTaskTag(boolean taskTag) {
+            this.taskTag = taskTag;
+        }
+    }
+
+    /** The 'ax' health component. */
+    public static class Health {
+
+        /** How long the oldest due instance may wait for a worker before the component reports the backlog status. */
+        private Duration maxBacklogAge = Duration.ofMinutes(1);
+
+        /**
+         * Status of the 'ax' component while the oldest due instance has waited longer than max-backlog-age, e.g.
+         * DEGRADED (not in the default status order, so the overall health stays as it is) or OUT_OF_SERVICE.
+         */
+        private String backlogStatus = "DEGRADED";
+
+        public Duration getMaxBacklogAge() {
+            return maxBacklogAge;
+        }
+
+        public void setMaxBacklogAge(Duration maxBacklogAge) {
+            this.maxBacklogAge = maxBacklogAge;
+        }
+
+        public String getBacklogStatus() {
+            return backlogStatus;
+        }
+
+        public void setBacklogStatus(String backlogStatus) {
+            this.backlogStatus = backlogStatus;
         }
     }
 

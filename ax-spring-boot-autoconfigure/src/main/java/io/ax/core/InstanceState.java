@@ -15,8 +15,17 @@ import java.util.Set;
  *               |             |           |-----&gt; FAILED  --+--&gt; RETRYING -&gt; DISPATCHED ...
  *               |             |           '-----&gt; TIMEOUT --'--(retries used up)--&gt; DEAD
  *               +--&gt; CANCELLED   DISPATCHED -&gt; SCHEDULED (not acknowledged or rejected by a full pool)
- *               '--&gt; SKIPPED     (previous instance still running, concurrent = false)
+ *               '--&gt; SKIPPED     (previous instance still running, concurrent = false, or task paused)
+ *
+ * Operator arrows:  RETRYING -&gt; CANCELLED (cancelled while waiting for its next attempt)
+ *                   DEAD -&gt; RETRYING      (a dead letter replayed: a new cycle of attempts, same instance)
  * </pre>
+ *
+ * <p>The final states ({@link #isFinal}) are those the engine never leaves on its own; DEAD is left only by an
+ * operator's replay.
+ *
+ * <p>A SCHEDULED instance's due time may move ({@link AxScheduler#reschedule}): the audit log records it as a
+ * SCHEDULED -&gt; SCHEDULED row, a new time rather than a new state, so it is not an arrow of this table.
  */
 public enum InstanceState {
     /** Written, not yet waiting for its time. */
@@ -35,7 +44,7 @@ public enum InstanceState {
     TIMEOUT,
     /** Waiting for the back-off before the next attempt. */
     RETRYING,
-    /** Every attempt failed; a dead letter holds the details. Final. */
+    /** Every attempt failed; a dead letter holds the details. Final, unless an operator replays it. */
     DEAD,
     /** Cancelled before it ran. Final. */
     CANCELLED,
@@ -43,6 +52,8 @@ public enum InstanceState {
     SKIPPED;
 
     private static final Map<InstanceState, Set<InstanceState>> ALLOWED = table();
+    private static final Set<InstanceState> FINAL = Collections.unmodifiableSet(
+            EnumSet.of(InstanceState.SUCCESS, InstanceState.DEAD, InstanceState.CANCELLED, InstanceState.SKIPPED));
 
     private static Map<InstanceState, Set<InstanceState>> table() {
         Map<InstanceState, Set<InstanceState>> t = new EnumMap<>(InstanceState.class);
@@ -52,7 +63,8 @@ public enum InstanceState {
         t.put(RUNNING, EnumSet.of(SUCCESS, FAILED, TIMEOUT));
         t.put(FAILED, EnumSet.of(RETRYING, DEAD));
         t.put(TIMEOUT, EnumSet.of(RETRYING, DEAD));
-        t.put(RETRYING, EnumSet.of(DISPATCHED));
+        t.put(RETRYING, EnumSet.of(DISPATCHED, CANCELLED));
+        t.put(DEAD, EnumSet.of(RETRYING));
         for (InstanceState s : values()) {
             t.putIfAbsent(s, EnumSet.noneOf(InstanceState.class));
             t.put(s, Collections.unmodifiableSet(t.get(s)));
@@ -70,8 +82,11 @@ public enum InstanceState {
         return ALLOWED.get(this);
     }
 
-    /** Whether no transition leaves this state. */
+    /**
+     * Whether the instance is finished: SUCCESS, DEAD, CANCELLED or SKIPPED. The engine moves a finished instance
+     * no further; only an operator's replay takes a DEAD one back to RETRYING.
+     */
     public boolean isFinal() {
-        return ALLOWED.get(this).isEmpty();
+        return FINAL.contains(this);
     }
 }

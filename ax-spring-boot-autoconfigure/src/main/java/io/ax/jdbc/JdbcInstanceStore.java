@@ -405,15 +405,24 @@ public final class JdbcInstanceStore implements InstanceStore {
 
     @Override
     public void saveDeadLetter(DeadLetter d) {
-        jdbc.update(
-                sql.insertDeadLetter,
-                d.instanceId(),
-                d.taskName(),
-                micros(d.scheduledTime()),
-                JsonCodec.writeParams(d.params()),
-                JsonCodec.writeAttempts(d.attempts()),
-                d.lastStackTrace(),
-                micros(d.diedAt()));
+        // a replay that stopped before it removed the old letter must not keep the instance from dying again
+        tx.executeWithoutResult(status -> {
+            jdbc.update(sql.deleteDeadLetter, d.instanceId());
+            jdbc.update(
+                    sql.insertDeadLetter,
+                    d.instanceId(),
+                    d.taskName(),
+                    micros(d.scheduledTime()),
+                    JsonCodec.writeParams(d.params()),
+                    JsonCodec.writeAttempts(d.attempts()),
+                    d.lastStackTrace(),
+                    micros(d.diedAt()));
+        });
+    }
+
+    @Override
+    public boolean deleteDeadLetter(String instanceId) {
+        return jdbc.update(sql.deleteDeadLetter, instanceId) > 0;
     }
 
     @Override

@@ -23,6 +23,7 @@ final class Sql {
     final String findTasks;
     final String setPaused;
     final String insertDeadLetter;
+    final String deleteDeadLetter;
     final String deadLetters;
     final String countDeadLetters;
     final String findByStatesPrefix;
@@ -77,6 +78,7 @@ final class Sql {
         insertDeadLetter = "INSERT INTO " + p + "dead_letter"
                 + " (instance_id, task_name, scheduled_us, params, attempts, last_stack_trace, died_us)"
                 + " VALUES (?, ?, ?, ?, ?, ?, ?)";
+        deleteDeadLetter = "DELETE FROM " + p + "dead_letter WHERE instance_id = ?";
         deadLetters = "SELECT instance_id, task_name, scheduled_us, params, attempts, last_stack_trace, died_us FROM "
                 + p + "dead_letter ORDER BY died_us DESC, instance_id LIMIT ? OFFSET ?";
         countDeadLetters = "SELECT COUNT(*) FROM " + p + "dead_letter";

@@ -25,7 +25,12 @@ class ConfigurationMetadataTest {
             "ax.dispatch.rejection-backoff",
             "ax.misfire.threshold",
             "ax.shutdown.await",
-            "ax.memory.max-finished-instances"
+            "ax.memory.max-finished-instances",
+            "ax.clock.jump-threshold",
+            "ax.clock.pause",
+            "ax.metrics.task-tag",
+            "ax.health.max-backlog-age",
+            "ax.health.backlog-status"
         }) {
             int at = json.indexOf("\"name\": \"" + property + "\"");
             assertThat(at).as(property).isNotNegative();

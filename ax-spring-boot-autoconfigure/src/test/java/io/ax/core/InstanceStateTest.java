@@ -18,11 +18,12 @@ class InstanceStateTest {
         assertThat(RUNNING.successors()).containsExactlyInAnyOrder(SUCCESS, FAILED, TIMEOUT);
         assertThat(FAILED.successors()).containsExactlyInAnyOrder(RETRYING, DEAD);
         assertThat(TIMEOUT.successors()).containsExactlyInAnyOrder(RETRYING, DEAD);
-        assertThat(RETRYING.successors()).containsExactlyInAnyOrder(DISPATCHED);
+        assertThat(RETRYING.successors()).containsExactlyInAnyOrder(DISPATCHED, CANCELLED);
+        assertThat(DEAD.successors()).containsExactlyInAnyOrder(RETRYING);
     }
 
     @Test
-    void finalStatesHaveNoWayOut() {
+    void finalStatesHaveNoWayOutButAReplayOfTheDead() {
         EnumSet<InstanceState> finals = EnumSet.noneOf(InstanceState.class);
         for (InstanceState s : values()) {
             if (s.isFinal()) {
@@ -30,6 +31,12 @@ class InstanceStateTest {
             }
         }
         assertThat(finals).containsExactlyInAnyOrder(SUCCESS, DEAD, CANCELLED, SKIPPED);
+        for (InstanceState s : finals) {
+            assertThat(s.successors()).as(s.name()).isSubsetOf(RETRYING);
+        }
+        assertThat(SUCCESS.successors()).isEmpty();
+        assertThat(CANCELLED.successors()).isEmpty();
+        assertThat(SKIPPED.successors()).isEmpty();
     }
 
     @Test

@@ -4,14 +4,19 @@ import io.ax.core.AxDeadLetterEvent;
 import io.ax.core.AxException;
 import io.ax.core.AxScheduler;
 import io.ax.core.AxTask;
+import io.ax.core.IllegalTransitionException;
 import io.ax.core.InstanceDetails;
 import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.PayloadCodec;
 import io.ax.core.ScheduleRequest;
-import io.ax.core.Transition;
+import io.ax.core.TaskInstance;
+import io.ax.core.UnknownInstanceException;
 import io.ax.core.UnknownTaskException;
 import io.ax.core.clock.AxClock;
+import io.ax.core.clock.ClockJumpDetector;
+import io.ax.core.clock.ClockStatus;
+import io.ax.core.cluster.ClusterView;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.wheel.WheelTimer;
@@ -26,14 +31,13 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The single-node engine: computes fire times, keeps what is due soon in a hierarchical time wheel, dispatches due
@@ -42,7 +46,8 @@ import java.util.function.Consumer;
  *
  * <p>Threads: one wheel thread ({@code ax-wheel}) that only moves due work on; one dispatch thread
  * ({@code ax-dispatch}) that writes the state changes of fires, retries and timeouts and hands instances to the
- * pools; and the pools' workers ({@code ax-<group>-<n>}). Thread-safe. Build one with {@link #builder}.
+ * pools; the pools' workers ({@code ax-<group>-<n>}); and a clock watch ({@code ax-clock}) that pauses trigger
+ * decisions for a moment when the wall clock jumps. Thread-safe. Build one with {@link #builder}.
  */
 public final class AxEngine implements AxScheduler, AutoCloseable {
 
@@ -74,12 +79,16 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final Dispatcher dispatcher;
     private final InstanceRunner runner;
     private final StateWriter writer;
+    private final Insight insight;
+    private final ClockGuard clockGuard;
+    private final Operations operations;
+    private final Supplier<ClusterView> cluster;
     private final Prefetcher prefetcher;
     private final DelayedTasks delayed;
     private final PayloadCodec payloadCodec;
     private final AtomicReference<Lifecycle> lifecycle = new AtomicReference<>(Lifecycle.NEW);
 
-    private AxEngine(Builder b) {
+    AxEngine(AxEngineBuilder b) {
         this.store = Objects.requireNonNull(b.store, "store");
         this.router = Objects.requireNonNull(b.router, "router");
         this.clock = Objects.requireNonNull(b.clock, "clock");
@@ -97,17 +106,22 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 new ArrayBlockingQueue<>(DISPATCH_QUEUE_CAPACITY),
                 new NamedThreadFactory("ax-dispatch-", true),
                 new ThreadPoolExecutor.AbortPolicy());
+        this.insight = new Insight(b.observers, clock);
+        this.clockGuard = new ClockGuard(
+                new ClockJumpDetector(clock, b.clockJumpThreshold, b.clockPause), clock, insight, b.clockJumpListeners);
+        this.cluster = b.cluster != null ? b.cluster : () -> ClusterView.alone(nodeId);
         this.runner = new InstanceRunner(this);
-        this.writer = new StateWriter(stores, WRITE_QUEUE_CAPACITY);
+        this.writer = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock);
         this.fires = new FirePlanner(this, b.misfireThreshold, b.maxCatchUp);
         this.dispatcher = new Dispatcher(this, pools, b.rejectionBackoff);
+        this.operations = new Operations(this);
         this.prefetcher = new Prefetcher(this, b.prefetchWindow, b.prefetchPage, b.prefetchLimit);
         this.payloadCodec = b.payloadCodec;
         this.delayed = new DelayedTasks(this, b.payloadCodec, b.maxPayloadSize);
     }
 
-    public static Builder builder() {
-        return new Builder();
+    public static AxEngineBuilder builder() {
+        return new AxEngineBuilder();
     }
 
     /**
@@ -140,6 +154,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         writer.start();
         wheel.start();
         new Recovery(this).run();
+        clockGuard.start();
         LOG.log(Level.INFO, "AX engine started on node {0} with {1} task(s)", nodeId, tasks.size());
     }
 
@@ -151,6 +166,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         if (lifecycle.getAndSet(Lifecycle.STOPPED) != Lifecycle.STARTED) {
             return;
         }
+        clockGuard.stop();
         prefetcher.stop();
         wheel.close();
         dispatchExecutor.shutdown();
@@ -282,63 +298,59 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return lifecycle.get() == Lifecycle.STARTED;
     }
 
-    // ---- shared with the engine's parts ---------------------------------------------------------------------------
+    // ---- operations ---------------------------------------------------------------------------------------
 
-    /** A conditional transition with its audit row; false when the instance was no longer in {@code from}. */
-    boolean move(String instanceId, InstanceState from, InstanceState to, int attempt, String reason) {
-        Transition t = new Transition(instanceId, from, to, attempt, nodeId, clock.instant(), reason);
-        return outcome(writer.submit(t), t);
+    /**
+     * Cancels, for an operator, an instance that waits: for its time (SCHEDULED, as {@link #cancel} does) or for its
+     * next attempt (RETRYING). A series goes on with its next fire. Unlike {@link #cancel}, says why it cannot.
+     *
+     * @return the instance, now CANCELLED, with its audit trail
+     * @throws UnknownInstanceException when no store holds it
+     * @throws IllegalTransitionException when it is in another state (running, finished)
+     * @throws AxException when it changed state while being cancelled
+     */
+    public InstanceDetails cancelWaiting(String instanceId) {
+        return operations.cancelWaiting(instanceId);
     }
 
     /**
-     * Records a transition without waiting for the store. For changes no other writer can contend for on this
-     * node (the start and end of an attempt that this node's worker is running); they reach the store in order,
-     * after every change handed in before them.
+     * Replays a DEAD instance: a new cycle of attempts of the same instance, starting at once with attempt 1 and
+     * the task's retries afresh; audited as "replayed by operator". Its dead letter is removed; should it die again
+     * it leaves a new one.
+     *
+     * @return the instance, now RETRYING, with its audit trail
+     * @throws UnknownInstanceException when no store holds it
+     * @throws UnknownTaskException when its task is not registered on this node
+     * @throws IllegalTransitionException when it is not DEAD
+     * @throws AxException when the engine is not running, or the instance changed state meanwhile
      */
-    void record(String instanceId, InstanceState from, InstanceState to, int attempt, String reason) {
-        Transition t = new Transition(instanceId, from, to, attempt, nodeId, clock.instant(), reason);
-        writer.submit(t).whenComplete((applied, error) -> {
-            if (error != null || !applied) {
-                LOG.log(
-                        Level.WARNING,
-                        "Instance {0} {1} -> {2} was not recorded: {3}",
-                        instanceId,
-                        from,
-                        to,
-                        error != null ? error.toString() : "it was no longer " + from);
-            } else {
-                logMove(t, true);
-            }
-        });
+    public InstanceDetails replay(String instanceId) {
+        return operations.replay(instanceId);
     }
 
-    boolean outcome(CompletableFuture<Boolean> future, Transition t) {
-        boolean applied;
-        try {
-            applied = future.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException cause) {
-                throw cause;
-            }
-            throw e;
-        }
-        logMove(t, applied);
-        return applied;
+    // ---- insight ------------------------------------------------------------------------------------------
+
+    /** A task's newest instances, newest scheduled time first, from every store (MEMORY ones too). */
+    public List<TaskInstance> instancesOf(String taskName, int limit) {
+        return stores.findByTask(taskName, limit);
     }
 
-    private static void logMove(Transition t, boolean applied) {
-        if (LOG.isLoggable(Level.DEBUG)) {
-            LOG.log(
-                    Level.DEBUG,
-                    "Instance {0} {1} -> {2} (attempt {3}){4}: {5}",
-                    t.instanceId(),
-                    t.from(),
-                    t.to(),
-                    t.attempt(),
-                    applied ? "" : " lost the race",
-                    t.reason());
-        }
+    /** Instances due but not started on this node, per pool, and how long the oldest has waited. No query. */
+    public Backlog backlog() {
+        return insight.backlog();
     }
+
+    /** What the clock-jump guard has seen, and whether trigger decisions wait now. */
+    public ClockStatus clockStatus() {
+        return clockGuard.status();
+    }
+
+    /** Who makes trigger decisions, as this node sees it. */
+    public ClusterView cluster() {
+        return cluster.get();
+    }
+
+    // ---- shared with the engine's parts ---------------------------------------------------------------------------
 
     /** Runs {@code work} on the dispatch thread after {@code delay}; returns the timer handle, -1 once stopped. */
     long after(Duration delay, Runnable work) {
@@ -429,6 +441,19 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return fires;
     }
 
+    Insight insight() {
+        return insight;
+    }
+
+    ClockGuard clockGuard() {
+        return clockGuard;
+    }
+
+    /** Compares the clocks now, as the clock watch does every second. */
+    void checkClock() {
+        clockGuard.check();
+    }
+
     Dispatcher dispatcher() {
         return dispatcher;
     }
@@ -477,161 +502,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             work.run();
         } catch (RuntimeException | Error e) {
             LOG.log(Level.ERROR, "AX dispatch work failed; the engine goes on", e);
-        }
-    }
-
-    /** Builds an {@link AxEngine}; not thread-safe. */
-    public static final class Builder {
-        private InstanceStore store;
-        private ExecutorRouter router;
-        private AxClock clock = AxClock.system();
-        private String nodeId = "local";
-        private Duration tick = Duration.ofMillis(1);
-        private Map<String, PoolSettings> pools = Map.of();
-        private PoolSettings defaultPool = PoolSettings.defaults();
-        private Duration shutdownAwait = Duration.ofSeconds(10);
-        private Duration rejectionBackoff = Duration.ofSeconds(1);
-        private Duration misfireThreshold = Duration.ofSeconds(5);
-        private int maxCatchUp = 100;
-        private Duration prefetchWindow = Duration.ofSeconds(60);
-        private int prefetchPage = 5_000;
-        private int prefetchLimit = 100_000;
-        private int memoryRetention = 10_000;
-        private PayloadCodec payloadCodec = PayloadCodec.none();
-        private int maxPayloadSize = 64 * 1024;
-        private final List<Consumer<AxDeadLetterEvent>> deadLetterListeners = new ArrayList<>();
-
-        private Builder() {}
-
-        public Builder store(InstanceStore store) {
-            this.store = store;
-            return this;
-        }
-
-        public Builder router(ExecutorRouter router) {
-            this.router = router;
-            return this;
-        }
-
-        public Builder clock(AxClock clock) {
-            this.clock = clock;
-            return this;
-        }
-
-        public Builder nodeId(String nodeId) {
-            this.nodeId = nodeId;
-            return this;
-        }
-
-        /** The wheel's tick: the resolution of fire times. Default 1 ms. */
-        public Builder tick(Duration tick) {
-            this.tick = positive(tick, "tick");
-            return this;
-        }
-
-        /** Pool sizes per group; groups not named use {@link #defaultPool}. */
-        public Builder pools(Map<String, PoolSettings> pools) {
-            this.pools = Map.copyOf(pools);
-            return this;
-        }
-
-        public Builder defaultPool(PoolSettings defaultPool) {
-            this.defaultPool = Objects.requireNonNull(defaultPool, "defaultPool");
-            return this;
-        }
-
-        /** How long {@link #stop()} waits for running work before interrupting it. Default 10 s. */
-        public Builder shutdownAwait(Duration shutdownAwait) {
-            this.shutdownAwait = Objects.requireNonNull(shutdownAwait, "shutdownAwait");
-            return this;
-        }
-
-        /** How long an instance rejected by a full pool waits before it is dispatched again. Default 1 s. */
-        public Builder rejectionBackoff(Duration rejectionBackoff) {
-            this.rejectionBackoff = positive(rejectionBackoff, "rejectionBackoff");
-            return this;
-        }
-
-        /** How late a computed fire time may be before the series skips ahead to the present. Default 5 s. */
-        public Builder misfireThreshold(Duration misfireThreshold) {
-            this.misfireThreshold = positive(misfireThreshold, "misfireThreshold");
-            return this;
-        }
-
-        /** How many instances a FIRE_ALL misfire policy creates at most for the missed fire times. Default 100. */
-        public Builder maxCatchUp(int maxCatchUp) {
-            if (maxCatchUp < 1) {
-                throw new IllegalArgumentException("maxCatchUp must be >= 1, was " + maxCatchUp);
-            }
-            this.maxCatchUp = maxCatchUp;
-            return this;
-        }
-
-        /**
-         * How far ahead the wheel holds PERSISTENT instances; later ones wait in the store and are loaded as time
-         * passes. Default 60 s.
-         */
-        public Builder prefetchWindow(Duration prefetchWindow) {
-            this.prefetchWindow = positive(prefetchWindow, "prefetchWindow");
-            return this;
-        }
-
-        /** How many instances one read of the prefetch window returns at most. Default 5,000. */
-        public Builder prefetchPage(int prefetchPage) {
-            this.prefetchPage = atLeastOne(prefetchPage, "prefetchPage");
-            return this;
-        }
-
-        /**
-         * How many loaded instances the wheel holds at most; a backlog beyond it is loaded as the wheel drains.
-         * Default 100,000.
-         */
-        public Builder prefetchLimit(int prefetchLimit) {
-            this.prefetchLimit = atLeastOne(prefetchLimit, "prefetchLimit");
-            return this;
-        }
-
-        /** How many finished MEMORY instances stay findable. Default 10,000. */
-        public Builder memoryRetention(int memoryRetention) {
-            this.memoryRetention = atLeastOne(memoryRetention, "memoryRetention");
-            return this;
-        }
-
-        /** Maps payload objects to bytes and back; without one, payloads are strings or byte arrays. */
-        public Builder payloadCodec(PayloadCodec payloadCodec) {
-            this.payloadCodec = Objects.requireNonNull(payloadCodec, "payloadCodec");
-            return this;
-        }
-
-        /** The largest payload accepted, in bytes. Default 64 KiB. */
-        public Builder maxPayloadSize(int maxPayloadSize) {
-            this.maxPayloadSize = atLeastOne(maxPayloadSize, "maxPayloadSize");
-            return this;
-        }
-
-        /** Called on the dispatch or a worker thread when an instance goes DEAD; must not block. */
-        public Builder onDeadLetter(Consumer<AxDeadLetterEvent> listener) {
-            deadLetterListeners.add(Objects.requireNonNull(listener, "listener"));
-            return this;
-        }
-
-        public AxEngine build() {
-            return new AxEngine(this);
-        }
-
-        private static int atLeastOne(int n, String what) {
-            if (n < 1) {
-                throw new IllegalArgumentException(what + " must be >= 1, was " + n);
-            }
-            return n;
-        }
-
-        private static Duration positive(Duration d, String what) {
-            Objects.requireNonNull(d, what);
-            if (d.isZero() || d.isNegative()) {
-                throw new IllegalArgumentException(what + " must be positive, was " + d);
-            }
-            return d;
         }
     }
 }

@@ -1,6 +1,5 @@
 package io.ax.core.engine;
 
-import io.ax.core.AuditEntry;
 import io.ax.core.AxException;
 import io.ax.core.AxTask;
 import io.ax.core.Durability;
@@ -11,6 +10,7 @@ import io.ax.core.InvalidScheduleException;
 import io.ax.core.PayloadCodec;
 import io.ax.core.ScheduleRequest;
 import io.ax.core.TaskInstance;
+import io.ax.core.Transition;
 import io.ax.core.UnknownTaskException;
 import io.ax.core.store.NewFire;
 import io.ax.core.trigger.OnDemandTrigger;
@@ -23,7 +23,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * One-shot executions scheduled through {@link io.ax.core.AxScheduler}. PERSISTENT ones are written to the store
@@ -36,7 +35,6 @@ final class DelayedTasks {
     static final Duration PAST_TOLERANCE = Duration.ofSeconds(1);
 
     private static final int WRITE_CHUNK = 5_000;
-    private static final int MEMORY_ID_LENGTH = 25;
 
     private record TaskKey(String task, String key) {}
 
@@ -46,16 +44,18 @@ final class DelayedTasks {
     private final AxEngine engine;
     private final PayloadCodec codec;
     private final int maxPayloadSize;
-    /** Tells this process's MEMORY ids from another's: a stale id from before a restart finds nothing. */
-    private final String incarnation =
-            String.format("%08x", ThreadLocalRandom.current().nextInt());
-    /** Pending MEMORY executions with a key; guarded by itself. */
-    private final Map<TaskKey, MemoryTask> memoryKeys = new HashMap<>();
+    private final MemoryExecutions memory;
 
     DelayedTasks(AxEngine engine, PayloadCodec codec, int maxPayloadSize) {
         this.engine = engine;
         this.codec = codec;
         this.maxPayloadSize = maxPayloadSize;
+        this.memory = new MemoryExecutions(engine);
+    }
+
+    /** On the dispatch thread: a MEMORY execution fell due. */
+    void fire(MemoryTask m) {
+        memory.fire(m);
     }
 
     // ---- schedule ---------------------------------------------------------------------------------------
@@ -85,7 +85,7 @@ final class DelayedTasks {
                 }
             }
             if (c.durability() == Durability.MEMORY) {
-                ids[i] = scheduleInMemory(c, now);
+                ids[i] = memory.schedule(c.task(), c.due(), c.payload(), c.key(), now);
             } else {
                 persistent.add(i);
             }
@@ -217,98 +217,39 @@ final class DelayedTasks {
         }
     }
 
-    private String scheduleInMemory(Checked c, Instant now) {
-        if (c.key() == null) {
-            return enterWheel(c, now);
-        }
-        TaskKey key = new TaskKey(c.task().name(), c.key());
-        synchronized (memoryKeys) {
-            MemoryTask pending = memoryKeys.get(key);
-            if (pending != null) {
-                return memoryId(pending.handle());
-            }
-            Optional<TaskInstance> fired = engine.stores().memory().findByKey(key.task(), key.key());
-            if (fired.isPresent()) {
-                return fired.get().id();
-            }
-            String id = enterWheel(c, now);
-            MemoryTask entered = (MemoryTask) engine.wheelPayload(handleOf(id));
-            if (entered != null) {
-                memoryKeys.put(key, entered);
-            }
-            return id;
-        }
-    }
-
-    private String enterWheel(Checked c, Instant now) {
-        MemoryTask m = new MemoryTask(c.task(), micros(c.due()), micros(now), c.payload(), c.key());
-        synchronized (m) { // the wheel may fire it at once: its handle must be set before anyone reads it
-            m.handle(engine.wheelSchedule(engine.deadlineOf(c.due()), m));
-        }
-        return memoryId(m.handle());
-    }
-
-    /** On the dispatch thread: a MEMORY execution fell due; it enters the in-memory store and is dispatched. */
-    void fire(MemoryTask m) {
-        long handle;
-        long dueMicros;
-        synchronized (m) {
-            handle = m.handle();
-            dueMicros = m.dueMicros();
-        }
-        if (m.key != null) {
-            synchronized (memoryKeys) {
-                memoryKeys.remove(new TaskKey(m.task.name(), m.key), m);
-            }
-        }
-        TaskInstance instance = pendingInstance(m, memoryId(handle), dueMicros);
-        engine.stores()
-                .memory()
-                .schedule(List.of(new NewFire(instance, "scheduled through AxScheduler (MEMORY)", m.payload)));
-        engine.fires().becameDue(new Due(m.task, instance.id(), instance.scheduledTime(), InstanceOrigin.DELAYED));
-    }
-
-    private TaskInstance pendingInstance(MemoryTask m, String id, long dueMicros) {
-        return new TaskInstance(
-                id,
-                m.task.name(),
-                instant(dueMicros),
-                InstanceState.SCHEDULED,
-                0,
-                engine.nodeId(),
-                instant(m.createdMicros),
-                InstanceOrigin.DELAYED,
-                m.key);
-    }
-
     // ---- cancel, reschedule, find -----------------------------------------------------------------------
 
     boolean cancel(String instanceId) {
-        long handle = handleOf(instanceId);
-        if (handle != -1 && engine.wheelPayload(handle) instanceof MemoryTask m && engine.wheelCancel(handle)) {
-            if (m.key != null) {
-                synchronized (memoryKeys) {
-                    memoryKeys.remove(new TaskKey(m.task.name(), m.key), m);
-                }
-            }
-            // keep a record of it, so that find() tells the caller what happened
-            TaskInstance instance = pendingInstance(m, instanceId, m.dueMicros());
-            engine.stores()
-                    .memory()
-                    .schedule(List.of(new NewFire(instance, "scheduled through AxScheduler (MEMORY)", m.payload)));
-            return engine.move(instanceId, InstanceState.SCHEDULED, InstanceState.CANCELLED, 0, "cancelled");
+        MemoryTask waiting = memory.pending(instanceId);
+        if (waiting != null && memory.cancel(instanceId, waiting)) {
+            return cancelInStore(instanceId, 0);
         }
         Optional<TaskInstance> found = engine.stores().find(instanceId);
         if (found.isEmpty() || found.get().state() != InstanceState.SCHEDULED) {
             return false;
         }
         TaskInstance instance = found.get();
-        boolean cancelled = engine.move(
-                instanceId, InstanceState.SCHEDULED, InstanceState.CANCELLED, instance.attempt(), "cancelled");
+        boolean cancelled = cancelInStore(instanceId, instance.attempt());
         if (cancelled && instance.origin() == InstanceOrigin.SERIES) {
             engine.task(instance.taskName()).ifPresent(task -> engine.fires().continueAfterCancel(task, instance));
         }
         return cancelled;
+    }
+
+    /**
+     * SCHEDULED -&gt; CANCELLED, written at once rather than through the engine's writer: a cancel works on an engine
+     * that is not started (a process that only schedules), and the store's condition settles a race with a fire.
+     */
+    private boolean cancelInStore(String instanceId, int attempt) {
+        return engine.stores()
+                .transition(new Transition(
+                        instanceId,
+                        InstanceState.SCHEDULED,
+                        InstanceState.CANCELLED,
+                        attempt,
+                        engine.nodeId(),
+                        engine.clock().instant(),
+                        "cancelled"));
     }
 
     boolean reschedule(String instanceId, Instant newTime) {
@@ -318,17 +259,9 @@ final class DelayedTasks {
         Instant now = engine.clock().instant();
         checkNotPast(newTime, now, false, "instance " + instanceId);
         Instant due = newTime.truncatedTo(ChronoUnit.MICROS);
-        long handle = handleOf(instanceId);
-        if (handle != -1 && engine.wheelPayload(handle) instanceof MemoryTask m) {
-            synchronized (m) {
-                long previous = m.dueMicros();
-                m.dueMicros(micros(due));
-                if (engine.wheelReschedule(handle, engine.deadlineOf(due))) {
-                    return true;
-                }
-                m.dueMicros(previous); // it fired meanwhile, with its old time
-                return false;
-            }
+        MemoryTask waiting = memory.pending(instanceId);
+        if (waiting != null) {
+            return memory.reschedule(instanceId, waiting, due);
         }
         Optional<TaskInstance> found = engine.stores().find(instanceId);
         if (found.isEmpty()) {
@@ -350,69 +283,12 @@ final class DelayedTasks {
     }
 
     Optional<InstanceDetails> find(String instanceId) {
-        long handle = handleOf(instanceId);
-        if (handle != -1 && engine.wheelPayload(handle) instanceof MemoryTask m) {
-            TaskInstance instance = pendingInstance(m, instanceId, m.dueMicros());
-            Instant created = instance.updatedAt();
-            return Optional.of(new InstanceDetails(
-                    instance,
-                    List.of(
-                            new AuditEntry(
-                                    instanceId,
-                                    null,
-                                    InstanceState.CREATED,
-                                    engine.nodeId(),
-                                    0,
-                                    created,
-                                    "scheduled through AxScheduler (MEMORY)"),
-                            new AuditEntry(
-                                    instanceId,
-                                    InstanceState.CREATED,
-                                    InstanceState.SCHEDULED,
-                                    engine.nodeId(),
-                                    0,
-                                    created,
-                                    "due at " + instance.scheduledTime()))));
+        MemoryTask waiting = memory.pending(instanceId);
+        if (waiting != null) {
+            return Optional.of(memory.details(instanceId, waiting));
         }
         return engine.stores()
                 .find(instanceId)
                 .map(instance -> new InstanceDetails(instance, engine.stores().auditTrail(instanceId)));
-    }
-
-    // ---- ids ----------------------------------------------------------------------------------------------
-
-    /** {@code m}, this process's incarnation and the wheel handle, in hex: 25 characters. */
-    String memoryId(long handle) {
-        return InstanceIds.MEMORY_PREFIX + incarnation + String.format("%016x", handle);
-    }
-
-    /** The wheel handle in a MEMORY id of this process, or -1 when the id is not one. */
-    private long handleOf(String id) {
-        if (id == null
-                || id.length() != MEMORY_ID_LENGTH
-                || !InstanceIds.isMemory(id)
-                || !id.regionMatches(1, incarnation, 0, incarnation.length())) {
-            return -1;
-        }
-        try {
-            return Long.parseUnsignedLong(id.substring(1 + incarnation.length()), 16);
-        } catch (NumberFormatException e) {
-            return -1;
-        }
-    }
-
-    private static long micros(Instant t) {
-        return ChronoUnit.MICROS.between(Instant.EPOCH, t);
-    }
-
-    private static Instant instant(long micros) {
-        return Instant.EPOCH.plus(micros, ChronoUnit.MICROS);
-    }
-
-    /** Pending MEMORY executions with a key; for tests. */
-    int keyedInMemory() {
-        synchronized (memoryKeys) {
-            return memoryKeys.size();
-        }
     }
 }

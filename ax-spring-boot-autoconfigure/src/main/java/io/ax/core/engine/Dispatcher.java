@@ -115,7 +115,7 @@ final class Dispatcher {
         for (int i = 0; i < moved.size(); i++) {
             Due due = moved.get(i);
             Transition t = transitions.get(i);
-            boolean applied = engine.outcome(outcomes.get(i), t);
+            boolean applied = engine.writer().outcome(outcomes.get(i), t);
             if (t.to() == InstanceState.DISPATCHED) {
                 if (!applied) {
                     release(due);
@@ -123,6 +123,7 @@ final class Dispatcher {
                     rejected.add(new Rejected(due, 1));
                 }
             } else if (applied) {
+                engine.insight().skipped(due);
                 LOG.log(
                         Level.INFO,
                         "Task ''{0}'' instance {1} SKIPPED: {2}",
@@ -140,7 +141,8 @@ final class Dispatcher {
     /** Moves an instance to DISPATCHED and hands it to its pool; a full pool sends it back to SCHEDULED. */
     void dispatch(Due due, InstanceState from, int attempt) {
         AxTask task = due.task();
-        if (!engine.move(due.instanceId(), from, InstanceState.DISPATCHED, attempt, "to pool '" + task.group() + "'")) {
+        if (!engine.writer()
+                .move(due.instanceId(), from, InstanceState.DISPATCHED, attempt, "to pool '" + task.group() + "'")) {
             release(due);
             return;
         }
@@ -155,8 +157,10 @@ final class Dispatcher {
     /** Hands a DISPATCHED instance to its pool; false when the pool's threads and queue are full. */
     private boolean submit(Due due, int attempt) {
         Execution execution = new Execution(due, attempt);
+        engine.insight().handingOff(due, attempt);
         try {
             pools.submit(due.task().group(), () -> engine.runner().run(execution));
+            engine.insight().handedOff(due);
             return true;
         } catch (RejectedExecutionException e) {
             return false;
@@ -189,8 +193,11 @@ final class Dispatcher {
         List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAll(back);
         List<Rejected> again = new ArrayList<>(rejected.size());
         for (int i = 0; i < back.size(); i++) {
-            if (engine.outcome(outcomes.get(i), back.get(i))) {
+            if (engine.writer().outcome(outcomes.get(i), back.get(i))) {
                 again.add(rejected.get(i));
+                engine.insight().rejected(rejected.get(i).due());
+            } else {
+                engine.insight().released(rejected.get(i).due());
             }
         }
         if (!again.isEmpty()) {
@@ -222,7 +229,7 @@ final class Dispatcher {
         List<Rejected> still = new ArrayList<>();
         for (int i = 0; i < rejected.size(); i++) {
             Rejected r = rejected.get(i);
-            if (!engine.outcome(outcomes.get(i), transitions.get(i))) {
+            if (!engine.writer().outcome(outcomes.get(i), transitions.get(i))) {
                 release(r.due());
             } else if (!submit(r.due(), r.attempt())) {
                 still.add(r);
@@ -233,6 +240,7 @@ final class Dispatcher {
 
     /** The instance reached a final state: let the next fire of a non-overlapping task start. */
     void release(Due due) {
+        engine.insight().released(due);
         if (inFlight.remove(due.task().name(), due.instanceId())) {
             startWaiting(due.task().name());
         }

@@ -15,6 +15,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -42,7 +43,7 @@ final class FirePlanner {
 
     FirePlanner(AxEngine engine, Duration misfireThreshold, int maxCatchUp) {
         this.engine = engine;
-        this.store = engine.store();
+        this.store = engine.stores();
         this.clock = engine.clock();
         this.nodeId = engine.nodeId();
         this.misfireThreshold = misfireThreshold;
@@ -182,12 +183,21 @@ final class FirePlanner {
         }
         TriggerGroups.Batch opened = groups.add(due.task().trigger(), due.scheduledTime(), due);
         if (opened != null) {
-            engine.at(engine.deadlineOf(due.scheduledTime()), () -> fire(opened));
+            engine.at(engine.deadlineOf(due.scheduledTime()), () -> fire(opened, due.scheduledTime()));
         }
     }
 
-    /** On the dispatch thread: a batch fell due. */
-    private void fire(TriggerGroups.Batch batch) {
+    /**
+     * On the dispatch thread: a batch fell due. Right after a clock jump, or while the wall clock says its time is
+     * still ahead, it waits (see {@link io.ax.core.clock.ClockJumpDetector#holdUntil}): nothing fires early and
+     * nothing is dropped.
+     */
+    private void fire(TriggerGroups.Batch batch, Instant fireTime) {
+        OptionalLong hold = engine.clockGuard().holdUntil(fireTime);
+        if (hold.isPresent()) {
+            engine.at(hold.getAsLong(), () -> fire(batch, fireTime));
+            return;
+        }
         List<Due> taken = groups.take(batch);
         for (Due due : taken) {
             queued.remove(due.instanceId());

@@ -38,12 +38,14 @@ final class InstanceRunner {
         AxTask task = ex.task();
         // Only this node moves its DISPATCHED instances, so the start is recorded without waiting for the store;
         // it reaches the store before this attempt's end does.
-        engine.record(
-                ex.instanceId(),
-                InstanceState.DISPATCHED,
-                InstanceState.RUNNING,
-                ex.attempt,
-                "on " + Thread.currentThread().getName());
+        engine.writer()
+                .record(
+                        ex.instanceId(),
+                        InstanceState.DISPATCHED,
+                        InstanceState.RUNNING,
+                        ex.attempt,
+                        "on " + Thread.currentThread().getName());
+        engine.insight().started(ex);
         ex.begin(Thread.currentThread(), engine.clock().nanoTime());
         ex.timeoutHandle = engine.after(task.timeout(), () -> expire(ex));
         AxExecutor executor = null;
@@ -85,12 +87,14 @@ final class InstanceRunner {
 
     private void succeed(Execution ex, AxExecutor executor, RunContext context, AxResult result, long tookNanos) {
         // the worker won the race against the timeout (Execution.finish), so no one else moves this RUNNING
-        engine.record(
-                ex.instanceId(),
-                InstanceState.RUNNING,
-                InstanceState.SUCCESS,
-                ex.attempt,
-                result.message().isEmpty() ? "succeeded" : result.message());
+        engine.writer()
+                .record(
+                        ex.instanceId(),
+                        InstanceState.RUNNING,
+                        InstanceState.SUCCESS,
+                        ex.attempt,
+                        result.message().isEmpty() ? "succeeded" : result.message());
+        engine.insight().finished(ex.task(), InstanceState.SUCCESS, tookNanos);
         try {
             executor.onSuccess(ex.task(), context, result);
         } catch (RuntimeException e) {
@@ -127,14 +131,21 @@ final class InstanceRunner {
 
     void afterBadAttempt(Execution ex, InstanceState outcome, String message, Throwable error, long tookNanos) {
         AxTask task = ex.task();
-        if (!engine.move(ex.instanceId(), InstanceState.RUNNING, outcome, ex.attempt, message)) {
+        if (!engine.writer().move(ex.instanceId(), InstanceState.RUNNING, outcome, ex.attempt, message)) {
             return;
         }
+        engine.insight().finished(task, outcome, tookNanos);
         if (task.retry().allowsRetryAfter(ex.attempt)) {
             Duration wait = task.retry().delayBeforeRetry(ex.attempt);
             int next = ex.attempt + 1;
-            engine.move(
-                    ex.instanceId(), outcome, InstanceState.RETRYING, ex.attempt, "attempt " + next + " in " + wait);
+            engine.writer()
+                    .move(
+                            ex.instanceId(),
+                            outcome,
+                            InstanceState.RETRYING,
+                            ex.attempt,
+                            "attempt " + next + " in " + wait);
+            engine.insight().retried(task);
             LOG.log(
                     Level.WARNING,
                     "Task ''{0}'' instance {1} attempt {2} {3}: {4}; retrying in {5} ms",
@@ -152,12 +163,13 @@ final class InstanceRunner {
 
     private void die(Execution ex, InstanceState outcome, String message, Throwable error, long tookNanos) {
         AxTask task = ex.task();
-        if (!engine.move(
-                ex.instanceId(),
-                outcome,
-                InstanceState.DEAD,
-                ex.attempt,
-                "retries used up after " + ex.attempt + " attempt(s)")) {
+        if (!engine.writer()
+                .move(
+                        ex.instanceId(),
+                        outcome,
+                        InstanceState.DEAD,
+                        ex.attempt,
+                        "retries used up after " + ex.attempt + " attempt(s)")) {
             return;
         }
         Instant now = engine.clock().instant();
@@ -174,6 +186,7 @@ final class InstanceRunner {
                 error == null ? message : stackTrace(error),
                 now);
         engine.stores().saveDeadLetter(letter);
+        engine.insight().deadLettered(task);
         if (error != null) {
             LOG.log(
                     Level.ERROR,

@@ -5,7 +5,7 @@ import io.ax.core.AxTask;
 /**
  * A pending MEMORY execution: the wheel entry's payload and nothing more, so that a million of them cost the heap
  * about 48 bytes each plus the wheel's slot. Its instance id is derived from its wheel handle ({@link
- * DelayedTasks#memoryId}), so no map from ids to tasks is needed; it enters a store only when it falls due.
+ * MemoryExecutions}), so no map from ids to tasks is needed; it enters a store only when it falls due.
  */
 final class MemoryTask {
 

@@ -107,6 +107,9 @@ final class Prefetcher {
                 LOG.log(Level.INFO, "AX loads its prefetch window from the store again");
             }
         } catch (RuntimeException e) {
+            if (thread.isShutdown()) {
+                return; // the engine stops: an interrupted read is no failure
+            }
             if (!failing) {
                 failing = true;
                 LOG.log(Level.WARNING, "AX could not load its prefetch window; retrying: {0}", e.toString());

@@ -143,12 +143,13 @@ final class Recovery {
         AxTask task = due.task();
         switch (task.misfire()) {
             case SKIP ->
-                engine.move(
-                        due.instanceId(),
-                        InstanceState.SCHEDULED,
-                        InstanceState.CANCELLED,
-                        0,
-                        "misfire policy SKIP: fire time " + due.scheduledTime() + " passed while no node ran");
+                engine.writer()
+                        .move(
+                                due.instanceId(),
+                                InstanceState.SCHEDULED,
+                                InstanceState.CANCELLED,
+                                0,
+                                "misfire policy SKIP: fire time " + due.scheduledTime() + " passed while no node ran");
             case FIRE_ONCE, FIRE_ALL ->
                 engine.fires().enqueue(new Due(task, due.instanceId(), due.scheduledTime(), InstanceOrigin.CATCH_UP));
         }
@@ -156,12 +157,13 @@ final class Recovery {
     }
 
     private void redispatch(Due due, TaskInstance instance) {
-        if (!engine.move(
-                instance.id(),
-                InstanceState.DISPATCHED,
-                InstanceState.SCHEDULED,
-                instance.attempt(),
-                "recovered at start-up: dispatched by node " + instance.node() + " but never started")) {
+        if (!engine.writer()
+                .move(
+                        instance.id(),
+                        InstanceState.DISPATCHED,
+                        InstanceState.SCHEDULED,
+                        instance.attempt(),
+                        "recovered at start-up: dispatched by node " + instance.node() + " but never started")) {
             return;
         }
         engine.dispatcher().markInFlight(due);

@@ -1,6 +1,8 @@
 package io.ax.core.engine;
 
+import io.ax.core.InstanceState;
 import io.ax.core.Transition;
+import io.ax.core.clock.AxClock;
 import io.ax.core.store.InstanceStore;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
@@ -8,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -31,7 +34,12 @@ final class StateWriter {
     private final Thread thread;
     private volatile boolean running = true;
 
-    StateWriter(InstanceStore store, int capacity) {
+    private final String nodeId;
+    private final AxClock clock;
+
+    StateWriter(InstanceStore store, int capacity, String nodeId, AxClock clock) {
+        this.nodeId = nodeId;
+        this.clock = clock;
         this.store = store;
         this.queue = new ArrayBlockingQueue<>(capacity);
         this.thread = new Thread(this::loop, "ax-writer");
@@ -113,6 +121,62 @@ final class StateWriter {
             for (Write w : batch) {
                 w.outcome().completeExceptionally(e);
             }
+        }
+    }
+
+    /** A conditional transition with its audit row; false when the instance was no longer in {@code from}. */
+    boolean move(String instanceId, InstanceState from, InstanceState to, int attempt, String reason) {
+        Transition t = new Transition(instanceId, from, to, attempt, nodeId, clock.instant(), reason);
+        return outcome(submit(t), t);
+    }
+
+    /**
+     * Records a transition without waiting for the store. For changes no other writer can contend for on this
+     * node (the start and end of an attempt that this node's worker is running); they reach the store in order,
+     * after every change handed in before them.
+     */
+    void record(String instanceId, InstanceState from, InstanceState to, int attempt, String reason) {
+        Transition t = new Transition(instanceId, from, to, attempt, nodeId, clock.instant(), reason);
+        submit(t).whenComplete((applied, error) -> {
+            if (error != null || !applied) {
+                LOG.log(
+                        Level.WARNING,
+                        "Instance {0} {1} -> {2} was not recorded: {3}",
+                        instanceId,
+                        from,
+                        to,
+                        error != null ? error.toString() : "it was no longer " + from);
+            } else {
+                logMove(t, true);
+            }
+        });
+    }
+
+    boolean outcome(CompletableFuture<Boolean> future, Transition t) {
+        boolean applied;
+        try {
+            applied = future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
+        logMove(t, applied);
+        return applied;
+    }
+
+    private static void logMove(Transition t, boolean applied) {
+        if (LOG.isLoggable(Level.DEBUG)) {
+            LOG.log(
+                    Level.DEBUG,
+                    "Instance {0} {1} -> {2} (attempt {3}){4}: {5}",
+                    t.instanceId(),
+                    t.from(),
+                    t.to(),
+                    t.attempt(),
+                    applied ? "" : " lost the race",
+                    t.reason());
         }
     }
 }

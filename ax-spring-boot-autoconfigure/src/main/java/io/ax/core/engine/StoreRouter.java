@@ -198,6 +198,11 @@ final class StoreRouter implements InstanceStore {
     }
 
     @Override
+    public boolean deleteDeadLetter(String instanceId) {
+        return durable.deleteDeadLetter(instanceId);
+    }
+
+    @Override
     public List<DeadLetter> deadLetters(int offset, int limit) {
         return durable.deadLetters(offset, limit);
     }

@@ -267,10 +267,18 @@ public final class InMemoryInstanceStore implements InstanceStore {
             }
         }
         if (forget != null) {
-            Row row = rows.remove(forget);
-            if (row != null && row.instance().key() != null) {
-                byKey.remove(
-                        new TaskKey(row.instance().taskName(), row.instance().key()), forget);
+            Row[] removed = new Row[1];
+            // a replayed DEAD instance lives on: forget it only while it is still finished
+            rows.computeIfPresent(forget, (key, row) -> {
+                if (!row.instance().state().isFinal()) {
+                    return row;
+                }
+                removed[0] = row;
+                return null;
+            });
+            TaskInstance gone = removed[0] == null ? null : removed[0].instance();
+            if (gone != null && gone.key() != null) {
+                byKey.remove(new TaskKey(gone.taskName(), gone.key()), forget);
             }
         }
     }
@@ -305,10 +313,18 @@ public final class InMemoryInstanceStore implements InstanceStore {
     public void saveDeadLetter(DeadLetter deadLetter) {
         Objects.requireNonNull(deadLetter, "deadLetter");
         synchronized (retentionLock) {
+            deadLetters.removeIf(d -> d.instanceId().equals(deadLetter.instanceId()));
             deadLetters.addFirst(deadLetter);
             if (deadLetters.size() > Math.max(100, maxFinished / 10)) {
                 deadLetters.removeLast();
             }
+        }
+    }
+
+    @Override
+    public boolean deleteDeadLetter(String instanceId) {
+        synchronized (retentionLock) {
+            return deadLetters.removeIf(d -> d.instanceId().equals(instanceId));
         }
     }
 

@@ -118,8 +118,15 @@ public interface InstanceStore {
     /** Every audited transition of an instance, oldest first; empty if unknown. */
     List<AuditEntry> auditTrail(String instanceId);
 
-    /** Stores the dead letter of an instance that went DEAD. */
+    /** Stores the dead letter of an instance that went DEAD, replacing an older one of the same instance. */
     void saveDeadLetter(DeadLetter deadLetter);
+
+    /**
+     * Removes the dead letter of an instance, when an operator replays it (the instance leaves DEAD).
+     *
+     * @return false when the instance had none
+     */
+    boolean deleteDeadLetter(String instanceId);
 
     /** Dead letters, newest first, skipping {@code offset}, at most {@code limit}. */
     List<DeadLetter> deadLetters(int offset, int limit);

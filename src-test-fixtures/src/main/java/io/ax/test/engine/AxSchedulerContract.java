@@ -224,7 +224,8 @@ public abstract class AxSchedulerContract {
         awaitState(batch.get(2), InstanceState.SUCCESS);
         assertThat(runsOf(first)).isEqualTo(1);
         assertThat(engine.find(first).orElseThrow().instance().key()).isEqualTo("order-7:close");
-        assertThat(engine.schedule(ScheduleRequest.of("close").after(Duration.ZERO).key("order-7:close")))
+        assertThat(engine.schedule(
+                        ScheduleRequest.of("close").after(Duration.ZERO).key("order-7:close")))
                 .as("a finished instance still holds its key")
                 .isEqualTo(first);
     }
@@ -242,7 +243,9 @@ public abstract class AxSchedulerContract {
         awaitState(witness, InstanceState.SUCCESS);
         assertThat(state(id)).isEqualTo(InstanceState.CANCELLED);
         assertThat(runsOf(id)).isZero();
-        assertThat(engine.cancel(witness)).as("a finished instance cannot be cancelled").isFalse();
+        assertThat(engine.cancel(witness))
+                .as("a finished instance cannot be cancelled")
+                .isFalse();
         assertThat(engine.cancel("no-such-id")).isFalse();
     }
 
@@ -302,11 +305,16 @@ public abstract class AxSchedulerContract {
         assertThat(payloads).containsEntry(sooner, "q");
         InstanceDetails moved = engine.find(later).orElseThrow();
         assertThat(moved.instance().state()).isEqualTo(InstanceState.SCHEDULED);
-        assertThat(moved.instance().scheduledTime()).isEqualTo(newTime.truncatedTo(java.time.temporal.ChronoUnit.MICROS));
+        assertThat(moved.instance().scheduledTime())
+                .isEqualTo(newTime.truncatedTo(java.time.temporal.ChronoUnit.MICROS));
         assertThat(moved.instance().key()).isEqualTo("k-later");
-        assertThat(moved.auditTrail()).last().satisfies(e -> assertThat(e.reason()).startsWith("rescheduled"));
+        assertThat(moved.auditTrail())
+                .last()
+                .satisfies(e -> assertThat(e.reason()).startsWith("rescheduled"));
         assertThat(runsOf(later)).as("its old time passed without a run").isZero();
-        assertThat(engine.reschedule(sooner, Instant.now().plusSeconds(5))).as("already ran").isFalse();
+        assertThat(engine.reschedule(sooner, Instant.now().plusSeconds(5)))
+                .as("already ran")
+                .isFalse();
         assertThatThrownBy(() -> engine.reschedule(later, Instant.now().minusSeconds(60)))
                 .isInstanceOf(InvalidScheduleException.class)
                 .hasMessageContaining("in the past");
@@ -324,9 +332,11 @@ public abstract class AxSchedulerContract {
                 .hasMessageContaining("SERIES");
         assertThat(engine.cancel(pending.id())).isTrue();
 
-        await().atMost(BOUND).until(() -> store.findByStates(EnumSet.of(InstanceState.SCHEDULED), 10).stream()
-                .anyMatch(i -> i.taskName().equals("every-hour")
-                        && i.scheduledTime().equals(pending.scheduledTime().plus(Duration.ofHours(1)))));
+        await().atMost(BOUND)
+                .until(() -> store.findByStates(EnumSet.of(InstanceState.SCHEDULED), 10).stream()
+                        .anyMatch(i -> i.taskName().equals("every-hour")
+                                && i.scheduledTime()
+                                        .equals(pending.scheduledTime().plus(Duration.ofHours(1)))));
     }
 
     // ---- MEMORY ------------------------------------------------------------------------------------------
@@ -362,12 +372,10 @@ public abstract class AxSchedulerContract {
                 .durability(Durability.MEMORY)
                 .key("m-key");
         String first = engine.schedule(keyed);
-        String cancelled = engine.schedule(ScheduleRequest.of("close")
-                .after(Duration.ofMillis(200))
-                .durability(Durability.MEMORY));
-        String moved = engine.schedule(ScheduleRequest.of("close")
-                .after(Duration.ofHours(1))
-                .durability(Durability.MEMORY));
+        String cancelled = engine.schedule(
+                ScheduleRequest.of("close").after(Duration.ofMillis(200)).durability(Durability.MEMORY));
+        String moved = engine.schedule(
+                ScheduleRequest.of("close").after(Duration.ofHours(1)).durability(Durability.MEMORY));
 
         assertThat(engine.schedule(keyed)).isEqualTo(first);
         assertThat(engine.cancel(cancelled)).isTrue();
@@ -377,8 +385,26 @@ public abstract class AxSchedulerContract {
         awaitState(moved, InstanceState.SUCCESS);
         assertThat(state(cancelled)).isEqualTo(InstanceState.CANCELLED);
         assertThat(runsOf(cancelled)).isZero();
-        assertThat(engine.schedule(keyed)).as("a finished MEMORY instance still holds its key").isEqualTo(first);
+        assertThat(engine.schedule(keyed))
+                .as("a finished MEMORY instance still holds its key")
+                .isEqualTo(first);
         assertThat(engine.cancel(first)).isFalse();
+    }
+
+    @Test
+    void aMemoryTasksTriggerFiresStayOutOfTheStore() {
+        engine.register(AxTask.builder("mem-ticker")
+                .durability(Durability.MEMORY)
+                .trigger(IntervalTrigger.fixedRate(Duration.ofMillis(100), Duration.ofMillis(50)))
+                .build());
+
+        await().atMost(BOUND).until(() -> executor.runsOf("mem-ticker").size() >= 3);
+
+        String id = executor.runsOf("mem-ticker").get(0).instanceId();
+        assertThat(id).startsWith("m");
+        awaitState(id, InstanceState.SUCCESS);
+        assertThat(store.find(id)).isEmpty();
+        assertThat(store.findByTask("mem-ticker", 10)).isEmpty();
     }
 
     // ---- pause and triggerNow ----------------------------------------------------------------------------
@@ -405,17 +431,20 @@ public abstract class AxSchedulerContract {
                 .build());
         engine.pause("ticker");
 
-        await().atMost(BOUND).until(() -> store.findByTask("ticker", 50).stream()
-                        .filter(i -> i.state() == InstanceState.SKIPPED)
-                        .count()
-                >= 2);
+        await().atMost(BOUND)
+                .until(() -> store.findByTask("ticker", 50).stream()
+                                .filter(i -> i.state() == InstanceState.SKIPPED)
+                                .count()
+                        >= 2);
         assertThat(executor.runsOf("ticker")).isEmpty();
         String skipped = store.findByTask("ticker", 50).stream()
                 .filter(i -> i.state() == InstanceState.SKIPPED)
                 .findFirst()
                 .orElseThrow()
                 .id();
-        assertThat(store.auditTrail(skipped)).last().satisfies(e -> assertThat(e.reason()).contains("paused"));
+        assertThat(store.auditTrail(skipped))
+                .last()
+                .satisfies(e -> assertThat(e.reason()).contains("paused"));
         engine.resume("ticker");
         await().atMost(BOUND).until(() -> !executor.runsOf("ticker").isEmpty());
     }
@@ -435,13 +464,16 @@ public abstract class AxSchedulerContract {
         engine = newEngine(Duration.ofMillis(400));
         engine.start();
         String far = engine.schedule("close", Duration.ofMillis(1_500), "far");
-        assertThat(engine.wheelSize()).as("beyond the window: in the store only").isZero();
+        assertThat(engine.wheelSize())
+                .as("beyond the window: in the store only")
+                .isZero();
         engine.stop();
 
         engine = newEngine(Duration.ofMillis(400));
         engine.start();
         awaitState(far, InstanceState.SUCCESS);
-        assertThat(started.get(far)).isAfterOrEqualTo(engine.find(far).orElseThrow().instance().scheduledTime());
+        assertThat(started.get(far))
+                .isAfterOrEqualTo(engine.find(far).orElseThrow().instance().scheduledTime());
         assertThat(payloads).containsEntry(far, "far");
     }
 
@@ -466,9 +498,8 @@ public abstract class AxSchedulerContract {
         assertRefused(good.key("@123"), InvalidScheduleException.class, "reserved");
         assertRefused(good.payload(List.of("not an order")), InvalidScheduleException.class, "could not be encoded");
 
-        String past = engine.schedule(ScheduleRequest.of("close")
-                .at(Instant.now().minusSeconds(60))
-                .allowPast());
+        String past = engine.schedule(
+                ScheduleRequest.of("close").at(Instant.now().minusSeconds(60)).allowPast());
         awaitState(past, InstanceState.SUCCESS);
     }
 
@@ -478,11 +509,10 @@ public abstract class AxSchedulerContract {
                 ScheduleRequest.of("close").after(Duration.ofMinutes(5)),
                 ScheduleRequest.of("close").after(Duration.ofMinutes(5)).durability(Durability.MEMORY)));
         batch.add(bad);
-        assertThatThrownBy(() -> engine.scheduleAll(batch))
-                .isInstanceOf(type)
-                .hasMessageContaining(message);
-        assertThat(store.findByTask("close", 10)).as("nothing written for %s", bad).isEmpty();
+        assertThatThrownBy(() -> engine.scheduleAll(batch)).isInstanceOf(type).hasMessageContaining(message);
+        assertThat(store.findByTask("close", 10))
+                .as("nothing written for %s", bad)
+                .isEmpty();
         assertThat(engine.wheelSize()).isEqualTo(wheel);
     }
-
 }

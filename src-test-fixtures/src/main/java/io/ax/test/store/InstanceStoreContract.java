@@ -244,6 +244,20 @@ public abstract class InstanceStoreContract extends DelayedTaskContract {
     }
 
     @Test
+    void aReplayedDeadLetterIsRemovedAndASecondDeathReplacesTheFirst() {
+        store.saveDeadLetter(deadLetter("id-1", "first death", T0));
+        store.saveDeadLetter(deadLetter("id-2", "other", T0.plusSeconds(1)));
+        assertThat(store.deleteDeadLetter("id-1")).isTrue();
+        assertThat(store.deleteDeadLetter("id-1")).isFalse();
+        assertThat(store.deadLetters(0, 10)).extracting(DeadLetter::instanceId).containsExactly("id-2");
+        store.saveDeadLetter(deadLetter("id-2", "second death", T0.plusSeconds(2)));
+        assertThat(store.deadLetterCount()).isEqualTo(1);
+        assertThat(store.deadLetters(0, 10))
+                .singleElement()
+                .satisfies(d -> assertThat(d.attempts().get(0).error()).isEqualTo("second death"));
+    }
+
+    @Test
     void scheduleWritesInstancesStraightIntoScheduledWithBothAuditRows() {
         store.saveTask("report", "every hour", T0);
         TaskInstance a = scheduled("report", T0.plusSeconds(60));
@@ -379,5 +393,16 @@ public abstract class InstanceStoreContract extends DelayedTaskContract {
                         target);
             case CANCELLED, SKIPPED -> List.of(InstanceState.SCHEDULED, target);
         };
+    }
+
+    private static DeadLetter deadLetter(String id, String error, Instant died) {
+        return new DeadLetter(
+                id,
+                "doomed",
+                T0,
+                Map.of(),
+                List.of(new AttemptError(1, InstanceState.FAILED, error, died)),
+                "java.lang.IllegalStateException: " + error,
+                died);
     }
 }

@@ -1,0 +1,76 @@
+package io.ax.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/** Prometheus scrapes the sample and finds AX's series: a retry, a dead letter and successes included. */
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "sample.retry.base=100ms",
+            "sample.tick.rate=500ms",
+            "spring.datasource.url=jdbc:h2:mem:sample-prometheus;DB_CLOSE_DELAY=-1"
+        })
+class PrometheusScrapeTest {
+
+    private static final Duration BOUND = Duration.ofSeconds(60);
+    private static final List<String> SERIES = List.of(
+            "ax_trigger_lateness_seconds{",
+            "ax_trigger_lateness_seconds_count{",
+            "ax_dispatch_total{",
+            "ax_ack_latency_seconds_count{",
+            "ax_execution_seconds_count{",
+            "ax_retries_total{",
+            "ax_dead_letters_total{",
+            "ax_backlog{",
+            "ax_wheel_entries ",
+            "ax_leader ",
+            "ax_clock_jumps_total{",
+            "ax_node_received_total{");
+
+    @LocalServerPort
+    int port;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Test
+    void theScrapeHoldsEveryAxSeries() {
+        String scrape =
+                await().atMost(BOUND).until(this::scrape, s -> SERIES.stream().allMatch(s::contains));
+
+        assertThat(scrape).contains("ax_leader 1.0");
+        assertThat(scrape).contains("ax_execution_seconds_count{group=\"default\",outcome=\"success\",task=\"tick\"}");
+        assertThat(scrape).contains("ax_dead_letters_total{group=\"default\",task=\"doomed\"}");
+        assertThat(scrape).contains("ax_trigger_lateness_seconds{group=\"default\",quantile=\"0.99\"}");
+        assertThat(scrape).contains("ax_dispatch_total{group=\"default\",outcome=\"dispatched\"}");
+    }
+
+    @Test
+    void theAxEndpointAndHealthAreExposed() throws Exception {
+        assertThat(get("/actuator/ax").statusCode()).isEqualTo(200);
+        HttpResponse<String> health = get("/actuator/health");
+        assertThat(health.body()).contains("\"ax\"");
+    }
+
+    private String scrape() throws IOException, InterruptedException {
+        return get("/actuator/prometheus").body();
+    }
+
+    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(10))
+                .build();
+        return http.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+}

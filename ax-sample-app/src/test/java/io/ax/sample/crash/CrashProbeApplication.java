@@ -1,0 +1,48 @@
+package io.ax.sample.crash;
+
+import io.ax.core.AxContext;
+import io.ax.core.AxJob;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * A node for the delayed-task crash test: AX on the test's database with one on-demand handler that writes down
+ * each execution (instance, attempt, start time), so the test can prove from the database that every task ran, and
+ * none before its time. Only the beans of this package are scanned: none of the sample's jobs run here.
+ */
+@SpringBootApplication
+public class CrashProbeApplication {
+
+    public static void main(String[] args) {
+        SpringApplication.run(CrashProbeApplication.class, args);
+    }
+
+    /** The handler: records the start of each execution. */
+    @Component
+    public static class Probe {
+
+        /** Where executions are written; the test creates it. */
+        public static final String RUNS = "crash_run";
+
+        private final JdbcTemplate jdbc;
+
+        public Probe(JdbcTemplate jdbc) {
+            this.jdbc = jdbc;
+        }
+
+        /** Retried: an execution cut short by the kill is FAILED at the restart, and runs again. */
+        @AxJob(name = "crashProbe", timeout = "10s", retry = @AxJob.Retry(times = "3", base = "100ms"))
+        public void run(AxContext context) {
+            long startedMicros = ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
+            jdbc.update(
+                    "INSERT INTO " + RUNS + " (instance_id, attempt, started_us) VALUES (?, ?, ?)",
+                    context.instanceId(),
+                    context.attempt(),
+                    startedMicros);
+        }
+    }
+}

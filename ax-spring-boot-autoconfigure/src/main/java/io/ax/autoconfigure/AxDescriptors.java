@@ -1,0 +1,197 @@
+package io.ax.autoconfigure;
+
+import io.ax.core.AttemptError;
+import io.ax.core.AuditEntry;
+import io.ax.core.DeadLetter;
+import io.ax.core.TaskInstance;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** The immutable values the {@code ax} endpoint answers with; each becomes one JSON object. */
+public final class AxDescriptors {
+
+    private AxDescriptors() {}
+
+    /**
+     * {@code /actuator/ax}: this node and the engine.
+     *
+     * @param node this node's id
+     * @param role {@code leader} or {@code standby}
+     * @param leader the leading node; null when none is known
+     * @param epoch the leader's fencing token
+     * @param liveNodes the nodes known to be alive
+     * @param running whether the engine runs
+     * @param backlog instances due but not started, per pool
+     * @param oldestBacklogAgeMillis how long the oldest of them has waited
+     * @param wheelEntries entries in the time wheel
+     * @param executing instances executing on this node now
+     * @param clock the clock-jump guard
+     * @param deadLetters dead letters in the store
+     * @param tasks registered tasks
+     */
+    public record Node(
+            String node,
+            String role,
+            String leader,
+            long epoch,
+            List<String> liveNodes,
+            boolean running,
+            Map<String, Integer> backlog,
+            long oldestBacklogAgeMillis,
+            int wheelEntries,
+            int executing,
+            Clock clock,
+            long deadLetters,
+            int tasks) {}
+
+    /**
+     * The clock-jump guard.
+     *
+     * @param status {@code ok}, or {@code paused} while trigger decisions wait after a jump
+     * @param pauseLeftMillis how long they still wait
+     * @param jumps jumps seen since the start
+     * @param lastJumpMillis the last jump (negative: backwards); null when none
+     * @param lastJumpAt when it was seen; null when none
+     */
+    public record Clock(String status, long pauseLeftMillis, long jumps, Long lastJumpMillis, Instant lastJumpAt) {}
+
+    /** {@code /actuator/ax/tasks}. */
+    public record Tasks(List<Task> tasks) {}
+
+    /**
+     * One task.
+     *
+     * @param name its name
+     * @param trigger its trigger, in words
+     * @param zone the time zone of a cron trigger; null for others
+     * @param group its execution pool
+     * @param paused whether its trigger is paused
+     * @param nextFireTimes its next (at most five) fire times; for a fixed delay only the pending one is known
+     * @param lastInstances its newest instances, newest first
+     * @param successes attempts that succeeded on this node since it started
+     * @param failures attempts that failed or timed out on this node since it started
+     * @param deadLetters instances that went DEAD on this node since it started
+     */
+    public record Task(
+            String name,
+            String trigger,
+            String zone,
+            String group,
+            boolean paused,
+            List<Instant> nextFireTimes,
+            List<InstanceSummary> lastInstances,
+            long successes,
+            long failures,
+            long deadLetters) {}
+
+    /**
+     * An instance in a list.
+     *
+     * @param id its id
+     * @param scheduledTime its fire time
+     * @param state its state
+     * @param attempt its attempt number
+     * @param durationMillis how long its last attempt ran; null while none has ended
+     * @param updatedAt when it last changed
+     */
+    public record InstanceSummary(
+            String id, Instant scheduledTime, String state, int attempt, Long durationMillis, Instant updatedAt) {}
+
+    /**
+     * {@code /actuator/ax/instances/{id}}: an instance and its full audit trail, oldest first.
+     *
+     * @param origin what made it: SERIES (its trigger), CATCH_UP, ON_DEMAND, DELAYED (AxScheduler)
+     * @param key its key within the task; null when it has none
+     */
+    public record Instance(
+            String id,
+            String task,
+            Instant scheduledTime,
+            String state,
+            int attempt,
+            String node,
+            Instant updatedAt,
+            String origin,
+            String key,
+            List<Audit> audit) {
+
+        static Instance of(TaskInstance i, List<AuditEntry> trail) {
+            return new Instance(
+                    i.id(),
+                    i.taskName(),
+                    i.scheduledTime(),
+                    i.state().name(),
+                    i.attempt(),
+                    i.node(),
+                    i.updatedAt(),
+                    i.origin().name(),
+                    i.key(),
+                    trail.stream().map(Audit::of).toList());
+        }
+    }
+
+    /** One state change. */
+    public record Audit(String from, String to, String node, int attempt, Instant at, String reason) {
+
+        static Audit of(AuditEntry e) {
+            return new Audit(
+                    e.from() == null ? null : e.from().name(),
+                    e.to().name(),
+                    e.node(),
+                    e.attempt(),
+                    e.at(),
+                    e.reason());
+        }
+    }
+
+    /** {@code /actuator/ax/dead-letters}: one page, newest first. */
+    public record DeadLetters(long total, int page, int size, List<DeadLetterSummary> deadLetters) {}
+
+    /**
+     * One dead letter.
+     *
+     * @param instanceId the DEAD instance
+     * @param task its task
+     * @param scheduledTime its fire time
+     * @param diedAt when it went DEAD
+     * @param attempts how many attempts it had
+     * @param lastError the error of its last attempt
+     * @param errors every attempt's error, oldest first
+     * @param params the task's parameters when it died
+     */
+    public record DeadLetterSummary(
+            String instanceId,
+            String task,
+            Instant scheduledTime,
+            Instant diedAt,
+            int attempts,
+            String lastError,
+            List<AttemptError> errors,
+            Map<String, String> params) {
+
+        static DeadLetterSummary of(DeadLetter d) {
+            List<AttemptError> errors = d.attempts();
+            String last =
+                    errors.isEmpty() ? null : errors.get(errors.size() - 1).error();
+            return new DeadLetterSummary(
+                    d.instanceId(),
+                    d.taskName(),
+                    d.scheduledTime(),
+                    d.diedAt(),
+                    errors.size(),
+                    last,
+                    errors,
+                    d.params());
+        }
+    }
+
+    /** The answer to "trigger now". */
+    public record Triggered(String task, String instanceId) {}
+
+    /** The answer to "pause" and "resume". */
+    public record Paused(String task, boolean paused) {}
+
+    /** Why a request was refused. */
+    public record Error(int status, String error, String message) {}
+}

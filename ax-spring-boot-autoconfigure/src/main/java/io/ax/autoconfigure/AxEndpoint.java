@@ -1,0 +1,275 @@
+package io.ax.autoconfigure;
+
+import io.ax.autoconfigure.AxDescriptors.DeadLetterSummary;
+import io.ax.autoconfigure.AxDescriptors.InstanceSummary;
+import io.ax.core.AuditEntry;
+import io.ax.core.AxException;
+import io.ax.core.AxTask;
+import io.ax.core.IllegalTransitionException;
+import io.ax.core.InstanceDetails;
+import io.ax.core.InstanceState;
+import io.ax.core.TaskInstance;
+import io.ax.core.UnknownInstanceException;
+import io.ax.core.UnknownTaskException;
+import io.ax.core.clock.AxClock;
+import io.ax.core.clock.ClockStatus;
+import io.ax.core.cluster.ClusterView;
+import io.ax.core.engine.AxEngine;
+import io.ax.core.engine.Backlog;
+import io.ax.core.store.InstanceStore;
+import io.ax.core.store.StoredTask;
+import io.ax.core.trigger.CronTrigger;
+import io.ax.core.trigger.Trigger;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
+
+/**
+ * The {@code ax} Actuator endpoint: what runs, what is late, what is stuck, what died and why, who leads; and the
+ * operator's actions. Reads:
+ *
+ * <ul>
+ *   <li>{@code GET /actuator/ax}: node, role, leader, epoch, live nodes, backlog, wheel, executing, clock, dead
+ *       letters;
+ *   <li>{@code GET /actuator/ax/tasks} and {@code /actuator/ax/tasks/{name}}: trigger, zone, next fire times,
+ *       paused, newest instances with state and duration, success and failure counts;
+ *   <li>{@code GET /actuator/ax/instances/{id}}: state and full audit trail;
+ *   <li>{@code GET /actuator/ax/dead-letters?page=0&size=20}: dead letters, newest first, with the last error.
+ * </ul>
+ *
+ * Writes (Actuator write operations, secured like any other):
+ *
+ * <ul>
+ *   <li>{@code POST /actuator/ax/tasks/{name}/trigger}, {@code .../pause}, {@code .../resume};
+ *   <li>{@code DELETE /actuator/ax/instances/{id}} (or {@code POST .../instances/{id}/cancel}): cancel an instance
+ *       that waits;
+ *   <li>{@code POST /actuator/ax/dead-letters/{id}/replay} (or {@code POST .../instances/{id}/replay}): a new cycle
+ *       of attempts of a DEAD instance.
+ * </ul>
+ *
+ * Unknown tasks, instances and paths answer 404, an action the instance's state does not allow 409, each with a
+ * message.
+ */
+@WebEndpoint(id = "ax")
+public class AxEndpoint {
+
+    static final int DEFAULT_PAGE_SIZE = 20;
+    static final int MAX_PAGE_SIZE = 200;
+    private static final int NEXT_FIRE_TIMES = 5;
+    private static final int INSTANCES_IN_LIST = 3;
+    private static final int INSTANCES_IN_DETAIL = 10;
+
+    private final AxEngine engine;
+    private final InstanceStore store;
+    private final TaskActivity activity;
+    private final AxClock clock;
+
+    AxEndpoint(AxEngine engine, TaskActivity activity, AxClock clock) {
+        this.engine = engine;
+        this.store = engine.store();
+        this.activity = activity;
+        this.clock = clock;
+    }
+
+    /** This node and its engine. */
+    @ReadOperation
+    public AxDescriptors.Node node() {
+        ClusterView cluster = engine.cluster();
+        Backlog backlog = engine.backlog();
+        ClockStatus clock = engine.clockStatus();
+        return new AxDescriptors.Node(
+                cluster.nodeId(),
+                lower(cluster.role()),
+                cluster.leader(),
+                cluster.epoch(),
+                cluster.liveNodes(),
+                engine.isRunning(),
+                backlog.perGroup(),
+                backlog.oldestAge().toMillis(),
+                engine.wheelSize(),
+                engine.executing(),
+                new AxDescriptors.Clock(
+                        clock.paused() ? "paused" : "ok",
+                        clock.pauseLeft().toMillis(),
+                        clock.jumps(),
+                        clock.lastJump() == null ? null : clock.lastJump().toMillis(),
+                        clock.lastJumpAt()),
+                store.deadLetterCount(),
+                engine.tasks().size());
+    }
+
+    /** {@code tasks}, or one page of {@code dead-letters}. */
+    @ReadOperation
+    public WebEndpointResponse<Object> section(
+            @Selector String section, @Nullable Integer page, @Nullable Integer size) {
+        return switch (section) {
+            case "tasks" -> ok(this::tasks);
+            case "dead-letters" -> deadLetters(page, size);
+            default -> notFound(section);
+        };
+    }
+
+    /** {@code tasks/{name}} or {@code instances/{id}}. */
+    @ReadOperation
+    public WebEndpointResponse<Object> item(@Selector String section, @Selector String id) {
+        return switch (section) {
+            case "tasks" -> ok(() -> task(engine.task(id).orElseThrow(() -> new UnknownTaskException(id)), true));
+            case "instances" -> ok(() -> instance(id));
+            default -> notFound(section);
+        };
+    }
+
+    /** An operator's action on a task, an instance or a dead letter. */
+    @WriteOperation
+    public WebEndpointResponse<Object> act(@Selector String section, @Selector String id, @Selector String action) {
+        String what = section + "/" + action;
+        return switch (what) {
+            case "tasks/trigger" -> ok(() -> new AxDescriptors.Triggered(id, engine.triggerNow(id)));
+            case "tasks/pause" ->
+                ok(() -> {
+                    engine.pause(id);
+                    return new AxDescriptors.Paused(id, true);
+                });
+            case "tasks/resume" ->
+                ok(() -> {
+                    engine.resume(id);
+                    return new AxDescriptors.Paused(id, false);
+                });
+            case "instances/cancel" -> cancel(section, id);
+            case "instances/replay", "dead-letters/replay" -> ok(() -> described(engine.replay(id)));
+            default -> error(404, "No action '" + action + "' on " + section);
+        };
+    }
+
+    /** Cancels an instance that waits for its fire time or its next attempt. */
+    @DeleteOperation
+    public WebEndpointResponse<Object> cancel(@Selector String section, @Selector String id) {
+        if (!"instances".equals(section)) {
+            return error(404, "Only instances can be deleted (cancelled), not " + section);
+        }
+        return ok(() -> described(engine.cancelWaiting(id)));
+    }
+
+    private AxDescriptors.Tasks tasks() {
+        List<AxDescriptors.Task> tasks = engine.tasks().stream()
+                .sorted(Comparator.comparing(AxTask::name))
+                .map(t -> task(t, false))
+                .toList();
+        return new AxDescriptors.Tasks(tasks);
+    }
+
+    private AxDescriptors.Task task(AxTask task, boolean detail) {
+        Optional<StoredTask> stored = store.findTask(task.name());
+        TaskActivity.Counts counts = activity.counts(task.name());
+        List<InstanceSummary> last =
+                engine.instancesOf(task.name(), detail ? INSTANCES_IN_DETAIL : INSTANCES_IN_LIST).stream()
+                        .map(this::summary)
+                        .toList();
+        return new AxDescriptors.Task(
+                task.name(),
+                task.trigger().describe(),
+                task.trigger() instanceof CronTrigger cron ? cron.zone().getId() : null,
+                task.group(),
+                stored.map(StoredTask::paused).orElse(false) || engine.isPaused(task.name()),
+                nextFireTimes(
+                        task.trigger(), stored.map(StoredTask::nextFireTime).orElse(null)),
+                last,
+                counts.successes(),
+                counts.failures(),
+                counts.deadLetters());
+    }
+
+    /** The pending fire, then what the trigger computes after it; a fixed delay knows only the pending one. */
+    private List<Instant> nextFireTimes(Trigger trigger, Instant pending) {
+        List<Instant> times = new ArrayList<>(NEXT_FIRE_TIMES);
+        Instant t = pending != null
+                ? pending
+                : trigger.firstFireTime(clock.instant()).orElse(null);
+        while (t != null && times.size() < NEXT_FIRE_TIMES) {
+            times.add(t);
+            if (trigger.measuresFromCompletion()) {
+                break;
+            }
+            t = trigger.nextFireTime(t, t).orElse(null);
+        }
+        return times;
+    }
+
+    private InstanceSummary summary(TaskInstance i) {
+        return new InstanceSummary(
+                i.id(), i.scheduledTime(), i.state().name(), i.attempt(), lastAttemptMillis(i.id()), i.updatedAt());
+    }
+
+    /** How long the last attempt ran: from its RUNNING row to the row after it. */
+    private Long lastAttemptMillis(String instanceId) {
+        List<AuditEntry> trail =
+                engine.find(instanceId).map(InstanceDetails::auditTrail).orElse(List.of());
+        for (int i = trail.size() - 2; i >= 0; i--) {
+            if (trail.get(i).to() == InstanceState.RUNNING) {
+                return Duration.between(trail.get(i).at(), trail.get(i + 1).at())
+                        .toMillis();
+            }
+        }
+        return null;
+    }
+
+    private AxDescriptors.Instance instance(String id) {
+        return described(engine.find(id).orElseThrow(() -> new UnknownInstanceException(id)));
+    }
+
+    private static AxDescriptors.Instance described(InstanceDetails details) {
+        return AxDescriptors.Instance.of(details.instance(), details.auditTrail());
+    }
+
+    private WebEndpointResponse<Object> deadLetters(Integer page, Integer size) {
+        int p = page == null ? 0 : page;
+        int s = size == null ? DEFAULT_PAGE_SIZE : size;
+        if (p < 0 || s < 1 || s > MAX_PAGE_SIZE) {
+            return error(400, "page must be >= 0 and size between 1 and " + MAX_PAGE_SIZE);
+        }
+        List<DeadLetterSummary> letters =
+                store.deadLetters(p * s, s).stream().map(DeadLetterSummary::of).toList();
+        return new WebEndpointResponse<>(new AxDescriptors.DeadLetters(store.deadLetterCount(), p, s, letters));
+    }
+
+    private static WebEndpointResponse<Object> ok(Supplier<Object> answer) {
+        try {
+            return new WebEndpointResponse<>(answer.get());
+        } catch (UnknownTaskException | UnknownInstanceException e) {
+            return error(404, e.getMessage());
+        } catch (IllegalTransitionException e) {
+            return error(409, e.getMessage());
+        } catch (AxException e) {
+            return error(409, e.getMessage());
+        }
+    }
+
+    private static WebEndpointResponse<Object> notFound(String section) {
+        return error(404, "No such part of the ax endpoint: '" + section + "'");
+    }
+
+    private static WebEndpointResponse<Object> error(int status, String message) {
+        String reason = switch (status) {
+            case 400 -> "Bad Request";
+            case 404 -> "Not Found";
+            default -> "Conflict";
+        };
+        return new WebEndpointResponse<>(new AxDescriptors.Error(status, reason, message), status);
+    }
+
+    private static String lower(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,70 @@
+package io.ax.autoconfigure;
+
+import io.ax.core.clock.ClockStatus;
+import io.ax.core.cluster.ClusterView;
+import io.ax.core.engine.AxEngine;
+import io.ax.core.engine.Backlog;
+import java.time.Duration;
+import java.util.Locale;
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+
+/**
+ * The {@code ax} health component:
+ *
+ * <ul>
+ *   <li>DOWN when the store does not answer, or the engine is not running;
+ *   <li>OUT_OF_SERVICE while trigger decisions pause after a clock jump, or when no leader is known;
+ *   <li>the configured backlog status when the oldest due instance has waited longer than the maximum age;
+ *   <li>UP otherwise.
+ * </ul>
+ *
+ * Details: node, role, leader, epoch, backlog per pool, the oldest due-but-not-started age, clock, dead letters.
+ */
+final class AxHealthIndicator extends AbstractHealthIndicator {
+
+    private final AxEngine engine;
+    private final Duration maxBacklogAge;
+    private final Status backlogStatus;
+
+    AxHealthIndicator(AxEngine engine, Duration maxBacklogAge, Status backlogStatus) {
+        super("AX health check failed");
+        this.engine = engine;
+        this.maxBacklogAge = maxBacklogAge;
+        this.backlogStatus = backlogStatus;
+    }
+
+    @Override
+    protected void doHealthCheck(Health.Builder builder) {
+        ClusterView cluster = engine.cluster();
+        Backlog backlog = engine.backlog();
+        ClockStatus clock = engine.clockStatus();
+        builder.withDetail("node", cluster.nodeId())
+                .withDetail("role", cluster.role().name().toLowerCase(Locale.ROOT))
+                .withDetail("leader", cluster.leader() == null ? "unknown" : cluster.leader())
+                .withDetail("epoch", cluster.epoch())
+                .withDetail("backlog", backlog.perGroup())
+                .withDetail("oldestDueNotStartedMillis", backlog.oldestAge().toMillis())
+                .withDetail(
+                        "clock",
+                        clock.paused() ? "paused for " + clock.pauseLeft().toMillis() + " ms" : "ok");
+        try {
+            builder.withDetail("deadLetters", engine.store().deadLetterCount());
+        } catch (RuntimeException e) {
+            builder.down(e).withDetail("store", "unreachable");
+            return;
+        }
+        if (!engine.isRunning()) {
+            builder.down().withDetail("engine", "not running");
+        } else if (clock.paused()) {
+            builder.outOfService();
+        } else if (cluster.leader() == null) {
+            builder.outOfService();
+        } else if (backlog.oldestAge().compareTo(maxBacklogAge) > 0) {
+            builder.status(backlogStatus).withDetail("maxBacklogAgeMillis", maxBacklogAge.toMillis());
+        } else {
+            builder.up();
+        }
+    }
+}

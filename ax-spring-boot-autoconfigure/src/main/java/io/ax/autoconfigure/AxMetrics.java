@@ -1,0 +1,211 @@
+package io.ax.autoconfigure;
+
+import io.ax.core.AxClockJumpEvent;
+import io.ax.core.AxTask;
+import io.ax.core.InstanceState;
+import io.ax.core.engine.AxEngine;
+import io.ax.core.engine.EngineObserver;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+
+/**
+ * AX's Micrometer meters, fed by the engine as an {@link EngineObserver}. Tags are bounded: {@code group} (the
+ * configured pools), {@code outcome}, {@code direction}, and {@code task} only when {@code ax.metrics.task-tag} is
+ * on. Meters are looked up once per tag combination and kept, so an event costs a map lookup and an increment.
+ *
+ * <p>The gauges read the engine, which needs this observer to be built: they find it once every singleton exists,
+ * and read NaN before.
+ */
+final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
+
+    private static final double[] PERCENTILES = {0.5, 0.9, 0.99};
+
+    private final MeterRegistry registry;
+    private final ObjectProvider<AxEngine> engines;
+    private final boolean taskTag;
+    private final Map<Object, Counter> counters = new ConcurrentHashMap<>();
+    private final Map<Object, Timer> timers = new ConcurrentHashMap<>();
+    private final Set<String> gaugedGroups = ConcurrentHashMap.newKeySet();
+    private volatile AxEngine engine;
+
+    private record Key(String name, String a, String b, String c) {}
+
+    AxMetrics(MeterRegistry registry, ObjectProvider<AxEngine> engines, boolean taskTag, Collection<String> groups) {
+        this.registry = registry;
+        this.engines = engines;
+        this.taskTag = taskTag;
+        Gauge.builder("ax.wheel.entries", this, m -> m.read(e -> e.wheelSize()))
+                .description("Entries in the time wheel: fire batches, retries waiting for their back-off, timeouts")
+                .register(registry);
+        Gauge.builder("ax.leader", this, m -> m.read(e -> e.cluster().isLeader() ? 1 : 0))
+                .description("1 while this node makes the trigger decisions, else 0")
+                .register(registry);
+        // series an operator alerts on exist from the start, at zero
+        for (String direction : new String[] {"forwards", "backwards"}) {
+            clockJumps(direction);
+        }
+        for (String group : groups) {
+            backlogGauge(group);
+            for (DispatchOutcome outcome : DispatchOutcome.values()) {
+                dispatchCounter(group, outcome);
+            }
+            receivedCounter(group);
+        }
+    }
+
+    @Override
+    public void afterSingletonsInstantiated() {
+        engine = engines.getIfAvailable();
+    }
+
+    @Override
+    public void dispatched(AxTask task, DispatchOutcome outcome) {
+        backlogGauge(task.group());
+        dispatchCounter(task.group(), outcome).increment();
+    }
+
+    @Override
+    public void received(AxTask task) {
+        receivedCounter(task.group()).increment();
+    }
+
+    @Override
+    public void started(AxTask task, int attempt, Duration lateness, Duration ackLatency) {
+        if (attempt == 1) {
+            timer(
+                            new Key("ax.trigger.lateness", task.group(), null, null),
+                            () -> Timer.builder("ax.trigger.lateness")
+                                    .description(
+                                            "How late instances started: actual start minus scheduled time (first attempts)")
+                                    .tag("group", task.group())
+                                    .publishPercentiles(PERCENTILES)
+                                    .register(registry))
+                    .record(lateness);
+        }
+        timer(
+                        new Key("ax.ack.latency", task.group(), null, null),
+                        () -> Timer.builder("ax.ack.latency")
+                                .description("From the hand-off of an instance to its pool to its start (RUNNING)")
+                                .tag("group", task.group())
+                                .register(registry))
+                .record(ackLatency);
+    }
+
+    @Override
+    public void finished(AxTask task, InstanceState outcome, Duration took) {
+        String name = taskName(task);
+        String result = lower(outcome);
+        timer(
+                        new Key("ax.execution", task.group(), name, result),
+                        () -> Timer.builder("ax.execution")
+                                .description("How long attempts ran, by outcome: success, failed, timeout")
+                                .tags(taskTags(task).and("outcome", result))
+                                .register(registry))
+                .record(took);
+    }
+
+    @Override
+    public void retried(AxTask task) {
+        perTask("ax.retries", "Failed or timed-out attempts that will be retried", task)
+                .increment();
+    }
+
+    @Override
+    public void deadLettered(AxTask task) {
+        perTask("ax.dead.letters", "Instances that went DEAD after their last attempt", task)
+                .increment();
+    }
+
+    @Override
+    public void clockJumped(AxClockJumpEvent event) {
+        clockJumps(event.forwards() ? "forwards" : "backwards").increment();
+    }
+
+    private Counter clockJumps(String direction) {
+        return counter(
+                new Key("ax.clock.jumps", direction, null, null),
+                () -> Counter.builder("ax.clock.jumps")
+                        .description("Wall-clock jumps against the monotonic clock beyond the threshold")
+                        .tag("direction", direction)
+                        .register(registry));
+    }
+
+    private Counter dispatchCounter(String group, DispatchOutcome outcome) {
+        String result = lower(outcome);
+        return counter(
+                new Key("ax.dispatch", group, result, null),
+                () -> Counter.builder("ax.dispatch")
+                        .description("Due instances by what dispatch did: dispatched, skipped, rejected (pool full)")
+                        .tags("group", group, "outcome", result)
+                        .register(registry));
+    }
+
+    private Counter receivedCounter(String group) {
+        return counter(
+                new Key("ax.node.received", group, null, null),
+                () -> Counter.builder("ax.node.received")
+                        .description("Instances this node took into its pools to run")
+                        .tag("group", group)
+                        .register(registry));
+    }
+
+    private Counter perTask(String meter, String description, AxTask task) {
+        return counter(
+                new Key(meter, task.group(), taskName(task), null),
+                () -> Counter.builder(meter)
+                        .description(description)
+                        .tags(taskTags(task))
+                        .register(registry));
+    }
+
+    private void backlogGauge(String group) {
+        if (gaugedGroups.add(group)) {
+            Gauge.builder("ax.backlog", this, m -> m.read(e -> e.backlog().of(group)))
+                    .description(
+                            "Instances due but not started on this node (waiting for a worker or a retry of dispatch)")
+                    .tag("group", group)
+                    .register(registry);
+        }
+    }
+
+    private Tags taskTags(AxTask task) {
+        Tags tags = Tags.of("group", task.group());
+        return taskTag ? tags.and("task", task.name()) : tags;
+    }
+
+    private String taskName(AxTask task) {
+        return taskTag ? task.name() : null;
+    }
+
+    private Counter counter(Key key, Supplier<Counter> create) {
+        Counter c = counters.get(key);
+        return c != null ? c : counters.computeIfAbsent(key, k -> create.get());
+    }
+
+    private Timer timer(Key key, Supplier<Timer> create) {
+        Timer t = timers.get(key);
+        return t != null ? t : timers.computeIfAbsent(key, k -> create.get());
+    }
+
+    private double read(ToDoubleFunction<AxEngine> value) {
+        AxEngine e = engine;
+        return e == null ? Double.NaN : value.applyAsDouble(e);
+    }
+
+    private static String lower(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
+    }
+}

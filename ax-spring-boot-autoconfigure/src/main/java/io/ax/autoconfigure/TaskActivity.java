@@ -1,0 +1,47 @@
+package io.ax.autoconfigure;
+
+import io.ax.core.AxTask;
+import io.ax.core.InstanceState;
+import io.ax.core.engine.EngineObserver;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/** Counts, per task, how its attempts ended on this node since it started; for the {@code ax} endpoint. */
+final class TaskActivity implements EngineObserver {
+
+    /** Attempts of one task since this node started. */
+    record Counts(long successes, long failures, long deadLetters) {}
+
+    private record Adders(LongAdder successes, LongAdder failures, LongAdder deadLetters) {
+        Adders() {
+            this(new LongAdder(), new LongAdder(), new LongAdder());
+        }
+    }
+
+    private final ConcurrentHashMap<String, Adders> byTask = new ConcurrentHashMap<>();
+
+    @Override
+    public void finished(AxTask task, InstanceState outcome, Duration took) {
+        Adders a = of(task.name());
+        (outcome == InstanceState.SUCCESS ? a.successes() : a.failures()).increment();
+    }
+
+    @Override
+    public void deadLettered(AxTask task) {
+        of(task.name()).deadLetters().increment();
+    }
+
+    Counts counts(String taskName) {
+        Adders a = byTask.get(taskName);
+        return a == null
+                ? new Counts(0, 0, 0)
+                : new Counts(
+                        a.successes().sum(), a.failures().sum(), a.deadLetters().sum());
+    }
+
+    private Adders of(String taskName) {
+        Adders a = byTask.get(taskName);
+        return a != null ? a : byTask.computeIfAbsent(taskName, k -> new Adders());
+    }
+}

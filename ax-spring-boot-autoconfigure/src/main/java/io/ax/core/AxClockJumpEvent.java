@@ -1,0 +1,27 @@
+package io.ax.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * Published (as a Spring application event, when running in Spring) when the wall clock jumps against the
+ * monotonic clock by more than the threshold; trigger decisions then wait for {@code pause}.
+ *
+ * @param jump how far the wall clock moved beyond the monotonic clock; negative when it went back
+ * @param detectedAt the wall-clock time, after the jump, when it was noticed
+ * @param pause how long trigger decisions wait
+ */
+public record AxClockJumpEvent(Duration jump, Instant detectedAt, Duration pause) {
+
+    public AxClockJumpEvent {
+        Objects.requireNonNull(jump, "jump");
+        Objects.requireNonNull(detectedAt, "detectedAt");
+        Objects.requireNonNull(pause, "pause");
+    }
+
+    /** Whether the wall clock jumped forwards (else backwards). */
+    public boolean forwards() {
+        return !jump.isNegative();
+    }
+}

@@ -1,0 +1,209 @@
+package io.ax.core.engine;
+
+import io.ax.core.AxClockJumpEvent;
+import io.ax.core.AxDeadLetterEvent;
+import io.ax.core.PayloadCodec;
+import io.ax.core.clock.AxClock;
+import io.ax.core.cluster.ClusterView;
+import io.ax.core.store.InstanceStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/** Builds an {@link AxEngine}; not thread-safe. */
+public final class AxEngineBuilder {
+    InstanceStore store;
+    ExecutorRouter router;
+    AxClock clock = AxClock.system();
+    String nodeId = "local";
+    Duration tick = Duration.ofMillis(1);
+    Map<String, PoolSettings> pools = Map.of();
+    PoolSettings defaultPool = PoolSettings.defaults();
+    Duration shutdownAwait = Duration.ofSeconds(10);
+    Duration rejectionBackoff = Duration.ofSeconds(1);
+    Duration misfireThreshold = Duration.ofSeconds(5);
+    int maxCatchUp = 100;
+    Duration clockJumpThreshold = Duration.ofMillis(500);
+    Duration clockPause = Duration.ofSeconds(2);
+    Supplier<ClusterView> cluster;
+    Duration prefetchWindow = Duration.ofSeconds(60);
+    int prefetchPage = 5_000;
+    int prefetchLimit = 100_000;
+    int memoryRetention = 10_000;
+    PayloadCodec payloadCodec = PayloadCodec.none();
+    int maxPayloadSize = 64 * 1024;
+    final List<Consumer<AxDeadLetterEvent>> deadLetterListeners = new ArrayList<>();
+    final List<Consumer<AxClockJumpEvent>> clockJumpListeners = new ArrayList<>();
+    final List<EngineObserver> observers = new ArrayList<>();
+
+    AxEngineBuilder() {}
+
+    public AxEngineBuilder store(InstanceStore store) {
+        this.store = store;
+        return this;
+    }
+
+    public AxEngineBuilder router(ExecutorRouter router) {
+        this.router = router;
+        return this;
+    }
+
+    public AxEngineBuilder clock(AxClock clock) {
+        this.clock = clock;
+        return this;
+    }
+
+    public AxEngineBuilder nodeId(String nodeId) {
+        this.nodeId = nodeId;
+        return this;
+    }
+
+    /** The wheel's tick: the resolution of fire times. Default 1 ms. */
+    public AxEngineBuilder tick(Duration tick) {
+        this.tick = positive(tick, "tick");
+        return this;
+    }
+
+    /** Pool sizes per group; groups not named use {@link #defaultPool}. */
+    public AxEngineBuilder pools(Map<String, PoolSettings> pools) {
+        this.pools = Map.copyOf(pools);
+        return this;
+    }
+
+    public AxEngineBuilder defaultPool(PoolSettings defaultPool) {
+        this.defaultPool = Objects.requireNonNull(defaultPool, "defaultPool");
+        return this;
+    }
+
+    /** How long {@link #stop()} waits for running work before interrupting it. Default 10 s. */
+    public AxEngineBuilder shutdownAwait(Duration shutdownAwait) {
+        this.shutdownAwait = Objects.requireNonNull(shutdownAwait, "shutdownAwait");
+        return this;
+    }
+
+    /** How long an instance rejected by a full pool waits before it is dispatched again. Default 1 s. */
+    public AxEngineBuilder rejectionBackoff(Duration rejectionBackoff) {
+        this.rejectionBackoff = positive(rejectionBackoff, "rejectionBackoff");
+        return this;
+    }
+
+    /** How late a computed fire time may be before the series skips ahead to the present. Default 5 s. */
+    public AxEngineBuilder misfireThreshold(Duration misfireThreshold) {
+        this.misfireThreshold = positive(misfireThreshold, "misfireThreshold");
+        return this;
+    }
+
+    /** How many instances a FIRE_ALL misfire policy creates at most for the missed fire times. Default 100. */
+    public AxEngineBuilder maxCatchUp(int maxCatchUp) {
+        if (maxCatchUp < 1) {
+            throw new IllegalArgumentException("maxCatchUp must be >= 1, was " + maxCatchUp);
+        }
+        this.maxCatchUp = maxCatchUp;
+        return this;
+    }
+
+    /**
+     * How far ahead the wheel holds PERSISTENT instances; later ones wait in the store and are loaded as time
+     * passes. Default 60 s.
+     */
+    public AxEngineBuilder prefetchWindow(Duration prefetchWindow) {
+        this.prefetchWindow = positive(prefetchWindow, "prefetchWindow");
+        return this;
+    }
+
+    /** How many instances one read of the prefetch window returns at most. Default 5,000. */
+    public AxEngineBuilder prefetchPage(int prefetchPage) {
+        this.prefetchPage = atLeastOne(prefetchPage, "prefetchPage");
+        return this;
+    }
+
+    /**
+     * How many loaded instances the wheel holds at most; a backlog beyond it is loaded as the wheel drains.
+     * Default 100,000.
+     */
+    public AxEngineBuilder prefetchLimit(int prefetchLimit) {
+        this.prefetchLimit = atLeastOne(prefetchLimit, "prefetchLimit");
+        return this;
+    }
+
+    /** How many finished MEMORY instances stay findable. Default 10,000. */
+    public AxEngineBuilder memoryRetention(int memoryRetention) {
+        this.memoryRetention = atLeastOne(memoryRetention, "memoryRetention");
+        return this;
+    }
+
+    /** Maps payload objects to bytes and back; without one, payloads are strings or byte arrays. */
+    public AxEngineBuilder payloadCodec(PayloadCodec payloadCodec) {
+        this.payloadCodec = Objects.requireNonNull(payloadCodec, "payloadCodec");
+        return this;
+    }
+
+    /** The largest payload accepted, in bytes. Default 64 KiB. */
+    public AxEngineBuilder maxPayloadSize(int maxPayloadSize) {
+        this.maxPayloadSize = atLeastOne(maxPayloadSize, "maxPayloadSize");
+        return this;
+    }
+
+    /** Called on the dispatch or a worker thread when an instance goes DEAD; must not block. */
+    public AxEngineBuilder onDeadLetter(Consumer<AxDeadLetterEvent> listener) {
+        deadLetterListeners.add(Objects.requireNonNull(listener, "listener"));
+        return this;
+    }
+
+    /** A wall-clock jump beyond this (either way) against the monotonic clock pauses triggering. Default 500 ms. */
+    public AxEngineBuilder clockJumpThreshold(Duration clockJumpThreshold) {
+        this.clockJumpThreshold = positive(clockJumpThreshold, "clockJumpThreshold");
+        return this;
+    }
+
+    /** How long trigger decisions wait after a clock jump. Default 2 s. */
+    public AxEngineBuilder clockPause(Duration clockPause) {
+        Objects.requireNonNull(clockPause, "clockPause");
+        if (clockPause.isNegative()) {
+            throw new IllegalArgumentException("clockPause must not be negative, was " + clockPause);
+        }
+        this.clockPause = clockPause;
+        return this;
+    }
+
+    /** Called on the clock-watch thread when the wall clock jumps; must not block. */
+    public AxEngineBuilder onClockJump(Consumer<AxClockJumpEvent> listener) {
+        clockJumpListeners.add(Objects.requireNonNull(listener, "listener"));
+        return this;
+    }
+
+    /** Adds an observer of what the engine does (metrics, insight); see {@link EngineObserver}. */
+    public AxEngineBuilder observer(EngineObserver observer) {
+        observers.add(Objects.requireNonNull(observer, "observer"));
+        return this;
+    }
+
+    /** How this node sees the cluster; default: a node alone, its own leader at epoch 0. */
+    public AxEngineBuilder cluster(Supplier<ClusterView> cluster) {
+        this.cluster = Objects.requireNonNull(cluster, "cluster");
+        return this;
+    }
+
+    public AxEngine build() {
+        return new AxEngine(this);
+    }
+
+    private static int atLeastOne(int n, String what) {
+        if (n < 1) {
+            throw new IllegalArgumentException(what + " must be >= 1, was " + n);
+        }
+        return n;
+    }
+
+    private static Duration positive(Duration d, String what) {
+        Objects.requireNonNull(d, what);
+        if (d.isZero() || d.isNegative()) {
+            throw new IllegalArgumentException(what + " must be positive, was " + d);
+        }
+        return d;
+    }
+}

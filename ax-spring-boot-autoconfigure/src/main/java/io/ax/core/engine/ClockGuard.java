@@ -1,0 +1,102 @@
+package io.ax.core.engine;
+
+import io.ax.core.AxClockJumpEvent;
+import io.ax.core.clock.AxClock;
+import io.ax.core.clock.ClockJumpDetector;
+import io.ax.core.clock.ClockStatus;
+import java.lang.System.Logger.Level;
+import java.time.Instant;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * Checks the clocks once a second from its own thread ({@code ax-clock}), so that a busy dispatch thread cannot
+ * delay it; a jump is told to the listeners and observers. Fires that fall due meanwhile ask it whether to wait
+ * ({@link #holdUntil}).
+ */
+final class ClockGuard {
+
+    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final long PERIOD_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long JOIN_MILLIS = 1_000;
+
+    private final ClockJumpDetector detector;
+    private final AxClock clock;
+    private final Insight insight;
+    private final List<Consumer<AxClockJumpEvent>> listeners;
+    private final Thread thread;
+    private volatile boolean running;
+
+    ClockGuard(ClockJumpDetector detector, AxClock clock, Insight insight, List<Consumer<AxClockJumpEvent>> listeners) {
+        this.detector = detector;
+        this.clock = clock;
+        this.insight = insight;
+        this.listeners = List.copyOf(listeners);
+        this.thread = new Thread(this::loop, "ax-clock");
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        running = true;
+        thread.start();
+    }
+
+    void stop() {
+        if (!running) {
+            return;
+        }
+        running = false;
+        LockSupport.unpark(thread);
+        try {
+            thread.join(JOIN_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Compares the clocks now; on a jump tells the observers and listeners. */
+    void check() {
+        detector.check().ifPresent(jump -> {
+            AxClockJumpEvent event = new AxClockJumpEvent(jump, clock.instant(), detector.pause());
+            insight.clockJumped(event);
+            for (Consumer<AxClockJumpEvent> listener : listeners) {
+                try {
+                    listener.accept(event);
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "A clock-jump listener failed: {0}", e.toString());
+                }
+            }
+        });
+    }
+
+    /** See {@link ClockJumpDetector#holdUntil}. */
+    OptionalLong holdUntil(Instant fireTime) {
+        return detector.holdUntil(fireTime);
+    }
+
+    ClockStatus status() {
+        return detector.status();
+    }
+
+    private void loop() {
+        while (running) {
+            LockSupport.parkNanos(this, PERIOD_NANOS);
+            if (!running) {
+                return;
+            }
+            if (Thread.interrupted()) {
+                LOG.log(Level.WARNING, "The AX clock watch was interrupted; clock jumps are no longer noticed");
+                Thread.currentThread().interrupt();
+                return;
+            }
+            try {
+                check();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "The AX clock check failed; it goes on: {0}", e.toString());
+            }
+        }
+    }
+}

@@ -1,0 +1,321 @@
+package io.ax.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.ax.core.AxContext;
+import io.ax.core.AxJob;
+import io.ax.core.InstanceState;
+import io.ax.core.TaskInstance;
+import io.ax.core.store.InstanceStore;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+
+/** Every read and write of the {@code ax} endpoint, over HTTP, on a JDBC store (embedded H2). */
+@SpringBootTest(
+        classes = AxEndpointWebTest.App.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "management.endpoints.web.exposure.include=ax,health",
+            "ax.node-id=ops-node",
+            "spring.datasource.url=jdbc:h2:mem:ax-endpoint-web;DB_CLOSE_DELAY=-1"
+        })
+class AxEndpointWebTest {
+
+    private static final Duration BOUND = Duration.ofSeconds(20);
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    InstanceStore store;
+
+    @Autowired
+    Jobs jobs;
+
+    private Http http;
+
+    @BeforeEach
+    void client() {
+        http = new Http(port);
+    }
+
+    @AfterAll
+    static void releaseBusyJob() {
+        Jobs.RELEASE.countDown();
+    }
+
+    @Test
+    void theOverviewNamesTheNodeItsRoleTheLeaderAndTheEngine() {
+        Http.Answer answer = http.get("/actuator/ax");
+
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.<String>read("$.node")).isEqualTo("ops-node");
+        assertThat(answer.<String>read("$.role")).isEqualTo("leader");
+        assertThat(answer.<String>read("$.leader")).isEqualTo("ops-node");
+        assertThat(answer.<Integer>read("$.epoch")).isZero();
+        assertThat(answer.<List<String>>read("$.liveNodes")).containsExactly("ops-node");
+        assertThat(answer.<Boolean>read("$.running")).isTrue();
+        assertThat(answer.<Map<String, Integer>>read("$.backlog")).isNotNull();
+        assertThat(answer.<Integer>read("$.oldestBacklogAgeMillis")).isNotNegative();
+        assertThat(answer.<Integer>read("$.wheelEntries")).isNotNegative();
+        assertThat(answer.<Integer>read("$.executing")).isNotNegative();
+        assertThat(answer.<String>read("$.clock.status")).isEqualTo("ok");
+        assertThat(answer.<Integer>read("$.clock.jumps")).isZero();
+        assertThat(answer.<Integer>read("$.deadLetters")).isNotNegative();
+        assertThat(answer.<Integer>read("$.tasks")).isEqualTo(5);
+    }
+
+    @Test
+    void theTaskListShowsTriggersZonesAndTheNextFiveFireTimes() {
+        Http.Answer answer = http.get("/actuator/ax/tasks");
+
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.<List<String>>read("$.tasks[*].name"))
+                .containsExactly("busy", "doomed", "handler", "report", "waiting");
+        assertThat(answer.<String>read("$.tasks[3].trigger")).isEqualTo("cron '0 0 3 * * ?' in Europe/Berlin");
+        assertThat(answer.<String>read("$.tasks[3].zone")).isEqualTo("Europe/Berlin");
+        assertThat(answer.<Boolean>read("$.tasks[3].paused")).isFalse();
+        List<String> next = answer.read("$.tasks[3].nextFireTimes");
+        assertThat(next)
+                .hasSize(5)
+                .allSatisfy(t -> assertThat(Instant.parse(t)
+                                .atZone(ZoneId.of("Europe/Berlin"))
+                                .getHour())
+                        .isEqualTo(3));
+        assertThat(answer.<String>read("$.tasks[3].lastInstances[0].state")).isEqualTo("SCHEDULED");
+        assertThat(answer.<List<String>>read("$.tasks[2].nextFireTimes"))
+                .as("on demand")
+                .isEmpty();
+    }
+
+    @Test
+    void aTaskShowsItsNewestInstancesWithDurationAndItsCounts() {
+        String id = http.post("/actuator/ax/tasks/handler/trigger").read("$.instanceId");
+        await().atMost(BOUND).until(() -> state(id) == InstanceState.SUCCESS);
+
+        Http.Answer answer = http.get("/actuator/ax/tasks/handler");
+
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.<String>read("$.name")).isEqualTo("handler");
+        assertThat(answer.<String>read("$.trigger")).isEqualTo("on demand");
+        assertThat(answer.<String>read("$.lastInstances[0].id")).isEqualTo(id);
+        assertThat(answer.<String>read("$.lastInstances[0].state")).isEqualTo("SUCCESS");
+        assertThat(answer.<Integer>read("$.lastInstances[0].attempt")).isEqualTo(1);
+        assertThat(answer.<Integer>read("$.lastInstances[0].durationMillis")).isNotNegative();
+        assertThat(answer.<Integer>read("$.successes")).isPositive();
+        assertThat(answer.<Integer>read("$.failures")).isZero();
+    }
+
+    @Test
+    void anInstanceShowsItsStateAndFullAuditTrail() {
+        String id = http.post("/actuator/ax/tasks/handler/trigger").read("$.instanceId");
+        await().atMost(BOUND).until(() -> state(id) == InstanceState.SUCCESS);
+
+        Http.Answer answer = http.get("/actuator/ax/instances/" + id);
+
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.<String>read("$.task")).isEqualTo("handler");
+        assertThat(answer.<String>read("$.state")).isEqualTo("SUCCESS");
+        assertThat(answer.<String>read("$.node")).isEqualTo("ops-node");
+        assertThat(answer.<String>read("$.origin")).isEqualTo("ON_DEMAND");
+        assertThat(answer.<List<String>>read("$.audit[*].to"))
+                .containsExactly("CREATED", "SCHEDULED", "DISPATCHED", "RUNNING", "SUCCESS");
+        assertThat(answer.<String>read("$.audit[0].from")).isNull();
+        assertThat(answer.<String>read("$.audit[4].from")).isEqualTo("RUNNING");
+        assertThat(answer.<String>read("$.audit[1].reason")).startsWith("due at");
+    }
+
+    @Test
+    void deadLettersArePagedNewestFirstWithTheLastError() {
+        String older = deadInstance();
+        String newer = deadInstance();
+
+        Http.Answer answer = http.get("/actuator/ax/dead-letters?page=0&size=2");
+
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.<Integer>read("$.page")).isZero();
+        assertThat(answer.<Integer>read("$.size")).isEqualTo(2);
+        assertThat(answer.<Integer>read("$.total")).isGreaterThanOrEqualTo(2);
+        assertThat(answer.<List<String>>read("$.deadLetters[*].instanceId")).containsExactly(newer, older);
+        assertThat(answer.<String>read("$.deadLetters[0].task")).isEqualTo("doomed");
+        assertThat(answer.<Integer>read("$.deadLetters[0].attempts")).isEqualTo(2);
+        assertThat(answer.<String>read("$.deadLetters[0].lastError"))
+                .isEqualTo("java.lang.IllegalStateException: the downstream system is gone");
+        assertThat(answer.<List<String>>read("$.deadLetters[0].errors[*].outcome"))
+                .containsExactly("FAILED", "FAILED");
+        Http.Answer second = http.get("/actuator/ax/dead-letters?page=1&size=1");
+        assertThat(second.<List<String>>read("$.deadLetters[*].instanceId")).containsExactly(older);
+        assertThat(http.get("/actuator/ax/dead-letters?size=0").status()).isEqualTo(400);
+    }
+
+    @Test
+    void triggeringATaskNowStartsAnInstance() {
+        Http.Answer answer = http.post("/actuator/ax/tasks/handler/trigger");
+
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.<String>read("$.task")).isEqualTo("handler");
+        String id = answer.read("$.instanceId");
+        await().atMost(BOUND).until(() -> state(id) == InstanceState.SUCCESS);
+    }
+
+    @Test
+    void aTaskIsPausedAndResumed() {
+        Http.Answer paused = http.post("/actuator/ax/tasks/report/pause");
+        assertThat(paused.status()).isEqualTo(200);
+        assertThat(paused.<Boolean>read("$.paused")).isTrue();
+        assertThat(http.get("/actuator/ax/tasks/report").<Boolean>read("$.paused"))
+                .isTrue();
+        assertThat(store.findTask("report").orElseThrow().paused()).isTrue();
+
+        Http.Answer resumed = http.post("/actuator/ax/tasks/report/resume");
+        assertThat(resumed.status()).isEqualTo(200);
+        assertThat(resumed.<Boolean>read("$.paused")).isFalse();
+        assertThat(http.get("/actuator/ax/tasks/report").<Boolean>read("$.paused"))
+                .isFalse();
+    }
+
+    @Test
+    void anInstanceWaitingForItsRetryIsCancelled() {
+        String id = http.post("/actuator/ax/tasks/waiting/trigger").read("$.instanceId");
+        await().atMost(BOUND).until(() -> state(id) == InstanceState.RETRYING);
+
+        Http.Answer answer = http.delete("/actuator/ax/instances/" + id);
+
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.<String>read("$.state")).isEqualTo("CANCELLED");
+        List<String> reasons = answer.read("$.audit[*].reason");
+        assertThat(reasons).last().isEqualTo("cancelled by operator");
+        assertThat(state(id)).isEqualTo(InstanceState.CANCELLED);
+    }
+
+    @Test
+    void anInstanceIsCancelledByPostToo() {
+        String id = http.post("/actuator/ax/tasks/waiting/trigger").read("$.instanceId");
+        await().atMost(BOUND).until(() -> state(id) == InstanceState.RETRYING);
+
+        Http.Answer answer = http.post("/actuator/ax/instances/" + id + "/cancel");
+
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.<String>read("$.state")).isEqualTo("CANCELLED");
+    }
+
+    @Test
+    void aRunningInstanceCannotBeCancelled() {
+        String id = http.post("/actuator/ax/tasks/busy/trigger").read("$.instanceId");
+        await().atMost(BOUND).until(() -> state(id) == InstanceState.RUNNING);
+
+        Http.Answer answer = http.delete("/actuator/ax/instances/" + id);
+
+        assertThat(answer.status()).isEqualTo(409);
+        assertThat(answer.<String>read("$.error")).isEqualTo("Conflict");
+        assertThat(answer.<String>read("$.message")).contains("RUNNING -> CANCELLED");
+    }
+
+    @Test
+    void aDeadLetterIsReplayedAsANewCycleOfTheSameInstance() {
+        String id = deadInstance();
+        jobs.healed.set(true);
+        try {
+            Http.Answer answer = http.post("/actuator/ax/dead-letters/" + id + "/replay");
+
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(answer.<String>read("$.id")).isEqualTo(id);
+            assertThat(answer.<String>read("$.state")).isEqualTo("RETRYING");
+            await().atMost(BOUND).until(() -> state(id) == InstanceState.SUCCESS);
+            Http.Answer instance = http.get("/actuator/ax/instances/" + id);
+            assertThat(instance.<List<String>>read("$.audit[?(@.from == 'DEAD')].reason"))
+                    .singleElement()
+                    .asString()
+                    .startsWith("replayed by operator");
+            assertThat(http.get("/actuator/ax/dead-letters?size=200").<List<String>>read("$.deadLetters[*].instanceId"))
+                    .doesNotContain(id);
+            assertThat(http.post("/actuator/ax/dead-letters/" + id + "/replay").status())
+                    .as("only the dead can be replayed")
+                    .isEqualTo(409);
+        } finally {
+            jobs.healed.set(false);
+        }
+    }
+
+    @Test
+    void unknownTasksInstancesAndPathsAnswer404WithAMessage() {
+        assertNotFound(http.get("/actuator/ax/tasks/nope"), "Unknown task 'nope'");
+        assertNotFound(http.get("/actuator/ax/instances/nope"), "Unknown instance 'nope'");
+        assertNotFound(http.post("/actuator/ax/tasks/nope/trigger"), "Unknown task 'nope'");
+        assertNotFound(http.post("/actuator/ax/tasks/nope/pause"), "Unknown task 'nope'");
+        assertNotFound(http.post("/actuator/ax/tasks/nope/resume"), "Unknown task 'nope'");
+        assertNotFound(http.delete("/actuator/ax/instances/nope"), "Unknown instance 'nope'");
+        assertNotFound(http.post("/actuator/ax/dead-letters/nope/replay"), "Unknown instance 'nope'");
+        assertNotFound(http.get("/actuator/ax/things"), "No such part of the ax endpoint: 'things'");
+        assertNotFound(http.post("/actuator/ax/tasks/handler/explode"), "No action 'explode' on tasks");
+    }
+
+    private static void assertNotFound(Http.Answer answer, String message) {
+        assertThat(answer.status()).as(answer.body()).isEqualTo(404);
+        assertThat(answer.<Integer>read("$.status")).isEqualTo(404);
+        assertThat(answer.<String>read("$.message")).isEqualTo(message);
+    }
+
+    /** Triggers the doomed task and waits until its instance is DEAD with a dead letter. */
+    private String deadInstance() {
+        String id = http.post("/actuator/ax/tasks/doomed/trigger").read("$.instanceId");
+        await().atMost(BOUND)
+                .until(() -> state(id) == InstanceState.DEAD
+                        && store.deadLetters(0, 200).stream()
+                                .anyMatch(d -> d.instanceId().equals(id)));
+        return id;
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @Import(Jobs.class)
+    static class App {}
+
+    static class Jobs {
+        static final CountDownLatch RELEASE = new CountDownLatch(1);
+        final AtomicBoolean healed = new AtomicBoolean();
+
+        @AxJob(name = "report", cron = "0 0 3 * * ?", zone = "Europe/Berlin", timeout = "5s")
+        void report() {}
+
+        @AxJob(name = "handler", timeout = "5s")
+        void handler() {}
+
+        @AxJob(name = "doomed", timeout = "5s", retry = @AxJob.Retry(times = "1", base = "10ms"))
+        void doomed(AxContext context) {
+            if (!healed.get()) {
+                throw new IllegalStateException("the downstream system is gone");
+            }
+        }
+
+        @AxJob(name = "waiting", timeout = "5s", retry = @AxJob.Retry(times = "3", base = "1h", max = "1h"))
+        void waiting() {
+            throw new IllegalStateException("try again in an hour");
+        }
+
+        @AxJob(name = "busy", timeout = "30s")
+        void busy() throws InterruptedException {
+            RELEASE.await(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private InstanceState state(String id) {
+        return store.find(id).map(TaskInstance::state).orElse(null);
+    }
+}

@@ -1,0 +1,161 @@
+package io.ax.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.ax.core.AxJob;
+import io.ax.core.store.InMemoryInstanceStore;
+import io.ax.core.store.InstanceStore;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/** The {@code ax} health component over HTTP: UP, DOWN when the store fails, the backlog status. */
+@SpringBootTest(
+        classes = AxHealthWebTest.App.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "management.endpoints.web.exposure.include=ax,health",
+            "management.endpoint.health.show-details=always",
+            "ax.node-id=health-node",
+            "ax.pools.slow.threads=1",
+            "ax.pools.slow.queue-capacity=10",
+            "ax.health.max-backlog-age=100ms"
+        })
+class AxHealthWebTest {
+
+    private static final Duration BOUND = Duration.ofSeconds(20);
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    FailingStore store;
+
+    @Autowired
+    Jobs jobs;
+
+    private Http http;
+
+    @BeforeEach
+    void client() {
+        http = new Http(port);
+    }
+
+    @AfterEach
+    void heal() {
+        store.failing = false;
+        jobs.gate.countDown();
+    }
+
+    @Test
+    void isUpWhenTheStoreAnswersALeaderIsKnownAndTheClockIsCalm() {
+        await().atMost(BOUND).until(() -> http.get("/actuator/health/ax").status() == 200);
+
+        Http.Answer answer = http.get("/actuator/health/ax");
+
+        assertThat(answer.<String>read("$.status")).isEqualTo("UP");
+        assertThat(answer.<String>read("$.details.node")).isEqualTo("health-node");
+        assertThat(answer.<String>read("$.details.role")).isEqualTo("leader");
+        assertThat(answer.<String>read("$.details.leader")).isEqualTo("health-node");
+        assertThat(answer.<Map<String, Integer>>read("$.details.backlog")).isEmpty();
+        assertThat(answer.<Integer>read("$.details.oldestDueNotStartedMillis")).isZero();
+        assertThat(answer.<String>read("$.details.clock")).isEqualTo("ok");
+        assertThat(http.get("/actuator/health").<String>read("$.status")).isEqualTo("UP");
+    }
+
+    @Test
+    void isDownWhenTheStoreDoesNotAnswer() {
+        store.failing = true;
+
+        Http.Answer answer = http.get("/actuator/health/ax");
+
+        assertThat(answer.status()).isEqualTo(503);
+        assertThat(answer.<String>read("$.status")).isEqualTo("DOWN");
+        assertThat(answer.<String>read("$.details.store")).isEqualTo("unreachable");
+        assertThat(answer.<String>read("$.details.error")).contains("connection refused");
+        assertThat(answer.<String>read("$.details.role")).isEqualTo("leader");
+        assertThat(http.get("/actuator/health").status()).isEqualTo(503);
+    }
+
+    @Test
+    void turnsToTheBacklogStatusWhenDueWorkWaitsTooLong() {
+        jobs.gate = new CountDownLatch(1);
+        http.post("/actuator/ax/tasks/hog/trigger");
+        http.post("/actuator/ax/tasks/hog/trigger");
+
+        await().atMost(BOUND)
+                .until(() -> "DEGRADED".equals(http.get("/actuator/health/ax").read("$.status")));
+        Http.Answer answer = http.get("/actuator/health/ax");
+        assertThat(answer.status()).as("DEGRADED maps to 200 unless mapped").isEqualTo(200);
+        assertThat(answer.<Integer>read("$.details.backlog.slow")).isEqualTo(1);
+        assertThat(answer.<Integer>read("$.details.oldestDueNotStartedMillis")).isGreaterThan(100);
+        assertThat(answer.<Integer>read("$.details.maxBacklogAgeMillis")).isEqualTo(100);
+        assertThat(http.get("/actuator/health").<String>read("$.status"))
+                .as("not in the status order: the overall health stays UP")
+                .isEqualTo("UP");
+
+        jobs.gate.countDown();
+        await().atMost(BOUND)
+                .until(() -> "UP".equals(http.get("/actuator/health/ax").read("$.status")));
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @Import(Jobs.class)
+    static class App {
+        @Bean
+        FailingStore failingStore() {
+            return new FailingStore();
+        }
+
+        @Bean
+        InstanceStore axStore(FailingStore failing) {
+            return failing.store();
+        }
+    }
+
+    static class Jobs {
+        volatile CountDownLatch gate = new CountDownLatch(0);
+
+        @AxJob(name = "hog", group = "slow", concurrent = true, timeout = "30s")
+        void hog() throws InterruptedException {
+            gate.await(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** An in-memory store that can be made to fail like an unreachable database: every call throws. */
+    static final class FailingStore {
+        private final InMemoryInstanceStore delegate = new InMemoryInstanceStore();
+        volatile boolean failing;
+
+        InstanceStore store() {
+            return (InstanceStore) Proxy.newProxyInstance(
+                    InstanceStore.class.getClassLoader(),
+                    new Class<?>[] {InstanceStore.class},
+                    (proxy, method, args) -> {
+                        if (failing) {
+                            throw new IllegalStateException("connection refused");
+                        }
+                        try {
+                            return method.invoke(delegate, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+        }
+    }
+}
