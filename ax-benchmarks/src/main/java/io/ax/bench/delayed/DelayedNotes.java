@@ -46,11 +46,14 @@ final class DelayedNotes {
         t.note(String.format(
                 Locale.ROOT,
                 "Execute-due: %,d executions of a no-op handler all due at one instant, written the same way"
-                        + " while the scheduler runs and finished before that instant (lead: AX %s s, db-scheduler"
-                        + " %s s; written in AX %s s, db-scheduler %s s). Timed from the due instant until every"
-                        + " handler ran and the store holds none unfinished: AX every instance in a final state in"
-                        + " `ax_instance` (all SUCCESS here), db-scheduler no row of the task left (it deletes a"
-                        + " finished one-time execution); checked every 20 ms once every handler has run.",
+                        + " while the scheduler runs, then ANALYZE, all before that instant (lead: AX %s s,"
+                        + " db-scheduler %s s; written in AX %s s, db-scheduler %s s). Without that ANALYZE"
+                        + " db-scheduler drained about 3x slower in a trial (its planner did not know of rows due"
+                        + " now); a database in service analyzes after that many inserts. Timed from the due"
+                        + " instant until every handler ran and the store holds none unfinished: AX every instance"
+                        + " of the handler in a final state in `ax_instance`, db-scheduler no row of the task left"
+                        + " (it deletes a finished one-time execution); checked every 20 ms once every handler has"
+                        + " run.",
                 plan.burst(),
                 format(r, AX, Measured::burstLead),
                 format(r, DBS, Measured::burstLead),
@@ -64,7 +67,9 @@ final class DelayedNotes {
                         + " smallest of three readings after System.gc()) after minus before, divided by %,d; the"
                         + " ids returned are dropped. It counts the pending `MemoryTask` and its wheel slot,"
                         + " including the spare capacity of the slot arrays (they grow by half; under G1 such large"
-                        + " arrays are counted by whole regions). With payload: the 16-character ASCII String"
+                        + " arrays are counted by whole regions), so the figure depends on where N falls between two growth steps:"
+                        + " trial runs gave 86 B at 500,000, 82 B at 750,000, 73 B at 1,000,000, 78 B at 1,250,000,"
+                        + " 73 B at 1,500,000 and 106 B at 200,000 (the quick run). With payload: the 16-character ASCII String"
                         + " `0123456789abcdef`, encoded to a 16-byte array per execution. MEMORY scheduling ran at"
                         + " %s executions/s (no payload).",
                 plan.memory(),

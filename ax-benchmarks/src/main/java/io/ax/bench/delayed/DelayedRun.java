@@ -89,7 +89,7 @@ final class DelayedRun {
             }
 
             Probe late = probes.get(Handler.LATE);
-            DelayedScenario.log("%s: before the timed executions, %s", system.name(), system.storeActivity());
+            logStoreActivity(system, "before the timed executions");
             Histogram lateness = lateness(system, late);
 
             Probe burst = probes.get(Handler.BURST);
@@ -108,9 +108,9 @@ final class DelayedRun {
             // db-scheduler drains a burst its planner statistics do not know of several times slower (2,200/s
             // instead of 6,300/s in a trial); a database in service analyzes after that many inserts, so both get it
             pg.analyze(system.schema());
-            DelayedScenario.log("%s: before the burst, %s", system.name(), system.storeActivity());
+            logStoreActivity(system, "before the burst");
             double[] drained = drain(system, burst, due);
-            DelayedScenario.log("%s: after the burst, %s", system.name(), system.storeActivity());
+            logStoreActivity(system, "after the burst");
             return new Measured(
                     scheduleSeconds,
                     scheduleCpu,
@@ -217,6 +217,14 @@ final class DelayedRun {
                 "%s: burst of %,d drained in %.2f s = %,.0f/s (PostgreSQL CPU %.1f s)",
                 system.name(), probe.executions(), seconds, Math.min(n, probe.executions()) / seconds, serverCpu);
         return new double[] {seconds, serverCpu};
+    }
+
+    /** Where the scheduler's time went, for the progress log (AX only: db-scheduler's store is not seen). */
+    private static void logStoreActivity(DelayedSystem system, String when) {
+        String activity = system.storeActivity();
+        if (!activity.isEmpty()) {
+            DelayedScenario.log("%s: %s, %s", system.name(), when, activity);
+        }
     }
 
     private static void sleepUntil(long nanoTime) throws InterruptedException {
