@@ -93,24 +93,7 @@ final class DelayedRun {
             Histogram lateness = lateness(system, late);
 
             Probe burst = probes.get(Handler.BURST);
-            // enough to write the burst (at the rate the backlog was written) and analyze the tables before it is due
-            double lead = Math.max(
-                            plan.minBurstLead().toSeconds(),
-                            Math.ceil(3.0
-                                    * plan.burst()
-                                    * scheduleSeconds
-                                    / plan.pending().size()))
-                    + ANALYZE_ALLOWANCE.toSeconds();
-            Instant base = Instant.now();
-            Instant due = base.plusSeconds((long) lead);
-            double writeSeconds = write(
-                    system, Handler.BURST, DueTimes.together(plan.burst(), Duration.ofSeconds((long) lead)), base);
-            // db-scheduler drains a burst its planner statistics do not know of several times slower (2,200/s
-            // instead of 6,300/s in a trial); a database in service analyzes after that many inserts, so both get it
-            pg.analyze(system.schema());
-            logStoreActivity(system, "before the burst");
-            double[] drained = drain(system, burst, due);
-            logStoreActivity(system, "after the burst");
+            Burst b = burst(system, burst, scheduleSeconds);
             return new Measured(
                     scheduleSeconds,
                     scheduleCpu,
@@ -118,11 +101,11 @@ final class DelayedRun {
                     restart,
                     lateness,
                     late.early(),
-                    drained[0],
+                    b.seconds(),
                     burst.executions(),
-                    drained[1],
-                    lead,
-                    writeSeconds,
+                    b.serverCpu(),
+                    b.lead(),
+                    b.writeSeconds(),
                     probes.get(Handler.PENDING).executions());
         } finally {
             long t0 = System.nanoTime();
@@ -170,6 +153,32 @@ final class DelayedRun {
                 h.getMaxValue() / 1e3,
                 probe.early());
         return h;
+    }
+
+    /** The burst phase: seconds from due to drained, server CPU meanwhile, how far ahead it was written. */
+    private record Burst(double seconds, double serverCpu, double lead, double writeSeconds) {}
+
+    /** Writes the burst due a few seconds ahead, analyzes, and times it from its due instant until drained. */
+    private Burst burst(DelayedSystem system, Probe probe, double backlogSeconds) throws Exception {
+        // enough to write the burst (at the rate the backlog was written) and analyze the tables before it is due
+        long lead = (long) Math.max(
+                        plan.minBurstLead().toSeconds(),
+                        Math.ceil(3.0
+                                * plan.burst()
+                                * backlogSeconds
+                                / plan.pending().size()))
+                + ANALYZE_ALLOWANCE.toSeconds();
+        Instant base = Instant.now();
+        Instant due = base.plusSeconds(lead);
+        double writeSeconds =
+                write(system, Handler.BURST, DueTimes.together(plan.burst(), Duration.ofSeconds(lead)), base);
+        // db-scheduler drains a burst its planner statistics do not know of several times slower (2,200/s
+        // instead of 6,300/s in a trial); a database in service analyzes after that many inserts, so both get it
+        pg.analyze(system.schema());
+        logStoreActivity(system, "before the burst");
+        double[] drained = drain(system, probe, due);
+        logStoreActivity(system, "after the burst");
+        return new Burst(drained[0], drained[1], lead, writeSeconds);
     }
 
     /**
