@@ -198,12 +198,7 @@ final class FirePlanner {
             engine.at(hold.getAsLong(), () -> fire(batch, fireTime));
             return;
         }
-        List<Due> taken = groups.take(batch);
-        for (Due due : taken) {
-            queued.remove(due.instanceId());
-        }
-        add(taken);
-        engine.prefetcher().drained(queued.size());
+        add(groups.take(batch));
     }
 
     /** On the dispatch thread: a MEMORY execution fell due. */
@@ -229,7 +224,15 @@ final class FirePlanner {
     private void drainReady() {
         List<Due> dues = List.copyOf(ready);
         ready.clear();
-        engine.dispatcher().dispatchFresh(dues);
+        try {
+            engine.dispatcher().dispatchFresh(dues);
+        } finally {
+            // only now, with DISPATCHED written, may a load that reads them again stop treating them as queued
+            for (Due due : dues) {
+                queued.remove(due.instanceId());
+            }
+            engine.prefetcher().drained(queued.size());
+        }
         List<Pending> next = new ArrayList<>();
         for (Due due : dues) {
             if (due.series() && !due.task().trigger().measuresFromCompletion()) {

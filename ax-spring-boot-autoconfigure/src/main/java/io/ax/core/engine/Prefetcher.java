@@ -119,6 +119,13 @@ final class Prefetcher {
 
     /** Loads pages after the cursor and before the new horizon, while the wheel holds fewer than the limit. */
     synchronized void load(Consumer<TaskInstance> loaded) {
+        Instant previous = horizon;
+        if (!capped && previous != Instant.MIN && (cursorTime == null || cursorTime.isBefore(previous))) {
+            // the last load read everything due before its horizon, and writers put into the wheel what they wrote
+            // before it since: start there, not at the last row read, or their rows would be read again
+            cursorTime = previous;
+            cursorId = "";
+        }
         Instant target = engine.clock().instant().plus(window);
         if (target.isAfter(horizon)) {
             horizon = target;
