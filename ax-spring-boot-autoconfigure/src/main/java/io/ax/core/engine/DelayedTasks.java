@@ -230,6 +230,9 @@ final class DelayedTasks {
         }
         TaskInstance instance = found.get();
         boolean cancelled = cancelInStore(instanceId, instance.attempt());
+        if (cancelled) {
+            engine.fires().dequeue(instanceId);
+        }
         if (cancelled && instance.origin() == InstanceOrigin.SERIES) {
             engine.task(instance.taskName()).ifPresent(task -> engine.fires().continueAfterCancel(task, instance));
         }
@@ -278,6 +281,7 @@ final class DelayedTasks {
         if (!engine.stores().reschedule(instanceId, instance.scheduledTime(), due, engine.nodeId(), now)) {
             return false;
         }
+        engine.fires().dequeue(instanceId);
         engine.task(instance.taskName()).ifPresent(task -> enqueueIfCovered(task, instanceId, due));
         return true;
     }

@@ -14,9 +14,9 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -38,8 +38,11 @@ final class FirePlanner {
     private final TriggerGroups groups = new TriggerGroups();
     /** Instances that fell due and wait for the next drain; touched only on the dispatch thread. */
     private final List<Due> ready = new ArrayList<>();
-    /** Ids of the SCHEDULED instances in the wheel: a second enqueue of one (writer and prefetch both) is dropped. */
-    private final Set<String> queued = ConcurrentHashMap.newKeySet();
+    /**
+     * The SCHEDULED instances in the wheel, by id, with their batch: a second enqueue of one (writer and prefetch
+     * both) is dropped, and a cancelled or rescheduled one leaves its batch.
+     */
+    private final Map<String, TriggerGroups.Batch> queued = new ConcurrentHashMap<>();
 
     FirePlanner(AxEngine engine, Duration misfireThreshold, int maxCatchUp) {
         this.engine = engine;
@@ -178,12 +181,28 @@ final class FirePlanner {
 
     /** Puts a SCHEDULED instance into the wheel, sharing the entry of other fires of the same trigger and time. */
     void enqueue(Due due) {
-        if (!queued.add(due.instanceId())) {
+        if (queued.containsKey(due.instanceId())) {
             return;
         }
-        TriggerGroups.Batch opened = groups.add(due.task().trigger(), due.scheduledTime(), due);
-        if (opened != null) {
-            engine.at(engine.deadlineOf(due.scheduledTime()), () -> fire(opened, due.scheduledTime()));
+        TriggerGroups.Added added = groups.add(due.task().trigger(), due.scheduledTime(), due);
+        if (queued.putIfAbsent(due.instanceId(), added.batch()) != null) {
+            groups.remove(added.batch(), due.instanceId()); // enqueued by another thread meanwhile
+        }
+        if (added.opened()) {
+            TriggerGroups.Batch batch = added.batch();
+            batch.timer = engine.at(engine.deadlineOf(due.scheduledTime()), () -> fire(batch, due.scheduledTime()));
+        }
+    }
+
+    /**
+     * Takes a SCHEDULED instance that was cancelled or moved to another time out of the wheel; its batch's wheel
+     * entry goes too when nothing else is left in it. Does nothing once its batch fell due: the instance's state
+     * then decides (its dispatch finds it no longer SCHEDULED, or no longer due at that time).
+     */
+    void dequeue(String instanceId) {
+        TriggerGroups.Batch batch = queued.remove(instanceId);
+        if (batch != null && groups.remove(batch, instanceId)) {
+            engine.cancelTimer(batch.timer);
         }
     }
 

@@ -20,26 +20,53 @@ final class TriggerGroups {
     static final class Batch {
         private final Key key;
         private final List<Due> dues = new ArrayList<>(2);
+        /** The batch's wheel entry, set by whoever opened it; 0 until then (a handle no wheel entry has). */
+        volatile long timer;
 
         private Batch(Key key) {
             this.key = key;
         }
     }
 
+    /** What {@link #add} did: the batch {@code due} joined, and whether this call opened it. */
+    record Added(Batch batch, boolean opened) {}
+
     private final ConcurrentHashMap<Key, Batch> open = new ConcurrentHashMap<>();
 
-    /** Adds {@code due}; returns the batch if this call opened it (so the caller schedules it), else null. */
-    Batch add(Trigger trigger, Instant fireTime, Due due) {
-        Batch[] opened = new Batch[1];
-        open.compute(new Key(trigger, fireTime), (k, batch) -> {
+    /** Adds {@code due}; a batch this call opened must be put into the wheel by the caller. */
+    Added add(Trigger trigger, Instant fireTime, Due due) {
+        boolean[] opened = new boolean[1];
+        Batch joined = open.compute(new Key(trigger, fireTime), (k, batch) -> {
             if (batch == null) {
                 batch = new Batch(k);
-                opened[0] = batch;
+                opened[0] = true;
             }
             batch.dues.add(due);
             return batch;
         });
-        return opened[0];
+        return new Added(joined, opened[0]);
+    }
+
+    /**
+     * Takes one instance out of a batch that has not fired yet; true when that left the batch empty (its wheel
+     * entry is then of no use). Does nothing once the batch was taken.
+     */
+    boolean remove(Batch batch, String instanceId) {
+        boolean[] emptied = new boolean[1];
+        open.computeIfPresent(batch.key, (k, current) -> {
+            if (current != batch) {
+                return current;
+            }
+            for (int i = 0; i < current.dues.size(); i++) {
+                if (current.dues.get(i).instanceId().equals(instanceId)) {
+                    current.dues.remove(i); // one: a racing second enqueue takes back only its own
+                    break;
+                }
+            }
+            emptied[0] = current.dues.isEmpty();
+            return emptied[0] ? null : current;
+        });
+        return emptied[0];
     }
 
     /** Closes {@code batch} and returns its instances; empty if it was already taken. */

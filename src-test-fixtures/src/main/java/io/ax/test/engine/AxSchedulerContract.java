@@ -250,6 +250,21 @@ public abstract class AxSchedulerContract {
     }
 
     @Test
+    void cancelAndRescheduleTakeAnInstanceOutOfTheWheel() {
+        int before = engine.wheelSize();
+        String cancelled = engine.schedule("close", Duration.ofSeconds(30), "c");
+        String moved = engine.schedule("close", Duration.ofSeconds(31), "m");
+        assertThat(engine.wheelSize()).as("inside the window: in the wheel").isEqualTo(before + 2);
+
+        assertThat(engine.cancel(cancelled)).isTrue();
+        assertThat(engine.reschedule(moved, Instant.now().plus(Duration.ofHours(2)))).isTrue();
+
+        assertThat(engine.wheelSize()).as("cancelled, and moved beyond the window").isEqualTo(before);
+        assertThat(engine.reschedule(moved, Instant.now().plusSeconds(20))).isTrue();
+        assertThat(engine.wheelSize()).as("moved back inside the window").isEqualTo(before + 1);
+    }
+
+    @Test
     void aCancelRacingTheFireTimeEitherWinsOrLosesCleanly() throws InterruptedException {
         int n = 400;
         Instant at = Instant.now().plusMillis(300);
