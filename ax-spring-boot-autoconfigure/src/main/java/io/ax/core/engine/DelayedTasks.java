@@ -74,6 +74,7 @@ final class DelayedTasks {
         Map<TaskKey, Integer> firstOfKey = new HashMap<>();
         int[] sameAs = new int[checked.size()];
         List<Integer> persistent = new ArrayList<>();
+        List<Integer> inMemory = new ArrayList<>();
         for (int i = 0; i < checked.size(); i++) {
             Checked c = checked.get(i);
             sameAs[i] = -1;
@@ -84,15 +85,16 @@ final class DelayedTasks {
                     continue;
                 }
             }
-            if (c.durability() == Durability.MEMORY) {
-                ids[i] = memory.schedule(c.task(), c.due(), c.payload(), c.key(), now);
-            } else {
-                persistent.add(i);
-            }
+            (c.durability() == Durability.MEMORY ? inMemory : persistent).add(i);
         }
         for (int from = 0; from < persistent.size(); from += WRITE_CHUNK) {
             List<Integer> chunk = persistent.subList(from, Math.min(persistent.size(), from + WRITE_CHUNK));
             writePersistent(chunk, checked, ids, now);
+        }
+        // after the store took the PERSISTENT ones: a store that fails leaves no MEMORY execution behind either
+        for (int i : inMemory) {
+            Checked c = checked.get(i);
+            ids[i] = memory.schedule(c.task(), c.due(), c.payload(), c.key(), now);
         }
         for (int i = 0; i < ids.length; i++) {
             if (sameAs[i] >= 0) {

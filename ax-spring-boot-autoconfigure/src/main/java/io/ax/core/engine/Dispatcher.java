@@ -92,8 +92,10 @@ final class Dispatcher {
             } else if (previous.equals(due.instanceId())) {
                 LOG.log(Level.DEBUG, "Instance {0} is already in flight; its second fire is dropped", previous);
             } else if (due.origin() == InstanceOrigin.CATCH_UP) {
-                waiting.computeIfAbsent(task.name(), k -> new ConcurrentLinkedQueue<>())
-                        .add(due);
+                Queue<Due> queue = waiting.computeIfAbsent(task.name(), k -> new ConcurrentLinkedQueue<>());
+                if (queue.stream().noneMatch(d -> d.instanceId().equals(due.instanceId()))) {
+                    queue.add(due); // the same catch-up again (found overdue by a sweep) waits once
+                }
                 if (!inFlight.containsKey(task.name())) {
                     startWaiting(task.name()); // released while we queued
                 }

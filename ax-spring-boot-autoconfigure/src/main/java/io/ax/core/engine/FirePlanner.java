@@ -179,19 +179,24 @@ final class FirePlanner {
         return dues;
     }
 
-    /** Puts a SCHEDULED instance into the wheel, sharing the entry of other fires of the same trigger and time. */
-    void enqueue(Due due) {
+    /**
+     * Puts a SCHEDULED instance into the wheel, sharing the entry of other fires of the same trigger and time; false
+     * when it is there already.
+     */
+    boolean enqueue(Due due) {
         if (queued.containsKey(due.instanceId())) {
-            return;
+            return false;
         }
         TriggerGroups.Added added = groups.add(due.task().trigger(), due.scheduledTime(), due);
-        if (queued.putIfAbsent(due.instanceId(), added.batch()) != null) {
+        boolean first = queued.putIfAbsent(due.instanceId(), added.batch()) == null;
+        if (!first) {
             groups.remove(added.batch(), due.instanceId()); // enqueued by another thread meanwhile
         }
         if (added.opened()) {
             TriggerGroups.Batch batch = added.batch();
             batch.timer = engine.at(engine.deadlineOf(due.scheduledTime()), () -> fire(batch, due.scheduledTime()));
         }
+        return first;
     }
 
     /**

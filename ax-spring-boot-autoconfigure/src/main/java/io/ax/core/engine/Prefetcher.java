@@ -9,8 +9,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
@@ -44,9 +46,10 @@ final class Prefetcher {
     private volatile boolean failing;
     /** Whether the last load stopped at the limit, with more to load. */
     private volatile boolean capped;
+    /** Whether the last load read everything due before its horizon; guarded by this object. */
+    private boolean readToHorizon;
 
-    private final java.util.concurrent.atomic.AtomicBoolean refillRequested =
-            new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean refillRequested = new AtomicBoolean();
 
     Prefetcher(AxEngine engine, Duration window, int pageSize, int limit) {
         this.engine = engine;
@@ -93,7 +96,7 @@ final class Prefetcher {
                     refillRequested.set(false);
                     refresh();
                 });
-            } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            } catch (RejectedExecutionException stopped) {
                 refillRequested.set(false);
             }
         }
@@ -101,7 +104,10 @@ final class Prefetcher {
 
     private void refresh() {
         try {
-            load(this::enqueue);
+            load(instance -> enqueue(instance));
+            if (!capped) {
+                sweep();
+            }
             if (failing) {
                 failing = false;
                 LOG.log(Level.INFO, "AX loads its prefetch window from the store again");
@@ -120,7 +126,7 @@ final class Prefetcher {
     /** Loads pages after the cursor and before the new horizon, while the wheel holds fewer than the limit. */
     synchronized void load(Consumer<TaskInstance> loaded) {
         Instant previous = horizon;
-        if (!capped && previous != Instant.MIN && (cursorTime == null || cursorTime.isBefore(previous))) {
+        if (readToHorizon && (cursorTime == null || cursorTime.isBefore(previous))) {
             // the last load read everything due before its horizon, and writers put into the wheel what they wrote
             // before it since: start there, not at the last row read, or their rows would be read again
             cursorTime = previous;
@@ -132,6 +138,7 @@ final class Prefetcher {
         }
         Instant before = horizon;
         capped = false;
+        readToHorizon = false; // until this load reads its last page: a load that fails or stops early resumes
         while (true) {
             if (engine.fires().queued() >= limit) {
                 capped = true;
@@ -147,13 +154,37 @@ final class Prefetcher {
                 cursorId = last.id();
             }
             if (page.size() < pageSize) {
+                readToHorizon = true;
                 return;
             }
         }
     }
 
-    /** A loaded instance goes into the wheel, if this node knows its task. */
-    private void enqueue(TaskInstance instance) {
+    /**
+     * Reads, from the start of the due-time index, instances that are overdue yet still SCHEDULED and not in the
+     * wheel, and runs them: what another process wrote inside this node's window (it cannot reach this wheel), or
+     * what a failed store write left behind. One page per refresh, and none while a backlog is being loaded.
+     */
+    private void sweep() {
+        Instant overdue = engine.clock().instant().minus(refreshInterval().multipliedBy(2));
+        int found = 0;
+        for (TaskInstance instance : store.findScheduled(overdue, null, null, pageSize)) {
+            if (!engine.isPaused(instance.taskName()) && enqueue(instance)) {
+                found++;
+            }
+        }
+        if (found > 0) {
+            // DEBUG: catch-ups that wait for a long run of their task are found here again and again
+            LOG.log(
+                    Level.DEBUG,
+                    "AX found {0} overdue instance(s) that were not in its wheel (written by another process, or"
+                            + " left by a failed write); running them now",
+                    found);
+        }
+    }
+
+    /** A loaded instance goes into the wheel, if this node knows its task; false when it is there already. */
+    private boolean enqueue(TaskInstance instance) {
         AxTask task = engine.registered().get(instance.taskName());
         if (task == null) {
             if (unknownTasks.add(instance.taskName())) {
@@ -163,8 +194,8 @@ final class Prefetcher {
                                 + " node that knows it",
                         instance.taskName());
             }
-            return;
+            return false;
         }
-        engine.fires().enqueue(new Due(task, instance.id(), instance.scheduledTime(), instance.origin()));
+        return engine.fires().enqueue(new Due(task, instance.id(), instance.scheduledTime(), instance.origin()));
     }
 }

@@ -85,4 +85,18 @@ class PrefetchTest {
         assertThat(store.findByStates(EnumSet.of(InstanceState.SCHEDULED), 100)).hasSize(5);
         assertThat(e.wheelSize()).isZero();
     }
+
+    @Test
+    void whatAnotherProcessWritesInsideTheWindowIsFoundOnceOverdue() {
+        AxEngine running = engine(Duration.ofMillis(400), 100, 1_000);
+        running.start();
+        AxEngine otherProcess = engine(Duration.ofMillis(400), 100, 1_000); // never started: it only writes
+
+        List<String> ids = scheduleBeforeStart(otherProcess, 3, Instant.now().plusMillis(50));
+
+        assertThat(running.wheelSize()).as("the running engine was not told").isZero();
+        await().atMost(BOUND)
+                .until(() ->
+                        ids.stream().allMatch(id -> store.find(id).orElseThrow().state() == InstanceState.SUCCESS));
+    }
 }
