@@ -257,9 +257,12 @@ public abstract class AxSchedulerContract {
         assertThat(engine.wheelSize()).as("inside the window: in the wheel").isEqualTo(before + 2);
 
         assertThat(engine.cancel(cancelled)).isTrue();
-        assertThat(engine.reschedule(moved, Instant.now().plus(Duration.ofHours(2)))).isTrue();
+        assertThat(engine.reschedule(moved, Instant.now().plus(Duration.ofHours(2))))
+                .isTrue();
 
-        assertThat(engine.wheelSize()).as("cancelled, and moved beyond the window").isEqualTo(before);
+        assertThat(engine.wheelSize())
+                .as("cancelled, and moved beyond the window")
+                .isEqualTo(before);
         assertThat(engine.reschedule(moved, Instant.now().plusSeconds(20))).isTrue();
         assertThat(engine.wheelSize()).as("moved back inside the window").isEqualTo(before + 1);
     }
