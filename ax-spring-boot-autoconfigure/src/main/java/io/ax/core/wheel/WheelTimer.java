@@ -120,12 +120,7 @@ public final class WheelTimer<T> implements AutoCloseable {
         lock.lock();
         try {
             handle = wheel.schedule(deadlineNanos, payload);
-            wake = idle || deadlineNanos - wakeAtNanos < 0;
-            if (wake) {
-                idle = false;
-                wakeAtNanos = deadlineNanos;
-                wakeUps++;
-            }
+            wake = wakeUpFor(deadlineNanos);
         } finally {
             lock.unlock();
         }
@@ -133,6 +128,20 @@ public final class WheelTimer<T> implements AutoCloseable {
             LockSupport.unpark(thread);
         }
         return handle;
+    }
+
+    /**
+     * Under the lock: whether the tick thread must wake up earlier than planned for an entry due at {@code
+     * deadlineNanos}; if so, it is told (see {@code wakeUps} in the tick loop) and the caller unparks it.
+     */
+    private boolean wakeUpFor(long deadlineNanos) {
+        if (!idle && deadlineNanos - wakeAtNanos >= 0) {
+            return false;
+        }
+        idle = false;
+        wakeAtNanos = deadlineNanos;
+        wakeUps++;
+        return true;
     }
 
     /**
@@ -157,16 +166,11 @@ public final class WheelTimer<T> implements AutoCloseable {
      */
     public boolean reschedule(long handle, long deadlineNanos) {
         boolean moved;
-        boolean wake = false;
+        boolean wake;
         lock.lock();
         try {
             moved = wheel.reschedule(handle, deadlineNanos);
-            if (moved && (idle || deadlineNanos - wakeAtNanos < 0)) {
-                wake = true;
-                idle = false;
-                wakeAtNanos = deadlineNanos;
-                wakeUps++;
-            }
+            wake = moved && wakeUpFor(deadlineNanos);
         } finally {
             lock.unlock();
         }
