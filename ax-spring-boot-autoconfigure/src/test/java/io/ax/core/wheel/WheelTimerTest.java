@@ -63,6 +63,24 @@ class WheelTimerTest {
     }
 
     @Test
+    void aRescheduleToAnEarlierDeadlineWakesTheParkedTickThread() {
+        String name = "ax-wheel-test-reschedule";
+        timer = startedTimer(name, dispatched::add);
+        long handle = timer.schedule(clock.get() + TimeUnit.HOURS.toNanos(1), "moved to now");
+        Thread tickThread = threadNamed(name);
+        await().atMost(PATIENCE).until(() -> tickThread.getState() == Thread.State.TIMED_WAITING);
+
+        assertThat(timer.payload(handle)).isEqualTo("moved to now");
+        assertThat(timer.reschedule(handle, clock.get())).isTrue();
+
+        await().atMost(PATIENCE).until(() -> dispatched.contains("moved to now"));
+        assertThat(timer.reschedule(handle, clock.get()))
+                .as("already dispatched")
+                .isFalse();
+        assertThat(timer.payload(handle)).isNull();
+    }
+
+    @Test
     void anIdleTickThreadIsWokenByAScheduleAndPastDeadlinesAreDispatchedAtOnce() {
         String name = "ax-wheel-test-idle";
         timer = startedTimer(name, dispatched::add);
