@@ -5,16 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import io.ax.core.InstanceState;
 import io.ax.test.jdbc.TestDatabase;
-import java.io.File;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -30,11 +26,11 @@ class CrashRecoveryTest {
     private static final Duration BOUND = Duration.ofSeconds(90);
     private static final Set<String> FINAL = Set.of("SUCCESS", "DEAD", "CANCELLED", "SKIPPED");
 
-    private final List<Process> processes = new ArrayList<>();
+    private final ChildJvms nodes = new ChildJvms();
 
     @AfterEach
     void killLeftovers() {
-        processes.forEach(Process::destroyForcibly);
+        nodes.close();
     }
 
     @Test
@@ -47,8 +43,7 @@ class CrashRecoveryTest {
         Process first = start(pg, "first");
         // let it write and run work, until something is running right now (the slow job runs for its full timeout)
         await().atMost(BOUND).until(() -> count(db, "state = 'SUCCESS'") >= 10 && count(db, "state = 'RUNNING'") >= 1);
-        first.destroyForcibly(); // SIGKILL: no shutdown hook, no graceful stop
-        assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        ChildJvms.kill(first);
         List<String> unfinished = db.queryForList(
                 "SELECT id FROM " + PREFIX + "instance WHERE state NOT IN ('SUCCESS','DEAD','CANCELLED','SKIPPED')",
                 String.class);
@@ -56,8 +51,7 @@ class CrashRecoveryTest {
 
         Process second = start(pg, "second");
         await().atMost(BOUND).until(() -> unfinished.stream().allMatch(id -> FINAL.contains(state(db, id))));
-        second.destroyForcibly();
-        assertThat(second.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        ChildJvms.kill(second);
 
         assertThat(db.queryForList(
                         "SELECT task_name FROM " + PREFIX
@@ -100,44 +94,28 @@ class CrashRecoveryTest {
     }
 
     private Process start(TestDatabase pg, String name) throws Exception {
-        Path log = Path.of("target", "crash-" + name + ".log");
-        Files.createDirectories(log.getParent());
-        List<String> command = List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                SampleApplication.class.getName(),
-                "--spring.profiles.active=postgres",
-                "--spring.datasource.url=" + pg.url(),
-                "--spring.datasource.username=" + pg.user(),
-                "--spring.datasource.password=" + pg.password(),
-                "--ax.jdbc.table-prefix=" + PREFIX,
-                "--ax.node-id=crash-" + name,
-                "--server.port=0",
-                "--sample.tick.rate=100ms",
-                "--sample.flaky.delay=300ms",
-                "--sample.doomed.delay=500ms",
-                "--sample.slow.delay=200ms",
-                "--sample.retry.base=200ms",
-                "--ax.misfire.threshold=1s");
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .directory(new File("."))
-                .start();
-        processes.add(process);
-        return process;
+        return nodes.start(
+                "crash-" + name,
+                "256m",
+                SampleApplication.class,
+                List.of(
+                        "--spring.profiles.active=postgres",
+                        "--spring.datasource.url=" + pg.url(),
+                        "--spring.datasource.username=" + pg.user(),
+                        "--spring.datasource.password=" + pg.password(),
+                        "--ax.jdbc.table-prefix=" + PREFIX,
+                        "--ax.node-id=crash-" + name,
+                        "--server.port=0",
+                        "--sample.tick.rate=100ms",
+                        "--sample.flaky.delay=300ms",
+                        "--sample.doomed.delay=500ms",
+                        "--sample.slow.delay=200ms",
+                        "--sample.retry.base=200ms",
+                        "--ax.misfire.threshold=1s"));
     }
 
     private static int count(JdbcTemplate db, String condition) {
-        try {
-            Integer n =
-                    db.queryForObject("SELECT COUNT(*) FROM " + PREFIX + "instance WHERE " + condition, Integer.class);
-            return n == null ? 0 : n;
-        } catch (org.springframework.jdbc.BadSqlGrammarException notYetCreated) {
-            return 0;
-        }
+        return ChildJvms.count(db, PREFIX, condition);
     }
 
     private static String state(JdbcTemplate db, String id) {

@@ -12,9 +12,6 @@ import io.ax.jdbc.JdbcInstanceStore;
 import io.ax.jdbc.JdbcSchema;
 import io.ax.sample.crash.CrashProbeApplication;
 import io.ax.test.jdbc.TestDatabase;
-import java.io.File;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,7 +20,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -43,11 +39,11 @@ class DelayedCrashRecoveryTest {
     private static final Duration LEAD = Duration.ofSeconds(10);
     private static final Duration BOUND = SPAN.plus(Duration.ofSeconds(120));
 
-    private final List<Process> processes = new ArrayList<>();
+    private final ChildJvms nodes = new ChildJvms();
 
     @AfterEach
     void killLeftovers() {
-        processes.forEach(Process::destroyForcibly);
+        nodes.close();
     }
 
     @Test
@@ -86,8 +82,7 @@ class DelayedCrashRecoveryTest {
                 cancelled.add(ids.get(i));
             }
         }
-        node.destroyForcibly(); // SIGKILL: no shutdown hook, no graceful stop
-        assertThat(node.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        ChildJvms.kill(node);
         int doneAtKill = count(db, "state = 'SUCCESS'");
         int leftAtKill = count(db, "state = 'SCHEDULED'");
         assertThat(doneAtKill).as("work done before the kill").isPositive();
@@ -98,8 +93,7 @@ class DelayedCrashRecoveryTest {
         await().atMost(BOUND)
                 .pollInterval(Duration.ofSeconds(1))
                 .until(() -> count(db, "state IN ('SUCCESS'," + " 'CANCELLED')") == TASKS);
-        again.destroyForcibly();
-        assertThat(again.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        ChildJvms.kill(again);
 
         Map<String, Long> scheduled = new HashMap<>();
         Map<String, String> states = new HashMap<>();
@@ -139,35 +133,24 @@ class DelayedCrashRecoveryTest {
     }
 
     private Process start(TestDatabase pg, String name) throws Exception {
-        Path log = Path.of("target", "delayed-crash-" + name + ".log");
-        Files.createDirectories(log.getParent());
-        List<String> command = List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                CrashProbeApplication.class.getName(),
-                "--spring.datasource.url=" + pg.url(),
-                "--spring.datasource.username=" + pg.user(),
-                "--spring.datasource.password=" + pg.password(),
-                "--spring.datasource.hikari.maximum-pool-size=12",
-                "--ax.jdbc.table-prefix=" + PREFIX,
-                "--ax.node-id=dcrash-" + name,
-                "--ax.pools.default.threads=8",
-                "--ax.pools.default.queue-capacity=10000",
-                "--server.port=0",
-                "--logging.level.io.ax.instances=WARN");
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .directory(new File("."))
-                .start();
-        processes.add(process);
-        return process;
+        return nodes.start(
+                "delayed-crash-" + name,
+                "512m",
+                CrashProbeApplication.class,
+                List.of(
+                        "--spring.datasource.url=" + pg.url(),
+                        "--spring.datasource.username=" + pg.user(),
+                        "--spring.datasource.password=" + pg.password(),
+                        "--spring.datasource.hikari.maximum-pool-size=12",
+                        "--ax.jdbc.table-prefix=" + PREFIX,
+                        "--ax.node-id=dcrash-" + name,
+                        "--ax.pools.default.threads=8",
+                        "--ax.pools.default.queue-capacity=10000",
+                        "--server.port=0",
+                        "--logging.level.io.ax.instances=WARN"));
     }
 
     private static int count(JdbcTemplate db, String condition) {
-        Integer n = db.queryForObject("SELECT COUNT(*) FROM " + PREFIX + "instance WHERE " + condition, Integer.class);
-        return n == null ? 0 : n;
+        return ChildJvms.count(db, PREFIX, condition);
     }
 }
