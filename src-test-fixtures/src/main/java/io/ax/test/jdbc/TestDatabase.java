@@ -1,5 +1,7 @@
 package io.ax.test.jdbc;
 
+import io.ax.jdbc.JdbcInstanceStore;
+import io.ax.jdbc.JdbcSchema;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
@@ -94,6 +96,24 @@ public enum TestDatabase {
         } catch (SQLException e) {
             throw new IllegalStateException("cannot drop the " + prefix + " tables of " + this, e);
         }
+    }
+
+    /**
+     * Creates AX's tables for a suite, from an empty schema, with AX's own migrations. Where the database cannot be
+     * reached (and it is not required) it does nothing: each test then skips itself, with the reason, in {@link
+     * #emptyStore}.
+     */
+    public void migrate(String prefix) {
+        if (isReachable() || servicesRequired()) {
+            dropTables(prefix);
+            JdbcSchema.migrate(dataSource(), prefix);
+        }
+    }
+
+    /** A store on the tables of a prefix, emptied first; skips the test when the database cannot be reached. */
+    public JdbcInstanceStore emptyStore(String prefix) {
+        truncate(prefix);
+        return new JdbcInstanceStore(dataSource(), prefix);
     }
 
     /** Empties the tables of a prefix. */
