@@ -1,9 +1,9 @@
 package io.ax.test.jdbc;
 
-import io.ax.jdbc.JdbcInstanceStore;
-import io.ax.jdbc.JdbcSchema;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.ax.jdbc.JdbcInstanceStore;
+import io.ax.jdbc.JdbcSchema;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
