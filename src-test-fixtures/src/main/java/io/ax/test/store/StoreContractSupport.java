@@ -1,11 +1,13 @@
 package io.ax.test.store;
 
+import io.ax.core.AuditEntry;
 import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
 import io.ax.core.store.InstanceStore;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 
@@ -55,5 +57,15 @@ abstract class StoreContractSupport {
     /** Like {@link #move}, only while the instance is due at {@code dueAt}. */
     static Transition moveIfDue(String id, InstanceState from, InstanceState to, Instant dueAt) {
         return new Transition(id, from, to, 1, "n1", T0, from + " to " + to, dueAt);
+    }
+
+    /** The current state of an instance the store must know. */
+    InstanceState state(String id) {
+        return store.find(id).orElseThrow().state();
+    }
+
+    /** The states an instance's audit trail went through, oldest first. */
+    List<InstanceState> trail(String id) {
+        return store.auditTrail(id).stream().map(AuditEntry::to).toList();
     }
 }
