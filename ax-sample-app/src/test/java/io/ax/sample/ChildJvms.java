@@ -45,6 +45,24 @@ final class ChildJvms implements AutoCloseable {
         assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
     }
 
+    /** SIGSTOP: the process freezes, as in a long GC pause, with its sockets open. */
+    static void freeze(Process process) throws IOException, InterruptedException {
+        signal(process, "STOP");
+    }
+
+    /** SIGCONT: a frozen process goes on where it stopped. */
+    static void thaw(Process process) throws IOException, InterruptedException {
+        signal(process, "CONT");
+    }
+
+    private static void signal(Process process, String signal) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                .inheritIO()
+                .start();
+        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(kill.exitValue()).as("kill -" + signal).isZero();
+    }
+
     /** Instances in the tables with {@code prefix} that meet {@code condition}; 0 before the tables exist. */
     static int count(JdbcTemplate db, String prefix, String condition) {
         try {

@@ -3,13 +3,9 @@ package io.ax.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.ax.core.InstanceState;
 import io.ax.test.jdbc.TestDatabase;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
@@ -59,38 +55,7 @@ class CrashRecoveryTest {
                         String.class))
                 .as("instances with the same task and scheduled time")
                 .isEmpty();
-        assertEveryAuditTrailIsALegalPath(db);
-    }
-
-    private static void assertEveryAuditTrailIsALegalPath(JdbcTemplate db) {
-        Map<String, String> current = new HashMap<>();
-        db.query("SELECT id, state FROM " + PREFIX + "instance", rs -> {
-            current.put(rs.getString(1), rs.getString(2));
-        });
-        Map<String, List<String[]>> trails = new HashMap<>();
-        db.query("SELECT instance_id, from_state, to_state FROM " + PREFIX + "audit ORDER BY id", rs -> {
-            trails.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
-                    .add(new String[] {rs.getString(2), rs.getString(3)});
-        });
-        assertThat(trails.keySet()).containsExactlyInAnyOrderElementsOf(current.keySet());
-        trails.forEach((id, trail) -> {
-            assertThat(trail.get(0)[0]).as(id + " starts with its creation").isNull();
-            assertThat(trail.get(0)[1]).isEqualTo("CREATED");
-            for (int i = 1; i < trail.size(); i++) {
-                InstanceState from = InstanceState.valueOf(trail.get(i)[0]);
-                InstanceState to = InstanceState.valueOf(trail.get(i)[1]);
-                assertThat(from.name())
-                        .as(id + " step " + i + " starts where the last ended")
-                        .isEqualTo(trail.get(i - 1)[1]);
-                assertThat(from.canMoveTo(to))
-                        .as(id + ": " + from + " -> " + to)
-                        .isTrue();
-            }
-            assertThat(trail.get(trail.size() - 1)[1])
-                    .as(id + " ends in its current state")
-                    .isEqualTo(current.get(id));
-        });
-        assertThat(trails).as("instances audited").hasSizeGreaterThan(10);
+        AuditTrails.assertEveryTrailIsALegalPath(db, PREFIX);
     }
 
     private Process start(TestDatabase pg, String name) throws Exception {

@@ -1,8 +1,12 @@
 package io.ax.autoconfigure;
 
+import io.ax.core.AxException;
 import io.ax.core.AxExecutor;
 import io.ax.core.PayloadCodec;
 import io.ax.core.clock.AxClock;
+import io.ax.core.cluster.ClusterSettings;
+import io.ax.core.cluster.LeaderLease;
+import io.ax.core.cluster.NodeRegistry;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.AxEngineBuilder;
 import io.ax.core.engine.EngineObserver;
@@ -69,7 +73,9 @@ public final class AxAutoConfiguration {
             AxClock clock,
             ObjectProvider<PayloadCodec> payloadCodec,
             ApplicationEventPublisher events,
-            ObjectProvider<EngineObserver> observers) {
+            ObjectProvider<EngineObserver> observers,
+            ObjectProvider<LeaderLease> lease,
+            ObjectProvider<NodeRegistry> registry) {
         Map<String, PoolSettings> pools = new LinkedHashMap<>();
         properties
                 .getPools()
@@ -95,9 +101,25 @@ public final class AxAutoConfiguration {
                 .clockJumpThreshold(properties.getClock().getJumpThreshold())
                 .clockPause(properties.getClock().getPause())
                 .onDeadLetter(events::publishEvent)
-                .onClockJump(events::publishEvent);
+                .onClockJump(events::publishEvent)
+                .clusterSettings(clusterSettings(properties.getCluster()));
+        // by default the store keeps the lease and registry; an application may put them elsewhere
+        LeaderLease sharedLease = lease.getIfAvailable();
+        NodeRegistry sharedRegistry = registry.getIfAvailable();
+        if (sharedLease != null && sharedRegistry != null) {
+            builder.cluster(sharedLease, sharedRegistry);
+        }
         observers.orderedStream().forEach(builder::observer);
         return builder.build();
+    }
+
+    private static ClusterSettings clusterSettings(AxProperties.Cluster c) {
+        try {
+            return new ClusterSettings(
+                    c.getHeartbeat(), c.getLease(), c.getAckTimeout(), c.getPollInterval(), c.getVirtualNodes());
+        } catch (IllegalArgumentException e) {
+            throw new AxException("Invalid AX cluster settings: " + e.getMessage(), e);
+        }
     }
 
     /** Payload objects as JSON, through the application's Jackson mapper. */

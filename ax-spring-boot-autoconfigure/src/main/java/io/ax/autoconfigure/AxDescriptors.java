@@ -29,6 +29,9 @@ public final class AxDescriptors {
      * @param clock the clock-jump guard
      * @param deadLetters dead letters in the store
      * @param tasks registered tasks
+     * @param leaseExpiresAt when the leader's lease runs out unless renewed (database clock); null when none is held
+     * @param nodes the live nodes
+     * @param reassigned instances this node, as leader, took back from their node, by reason
      */
     public record Node(
             String node,
@@ -43,7 +46,21 @@ public final class AxDescriptors {
             int executing,
             Clock clock,
             long deadLetters,
-            int tasks) {}
+            int tasks,
+            Instant leaseExpiresAt,
+            List<Member> nodes,
+            Map<String, Long> reassigned) {}
+
+    /**
+     * A live node of the cluster, as the last heartbeat read showed it.
+     *
+     * @param node its id
+     * @param host where it runs
+     * @param startedAt when it started
+     * @param heartbeatAgeMillis how old its heartbeat was, on the database's clock
+     * @param capacityFree how many more instances it could take
+     */
+    public record Member(String node, String host, Instant startedAt, long heartbeatAgeMillis, int capacityFree) {}
 
     /**
      * The clock-jump guard.

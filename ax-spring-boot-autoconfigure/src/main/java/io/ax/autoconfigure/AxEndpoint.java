@@ -107,7 +107,17 @@ public class AxEndpoint {
                         clock.lastJump() == null ? null : clock.lastJump().toMillis(),
                         clock.lastJumpAt()),
                 store.deadLetterCount(),
-                engine.tasks().size());
+                engine.tasks().size(),
+                cluster.leaseExpiresAt(),
+                cluster.nodes().stream()
+                        .map(n -> new AxDescriptors.Member(
+                                n.nodeId(),
+                                n.host(),
+                                n.startedAt(),
+                                n.heartbeatAge().toMillis(),
+                                n.capacityFree()))
+                        .toList(),
+                engine.reassigned());
     }
 
     /** {@code tasks}, or one page of {@code dead-letters}. */

@@ -44,6 +44,7 @@ final class AxHealthIndicator extends AbstractHealthIndicator {
                 .withDetail("role", cluster.role().name().toLowerCase(Locale.ROOT))
                 .withDetail("leader", cluster.leader() == null ? "unknown" : cluster.leader())
                 .withDetail("epoch", cluster.epoch())
+                .withDetail("liveNodes", cluster.liveNodes())
                 .withDetail("backlog", backlog.perGroup())
                 .withDetail("oldestDueNotStartedMillis", backlog.oldestAge().toMillis())
                 .withDetail(
@@ -59,8 +60,9 @@ final class AxHealthIndicator extends AbstractHealthIndicator {
             builder.down().withDetail("engine", "not running");
         } else if (clock.paused()) {
             builder.outOfService();
-        } else if (cluster.leader() == null) {
-            builder.outOfService();
+        } else if (engine.leaderlessFor().compareTo(engine.clusterSettings().lease()) > 0) {
+            builder.outOfService()
+                    .withDetail("leaderlessMillis", engine.leaderlessFor().toMillis());
         } else if (backlog.oldestAge().compareTo(maxBacklogAge) > 0) {
             builder.status(backlogStatus).withDetail("maxBacklogAgeMillis", maxBacklogAge.toMillis());
         } else {

@@ -15,7 +15,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Keeps AX's instances in the application's DataSource: the durable store, created (and migrated, per
- * {@code ax.jdbc.initialize-schema}) when there is exactly one DataSource. Without one AX keeps them in memory.
+ * {@code ax.jdbc.initialize-schema}) when there is exactly one DataSource. Without one AX keeps them in memory. The
+ * store also holds the cluster's leader lease and node registry, so replicas on one database form one cluster.
  */
 @AutoConfiguration(
         before = AxAutoConfiguration.class,

@@ -6,6 +6,7 @@ import io.ax.core.InstanceState;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.EngineObserver;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -53,6 +54,21 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
         Gauge.builder("ax.leader", this, m -> m.read(e -> e.cluster().isLeader() ? 1 : 0))
                 .description("1 while this node makes the trigger decisions, else 0")
                 .register(registry);
+        Gauge.builder("ax.cluster.leader", this, m -> m.read(e -> e.cluster().isLeader() ? 1 : 0))
+                .description("1 while this node holds the leader lease, else 0")
+                .register(registry);
+        FunctionCounter.builder("ax.cluster.failovers", this, m -> m.read(e -> e.failovers()))
+                .description("How often this node took the leader lease over")
+                .register(registry);
+        for (String reason : new String[] {"ack-timeout", "node-gone"}) {
+            FunctionCounter.builder(
+                            "ax.cluster.reassigned",
+                            this,
+                            m -> m.read(e -> e.reassigned().getOrDefault(reason, 0L)))
+                    .description("Instances this node, as leader, took back from their node and assigned again")
+                    .tag("reason", reason)
+                    .register(registry);
+        }
         // series an operator alerts on exist from the start, at zero
         for (String direction : new String[] {"forwards", "backwards"}) {
             clockJumps(direction);
@@ -102,6 +118,20 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
                                 .tag("group", task.group())
                                 .register(registry))
                 .record(ackLatency);
+    }
+
+    @Override
+    public void acknowledged(AxTask task, Duration latency) {
+        timer(
+                        new Key("ax.cluster.ack.latency", task.group(), null, null),
+                        () -> Timer.builder("ax.cluster.ack.latency")
+                                .description("From the leader's assignment of an instance to its owner's"
+                                        + " acknowledgement (DISPATCHED -> RUNNING)")
+                                .tag("group", task.group())
+                                .publishPercentiles(PERCENTILES)
+                                .publishPercentileHistogram()
+                                .register(registry))
+                .record(latency);
     }
 
     @Override

@@ -57,6 +57,9 @@ public class AxProperties {
     /** The 'ax' health component. */
     private final Health health = new Health();
 
+    /** The cluster: leader lease, heartbeats, assignment. */
+    private final Cluster cluster = new Cluster();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -123,6 +126,10 @@ public class AxProperties {
 
     public Metrics getMetrics() {
         return metrics;
+    }
+
+    public Cluster getCluster() {
+        return cluster;
     }
 
     public Health getHealth() {
@@ -425,5 +432,66 @@ public class AxProperties {
         ALWAYS,
         /** Never: the tables are managed outside the application. */
         NEVER
+    }
+
+    public static class Cluster {
+
+        /** How often a node writes its heartbeat and the leader renews its lease. */
+        private Duration heartbeat = Duration.ofSeconds(3);
+
+        /**
+         * How long the leader lease and a heartbeat last without renewal, on the database's clock; must be more than
+         * twice the heartbeat. A standby takes over within lease plus one heartbeat of the leader's death.
+         */
+        private Duration lease = Duration.ofSeconds(10);
+
+        /** How long the leader waits for an assignment's acknowledgement before it assigns it elsewhere. */
+        private Duration ackTimeout = Duration.ofSeconds(3);
+
+        /** How often a node looks for instances assigned to it; at most the ack timeout. */
+        private Duration pollInterval = Duration.ofMillis(500);
+
+        /** Points per node on the consistent-hash ring that spreads instances over the live nodes. */
+        private int virtualNodes = 32;
+
+        public Duration getHeartbeat() {
+            return heartbeat;
+        }
+
+        public void setHeartbeat(Duration heartbeat) {
+            this.heartbeat = heartbeat;
+        }
+
+        public Duration getLease() {
+            return lease;
+        }
+
+        public void setLease(Duration lease) {
+            this.lease = lease;
+        }
+
+        public Duration getAckTimeout() {
+            return ackTimeout;
+        }
+
+        public void setAckTimeout(Duration ackTimeout) {
+            this.ackTimeout = ackTimeout;
+        }
+
+        public Duration getPollInterval() {
+            return pollInterval;
+        }
+
+        public void setPollInterval(Duration pollInterval) {
+            this.pollInterval = pollInterval;
+        }
+
+        public int getVirtualNodes() {
+            return virtualNodes;
+        }
+
+        public void setVirtualNodes(int virtualNodes) {
+            this.virtualNodes = virtualNodes;
+        }
     }
 }

@@ -8,8 +8,11 @@ import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
+import io.ax.core.cluster.ClusterStore;
+import io.ax.core.cluster.FencedOutException;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.NewFire;
+import io.ax.core.store.OwnedInstance;
 import io.ax.core.store.StoredTask;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -18,6 +21,8 @@ import java.sql.Types;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,7 +48,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * <p>Create the tables first with {@link JdbcSchema#migrate}. Called inside a transaction of the same data
  * source, the store's writes join it.
  */
-public final class JdbcInstanceStore implements InstanceStore {
+public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
 
     private static final int REASON_LIMIT = 2_000;
     private static final int BATCH = 500;
@@ -60,6 +65,9 @@ public final class JdbcInstanceStore implements InstanceStore {
     /** Set-based statements, on PostgreSQL only; null elsewhere. */
     private final PostgresBulk bulk;
 
+    private final JdbcLeaderLease lease;
+    private final JdbcNodeRegistry registry;
+
     /**
      * @param dataSource where the tables live
      * @param tablePrefix the prefix of AX's tables, e.g. {@code ax_}
@@ -71,6 +79,20 @@ public final class JdbcInstanceStore implements InstanceStore {
         this.vendor = Vendor.of(dataSource);
         this.sql = new Sql(JdbcSchema.checkPrefix(tablePrefix), vendor);
         this.bulk = vendor == Vendor.POSTGRESQL ? new PostgresBulk(jdbc, tablePrefix) : null;
+        this.lease = new JdbcLeaderLease(dataSource, tablePrefix);
+        this.registry = new JdbcNodeRegistry(dataSource, tablePrefix);
+    }
+
+    /** The leader lease in this store's tables; its epoch fences the leader's writes here. */
+    @Override
+    public JdbcLeaderLease leaderLease() {
+        return lease;
+    }
+
+    /** The node registry in this store's tables. */
+    @Override
+    public JdbcNodeRegistry nodeRegistry() {
+        return registry;
     }
 
     // ---- instances ----------------------------------------------------------------------------------------
@@ -103,11 +125,24 @@ public final class JdbcInstanceStore implements InstanceStore {
 
     @Override
     public boolean[] schedule(List<NewFire> fires) {
+        return schedule(fires, 0);
+    }
+
+    @Override
+    public boolean[] schedule(List<NewFire> fires, long fence) {
         if (fires.isEmpty()) {
             return new boolean[0];
         }
         return tx.execute(status -> {
-            boolean[] written = bulk != null ? bulkInsert(fires) : insertSkippingDuplicates(fires);
+            boolean[] written = bulk != null ? bulkInsert(fires, fence) : insertSkippingDuplicates(fires, fence);
+            if (fence > 0) {
+                for (boolean w : written) {
+                    if (!w) {
+                        checkFence(fence); // a row left out: a duplicate, or the whole group fenced out
+                        break;
+                    }
+                }
+            }
             List<AuditEntry> audits = new ArrayList<>(fires.size() * 2);
             // the last series fire of a task in the group is its next one, as if the fires were written one by one
             Map<String, Object[]> nextFires = new LinkedHashMap<>();
@@ -148,7 +183,7 @@ public final class JdbcInstanceStore implements InstanceStore {
     }
 
     /** PostgreSQL: instances in as few statements as their payloads allow, duplicates left out by the database. */
-    private boolean[] bulkInsert(List<NewFire> fires) {
+    private boolean[] bulkInsert(List<NewFire> fires, long fence) {
         Set<String> ids = new HashSet<>();
         int from = 0;
         long bytes = 0;
@@ -156,13 +191,13 @@ public final class JdbcInstanceStore implements InstanceStore {
             byte[] payload = fires.get(i).payload();
             int size = payload == null ? 0 : payload.length;
             if (i > from && bytes + size > BULK_PAYLOAD_BYTES) {
-                ids.addAll(insertGroup(fires.subList(from, i)));
+                ids.addAll(insertGroup(fires.subList(from, i), fence));
                 from = i;
                 bytes = 0;
             }
             bytes += size;
         }
-        ids.addAll(insertGroup(fires.subList(from, fires.size())));
+        ids.addAll(insertGroup(fires.subList(from, fires.size()), fence));
         boolean[] written = new boolean[fires.size()];
         for (int i = 0; i < written.length; i++) {
             written[i] = ids.contains(fires.get(i).instance().id());
@@ -170,10 +205,22 @@ public final class JdbcInstanceStore implements InstanceStore {
         return written;
     }
 
-    private Set<String> insertGroup(List<NewFire> group) {
+    private Set<String> insertGroup(List<NewFire> group, long fence) {
         return bulk.insertInstances(
                 group.stream().map(NewFire::instance).toList(),
-                group.stream().map(NewFire::payload).toList());
+                group.stream().map(NewFire::payload).toList(),
+                fence);
+    }
+
+    /**
+     * Throws when {@code fence} is no longer the current epoch: a fenced write that left rows unchanged lost to a
+     * takeover (rather than to another writer), and the transaction must roll back whole.
+     */
+    private void checkFence(long fence) {
+        Long current = jdbc.queryForObject(sql.currentEpoch, Long.class);
+        if (current == null || current != fence) {
+            throw new FencedOutException(fence);
+        }
     }
 
     /**
@@ -181,13 +228,18 @@ public final class JdbcInstanceStore implements InstanceStore {
      * one batch; if it meets a duplicate, each row is checked and inserted on its own (H2, MySQL and MariaDB undo
      * only the failed statement, not the transaction).
      */
-    private boolean[] insertSkippingDuplicates(List<NewFire> fires) {
+    private boolean[] insertSkippingDuplicates(List<NewFire> fires, long fence) {
         boolean[] written = new boolean[fires.size()];
-        List<Object[]> rows =
-                fires.stream().map(f -> instanceArgs(f.instance(), f.payload())).toList();
+        String insert = fence > 0 ? sql.insertInstanceFenced : sql.insertInstance;
+        int[] types = fence > 0 ? INSERT_TYPES_FENCED : INSERT_TYPES;
+        List<Object[]> rows = fires.stream()
+                .map(f -> fenced(instanceArgs(f.instance(), f.payload()), fence))
+                .toList();
         try {
-            batch(sql.insertInstance, rows, INSERT_TYPES);
-            java.util.Arrays.fill(written, true);
+            int[] counts = batchCounts(insert, rows, types);
+            for (int i = 0; i < counts.length; i++) {
+                written[i] = counts[i] != 0; // 0: fenced out (a duplicate throws)
+            }
         } catch (DuplicateKeyException e) {
             for (int i = 0; i < written.length; i++) {
                 if (exists(fires.get(i))) {
@@ -195,8 +247,7 @@ public final class JdbcInstanceStore implements InstanceStore {
                     continue;
                 }
                 try {
-                    jdbc.update(sql.insertInstance, rows.get(i), INSERT_TYPES);
-                    written[i] = true;
+                    written[i] = jdbc.update(insert, rows.get(i), types) == 1;
                 } catch (DuplicateKeyException duplicate) {
                     written[i] = false;
                 }
@@ -219,6 +270,9 @@ public final class JdbcInstanceStore implements InstanceStore {
                 throw new AxException(
                         "Instance id " + t.instanceId() + " matched " + rows + " rows: the schema is broken");
             }
+            if (rows == 0 && t.fence() > 0) {
+                checkFence(t.fence());
+            }
             if (rows == 1) {
                 jdbc.update(sql.insertAudit, auditArgs(t));
             }
@@ -232,8 +286,13 @@ public final class JdbcInstanceStore implements InstanceStore {
         if (transitions.isEmpty()) {
             return new boolean[0];
         }
+        long fence = 0;
+        for (Transition t : transitions) {
+            fence = Math.max(fence, t.fence());
+        }
+        long fenced = fence;
         if (bulk != null) {
-            return tx.execute(status -> bulk.transitionAll(transitions));
+            return tx.execute(status -> checkFenced(bulk.transitionAll(transitions), transitions, fenced));
         }
         return tx.execute(status -> {
             int[] counts = batchCounts(
@@ -253,8 +312,50 @@ public final class JdbcInstanceStore implements InstanceStore {
                 }
             }
             batch(sql.insertAudit, audits);
-            return applied;
+            return checkFenced(applied, transitions, fenced);
         });
+    }
+
+    /** Throws, rolling the group back, when a fenced change was not applied because its epoch is stale. */
+    private boolean[] checkFenced(boolean[] applied, List<Transition> transitions, long fence) {
+        if (fence > 0) {
+            for (int i = 0; i < applied.length; i++) {
+                if (!applied[i] && transitions.get(i).fence() > 0) {
+                    checkFence(transitions.get(i).fence());
+                }
+            }
+        }
+        return applied;
+    }
+
+    @Override
+    public List<OwnedInstance> findOwned(Set<InstanceState> states, String owner, int limit) {
+        if (states.isEmpty() || limit <= 0) {
+            return List.of();
+        }
+        String query = sql.findOwnedPrefix + states.stream().map(s -> "?").collect(Collectors.joining(", "))
+                + ") ORDER BY scheduled_us, id LIMIT ?";
+        List<Object> args = new ArrayList<>();
+        args.add(owner);
+        args.add(owner);
+        states.forEach(s -> args.add(s.name()));
+        args.add(limit);
+        int[] types = new int[args.size()];
+        Arrays.fill(types, Types.VARCHAR);
+        types[types.length - 1] = Types.INTEGER;
+        return jdbc.query(query, args.toArray(), types, OWNED);
+    }
+
+    @Override
+    public List<OwnedInstance> findAll(Collection<String> ids) {
+        List<String> all = List.copyOf(ids);
+        List<OwnedInstance> found = new ArrayList<>(all.size());
+        for (int from = 0; from < all.size(); from += BATCH) {
+            List<String> chunk = all.subList(from, Math.min(all.size(), from + BATCH));
+            String query = sql.findAllPrefix + chunk.stream().map(s -> "?").collect(Collectors.joining(", ")) + ")";
+            found.addAll(jdbc.query(query, OWNED, chunk.toArray()));
+        }
+        return found;
     }
 
     @Override
@@ -449,6 +550,9 @@ public final class JdbcInstanceStore implements InstanceStore {
             InstanceOrigin.valueOf(rs.getString(8)),
             rs.getString(9));
 
+    private static final RowMapper<OwnedInstance> OWNED =
+            (rs, n) -> new OwnedInstance(INSTANCE.mapRow(rs, n), rs.getString(10));
+
     private static final RowMapper<AuditEntry> AUDIT = (rs, n) -> new AuditEntry(
             rs.getString(1),
             state(rs.getString(2)),
@@ -484,6 +588,24 @@ public final class JdbcInstanceStore implements InstanceStore {
         Types.VARBINARY
     };
 
+    /** {@link #INSERT_TYPES} and the epoch a fenced insert is conditional on. */
+    private static final int[] INSERT_TYPES_FENCED = fencedTypes();
+
+    private static int[] fencedTypes() {
+        int[] t = Arrays.copyOf(INSERT_TYPES, INSERT_TYPES.length + 1);
+        t[INSERT_TYPES.length] = Types.BIGINT;
+        return t;
+    }
+
+    private static Object[] fenced(Object[] args, long fence) {
+        if (fence == 0) {
+            return args;
+        }
+        Object[] withFence = Arrays.copyOf(args, args.length + 1);
+        withFence[args.length] = fence;
+        return withFence;
+    }
+
     private static Object[] instanceArgs(TaskInstance i, byte[] payload) {
         return new Object[] {
             i.id(),
@@ -501,7 +623,21 @@ public final class JdbcInstanceStore implements InstanceStore {
 
     /** The SQL types of {@link #updateArgs}: the due time is often null in every row of a batch. */
     private static final int[] UPDATE_TYPES = {
-        Types.VARCHAR, Types.INTEGER, Types.VARCHAR, Types.BIGINT, Types.VARCHAR, Types.VARCHAR, Types.BIGINT
+        Types.VARCHAR,
+        Types.INTEGER,
+        Types.VARCHAR,
+        Types.BIGINT, // state, attempt, node, updated
+        Types.INTEGER,
+        Types.VARCHAR,
+        Types.BIGINT,
+        Types.BIGINT, // clear owner, owner, epoch (twice)
+        Types.VARCHAR,
+        Types.VARCHAR,
+        Types.BIGINT, // id, from state, due time
+        Types.VARCHAR,
+        Types.VARCHAR,
+        Types.BIGINT,
+        Types.BIGINT // expected owner (twice), fence (twice)
     };
 
     private static Object[] updateArgs(Transition t) {
@@ -510,9 +646,17 @@ public final class JdbcInstanceStore implements InstanceStore {
             t.attempt(),
             t.node(),
             micros(t.at()),
+            t.to() == InstanceState.SCHEDULED ? 1 : 0,
+            t.owner(),
+            t.fence(),
+            t.fence(),
             t.instanceId(),
             t.from().name(),
-            t.dueAt() == null ? null : micros(t.dueAt())
+            t.dueAt() == null ? null : micros(t.dueAt()),
+            t.expectedOwner(),
+            t.expectedOwner(),
+            t.fence(),
+            t.fence()
         };
     }
 

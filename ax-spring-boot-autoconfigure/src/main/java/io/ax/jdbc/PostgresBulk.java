@@ -26,6 +26,7 @@ final class PostgresBulk {
 
     private final JdbcTemplate jdbc;
     private final String insertInstances;
+    private final String insertInstancesFenced;
     private final String updateStates;
     private final String insertAudits;
     private final String updateNextFires;
@@ -38,11 +39,22 @@ final class PostgresBulk {
                 + " ?::varchar[], ?::int[], ?::varchar[], ?::bigint[], ?::varchar[], ?::varchar[], ?::bytea[])"
                 + " WITH ORDINALITY AS r(i, t, s, st, a, n, u, o, k, p, ord) ORDER BY ord"
                 + " ON CONFLICT (task_name, dedupe_key) DO NOTHING RETURNING id";
+        insertInstancesFenced = insertInstances.replace(
+                " ORDER BY ord",
+                " WHERE EXISTS (SELECT 1 FROM " + prefix + "leader l WHERE l.name = 'leader' AND l.epoch = ?)"
+                        + " ORDER BY ord");
+        // owner, owner condition and fence as in Sql.updateState, one value per row
         updateStates = "UPDATE " + prefix + "instance AS i SET state = u.to_state, attempt = u.attempt, node = u.node,"
-                + " updated_us = u.at_us FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::int[], ?::varchar[],"
-                + " ?::bigint[], ?::bigint[]) AS u(id, from_state, to_state, attempt, node, at_us, due_us)"
+                + " updated_us = u.at_us, owner = CASE WHEN u.clear_owner = 1 THEN NULL ELSE COALESCE(u.owner, i.owner) END,"
+                + " epoch = CASE WHEN u.fence > 0 THEN u.fence ELSE i.epoch END"
+                + " FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::int[], ?::varchar[], ?::bigint[],"
+                + " ?::bigint[], ?::int[], ?::varchar[], ?::varchar[], ?::bigint[])"
+                + " AS u(id, from_state, to_state, attempt, node, at_us, due_us, clear_owner, owner, expected_owner, fence)"
                 + " WHERE i.id = u.id AND i.state = u.from_state"
-                + " AND (u.due_us IS NULL OR i.scheduled_us = u.due_us) RETURNING i.id";
+                + " AND (u.due_us IS NULL OR i.scheduled_us = u.due_us)"
+                + " AND (u.expected_owner IS NULL OR i.owner = u.expected_owner)"
+                + " AND (u.fence = 0 OR EXISTS (SELECT 1 FROM " + prefix + "leader l"
+                + " WHERE l.name = 'leader' AND l.epoch = u.fence)) RETURNING i.id";
         insertAudits =
                 "INSERT INTO " + prefix + "audit (instance_id, from_state, to_state, node, attempt, at_us, reason)"
                         + " SELECT id, f, t, n, a, at, r FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::varchar[],"
@@ -57,7 +69,7 @@ final class PostgresBulk {
      *
      * @param payloads per instance, its payload or null
      */
-    Set<String> insertInstances(List<TaskInstance> instances, List<byte[]> payloads) {
+    Set<String> insertInstances(List<TaskInstance> instances, List<byte[]> payloads, long fence) {
         int n = instances.size();
         String[] ids = new String[n];
         String[] tasks = new String[n];
@@ -81,6 +93,21 @@ final class PostgresBulk {
             origins[i] = in.origin().name();
             keys[i] = in.key();
             bytes[i] = payloads.get(i);
+        }
+        if (fence > 0) {
+            return returningIds(
+                    insertInstancesFenced,
+                    new long[] {fence},
+                    ids,
+                    tasks,
+                    scheduled,
+                    states,
+                    attempts,
+                    nodes,
+                    updated,
+                    origins,
+                    keys,
+                    bytes);
         }
         return returningIds(
                 insertInstances, ids, tasks, scheduled, states, attempts, nodes, updated, origins, keys, bytes);
@@ -124,6 +151,10 @@ final class PostgresBulk {
             String[] nodes = new String[n];
             Long[] at = new Long[n];
             Long[] due = new Long[n];
+            Integer[] clearOwner = new Integer[n];
+            String[] owners = new String[n];
+            String[] expectedOwners = new String[n];
+            Long[] fences = new Long[n];
             for (int k = 0; k < n; k++) {
                 List<Integer> run = runs.get(k);
                 Transition first = transitions.get(run.get(0));
@@ -135,8 +166,14 @@ final class PostgresBulk {
                 nodes[k] = last.node();
                 at[k] = JdbcInstanceStore.micros(last.at());
                 due[k] = first.dueAt() == null ? null : JdbcInstanceStore.micros(first.dueAt());
+                OwnerChange change = OwnerChange.of(transitions, run);
+                clearOwner[k] = change.clear() ? 1 : 0;
+                owners[k] = change.owner();
+                expectedOwners[k] = first.expectedOwner();
+                fences[k] = first.fence();
             }
-            Set<String> moved = returningIds(updateStates, ids, from, to, attempts, nodes, at, due);
+            Set<String> moved = returningIds(
+                    updateStates, ids, from, to, attempts, nodes, at, due, clearOwner, owners, expectedOwners, fences);
             for (int k = 0; k < n; k++) {
                 List<Integer> run = runs.get(k);
                 if (moved.contains(ids[k])) {
@@ -168,7 +205,33 @@ final class PostgresBulk {
      * the chain's first change only; that is enough because no change in the chain moves the due time.
      */
     private static boolean follows(Transition first, Transition last, Transition next) {
-        return next.from() == last.to() && (next.dueAt() == null || next.dueAt().equals(first.dueAt()));
+        return next.from() == last.to()
+                && (next.dueAt() == null || next.dueAt().equals(first.dueAt()))
+                // an owner condition holds after the chain only if the chain set that owner itself
+                && (next.expectedOwner() == null
+                        || (last.to() != io.ax.core.InstanceState.SCHEDULED
+                                && next.expectedOwner().equals(last.owner())))
+                && (next.fence() == 0 || next.fence() == first.fence());
+    }
+
+    /** What a chain of changes leaves in the owner column: cleared, a new owner, or (owner null) the old one kept. */
+    private record OwnerChange(boolean clear, String owner) {
+
+        static OwnerChange of(List<Transition> transitions, List<Integer> run) {
+            boolean clear = false;
+            String owner = null;
+            for (int i : run) {
+                Transition t = transitions.get(i);
+                if (t.to() == io.ax.core.InstanceState.SCHEDULED) {
+                    clear = true;
+                    owner = null;
+                } else if (t.owner() != null) {
+                    clear = false;
+                    owner = t.owner();
+                }
+            }
+            return new OwnerChange(clear, owner);
+        }
     }
 
     void insertAudits(List<AuditEntry> entries) {
@@ -214,16 +277,31 @@ final class PostgresBulk {
     }
 
     private Set<String> returningIds(String sql, Object[]... columns) {
+        return returningIds(sql, new long[0], columns);
+    }
+
+    /** @param scalars values bound after the arrays, in the order their parameters follow them in {@code sql} */
+    private Set<String> returningIds(String sql, long[] scalars, Object[]... columns) {
         return jdbc.execute((ConnectionCallback<Set<String>>) c -> {
-            try (PreparedStatement ps = prepare(c, sql, columns);
-                    ResultSet rs = ps.executeQuery()) {
+            try (PreparedStatement ps = prepare(c, sql, columns)) {
+                for (int i = 0; i < scalars.length; i++) {
+                    ps.setLong(columns.length + i + 1, scalars[i]);
+                }
+                return ids(ps);
+            }
+        });
+    }
+
+    private static Set<String> ids(PreparedStatement ps) throws SQLException {
+        {
+            try (ResultSet rs = ps.executeQuery()) {
                 Set<String> ids = new HashSet<>();
                 while (rs.next()) {
                     ids.add(rs.getString(1));
                 }
                 return ids;
             }
-        });
+        }
     }
 
     private void execute(String sql, Object[]... columns) {

@@ -10,6 +10,10 @@ final class Sql {
     static final String INSERT_COLUMNS = INSTANCE_COLUMNS + ", payload";
 
     final String insertInstance;
+    final String insertInstanceFenced;
+    final String currentEpoch;
+    final String findOwnedPrefix;
+    final String findAllPrefix;
     final String instanceExists;
     final String updateState;
     final String insertAudit;
@@ -36,11 +40,27 @@ final class Sql {
 
     Sql(String p, Vendor vendor) {
         insertInstance = "INSERT INTO " + p + "instance (" + INSERT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+        // a leader's trigger decision: written only while its epoch is current, checked by the statement itself
+        insertInstanceFenced = "INSERT INTO " + p + "instance (" + INSERT_COLUMNS + ")"
+                + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM " + p + "leader l WHERE l.name = 'leader' AND l.epoch = ?";
+        currentEpoch = "SELECT epoch FROM " + p + "leader WHERE name = 'leader'";
+        findOwnedPrefix = "SELECT " + INSTANCE_COLUMNS + ", owner FROM " + p
+                + "instance WHERE (? IS NULL OR owner = ?) AND state IN (";
+        findAllPrefix = "SELECT " + INSTANCE_COLUMNS + ", owner FROM " + p + "instance WHERE id IN (";
         instanceExists = "SELECT COUNT(*) FROM " + p + "instance WHERE id = ?";
         // one statement for conditional and unconditional changes, so that both batch together: a null due time
         // compares the column with itself
-        updateState = "UPDATE " + p + "instance SET state = ?, attempt = ?, node = ?, updated_us = ?"
-                + " WHERE id = ? AND state = ? AND scheduled_us = COALESCE(?, scheduled_us)";
+        // A move to SCHEDULED clears the owner (flag 1); otherwise a new owner is set or the old one kept. The owner
+        // condition lets only the assigned node move its instance; the fence lets only the current leader decide.
+        // The fence takes no lock on the lease row: a leader frozen inside a transaction must never keep a standby
+        // from taking the lease over. A takeover committed while the statement runs is not seen by it; the state
+        // and owner conditions still make such a write lose to the new leader's on the same row.
+        updateState = "UPDATE " + p + "instance SET state = ?, attempt = ?, node = ?, updated_us = ?,"
+                + " owner = CASE WHEN ? = 1 THEN NULL ELSE COALESCE(?, owner) END,"
+                + " epoch = CASE WHEN ? > 0 THEN ? ELSE epoch END"
+                + " WHERE id = ? AND state = ? AND scheduled_us = COALESCE(?, scheduled_us)"
+                + " AND (? IS NULL OR owner = ?)"
+                + " AND (? = 0 OR EXISTS (SELECT 1 FROM " + p + "leader l WHERE l.name = 'leader' AND l.epoch = ?))";
         insertAudit = "INSERT INTO " + p + "audit (instance_id, from_state, to_state, node, attempt, at_us, reason)"
                 + " VALUES (?, ?, ?, ?, ?, ?, ?)";
         findInstance = "SELECT " + INSTANCE_COLUMNS + " FROM " + p + "instance WHERE id = ?";

@@ -68,7 +68,7 @@ class AxEndpointWebTest {
         assertThat(answer.<String>read("$.node")).isEqualTo("ops-node");
         assertThat(answer.<String>read("$.role")).isEqualTo("leader");
         assertThat(answer.<String>read("$.leader")).isEqualTo("ops-node");
-        assertThat(answer.<Integer>read("$.epoch")).isZero();
+        assertThat(answer.<Integer>read("$.epoch")).as("its first lease").isEqualTo(1);
         assertThat(answer.<List<String>>read("$.liveNodes")).containsExactly("ops-node");
         assertThat(answer.<Boolean>read("$.running")).isTrue();
         assertThat(answer.<Map<String, Integer>>read("$.backlog")).isNotNull();

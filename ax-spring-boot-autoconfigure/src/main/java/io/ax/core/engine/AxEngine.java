@@ -11,20 +11,32 @@ import io.ax.core.InstanceState;
 import io.ax.core.PayloadCodec;
 import io.ax.core.ScheduleRequest;
 import io.ax.core.TaskInstance;
+import io.ax.core.Transition;
 import io.ax.core.UnknownInstanceException;
 import io.ax.core.UnknownTaskException;
 import io.ax.core.clock.AxClock;
 import io.ax.core.clock.ClockJumpDetector;
 import io.ax.core.clock.ClockStatus;
+import io.ax.core.cluster.ClusterSettings;
+import io.ax.core.cluster.ClusterStore;
 import io.ax.core.cluster.ClusterView;
+import io.ax.core.cluster.LeaderLease;
+import io.ax.core.cluster.LocalLeaderLease;
+import io.ax.core.cluster.LocalNodeRegistry;
+import io.ax.core.cluster.Membership;
+import io.ax.core.cluster.NodeInfo;
+import io.ax.core.cluster.NodeRegistry;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceStore;
+import io.ax.core.store.OwnedInstance;
 import io.ax.core.wheel.WheelTimer;
 import java.lang.System.Logger.Level;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -37,7 +49,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
  * The single-node engine: computes fire times, keeps what is due soon in a hierarchical time wheel, dispatches due
@@ -82,7 +93,9 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final Insight insight;
     private final ClockGuard clockGuard;
     private final Operations operations;
-    private final Supplier<ClusterView> cluster;
+    private final Membership membership;
+    private final Leadership leadership;
+    private final AssignmentPoller poller;
     private final Prefetcher prefetcher;
     private final DelayedTasks delayed;
     private final PayloadCodec payloadCodec;
@@ -109,11 +122,44 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         this.insight = new Insight(b.observers, clock);
         this.clockGuard = new ClockGuard(
                 new ClockJumpDetector(clock, b.clockJumpThreshold, b.clockPause), clock, insight, b.clockJumpListeners);
-        this.cluster = b.cluster != null ? b.cluster : () -> ClusterView.alone(nodeId);
+        LeaderLease lease;
+        NodeRegistry registry;
+        if (b.lease != null) {
+            lease = b.lease;
+            registry = b.registry;
+        } else if (store instanceof ClusterStore shared) {
+            // engines sharing a store are one cluster: the lease lives with the rows its epoch fences
+            lease = shared.leaderLease();
+            registry = shared.nodeRegistry();
+        } else {
+            lease = new LocalLeaderLease(b.leaseClock);
+            registry = new LocalNodeRegistry(b.leaseClock);
+        }
+        // this node's MEMORY executions: fenced by whichever lease makes it leader; the configured store only when
+        // it keeps that lease itself
+        stores.memory().fencedBy(() -> lease.current().epoch());
+        stores.durableFences(store instanceof ClusterStore own && own.leaderLease() == lease);
+        this.leadership = new Leadership(this);
+        this.membership = new Membership(
+                registry,
+                lease,
+                b.leaseClock,
+                new NodeInfo(
+                        nodeId,
+                        Long.toHexString(new SecureRandom().nextLong()),
+                        host(),
+                        clock.instant(),
+                        pools.groups(),
+                        pools.totalCapacity()),
+                b.clusterSettings,
+                leadership);
+        leadership.attach(membership);
         this.runner = new InstanceRunner(this);
         this.writer = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock);
         this.fires = new FirePlanner(this, b.misfireThreshold, b.maxCatchUp);
-        this.dispatcher = new Dispatcher(this, pools, b.rejectionBackoff);
+        Claimer claimer = new Claimer(this, pools);
+        this.dispatcher = new Dispatcher(this, pools, b.rejectionBackoff, leadership, claimer);
+        this.poller = new AssignmentPoller(this, pools, claimer, b.clusterSettings.pollInterval());
         this.operations = new Operations(this);
         this.prefetcher = new Prefetcher(this, b.prefetchWindow, b.prefetchPage, b.prefetchLimit);
         this.payloadCodec = b.payloadCodec;
@@ -154,6 +200,19 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         writer.start();
         wheel.start();
         new Recovery(this).run();
+        prefetcher.start();
+        try {
+            membership.start(); // a node alone leads at once; the takeover plans and loads before this returns
+        } catch (RuntimeException e) {
+            lifecycle.set(Lifecycle.STOPPED);
+            prefetcher.stop();
+            wheel.close();
+            dispatchExecutor.shutdownNow();
+            writer.stop(0);
+            throw e;
+        }
+        leadership.start();
+        poller.start();
         clockGuard.start();
         LOG.log(Level.INFO, "AX engine started on node {0} with {1} task(s)", nodeId, tasks.size());
     }
@@ -167,7 +226,11 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             return;
         }
         clockGuard.stop();
+        leadership.stop();
+        poller.stop();
         prefetcher.stop();
+        membership.resign(); // a standby takes over at once
+        returnAssignments();
         wheel.close();
         dispatchExecutor.shutdown();
         try {
@@ -180,12 +243,44 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         }
         pools.shutdown(shutdownAwait.toNanos());
         writer.stop(shutdownAwait.toMillis());
+        membership.close(); // no work left here: the node leaves the registry
         LOG.log(Level.INFO, "AX engine stopped on node {0}", nodeId);
     }
 
     @Override
     public void close() {
         stop();
+    }
+
+    /** On a normal stop: the instances assigned here and not started go back, for the leader to assign again. */
+    private void returnAssignments() {
+        try {
+            List<Transition> back = new ArrayList<>();
+            for (OwnedInstance o : stores.findOwned(EnumSet.of(InstanceState.DISPATCHED), nodeId, 10_000)) {
+                back.add(writer.change(
+                                o.instance().id(),
+                                InstanceState.DISPATCHED,
+                                InstanceState.SCHEDULED,
+                                o.instance().attempt(),
+                                "returned: node " + nodeId + " stops")
+                        .ownedBy(nodeId));
+            }
+            writer.submitAll(back);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Node {0} could not return its unstarted assignments: {1}", nodeId, e.toString());
+        }
+    }
+
+    private static String host() {
+        String host = System.getenv("HOSTNAME");
+        if (host == null || host.isBlank()) {
+            try {
+                host = java.net.InetAddress.getLocalHost().getHostName();
+            } catch (java.io.IOException e) {
+                host = "unknown";
+            }
+        }
+        return host;
     }
 
     /**
@@ -347,7 +442,27 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
 
     /** Who makes trigger decisions, as this node sees it. */
     public ClusterView cluster() {
-        return cluster.get();
+        return membership.view();
+    }
+
+    /** How long no leader has been known to this node; zero while one is. */
+    public Duration leaderlessFor() {
+        return membership.leaderlessFor();
+    }
+
+    /** The cluster's timing: heartbeat, lease, acknowledgement timeout, poll interval. */
+    public ClusterSettings clusterSettings() {
+        return membership.settings();
+    }
+
+    /** Instances this node, as leader, took back from their node: by reason ({@code ack-timeout}, {@code node-gone}). */
+    public Map<String, Long> reassigned() {
+        return leadership.reassigned();
+    }
+
+    /** How often this node became leader since it started. */
+    public long failovers() {
+        return leadership.failovers();
     }
 
     // ---- shared with the engine's parts ---------------------------------------------------------------------------
@@ -452,6 +567,14 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     /** Compares the clocks now, as the clock watch does every second. */
     void checkClock() {
         clockGuard.check();
+    }
+
+    Leadership leadership() {
+        return leadership;
+    }
+
+    AssignmentPoller poller() {
+        return poller;
     }
 
     Dispatcher dispatcher() {

@@ -4,7 +4,9 @@ import io.ax.core.AxClockJumpEvent;
 import io.ax.core.AxDeadLetterEvent;
 import io.ax.core.PayloadCodec;
 import io.ax.core.clock.AxClock;
-import io.ax.core.cluster.ClusterView;
+import io.ax.core.cluster.ClusterSettings;
+import io.ax.core.cluster.LeaderLease;
+import io.ax.core.cluster.NodeRegistry;
 import io.ax.core.store.InstanceStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /** Builds an {@link AxEngine}; not thread-safe. */
 public final class AxEngineBuilder {
@@ -29,7 +30,10 @@ public final class AxEngineBuilder {
     int maxCatchUp = 100;
     Duration clockJumpThreshold = Duration.ofMillis(500);
     Duration clockPause = Duration.ofSeconds(2);
-    Supplier<ClusterView> cluster;
+    LeaderLease lease;
+    NodeRegistry registry;
+    AxClock leaseClock = AxClock.system();
+    ClusterSettings clusterSettings = ClusterSettings.defaults();
     Duration prefetchWindow = Duration.ofSeconds(60);
     int prefetchPage = 5_000;
     int prefetchLimit = 100_000;
@@ -182,9 +186,28 @@ public final class AxEngineBuilder {
         return this;
     }
 
-    /** How this node sees the cluster; default: a node alone, its own leader at epoch 0. */
-    public AxEngineBuilder cluster(Supplier<ClusterView> cluster) {
-        this.cluster = Objects.requireNonNull(cluster, "cluster");
+    /**
+     * Where the leader lease and the node registry live, shared by every node of the cluster (the JDBC ones for a
+     * database). Default: in this JVM, so a node without a shared store is a cluster of one.
+     */
+    public AxEngineBuilder cluster(LeaderLease lease, NodeRegistry registry) {
+        this.lease = Objects.requireNonNull(lease, "lease");
+        this.registry = Objects.requireNonNull(registry, "registry");
+        return this;
+    }
+
+    /** Heartbeat, lease, acknowledgement timeout, poll interval and ring size; validated together. */
+    public AxEngineBuilder clusterSettings(ClusterSettings clusterSettings) {
+        this.clusterSettings = Objects.requireNonNull(clusterSettings, "clusterSettings");
+        return this;
+    }
+
+    /**
+     * The clock the leader's right to decide is measured on (how long its lease has left). Real time by default,
+     * also when the engine's scheduling clock is a test's fake.
+     */
+    public AxEngineBuilder leaseClock(AxClock leaseClock) {
+        this.leaseClock = Objects.requireNonNull(leaseClock, "leaseClock");
         return this;
     }
 

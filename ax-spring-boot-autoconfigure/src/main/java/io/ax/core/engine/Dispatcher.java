@@ -4,23 +4,25 @@ import io.ax.core.AxTask;
 import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.Transition;
+import io.ax.core.cluster.FencedOutException;
+import io.ax.core.cluster.HashRing;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.RejectedExecutionException;
 
 /**
- * Moves due instances to DISPATCHED and hands them to their pools, keeping non-overlapping tasks from overlapping:
- * a fire that finds the task's previous instance in flight is SKIPPED (a catch-up waits for it instead). A full
- * pool sends an instance back to SCHEDULED, to be dispatched again after the rejection back-off.
+ * Assignment (on the leader) and the start of each attempt (on every node): moves due instances to DISPATCHED,
+ * assigned to the node the ring picks, keeping non-overlapping tasks from overlapping across the cluster: a fire
+ * that finds the task's previous instance in flight is SKIPPED (a catch-up waits for it instead). An instance this
+ * node should run but cannot take now (its pool full) stays SCHEDULED and is dispatched again after the rejection
+ * back-off.
  */
 final class Dispatcher {
 
@@ -34,14 +36,20 @@ final class Dispatcher {
     private final Map<String, String> inFlight = new ConcurrentHashMap<>();
     /** Task name -> catch-up instances waiting for the in-flight one of a non-overlapping task to end. */
     private final Map<String, Queue<Due>> waiting = new ConcurrentHashMap<>();
-    /** Task name -> due instances of a paused task, waiting for its resume; touched only on the dispatch thread. */
-    private final Map<String, List<Due>> held = new HashMap<>();
+    /** Task name -> due instances of a paused task, waiting for its resume. */
+    private final Map<String, List<Due>> held = new ConcurrentHashMap<>();
 
-    Dispatcher(AxEngine engine, ExecutionPools pools, Duration rejectionBackoff) {
+    private final Leadership leadership;
+    private final Claimer claimer;
+
+    Dispatcher(
+            AxEngine engine, ExecutionPools pools, Duration rejectionBackoff, Leadership leadership, Claimer claimer) {
         this.engine = engine;
         this.pools = pools;
         this.nodeId = engine.nodeId();
         this.rejectionBackoff = rejectionBackoff;
+        this.leadership = leadership;
+        this.claimer = claimer;
     }
 
     void dispatchFresh(Due due) {
@@ -49,28 +57,45 @@ final class Dispatcher {
     }
 
     /**
-     * Dispatches instances that fell due: their state changes go to the store as one group, then each that moved
-     * to DISPATCHED goes to its pool. A fire of a non-overlapping task that finds the previous instance running is
-     * SKIPPED; a catch-up waits for it instead.
+     * The leader's assignment: instances that fell due move to DISPATCHED, each assigned to the live node the ring
+     * picks, as one group of writes fenced by this node's epoch. Those assigned here are claimed (DISPATCHED -&gt;
+     * RUNNING) in the same group and handed to their pool; the others are tracked until their owner acknowledges
+     * them. A fire of a non-overlapping task that finds the previous instance in flight is SKIPPED (a catch-up waits
+     * for it instead). A node that does not lead dispatches nothing: the instances stay SCHEDULED in the store for
+     * the leader.
      */
     void dispatchFresh(List<Due> dues) {
+        long leaderEpoch = leadership.epoch();
+        List<Due> mine = dues;
+        if (leaderEpoch == 0) {
+            // MEMORY executions live in this process only: they run here, whoever leads
+            mine = dues.stream()
+                    .filter(d -> InstanceIds.isMemory(d.instanceId()))
+                    .toList();
+            dues.stream().filter(d -> !InstanceIds.isMemory(d.instanceId())).forEach(engine.insight()::released);
+            if (mine.isEmpty()) {
+                return;
+            }
+        }
+        assign(mine, leaderEpoch);
+    }
+
+    private void assign(List<Due> dues, long leaderEpoch) {
+        HashRing ring = leadership.ring();
         List<Due> moved = new ArrayList<>(dues.size());
-        List<Transition> transitions = new ArrayList<>(dues.size());
+        List<Transition> transitions = new ArrayList<>(dues.size() * 2);
+        List<String> owners = new ArrayList<>(dues.size());
+        List<Due> full = new ArrayList<>();
         Instant now = engine.clock().instant();
         for (Due due : dues) {
             AxTask task = due.task();
+            boolean inMemory = InstanceIds.isMemory(due.instanceId());
+            long epoch = inMemory ? 0 : leaderEpoch; // MEMORY instances are not in the shared store: no fence
             if (engine.isPaused(task.name())) {
                 if (due.series()) {
                     moved.add(due);
-                    transitions.add(new Transition(
-                            due.instanceId(),
-                            InstanceState.SCHEDULED,
-                            InstanceState.SKIPPED,
-                            0,
-                            nodeId,
-                            now,
-                            "task '" + task.name() + "' is paused",
-                            due.scheduledTime()));
+                    owners.add(null);
+                    transitions.add(skip(due, now, "task '" + task.name() + "' is paused", epoch));
                 } else {
                     held.computeIfAbsent(task.name(), k -> new ArrayList<>()).add(due);
                 }
@@ -78,17 +103,31 @@ final class Dispatcher {
             }
             boolean overlapAllowed = task.concurrent() || due.origin() == InstanceOrigin.DELAYED;
             String previous = overlapAllowed ? null : inFlight.putIfAbsent(task.name(), due.instanceId());
+            if (previous != null && !previous.equals(due.instanceId()) && hasEnded(previous)) {
+                // its end was never heard of here (it ended on a node that was taken for dead, say): the store says
+                // it is over, so the slot is free
+                previous = inFlight.replace(task.name(), previous, due.instanceId()) ? null : previous;
+            }
             if (previous == null) {
+                String owner = inMemory ? nodeId : leadership.ownerOf(ring, due.instanceId());
+                boolean local = owner.equals(nodeId);
+                if (local && !pools.tryReserve(task.group())) {
+                    release(due);
+                    full.add(due);
+                    continue;
+                }
                 moved.add(due);
+                owners.add(owner);
                 transitions.add(new Transition(
-                        due.instanceId(),
-                        InstanceState.SCHEDULED,
-                        InstanceState.DISPATCHED,
-                        1,
-                        nodeId,
-                        now,
-                        "to pool '" + task.group() + "'",
-                        due.scheduledTime()));
+                                due.instanceId(),
+                                InstanceState.SCHEDULED,
+                                InstanceState.DISPATCHED,
+                                due.attempt(),
+                                nodeId,
+                                now,
+                                "assigned to node " + owner + (epoch > 0 ? " (epoch " + epoch + ")" : ""),
+                                due.scheduledTime())
+                        .assignedTo(owner, epoch));
             } else if (previous.equals(due.instanceId())) {
                 LOG.log(Level.DEBUG, "Instance {0} is already in flight; its second fire is dropped", previous);
             } else if (due.origin() == InstanceOrigin.CATCH_UP) {
@@ -101,143 +140,129 @@ final class Dispatcher {
                 }
             } else {
                 moved.add(due);
-                transitions.add(new Transition(
+                owners.add(null);
+                transitions.add(skip(due, now, "previous instance " + previous + " has not finished", epoch));
+            }
+        }
+        List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAll(transitions);
+        List<Claimer.Claim> claims = new ArrayList<>();
+        try {
+            for (int i = 0; i < moved.size(); i++) {
+                Due due = moved.get(i);
+                Transition t = transitions.get(i);
+                boolean applied = engine.writer().outcome(outcomes.get(i), t);
+                if (t.to() == InstanceState.DISPATCHED) {
+                    String owner = owners.get(i);
+                    boolean local = owner.equals(nodeId);
+                    if (!applied) {
+                        if (local) {
+                            pools.unreserve(due.task().group());
+                        }
+                        release(due);
+                    } else if (local) {
+                        claims.add(new Claimer.Claim(due, due.attempt(), null, now));
+                    } else {
+                        leadership.assigned(due, owner, due.attempt());
+                        engine.insight().released(due);
+                    }
+                } else if (applied) {
+                    engine.insight().skipped(due);
+                    LOG.log(
+                            Level.INFO,
+                            "Task ''{0}'' instance {1} SKIPPED: {2}",
+                            due.task().name(),
+                            due.instanceId(),
+                            t.reason());
+                    if (due.series() && due.task().trigger().measuresFromCompletion()) {
+                        engine.fires().ended(due);
+                    }
+                }
+            }
+        } catch (FencedOutException e) {
+            fencedOut(e, moved, owners);
+            return;
+        }
+        claimer.claimAndRun(claims);
+        later(full);
+    }
+
+    /** Whether the store says an instance that holds a task's slot has ended (or is gone). */
+    private boolean hasEnded(String instanceId) {
+        try {
+            return engine.stores()
+                    .find(instanceId)
+                    .map(i -> i.state().isFinal())
+                    .orElse(true);
+        } catch (RuntimeException e) {
+            return false; // cannot tell: the slot stays taken
+        }
+    }
+
+    private Transition skip(Due due, Instant now, String reason, long epoch) {
+        return new Transition(
                         due.instanceId(),
                         InstanceState.SCHEDULED,
                         InstanceState.SKIPPED,
                         0,
                         nodeId,
                         now,
-                        "previous instance " + previous + " has not finished",
-                        due.scheduledTime()));
-            }
-        }
-        List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAll(transitions);
-        List<Rejected> rejected = new ArrayList<>();
-        for (int i = 0; i < moved.size(); i++) {
-            Due due = moved.get(i);
-            Transition t = transitions.get(i);
-            boolean applied = engine.writer().outcome(outcomes.get(i), t);
-            if (t.to() == InstanceState.DISPATCHED) {
-                if (!applied) {
-                    release(due);
-                } else if (!submit(due, 1)) {
-                    rejected.add(new Rejected(due, 1));
-                }
-            } else if (applied) {
-                engine.insight().skipped(due);
-                LOG.log(
-                        Level.INFO,
-                        "Task ''{0}'' instance {1} SKIPPED: {2}",
-                        due.task().name(),
-                        due.instanceId(),
-                        t.reason());
-                if (due.series() && due.task().trigger().measuresFromCompletion()) {
-                    engine.fires().ended(due);
-                }
-            }
-        }
-        reject(rejected);
+                        reason,
+                        due.scheduledTime())
+                .assignedTo(null, epoch);
     }
 
-    /** Moves an instance to DISPATCHED and hands it to its pool; a full pool sends it back to SCHEDULED. */
-    void dispatch(Due due, InstanceState from, int attempt) {
-        AxTask task = due.task();
-        if (!engine.writer()
-                .move(due.instanceId(), from, InstanceState.DISPATCHED, attempt, "to pool '" + task.group() + "'")) {
-            release(due);
+    /** This node's decisions were rejected: another leads now. Nothing it reserved stays reserved. */
+    private void fencedOut(FencedOutException e, List<Due> moved, List<String> owners) {
+        for (int i = 0; i < moved.size(); i++) {
+            if (nodeId.equals(owners.get(i))) {
+                pools.unreserve(moved.get(i).task().group());
+            }
+            release(moved.get(i));
+        }
+        LOG.log(Level.WARNING, "Node {0} is no longer the leader: {1}", nodeId, e.getMessage());
+        leadership.fencedOut();
+    }
+
+    /** Instances this node should run but found its pool full: dispatched again after the back-off, as one group. */
+    private void later(List<Due> full) {
+        if (full.isEmpty()) {
             return;
         }
-        if (!submit(due, attempt)) {
-            reject(List.of(new Rejected(due, attempt)));
-        }
-    }
-
-    /** An instance that was DISPATCHED but found its pool full. */
-    private record Rejected(Due due, int attempt) {}
-
-    /** Hands a DISPATCHED instance to its pool; false when the pool's threads and queue are full. */
-    private boolean submit(Due due, int attempt) {
-        Execution execution = new Execution(due, attempt);
-        engine.insight().handingOff(due, attempt);
-        try {
-            pools.submit(due.task().group(), () -> engine.runner().run(execution));
-            engine.insight().handedOff(due);
-            return true;
-        } catch (RejectedExecutionException e) {
-            return false;
-        }
+        full.forEach(engine.insight()::rejected);
+        LOG.log(
+                Level.WARNING,
+                "{0} instance(s) wait: pool ''{1}'' is full; dispatching again in {2}",
+                full.size(),
+                full.get(0).task().group(),
+                rejectionBackoff);
+        engine.after(rejectionBackoff, () -> dispatchFresh(full));
     }
 
     /**
-     * Sends instances that found their pool full back to SCHEDULED, as one group, and dispatches them again, as one
-     * group, after the rejection back-off. One WARN per group, not per instance.
+     * The next attempt of an instance this node owns (or, with {@code takenFrom}, takes over from a node that is
+     * gone, as the leader of {@code fence}): {@code from} -&gt; DISPATCHED -&gt; RUNNING in one group, then its
+     * pool. A full pool retries after the back-off.
      */
-    private void reject(List<Rejected> rejected) {
-        if (rejected.isEmpty()) {
+    void dispatch(Due due, InstanceState from, int attempt, String takenFrom, long fence) {
+        if (!pools.tryReserve(due.task().group())) {
+            engine.insight().rejected(due);
+            engine.after(rejectionBackoff, () -> dispatch(due, from, attempt, takenFrom, fence));
             return;
         }
-        Instant now = engine.clock().instant();
-        List<Transition> back = new ArrayList<>(rejected.size());
-        for (Rejected r : rejected) {
-            String group = r.due().task().group();
-            PoolSettings s = pools.settings(group);
-            back.add(new Transition(
-                    r.due().instanceId(),
-                    InstanceState.DISPATCHED,
-                    InstanceState.SCHEDULED,
-                    r.attempt(),
-                    nodeId,
-                    now,
-                    "rejected: pool '" + group + "' is full (" + s.threads() + " threads, queue " + s.queueCapacity()
-                            + "); dispatching again in " + rejectionBackoff));
-        }
-        List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAll(back);
-        List<Rejected> again = new ArrayList<>(rejected.size());
-        for (int i = 0; i < back.size(); i++) {
-            if (engine.writer().outcome(outcomes.get(i), back.get(i))) {
-                again.add(rejected.get(i));
-                engine.insight().rejected(rejected.get(i).due());
-            } else {
-                engine.insight().released(rejected.get(i).due());
-            }
-        }
-        if (!again.isEmpty()) {
-            LOG.log(
-                    Level.WARNING,
-                    "{0} instance(s) {1}",
-                    again.size(),
-                    back.get(0).reason());
-            engine.after(rejectionBackoff, () -> dispatchAgain(again));
-        }
+        Transition toDispatched = engine.writer()
+                .owned(
+                        due.instanceId(),
+                        from,
+                        InstanceState.DISPATCHED,
+                        attempt,
+                        "attempt " + attempt + " on node " + nodeId,
+                        takenFrom,
+                        fence);
+        claimer.claimAndRun(List.of(new Claimer.Claim(due, attempt, toDispatched, null)));
     }
 
-    /** On the dispatch thread: instances sent back by a full pool try again, as one group. */
-    private void dispatchAgain(List<Rejected> rejected) {
-        Instant now = engine.clock().instant();
-        List<Transition> transitions = new ArrayList<>(rejected.size());
-        for (Rejected r : rejected) {
-            transitions.add(new Transition(
-                    r.due().instanceId(),
-                    InstanceState.SCHEDULED,
-                    InstanceState.DISPATCHED,
-                    r.attempt(),
-                    nodeId,
-                    now,
-                    "to pool '" + r.due().task().group() + "' again",
-                    r.due().scheduledTime()));
-        }
-        List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAll(transitions);
-        List<Rejected> still = new ArrayList<>();
-        for (int i = 0; i < rejected.size(); i++) {
-            Rejected r = rejected.get(i);
-            if (!engine.writer().outcome(outcomes.get(i), transitions.get(i))) {
-                release(r.due());
-            } else if (!submit(r.due(), r.attempt())) {
-                still.add(r);
-            }
-        }
-        reject(still);
+    void dispatch(Due due, InstanceState from, int attempt) {
+        dispatch(due, from, attempt, null, 0);
     }
 
     /** The instance reached a final state: let the next fire of a non-overlapping task start. */
@@ -263,6 +288,13 @@ final class Dispatcher {
         if (dues != null) {
             dispatchFresh(dues);
         }
+    }
+
+    /** This node stopped leading: what it held for its decisions goes (the next leader reads the store). */
+    void clear() {
+        inFlight.clear();
+        waiting.clear();
+        held.clear();
     }
 
     /** Marks an instance recovered in flight, so that a non-overlapping task does not start another meanwhile. */

@@ -11,8 +11,13 @@ import java.time.Instant;
  * @param instanceId the instance
  * @param scheduledTime its fire time
  * @param origin what made it
+ * @param attempt the attempt its next dispatch starts (1 unless an assignment was taken back from a node)
  */
-record Due(AxTask task, String instanceId, Instant scheduledTime, InstanceOrigin origin) {
+record Due(AxTask task, String instanceId, Instant scheduledTime, InstanceOrigin origin, int attempt) {
+
+    Due(AxTask task, String instanceId, Instant scheduledTime, InstanceOrigin origin) {
+        this(task, instanceId, scheduledTime, origin, 1);
+    }
 
     boolean series() {
         return origin == InstanceOrigin.SERIES;

@@ -56,4 +56,10 @@ public interface EngineObserver {
 
     /** The wall clock jumped; trigger decisions pause. */
     default void clockJumped(AxClockJumpEvent event) {}
+
+    /**
+     * An instance assigned to this node was acknowledged (DISPATCHED -&gt; RUNNING) by it, {@code latency} after the
+     * leader assigned it (wall clocks of the two nodes).
+     */
+    default void acknowledged(AxTask task, Duration latency) {}
 }

@@ -77,6 +77,10 @@ final class FirePlanner {
         if (!engine.isRunning() || engine.registered().get(task.name()) != task) {
             return;
         }
+        // planning is the leader's: another node's next fire is planned by the leader when it learns of the end
+        if (engine.leadership().epoch() == 0) {
+            return;
+        }
         Optional<Instant> next = task.trigger().nextFireTime(previous, completed);
         if (next.isEmpty()) {
             return;
@@ -129,9 +133,29 @@ final class FirePlanner {
         resumed.ifPresent(t -> out.add(seriesFire(task, t)));
     }
 
-    /** Writes fires (one round trip) and puts each written one due inside the prefetch window into the wheel. */
+    /**
+     * Writes the leader's trigger decisions (one round trip, fenced by its epoch) and puts each written one due
+     * inside the prefetch window into the wheel. Does nothing on a node that does not lead.
+     */
     void scheduleFires(List<Pending> pending) {
-        for (Due due : write(pending)) {
+        if (pending.isEmpty()) {
+            return;
+        }
+        long epoch = engine.leadership().epoch();
+        if (epoch > 0) {
+            scheduleFires(pending, epoch);
+        }
+    }
+
+    void scheduleFires(List<Pending> pending, long epoch) {
+        List<Due> written;
+        try {
+            written = write(pending, epoch);
+        } catch (io.ax.core.cluster.FencedOutException e) {
+            engine.leadership().fencedOut();
+            return;
+        }
+        for (Due due : written) {
             if (engine.prefetcher().covers(due.scheduledTime())) {
                 enqueue(due);
             }
@@ -140,6 +164,11 @@ final class FirePlanner {
 
     /** Writes fires in one round trip; returns those written (duplicates of existing instances are left out). */
     List<Due> write(List<Pending> pending) {
+        return write(pending, 0);
+    }
+
+    /** @param epoch the leader's epoch the writes are fenced by; 0 for unfenced (an operator's run on demand) */
+    List<Due> write(List<Pending> pending, long epoch) {
         if (pending.isEmpty()) {
             return List.of();
         }
@@ -162,7 +191,7 @@ final class FirePlanner {
                     q.origin().isTriggerFire() ? TaskInstance.fireKey(q.time()) : null);
             fires.add(new NewFire(instance, p.reason()));
         }
-        boolean[] written = store.schedule(fires);
+        boolean[] written = store.schedule(fires, epoch);
         List<Due> dues = new ArrayList<>(pending.size());
         for (int i = 0; i < written.length; i++) {
             Pending p = normalized.get(i);
@@ -228,6 +257,15 @@ final class FirePlanner {
     /** On the dispatch thread: a MEMORY execution fell due. */
     void becameDue(Due due) {
         add(List.of(due));
+    }
+
+    /** This node stopped leading: the fire batches leave the wheel (the store keeps them for the next leader). */
+    void clear() {
+        for (TriggerGroups.Batch batch : groups.takeAll()) {
+            engine.cancelTimer(batch.timer);
+        }
+        queued.clear();
+        engine.onDispatchThread(ready::clear);
     }
 
     /** How many SCHEDULED instances wait in the wheel. */

@@ -85,6 +85,14 @@ final class Insight {
         }
     }
 
+    void acknowledged(AxTask task, Instant assignedAt) {
+        if (!observers.isEmpty()) {
+            Duration latency = Duration.between(assignedAt, clock.instant());
+            Duration ack = latency.isNegative() ? Duration.ZERO : latency;
+            each(o -> o.acknowledged(task, ack));
+        }
+    }
+
     void retried(AxTask task) {
         each(o -> o.retried(task));
     }

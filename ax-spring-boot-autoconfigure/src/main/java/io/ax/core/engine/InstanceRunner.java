@@ -36,15 +36,7 @@ final class InstanceRunner {
     /** On a pool thread. Never throws: a failing task must not kill a scheduler thread. */
     void run(Execution ex) {
         AxTask task = ex.task();
-        // Only this node moves its DISPATCHED instances, so the start is recorded without waiting for the store;
-        // it reaches the store before this attempt's end does.
-        engine.writer()
-                .record(
-                        ex.instanceId(),
-                        InstanceState.DISPATCHED,
-                        InstanceState.RUNNING,
-                        ex.attempt,
-                        "on " + Thread.currentThread().getName());
+        // the Claimer moved it to RUNNING, confirmed by the store, before it came here
         engine.insight().started(ex);
         ex.begin(Thread.currentThread(), engine.clock().nanoTime());
         ex.timeoutHandle = engine.after(task.timeout(), () -> expire(ex));
@@ -81,19 +73,23 @@ final class InstanceRunner {
             if (executor != null) {
                 notifyFailure(executor, task, context, error != null ? error : new IllegalStateException(message));
             }
-            afterBadAttempt(ex, InstanceState.FAILED, message, error, tookNanos);
+            afterBadAttempt(ex, InstanceState.FAILED, message, error, tookNanos, null, 0);
         }
     }
 
     private void succeed(Execution ex, AxExecutor executor, RunContext context, AxResult result, long tookNanos) {
-        // the worker won the race against the timeout (Execution.finish), so no one else moves this RUNNING
+        // the worker won the race against the timeout (Execution.finish); the write is conditional on this node
+        // still owning the instance, so a node that was declared dead meanwhile does not overwrite the takeover
         engine.writer()
-                .record(
-                        ex.instanceId(),
-                        InstanceState.RUNNING,
-                        InstanceState.SUCCESS,
-                        ex.attempt,
-                        result.message().isEmpty() ? "succeeded" : result.message());
+                .record(engine.writer()
+                        .owned(
+                                ex.instanceId(),
+                                InstanceState.RUNNING,
+                                InstanceState.SUCCESS,
+                                ex.attempt,
+                                result.message().isEmpty() ? "succeeded" : result.message(),
+                                null,
+                                0));
         engine.insight().finished(ex.task(), InstanceState.SUCCESS, tookNanos);
         try {
             executor.onSuccess(ex.task(), context, result);
@@ -126,12 +122,34 @@ final class InstanceRunner {
                 InstanceState.TIMEOUT,
                 "timed out after " + ex.task().timeout() + "; thread interrupted",
                 null,
-                tookNanos);
+                tookNanos,
+                null,
+                0);
     }
 
-    void afterBadAttempt(Execution ex, InstanceState outcome, String message, Throwable error, long tookNanos) {
+    /**
+     * Records a failed attempt and what follows it. With {@code takenFrom} not null, the leader of {@code fence}
+     * takes the instance over from that node (gone while running it) and retries it here.
+     */
+    void afterBadAttempt(
+            Execution ex,
+            InstanceState outcome,
+            String message,
+            Throwable error,
+            long tookNanos,
+            String takenFrom,
+            long fence) {
         AxTask task = ex.task();
-        if (!engine.writer().move(ex.instanceId(), InstanceState.RUNNING, outcome, ex.attempt, message)) {
+        if (!engine.writer()
+                .apply(engine.writer()
+                        .owned(
+                                ex.instanceId(),
+                                InstanceState.RUNNING,
+                                outcome,
+                                ex.attempt,
+                                message,
+                                takenFrom,
+                                fence))) {
             return;
         }
         engine.insight().finished(task, outcome, tookNanos);
@@ -139,12 +157,15 @@ final class InstanceRunner {
             Duration wait = task.retry().delayBeforeRetry(ex.attempt);
             int next = ex.attempt + 1;
             engine.writer()
-                    .move(
-                            ex.instanceId(),
-                            outcome,
-                            InstanceState.RETRYING,
-                            ex.attempt,
-                            "attempt " + next + " in " + wait);
+                    .apply(engine.writer()
+                            .owned(
+                                    ex.instanceId(),
+                                    outcome,
+                                    InstanceState.RETRYING,
+                                    ex.attempt,
+                                    "attempt " + next + " in " + wait,
+                                    null,
+                                    0));
             engine.insight().retried(task);
             LOG.log(
                     Level.WARNING,
@@ -164,12 +185,15 @@ final class InstanceRunner {
     private void die(Execution ex, InstanceState outcome, String message, Throwable error, long tookNanos) {
         AxTask task = ex.task();
         if (!engine.writer()
-                .move(
-                        ex.instanceId(),
-                        outcome,
-                        InstanceState.DEAD,
-                        ex.attempt,
-                        "retries used up after " + ex.attempt + " attempt(s)")) {
+                .apply(engine.writer()
+                        .owned(
+                                ex.instanceId(),
+                                outcome,
+                                InstanceState.DEAD,
+                                ex.attempt,
+                                "retries used up after " + ex.attempt + " attempt(s)",
+                                null,
+                                0))) {
             return;
         }
         Instant now = engine.clock().instant();

@@ -65,7 +65,11 @@ final class Operations {
             throw new AxException("The AX engine is not running; cannot replay instance " + instanceId);
         }
         // attempt 0: the next dispatch starts a new cycle at attempt 1, with the task's retries afresh
-        if (!engine.writer().move(instanceId, InstanceState.DEAD, InstanceState.RETRYING, 0, REPLAYED)) {
+        // this node adopts the instance: it runs the new cycle
+        if (!engine.writer()
+                .apply(engine.writer()
+                        .change(instanceId, InstanceState.DEAD, InstanceState.RETRYING, 0, REPLAYED)
+                        .assignedTo(engine.nodeId(), 0))) {
             throw changedMeanwhile(instanceId, InstanceState.RETRYING);
         }
         engine.stores().deleteDeadLetter(instanceId);

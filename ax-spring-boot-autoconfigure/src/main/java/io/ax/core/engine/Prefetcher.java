@@ -66,14 +66,25 @@ final class Prefetcher {
         return time.isBefore(horizon);
     }
 
-    /**
-     * Loads the window once, on the calling thread, handing each instance to {@code loaded}; then keeps it loaded
-     * from the {@code ax-prefetch} thread.
-     */
-    void start(Consumer<TaskInstance> loaded) {
-        load(loaded);
+    /** Keeps the window loaded from the {@code ax-prefetch} thread, while this node leads. */
+    void start() {
         long every = refreshInterval().toNanos();
         thread.scheduleWithFixedDelay(this::refresh, every, every, TimeUnit.NANOSECONDS);
+    }
+
+    /** This node became leader: loads the window from scratch, on the calling thread, handing each to {@code loaded}. */
+    synchronized void takeOver(Consumer<TaskInstance> loaded) {
+        reset();
+        load(loaded);
+    }
+
+    /** This node stopped leading: nothing is loaded, and writers put nothing into the wheel. */
+    synchronized void reset() {
+        horizon = Instant.MIN;
+        cursorTime = null;
+        cursorId = null;
+        capped = false;
+        readToHorizon = false;
     }
 
     void stop() {
@@ -103,6 +114,9 @@ final class Prefetcher {
     }
 
     private void refresh() {
+        if (engine.leadership().epoch() == 0) {
+            return; // the leader loads the window; the others run what it assigns them
+        }
         try {
             load(instance -> enqueue(instance));
             if (!capped) {
@@ -166,7 +180,18 @@ final class Prefetcher {
      * what a failed store write left behind. One page per refresh, and none while a backlog is being loaded.
      */
     private void sweep() {
-        Instant overdue = engine.clock().instant().minus(refreshInterval().multipliedBy(2));
+        sweepOverdue(refreshInterval().multipliedBy(2));
+    }
+
+    /**
+     * Runs what is SCHEDULED, overdue by more than {@code lag} and not in the wheel: written by another node inside
+     * this node's window, or left by a failed write. One page.
+     */
+    synchronized void sweepOverdue(Duration lag) {
+        if (horizon.equals(Instant.MIN)) {
+            return; // not loaded: this node does not lead, or has only just begun to
+        }
+        Instant overdue = engine.clock().instant().minus(lag);
         int found = 0;
         for (TaskInstance instance : store.findScheduled(overdue, null, null, pageSize)) {
             if (!engine.isPaused(instance.taskName()) && enqueue(instance)) {

@@ -1,38 +1,30 @@
 package io.ax.core.engine;
 
 import io.ax.core.AxTask;
-import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.store.InstanceStore;
-import io.ax.core.store.StoredTask;
-import io.ax.core.trigger.OnDemandTrigger;
+import io.ax.core.store.OwnedInstance;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * At start-up, resumes what the store says is unfinished, so a node that was killed loses nothing:
+ * At start-up, resumes this node's own unfinished work of its last run (same node id), so a node that was killed
+ * and restarted loses nothing; never another node's (the leader takes over the work of nodes that are gone):
  *
  * <ul>
- *   <li>SCHEDULED instances due inside the prefetch window go back into the wheel (later ones wait in the store
- *       for the {@link Prefetcher}); a task's pending fire whose time passed by more than the misfire threshold is
- *       handled by the task's misfire policy;
- *   <li>DISPATCHED instances never started: back to SCHEDULED and dispatched again, counting an attempt;
- *   <li>RUNNING instances died with their node: FAILED, then retried or DEAD by the task's retry policy;
- *   <li>RETRYING instances wait out the rest of their back-off;
- *   <li>every task without a pending fire gets its next one (a missed one is a misfire).
+ *   <li>DISPATCHED instances assigned to it but never started: acknowledged and run now;
+ *   <li>RUNNING instances died with the last run: FAILED, then retried or DEAD by the task's retry policy;
+ *   <li>RETRYING instances wait out the rest of their back-off.
  * </ul>
  *
- * Runs once, on the thread that starts the engine, before any fire of this run.
+ * Also records the task definitions. Runs once, on the thread that starts the engine, before it joins the cluster.
  */
 final class Recovery {
 
@@ -51,13 +43,6 @@ final class Recovery {
     void run() {
         Instant now = engine.clock().instant();
         Map<String, AxTask> tasks = engine.registered();
-        Map<String, StoredTask> stored = new HashMap<>();
-        for (StoredTask t : store.findTasks()) {
-            stored.put(t.name(), t);
-            if (t.paused() && tasks.containsKey(t.name())) {
-                engine.paused().add(t.name());
-            }
-        }
         Map<String, String> triggers = new HashMap<>();
         for (AxTask task : tasks.values()) {
             triggers.put(task.name(), task.trigger().describe());
@@ -66,58 +51,26 @@ final class Recovery {
         for (String name : engine.paused()) {
             store.setPaused(name, true, now); // paused before the start, when the store had no row for it yet
         }
-        Set<String> withPendingFire = new HashSet<>();
         Set<String> unknown = new TreeSet<>();
-        List<FirePlanner.Pending> planned = new ArrayList<>();
-        int[] resumed = new int[1];
-        for (TaskInstance instance : store.findByStates(IN_FLIGHT, Integer.MAX_VALUE)) {
+        int resumed = 0;
+        for (OwnedInstance o : store.findOwned(IN_FLIGHT, engine.nodeId(), Integer.MAX_VALUE)) {
+            TaskInstance instance = o.instance();
             AxTask task = tasks.get(instance.taskName());
             if (task == null) {
                 unknown.add(instance.taskName());
                 continue;
             }
             Due due = new Due(task, instance.id(), instance.scheduledTime(), instance.origin());
-            resumed[0]++;
+            resumed++;
             switch (instance.state()) {
-                case DISPATCHED -> redispatch(due, instance);
+                case DISPATCHED -> claim(due, instance);
                 case RUNNING -> failOrphan(due, instance);
                 case RETRYING -> retryLater(due, instance, now);
                 default -> throw new IllegalStateException("not an in-flight state: " + instance.state());
             }
         }
-        // SCHEDULED instances: only those inside the prefetch window are read; the rest wait in the store
-        engine.prefetcher().start(instance -> {
-            AxTask task = tasks.get(instance.taskName());
-            if (task == null) {
-                unknown.add(instance.taskName());
-                return;
-            }
-            resumed[0]++;
-            Due due = new Due(task, instance.id(), instance.scheduledTime(), instance.origin());
-            if (due.series()) {
-                withPendingFire.add(task.name());
-                resumePendingFire(due, now, planned);
-            } else {
-                engine.fires().enqueue(due);
-            }
-        });
-        for (AxTask task : tasks.values()) {
-            if (withPendingFire.contains(task.name()) || task.trigger() == OnDemandTrigger.INSTANCE) {
-                continue;
-            }
-            StoredTask storedTask = stored.get(task.name());
-            if (storedTask == null || storedTask.nextFireTime() == null) {
-                engine.fires().planFirst(task, planned);
-            } else if (isPending(task, storedTask.nextFireTime())) {
-                continue; // beyond what was loaded: the prefetcher brings it when its time comes near
-            } else {
-                // its last fire happened, the next was never written: go on from the last
-                engine.fires().planNext(task, storedTask.nextFireTime(), now, planned);
-            }
-        }
-        engine.fires().scheduleFires(planned);
-        if (resumed[0] > 0) {
-            LOG.log(Level.INFO, "AX resumed {0} unfinished instance(s) from the store", resumed[0]);
+        if (resumed > 0) {
+            LOG.log(Level.INFO, "AX resumed {0} unfinished instance(s) of this node''s last run", resumed);
         }
         if (!unknown.isEmpty()) {
             LOG.log(
@@ -128,47 +81,10 @@ final class Recovery {
         }
     }
 
-    /** Whether the task's recorded next fire still waits in the store. */
-    private boolean isPending(AxTask task, Instant nextFire) {
-        return store.findByKey(task.name(), TaskInstance.fireKey(nextFire))
-                .filter(i -> i.state() == InstanceState.SCHEDULED)
-                .isPresent();
-    }
-
-    private void resumePendingFire(Due due, Instant now, List<FirePlanner.Pending> planned) {
-        if (!engine.fires().isMisfire(due.scheduledTime(), now)) {
-            engine.fires().enqueue(due);
-            return;
-        }
-        AxTask task = due.task();
-        switch (task.misfire()) {
-            case SKIP ->
-                engine.writer()
-                        .move(
-                                due.instanceId(),
-                                InstanceState.SCHEDULED,
-                                InstanceState.CANCELLED,
-                                0,
-                                "misfire policy SKIP: fire time " + due.scheduledTime() + " passed while no node ran");
-            case FIRE_ONCE, FIRE_ALL ->
-                engine.fires().enqueue(new Due(task, due.instanceId(), due.scheduledTime(), InstanceOrigin.CATCH_UP));
-        }
-        engine.fires().planMissed(task, due.scheduledTime(), now, false, planned);
-    }
-
-    private void redispatch(Due due, TaskInstance instance) {
-        if (!engine.writer()
-                .move(
-                        instance.id(),
-                        InstanceState.DISPATCHED,
-                        InstanceState.SCHEDULED,
-                        instance.attempt(),
-                        "recovered at start-up: dispatched by node " + instance.node() + " but never started")) {
-            return;
-        }
+    /** Assigned to this node's last run, never started: this run acknowledges it and runs it. */
+    private void claim(Due due, TaskInstance instance) {
         engine.dispatcher().markInFlight(due);
-        int attempt = instance.attempt() + 1;
-        engine.onDispatchThread(() -> engine.dispatcher().dispatch(due, InstanceState.SCHEDULED, attempt));
+        engine.poller().claimLater(due, Math.max(1, instance.attempt()));
     }
 
     private void failOrphan(Due due, TaskInstance instance) {
@@ -178,7 +94,9 @@ final class Recovery {
                 .afterBadAttempt(
                         orphan,
                         InstanceState.FAILED,
-                        "node " + instance.node() + " stopped while running attempt " + instance.attempt(),
+                        "node " + engine.nodeId() + " stopped while running attempt " + instance.attempt(),
+                        null,
+                        0,
                         null,
                         0);
     }

@@ -3,6 +3,7 @@ package io.ax.core.engine;
 import io.ax.core.InstanceState;
 import io.ax.core.Transition;
 import io.ax.core.clock.AxClock;
+import io.ax.core.cluster.FencedOutException;
 import io.ax.core.store.InstanceStore;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
@@ -116,6 +117,19 @@ final class StateWriter {
             for (int i = 0; i < applied.length; i++) {
                 batch.get(i).outcome().complete(applied[i]);
             }
+        } catch (FencedOutException e) {
+            // a deposed leader's decisions fail; the other changes in the group (an owner's ends of attempts) stand
+            List<Write> others = new ArrayList<>(batch.size());
+            for (Write w : batch) {
+                if (w.transition().fence() > 0) {
+                    w.outcome().completeExceptionally(e);
+                } else {
+                    others.add(w);
+                }
+            }
+            if (!others.isEmpty()) {
+                flush(others);
+            }
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "AX could not write {0} state change(s): {1}", batch.size(), e.toString());
             for (Write w : batch) {
@@ -126,8 +140,34 @@ final class StateWriter {
 
     /** A conditional transition with its audit row; false when the instance was no longer in {@code from}. */
     boolean move(String instanceId, InstanceState from, InstanceState to, int attempt, String reason) {
-        Transition t = new Transition(instanceId, from, to, attempt, nodeId, clock.instant(), reason);
+        return apply(change(instanceId, from, to, attempt, reason));
+    }
+
+    /** A change made by this node now, to be refined (owner, fence) and applied. */
+    Transition change(String instanceId, InstanceState from, InstanceState to, int attempt, String reason) {
+        return new Transition(instanceId, from, to, attempt, nodeId, clock.instant(), reason);
+    }
+
+    /** Applies a transition and waits for the outcome; false when the instance was elsewhere. */
+    boolean apply(Transition t) {
         return outcome(submit(t), t);
+    }
+
+    /**
+     * A change of an instance this node owns (the end of an attempt, a retry), conditional on owning it still; with
+     * {@code fence} above 0, the leader of that epoch takes the instance over from {@code takenFrom} (a node that is
+     * gone; null for an instance no node owned) instead.
+     */
+    Transition owned(
+            String instanceId,
+            InstanceState from,
+            InstanceState to,
+            int attempt,
+            String reason,
+            String takenFrom,
+            long fence) {
+        Transition t = change(instanceId, from, to, attempt, reason);
+        return fence > 0 ? t.takenFrom(takenFrom, nodeId, fence) : t.ownedBy(nodeId);
     }
 
     /**
@@ -135,8 +175,10 @@ final class StateWriter {
      * node (the start and end of an attempt that this node's worker is running); they reach the store in order,
      * after every change handed in before them.
      */
-    void record(String instanceId, InstanceState from, InstanceState to, int attempt, String reason) {
-        Transition t = new Transition(instanceId, from, to, attempt, nodeId, clock.instant(), reason);
+    void record(Transition t) {
+        String instanceId = t.instanceId();
+        InstanceState from = t.from();
+        InstanceState to = t.to();
         submit(t).whenComplete((applied, error) -> {
             if (error != null || !applied) {
                 LOG.log(

@@ -8,9 +8,11 @@ import io.ax.core.Transition;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.NewFire;
+import io.ax.core.store.OwnedInstance;
 import io.ax.core.store.StoredTask;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -32,9 +34,27 @@ final class StoreRouter implements InstanceStore {
     private final InstanceStore durable;
     private final InMemoryInstanceStore memory;
 
+    /**
+     * Whether the configured store can check fences: only a store that keeps the leader lease in use (see {@link
+     * io.ax.core.cluster.ClusterStore}) knows its epoch; a store without it gets the leader's writes unfenced.
+     */
+    private volatile boolean durableFences = true;
+
     StoreRouter(InstanceStore durable, InMemoryInstanceStore memory) {
         this.durable = durable;
         this.memory = memory;
+    }
+
+    void durableFences(boolean fences) {
+        this.durableFences = fences;
+    }
+
+    private Transition toDurable(Transition t) {
+        return durableFences ? t : t.unfenced();
+    }
+
+    private long toDurable(long fence) {
+        return durableFences ? fence : 0;
     }
 
     InMemoryInstanceStore memory() {
@@ -52,12 +72,24 @@ final class StoreRouter implements InstanceStore {
 
     @Override
     public boolean transition(Transition transition) {
-        return of(transition.instanceId()).transition(transition);
+        return InstanceIds.isMemory(transition.instanceId())
+                ? memory.transition(transition)
+                : durable.transition(toDurable(transition));
     }
 
     @Override
     public boolean[] transitionAll(List<Transition> transitions) {
-        return split(transitions, t -> InstanceIds.isMemory(t.instanceId()), InstanceStore::transitionAll);
+        return split(
+                transitions,
+                t -> InstanceIds.isMemory(t.instanceId()),
+                (store, some) -> store == durable
+                        ? durable.transitionAll(
+                                durableFences
+                                        ? some
+                                        : some.stream()
+                                                .map(Transition::unfenced)
+                                                .toList())
+                        : store.transitionAll(some));
     }
 
     @Override
@@ -96,6 +128,30 @@ final class StoreRouter implements InstanceStore {
         for (int i = 0; i < all.length; i++) {
             all[i] = inMemory.test(items.get(i)) ? fromMemory[m++] : fromDurable[d++];
         }
+        return all;
+    }
+
+    @Override
+    public boolean[] schedule(List<NewFire> fires, long fence) {
+        return split(fires, f -> InstanceIds.isMemory(f.instance().id()), (store, some) -> store.schedule(some, fence));
+    }
+
+    @Override
+    public List<OwnedInstance> findOwned(Set<InstanceState> states, String owner, int limit) {
+        List<OwnedInstance> all = new ArrayList<>(durable.findOwned(states, owner, limit));
+        all.addAll(memory.findOwned(states, owner, limit));
+        return all;
+    }
+
+    @Override
+    public List<OwnedInstance> findAll(Collection<String> ids) {
+        List<String> inMemory = ids.stream().filter(InstanceIds::isMemory).toList();
+        if (inMemory.isEmpty()) {
+            return durable.findAll(ids);
+        }
+        List<OwnedInstance> all = new ArrayList<>(memory.findAll(inMemory));
+        all.addAll(durable.findAll(
+                ids.stream().filter(id -> !InstanceIds.isMemory(id)).toList()));
         return all;
     }
 

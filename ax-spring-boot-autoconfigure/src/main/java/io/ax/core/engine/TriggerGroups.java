@@ -81,4 +81,11 @@ final class TriggerGroups {
         });
         return taken;
     }
+
+    /** Closes every open batch (this node stopped leading) and returns them, so their wheel entries can go. */
+    List<Batch> takeAll() {
+        List<Batch> all = new ArrayList<>(open.values());
+        all.forEach(b -> open.remove(b.key, b));
+        return all;
+    }
 }

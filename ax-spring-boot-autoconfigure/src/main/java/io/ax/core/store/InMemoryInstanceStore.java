@@ -6,9 +6,15 @@ import io.ax.core.DuplicateInstanceException;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
+import io.ax.core.clock.AxClock;
+import io.ax.core.cluster.ClusterStore;
+import io.ax.core.cluster.FencedOutException;
+import io.ax.core.cluster.LocalLeaderLease;
+import io.ax.core.cluster.LocalNodeRegistry;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
@@ -17,19 +23,24 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.function.LongSupplier;
 
 /**
  * Keeps everything in this JVM: fast, and lost when the process ends. To bound memory it forgets the oldest
  * finished instances (with their audit rows) beyond a retention limit; unfinished instances are never forgotten.
  * Thread-safe.
  */
-public final class InMemoryInstanceStore implements InstanceStore {
+public final class InMemoryInstanceStore implements InstanceStore, ClusterStore {
 
     /** One instance with its audit rows; mutated only inside {@link ConcurrentHashMap#compute} on its key. */
-    private record Row(TaskInstance instance, List<AuditEntry> audit, byte[] payload) {
+    private record Row(TaskInstance instance, List<AuditEntry> audit, byte[] payload, String owner) {
 
         Row with(TaskInstance changed) {
-            return new Row(changed, audit, payload);
+            return new Row(changed, audit, payload, owner);
+        }
+
+        Row with(TaskInstance changed, String newOwner) {
+            return new Row(changed, audit, payload, newOwner);
         }
     }
 
@@ -42,6 +53,15 @@ public final class InMemoryInstanceStore implements InstanceStore {
     private final ConcurrentHashMap<String, StoredTask> tasks = new ConcurrentHashMap<>();
 
     private final int maxFinished;
+    /**
+     * The cluster of the engines that share this store in one JVM: their leader lease and node registry, on the
+     * system clock.
+     */
+    private final LocalLeaderLease lease = new LocalLeaderLease(AxClock.system());
+
+    private final LocalNodeRegistry registry = new LocalNodeRegistry(AxClock.system());
+    /** The leader epoch now current, which fenced writes must carry; see {@link #fencedBy}. */
+    private volatile LongSupplier currentEpoch = () -> lease.current().epoch();
     /** Guards {@link #finished} and {@link #deadLetters}: both are small, append-mostly structures. */
     private final Object retentionLock = new Object();
 
@@ -74,6 +94,35 @@ public final class InMemoryInstanceStore implements InstanceStore {
         this.maxFinished = maxFinished;
     }
 
+    /** The leader lease of the engines that share this store; fenced writes check its epoch. */
+    @Override
+    public LocalLeaderLease leaderLease() {
+        return lease;
+    }
+
+    /** The node registry of the engines that share this store. */
+    @Override
+    public LocalNodeRegistry nodeRegistry() {
+        return registry;
+    }
+
+    /**
+     * Makes fenced writes check their epoch against {@code epoch}, the epoch of a lease kept in this JVM (see {@link
+     * io.ax.core.cluster.LocalLeaderLease}).
+     *
+     * @return this store
+     */
+    public InMemoryInstanceStore fencedBy(LongSupplier epoch) {
+        this.currentEpoch = Objects.requireNonNull(epoch, "epoch");
+        return this;
+    }
+
+    private void checkFence(long fence) {
+        if (fence > 0 && currentEpoch.getAsLong() != fence) {
+            throw new FencedOutException(fence);
+        }
+    }
+
     @Override
     public void create(TaskInstance instance, String reason) {
         Objects.requireNonNull(instance, "instance");
@@ -98,7 +147,7 @@ public final class InMemoryInstanceStore implements InstanceStore {
                 instance.attempt(),
                 instance.updatedAt(),
                 reason));
-        if (rows.putIfAbsent(instance.id(), new Row(instance, audit, payload)) != null) {
+        if (rows.putIfAbsent(instance.id(), new Row(instance, audit, payload, null)) != null) {
             if (key != null) {
                 byKey.remove(key, instance.id());
             }
@@ -108,6 +157,12 @@ public final class InMemoryInstanceStore implements InstanceStore {
 
     @Override
     public boolean[] schedule(List<NewFire> fires) {
+        return schedule(fires, 0);
+    }
+
+    @Override
+    public synchronized boolean[] schedule(List<NewFire> fires, long fence) {
+        checkFence(fence);
         boolean[] written = new boolean[fires.size()];
         for (int i = 0; i < written.length; i++) {
             NewFire fire = fires.get(i);
@@ -148,6 +203,29 @@ public final class InMemoryInstanceStore implements InstanceStore {
                 .sorted(Comparator.comparing(TaskInstance::scheduledTime))
                 .limit(limit)
                 .toList();
+    }
+
+    @Override
+    public List<OwnedInstance> findOwned(Set<InstanceState> states, String owner, int limit) {
+        return rows.values().stream()
+                .filter(r -> states.contains(r.instance().state()))
+                .filter(r -> owner == null || owner.equals(r.owner()))
+                .sorted(Comparator.comparing((Row r) -> r.instance().scheduledTime()))
+                .limit(limit)
+                .map(r -> new OwnedInstance(r.instance(), r.owner()))
+                .toList();
+    }
+
+    @Override
+    public List<OwnedInstance> findAll(Collection<String> ids) {
+        List<OwnedInstance> out = new ArrayList<>(ids.size());
+        for (String id : ids) {
+            Row r = rows.get(id);
+            if (r != null) {
+                out.add(new OwnedInstance(r.instance(), r.owner()));
+            }
+        }
+        return out;
     }
 
     @Override
@@ -237,10 +315,44 @@ public final class InMemoryInstanceStore implements InstanceStore {
 
     @Override
     public boolean transition(Transition t) {
+        if (t.fence() > 0) {
+            // fenced writes are the leader's: one at a time, so no takeover lands between the check and the write
+            synchronized (this) {
+                checkFence(t.fence());
+                return apply(t);
+            }
+        }
+        return apply(t);
+    }
+
+    @Override
+    public boolean[] transitionAll(List<Transition> transitions) {
+        long fence = 0;
+        for (Transition t : transitions) {
+            fence = Math.max(fence, t.fence());
+        }
+        if (fence == 0) {
+            return InstanceStore.super.transitionAll(transitions);
+        }
+        synchronized (this) { // all or nothing, as in one transaction
+            for (Transition t : transitions) {
+                checkFence(t.fence());
+            }
+            boolean[] applied = new boolean[transitions.size()];
+            for (int i = 0; i < applied.length; i++) {
+                applied[i] = apply(transitions.get(i));
+            }
+            return applied;
+        }
+    }
+
+    private boolean apply(Transition t) {
         boolean[] applied = new boolean[1];
         rows.computeIfPresent(t.instanceId(), (id, row) -> {
             TaskInstance in = row.instance();
-            if (in.state() != t.from() || (t.dueAt() != null && !t.dueAt().equals(in.scheduledTime()))) {
+            if (in.state() != t.from()
+                    || (t.dueAt() != null && !t.dueAt().equals(in.scheduledTime()))
+                    || (t.expectedOwner() != null && !t.expectedOwner().equals(row.owner()))) {
                 return row;
             }
             row.audit().add(new AuditEntry(id, t.from(), t.to(), t.node(), t.attempt(), t.at(), t.reason()));
@@ -250,7 +362,7 @@ public final class InMemoryInstanceStore implements InstanceStore {
             } else if (t.from() == InstanceState.SCHEDULED) {
                 scheduled.remove(new Due(in.scheduledTime(), id));
             }
-            return row.with(in.with(t.to(), t.attempt(), t.node(), t.at()));
+            return row.with(in.with(t.to(), t.attempt(), t.node(), t.at()), t.ownerAfter(row.owner()));
         });
         if (applied[0] && t.to().isFinal()) {
             retire(t.instanceId());

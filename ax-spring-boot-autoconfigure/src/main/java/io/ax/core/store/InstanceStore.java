@@ -60,6 +60,25 @@ public interface InstanceStore {
     boolean[] schedule(List<NewFire> fires);
 
     /**
+     * Like {@link #schedule(List)}, for the trigger decisions of the leader of {@code fence}: the rows are written
+     * only while that epoch is current, checked in the writing statement itself.
+     *
+     * @param fence the leader's epoch; 0 writes unfenced, as {@link #schedule(List)}
+     * @throws io.ax.core.cluster.FencedOutException when the epoch is no longer current; nothing was written
+     */
+    boolean[] schedule(List<NewFire> fires, long fence);
+
+    /**
+     * Instances in any of {@code states}, with the node each is assigned to, oldest scheduled time first.
+     *
+     * @param owner only those assigned to this node; null for all
+     */
+    List<OwnedInstance> findOwned(Set<InstanceState> states, String owner, int limit);
+
+    /** The instances with these ids that the store knows, with their owners, in no particular order. */
+    List<OwnedInstance> findAll(java.util.Collection<String> ids);
+
+    /**
      * SCHEDULED instances due before {@code before}, in (scheduled time, id) order, starting after the cursor
      * ({@code afterTime}, {@code afterId}); at most {@code limit}. Served from an index on the due time: the cost
      * follows the rows returned, not the rows pending.

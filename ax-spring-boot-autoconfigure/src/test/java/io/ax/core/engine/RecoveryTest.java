@@ -119,7 +119,7 @@ class RecoveryTest {
     }
 
     @Test
-    void anInstanceThatWasDispatchedButNeverStartedRunsAgainCountingAnAttempt() {
+    void anInstanceThatWasAssignedToADeadNodeIsAssignedAgainWithTheSameAttempt() {
         AxTask task = onDemand("job", RetryPolicy.none());
         String id = instance(task, now.minusSeconds(10));
         walk(id, InstanceState.DISPATCHED);
@@ -128,10 +128,9 @@ class RecoveryTest {
         assertThat(executor.runsOf("job"))
                 .singleElement()
                 .extracting(AxContext::attempt)
-                .isEqualTo(2);
+                .isEqualTo(1);
         assertThat(store.auditTrail(id))
-                .anySatisfy(a ->
-                        assertThat(a.reason()).contains("recovered at start-up").contains(DEAD_NODE));
+                .anySatisfy(a -> assertThat(a.reason()).contains("taken back").contains(DEAD_NODE));
     }
 
     @Test

@@ -87,7 +87,8 @@ public enum TestDatabase {
     public void dropTables(String prefix) {
         try (Connection c = dataSource().getConnection();
                 Statement s = c.createStatement()) {
-            for (String table : new String[] {"dead_letter", "audit", "instance", "task", "schema_history"}) {
+            for (String table :
+                    new String[] {"dead_letter", "audit", "instance", "task", "leader", "node", "schema_history"}) {
                 s.execute("DROP TABLE IF EXISTS " + prefix + table);
             }
             if (this == H2) { // Flyway creates its history table with a quoted, lower-case name on H2
@@ -116,13 +117,16 @@ public enum TestDatabase {
         return new JdbcInstanceStore(dataSource(), prefix);
     }
 
-    /** Empties the tables of a prefix. */
+    /** Empties the tables of a prefix; the leader lease goes back to its seeded row: never taken, epoch 0. */
     public void truncate(String prefix) {
         try (Connection c = dataSource().getConnection();
                 Statement s = c.createStatement()) {
-            for (String table : new String[] {"dead_letter", "audit", "instance", "task"}) {
+            for (String table : new String[] {"dead_letter", "audit", "instance", "task", "node"}) {
                 s.execute("DELETE FROM " + prefix + table);
             }
+            // the lease's one row is updated, never inserted: the migration seeds it and nothing else adds it
+            s.execute("UPDATE " + prefix + "leader SET holder = NULL, epoch = 0, expires_us = 0, renewed_us = 0"
+                    + " WHERE name = 'leader'");
         } catch (SQLException e) {
             throw new IllegalStateException("cannot empty the " + prefix + " tables of " + this, e);
         }

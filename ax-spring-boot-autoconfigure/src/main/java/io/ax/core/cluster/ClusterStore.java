@@ -1,0 +1,15 @@
+package io.ax.core.cluster;
+
+/**
+ * A store that also keeps the cluster's leader lease and node registry, next to the rows the leader's fenced writes
+ * change: an engine on such a store takes part in the cluster of every engine on the same store, with no further
+ * set-up.
+ */
+public interface ClusterStore {
+
+    /** The leader lease kept with this store's rows; its epoch fences this store's writes. */
+    LeaderLease leaderLease();
+
+    /** The node registry kept with this store's rows. */
+    NodeRegistry nodeRegistry();
+}

@@ -1,0 +1,41 @@
+package io.ax.core.cluster;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A registered node as the store sees it now.
+ *
+ * @param nodeId its id
+ * @param incarnation the process registered under that id
+ * @param host where it runs
+ * @param startedAt when it started
+ * @param lastHeartbeat its last heartbeat, on the store's clock
+ * @param heartbeatAge how long ago that was, on the store's clock
+ * @param groups the execution groups it serves
+ * @param capacityFree how many more instances it could take at its last heartbeat
+ */
+public record NodeStatus(
+        String nodeId,
+        String incarnation,
+        String host,
+        Instant startedAt,
+        Instant lastHeartbeat,
+        Duration heartbeatAge,
+        Set<String> groups,
+        int capacityFree) {
+
+    public NodeStatus {
+        Objects.requireNonNull(nodeId, "nodeId");
+        Objects.requireNonNull(incarnation, "incarnation");
+        Objects.requireNonNull(heartbeatAge, "heartbeatAge");
+        groups = Set.copyOf(groups);
+    }
+
+    /** Whether its heartbeat is younger than {@code lease}. */
+    public boolean aliveWithin(Duration lease) {
+        return heartbeatAge.compareTo(lease) < 0;
+    }
+}

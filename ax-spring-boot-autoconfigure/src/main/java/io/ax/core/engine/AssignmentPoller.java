@@ -1,0 +1,112 @@
+package io.ax.core.engine;
+
+import io.ax.core.AxTask;
+import io.ax.core.InstanceState;
+import io.ax.core.TaskInstance;
+import io.ax.core.store.OwnedInstance;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Finds the instances the leader assigned to this node and claims them (thread {@code ax-claim}): every poll
+ * interval it reads this node's DISPATCHED instances, as many as its pools have room for, and hands them to the
+ * {@link Claimer}. Instances the leader assigned to itself never wait for this: it claims them as it assigns them.
+ * The table is the truth; a wake-up signal would only make the next look come sooner.
+ */
+final class AssignmentPoller {
+
+    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final int MAX_PER_LOOK = 2_000;
+
+    private final AxEngine engine;
+    private final ExecutionPools pools;
+    private final Claimer claimer;
+    private final Duration interval;
+    private final ScheduledThreadPoolExecutor thread;
+    private volatile boolean failing;
+
+    AssignmentPoller(AxEngine engine, ExecutionPools pools, Claimer claimer, Duration interval) {
+        this.engine = engine;
+        this.pools = pools;
+        this.claimer = claimer;
+        this.interval = interval;
+        this.thread = new ScheduledThreadPoolExecutor(1, new NamedThreadFactory("ax-claim", true));
+    }
+
+    void start() {
+        long every = interval.toNanos();
+        thread.scheduleWithFixedDelay(this::look, every, every, TimeUnit.NANOSECONDS);
+    }
+
+    void stop() {
+        thread.shutdownNow();
+    }
+
+    /** Looks now rather than at the next interval (a wake-up signal arrived). */
+    void wakeUp() {
+        try {
+            thread.execute(this::look);
+        } catch (RejectedExecutionException stopped) {
+            // the engine stops
+        }
+    }
+
+    /** An instance assigned to this node's last run: claimed on the claim thread, once its pool has room. */
+    void claimLater(Due due, int attempt) {
+        try {
+            thread.execute(() -> claim(List.of(new Pending(due, attempt, null))));
+        } catch (RejectedExecutionException stopped) {
+            // the engine stops; the next start finds it again
+        }
+    }
+
+    private record Pending(Due due, int attempt, Instant assignedAt) {}
+
+    private void look() {
+        try {
+            List<Pending> found = new ArrayList<>();
+            for (OwnedInstance o :
+                    engine.stores().findOwned(EnumSet.of(InstanceState.DISPATCHED), engine.nodeId(), MAX_PER_LOOK)) {
+                TaskInstance in = o.instance();
+                AxTask task = engine.registered().get(in.taskName());
+                if (task != null) {
+                    found.add(new Pending(
+                            new Due(task, in.id(), in.scheduledTime(), in.origin()),
+                            Math.max(1, in.attempt()),
+                            in.updatedAt()));
+                }
+            }
+            claim(found);
+            if (failing) {
+                failing = false;
+                LOG.log(Level.INFO, "Node {0} reads its assignments again", engine.nodeId());
+            }
+        } catch (RuntimeException e) {
+            if (!failing) {
+                failing = true;
+                LOG.log(
+                        Level.WARNING,
+                        "Node {0} could not read its assignments; retrying: {1}",
+                        engine.nodeId(),
+                        e.toString());
+            }
+        }
+    }
+
+    private void claim(List<Pending> found) {
+        List<Claimer.Claim> claims = new ArrayList<>(found.size());
+        for (Pending p : found) {
+            if (pools.tryReserve(p.due().task().group())) {
+                claims.add(new Claimer.Claim(p.due(), p.attempt(), null, p.assignedAt()));
+            } // no room: it waits for the next look (or is taken back and assigned elsewhere)
+        }
+        claimer.claimAndRun(claims);
+    }
+}

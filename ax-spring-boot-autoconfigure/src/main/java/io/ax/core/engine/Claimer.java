@@ -1,0 +1,106 @@
+package io.ax.core.engine;
+
+import io.ax.core.InstanceState;
+import io.ax.core.Transition;
+import io.ax.core.cluster.FencedOutException;
+import java.lang.System.Logger.Level;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * The acknowledgement: an instance assigned to this node starts only after this node has moved it DISPATCHED -&gt;
+ * RUNNING with a conditional write ({@code owner = this node}) that the store confirmed. One group of writes
+ * claims many instances; those this node lost (taken back, cancelled, claimed by a restarted incarnation) do not
+ * run. Every claim comes with a place already reserved in its pool, so a claimed instance always finds room.
+ */
+final class Claimer {
+
+    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+
+    /**
+     * An instance to claim, with its place reserved.
+     *
+     * @param before a change that must apply first, in the same group (a retry's RETRYING -&gt; DISPATCHED), or
+     *     null
+     * @param assignedAt when the leader assigned it, for the acknowledgement latency; null when not an assignment
+     */
+    record Claim(Due due, int attempt, Transition before, Instant assignedAt) {}
+
+    private final AxEngine engine;
+    private final ExecutionPools pools;
+    private final String nodeId;
+
+    Claimer(AxEngine engine, ExecutionPools pools) {
+        this.engine = engine;
+        this.pools = pools;
+        this.nodeId = engine.nodeId();
+    }
+
+    /** Claims as one group and hands each instance won to its pool; waits for the store. */
+    void claimAndRun(List<Claim> claims) {
+        if (claims.isEmpty()) {
+            return;
+        }
+        List<Transition> transitions = new ArrayList<>(claims.size() * 2);
+        for (Claim c : claims) {
+            if (c.before() != null) {
+                transitions.add(c.before());
+            }
+            transitions.add(engine.writer()
+                    .change(
+                            c.due().instanceId(),
+                            InstanceState.DISPATCHED,
+                            InstanceState.RUNNING,
+                            c.attempt(),
+                            "acknowledged by node " + nodeId)
+                    .ownedBy(nodeId));
+        }
+        List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAll(transitions);
+        int k = 0;
+        for (Claim c : claims) {
+            boolean won;
+            try {
+                boolean before = c.before() == null || engine.writer().outcome(outcomes.get(k++), c.before());
+                Transition claim = transitions.get(k);
+                won = engine.writer().outcome(outcomes.get(k++), claim) && before;
+            } catch (FencedOutException e) {
+                won = false; // a takeover by a deposed leader: the current leader handles the instance
+                engine.leadership().fencedOut();
+            } catch (RuntimeException e) {
+                won = false;
+                LOG.log(
+                        Level.WARNING,
+                        "Instance {0} could not be claimed; it is taken back if it stays unclaimed: {1}",
+                        c.due().instanceId(),
+                        e.toString());
+            }
+            if (!won) {
+                pools.unreserve(c.due().task().group());
+                engine.dispatcher().release(c.due());
+                continue;
+            }
+            if (c.assignedAt() != null) {
+                engine.insight().acknowledged(c.due().task(), c.assignedAt());
+            }
+            run(c);
+        }
+    }
+
+    private void run(Claim c) {
+        Execution execution = new Execution(c.due(), c.attempt());
+        engine.insight().handingOff(c.due(), c.attempt());
+        try {
+            pools.submitReserved(c.due().task().group(), () -> engine.runner().run(execution));
+            engine.insight().handedOff(c.due());
+        } catch (RejectedExecutionException stopped) {
+            // only a pool that shut down refuses a reserved place: the instance stays RUNNING for recovery
+            LOG.log(
+                    Level.DEBUG,
+                    "Pool refused instance {0}: the engine stops",
+                    c.due().instanceId());
+        }
+    }
+}

@@ -1,0 +1,360 @@
+package io.ax.core.engine;
+
+import io.ax.core.AxTask;
+import io.ax.core.InstanceOrigin;
+import io.ax.core.InstanceState;
+import io.ax.core.TaskInstance;
+import io.ax.core.Transition;
+import io.ax.core.cluster.FencedOutException;
+import io.ax.core.cluster.HashRing;
+import io.ax.core.cluster.Membership;
+import io.ax.core.cluster.NodeStatus;
+import io.ax.core.store.OwnedInstance;
+import io.ax.core.store.StoredTask;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What this node does because it leads, and what it stops doing when it no longer does. On taking over it reads
+ * the store (paused tasks, the prefetch window, the series that lack their next fire) and takes over the work of
+ * nodes that are gone. While it leads, every poll interval (thread {@code ax-leader}) it follows its assignments to
+ * other nodes: one not acknowledged within the ack timeout is taken back and assigned again, elsewhere; one that
+ * ended frees its non-overlapping task and lets a fixed-delay series go on. Every heartbeat it takes over the work of
+ * nodes that died and reads which tasks are paused.
+ */
+final class Leadership implements Membership.Listener {
+
+    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final Set<InstanceState> IN_FLIGHT =
+            EnumSet.of(InstanceState.DISPATCHED, InstanceState.RUNNING, InstanceState.RETRYING);
+    private static final int ORPHAN_PAGE = 10_000;
+
+    /** An assignment to another node, followed until acknowledged (or, {@code untilEnd}, until it ends). */
+    private record Tracked(Due due, String owner, long assignedNanos, boolean untilEnd) {}
+
+    private final AxEngine engine;
+    private final String nodeId;
+    private Membership membership;
+    private final ScheduledThreadPoolExecutor thread;
+    private final Map<String, Tracked> tracked = new ConcurrentHashMap<>();
+    /** Nodes that let an assignment time out: passed over by the ring until they acknowledge one. */
+    private final Set<String> suspects = ConcurrentHashMap.newKeySet();
+
+    private final AtomicLong reassignedAckTimeout = new AtomicLong();
+    private final AtomicLong reassignedNodeGone = new AtomicLong();
+    private final AtomicLong failovers = new AtomicLong();
+
+    private volatile HashRing ring;
+    private volatile Set<String> live = Set.of();
+    /** Whether the ax-leader thread runs: until then (the engine's start) a takeover runs on the starting thread. */
+    private volatile boolean ticking;
+    /** A heartbeat read the nodes: the leader's next tick looks for dead nodes' work and for pauses. */
+    private volatile boolean heartbeatSeen;
+
+    Leadership(AxEngine engine) {
+        this.engine = engine;
+        this.nodeId = engine.nodeId();
+        this.thread = new ScheduledThreadPoolExecutor(1, new NamedThreadFactory("ax-leader", true));
+        this.ring = HashRing.of(List.of(nodeId), 1);
+        this.live = Set.of(nodeId);
+    }
+
+    void attach(Membership membership) {
+        this.membership = membership;
+        this.ring = HashRing.of(List.of(nodeId), membership.settings().virtualNodes());
+    }
+
+    void start() {
+        long every = membership.settings().pollInterval().toNanos();
+        thread.scheduleWithFixedDelay(this::tick, every, every, TimeUnit.NANOSECONDS);
+        ticking = true;
+    }
+
+    void stop() {
+        thread.shutdownNow();
+    }
+
+    /** The epoch this node's decisions carry now; 0 when it does not lead (or its lease is about to end). */
+    long epoch() {
+        return membership.epochIfLeader();
+    }
+
+    HashRing ring() {
+        return ring;
+    }
+
+    /** The node that runs an instance: the ring's pick, passing over nodes that let an assignment time out. */
+    String ownerOf(HashRing ring, String instanceId) {
+        String owner = suspects.isEmpty() ? ring.owner(instanceId) : ring.owner(instanceId, n -> !suspects.contains(n));
+        return owner != null ? owner : ring.owner(instanceId);
+    }
+
+    /** The leader assigned an instance to another node. */
+    void assigned(Due due, String owner, int attempt) {
+        boolean untilEnd = !due.task().concurrent() && due.origin() != InstanceOrigin.DELAYED
+                || (due.series() && due.task().trigger().measuresFromCompletion());
+        tracked.put(due.instanceId(), new Tracked(due, owner, engine.clock().nanoTime(), untilEnd));
+    }
+
+    /** A write carried a stale epoch: another node leads. */
+    void fencedOut() {
+        membership.stepDown();
+    }
+
+    // ---- Membership.Listener: on the ax-cluster thread (or the starting thread) --------------------------------
+
+    @Override
+    public void leading(long epoch) {
+        failovers.incrementAndGet();
+        if (!ticking) {
+            takeOver(epoch); // a node that leads when it starts has planned and loaded before its start returns
+            return;
+        }
+        // never on the ax-cluster thread: store writes that wait on rows must not delay the lease's renewal
+        try {
+            thread.execute(() -> takeOver(epoch));
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            // the engine stops
+        }
+    }
+
+    private void takeOver(long epoch) {
+        if (membership.epochIfLeader() != epoch) {
+            return; // lost again before this ran
+        }
+        try {
+            new Takeover(engine, this).run(epoch);
+            adoptOrphans(epoch);
+        } catch (FencedOutException e) {
+            membership.stepDown();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Taking over as leader failed; giving the lease up: {0}", e.toString());
+            membership.stepDown();
+        }
+    }
+
+    @Override
+    public void following() {
+        tracked.clear();
+        suspects.clear();
+        // on ax-leader, after whatever it is doing: the lease thread must not wait for a load of the window. Until
+        // then nothing it holds can fire a decision: every dispatch and plan asks for the epoch first
+        try {
+            thread.execute(this::forget);
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            forget();
+        }
+    }
+
+    /** What this node held for its decisions goes; the next leader reads the store. */
+    private void forget() {
+        if (membership.epochIfLeader() > 0) {
+            return; // leading again already
+        }
+        engine.prefetcher().reset();
+        engine.fires().clear();
+        engine.onDispatchThread(() -> engine.dispatcher().clear());
+    }
+
+    @Override
+    public void nodes(List<NodeStatus> nodes) {
+        Set<String> now = new HashSet<>();
+        nodes.forEach(n -> now.add(n.nodeId()));
+        now.add(nodeId); // this node runs, whatever its last heartbeat says
+        if (!now.equals(live)) {
+            live = Set.copyOf(now);
+            ring = HashRing.of(live, membership.settings().virtualNodes());
+            suspects.retainAll(live);
+        }
+        heartbeatSeen = true;
+    }
+
+    /** Pause and resume taken on any node reach the leader within a heartbeat. */
+    private void readPaused() {
+        for (StoredTask t : engine.stores().findTasks()) {
+            if (!engine.registered().containsKey(t.name())) {
+                continue;
+            }
+            if (t.paused()) {
+                engine.paused().add(t.name());
+            } else if (engine.paused().remove(t.name())) {
+                engine.onDispatchThread(() -> engine.dispatcher().resume(t.name()));
+            }
+        }
+    }
+
+    /**
+     * Takes over the unfinished work of nodes that are not alive (and of rows no node owns): an assignment never
+     * acknowledged goes to another node; an attempt that was running failed with its node and is retried here (the
+     * attempt counts); a retry that was waiting runs here after the rest of its back-off.
+     */
+    private void adoptOrphans(long epoch) {
+        Set<String> alive = live;
+        Instant now = engine.clock().instant();
+        int adopted = 0;
+        for (OwnedInstance o : engine.stores().findOwned(IN_FLIGHT, null, ORPHAN_PAGE)) {
+            if (o.owner() != null && alive.contains(o.owner())) {
+                continue;
+            }
+            TaskInstance in = o.instance();
+            AxTask task = engine.registered().get(in.taskName());
+            if (task == null) {
+                continue;
+            }
+            String gone = "node " + (o.owner() != null ? o.owner() : in.node());
+            Due due = new Due(task, in.id(), in.scheduledTime(), in.origin(), Math.max(1, in.attempt()));
+            tracked.remove(in.id());
+            adopted++;
+            switch (in.state()) {
+                case DISPATCHED -> {
+                    Transition back = engine.writer()
+                            .change(
+                                    in.id(),
+                                    InstanceState.DISPATCHED,
+                                    InstanceState.SCHEDULED,
+                                    in.attempt(),
+                                    "taken back: " + gone + " is gone; assigning again")
+                            .takenFrom(o.owner(), null, epoch);
+                    if (engine.writer().apply(back)) {
+                        reassignedNodeGone.incrementAndGet();
+                        engine.dispatcher().release(due);
+                        engine.onDispatchThread(() -> engine.dispatcher().dispatchFresh(due));
+                    }
+                }
+                case RUNNING -> {
+                    engine.dispatcher().markInFlight(due);
+                    reassignedNodeGone.incrementAndGet();
+                    engine.runner()
+                            .afterBadAttempt(
+                                    new Execution(due, in.attempt()),
+                                    InstanceState.FAILED,
+                                    gone + " stopped while running attempt " + in.attempt(),
+                                    null,
+                                    0,
+                                    o.owner(),
+                                    epoch);
+                }
+                case RETRYING -> {
+                    engine.dispatcher().markInFlight(due);
+                    reassignedNodeGone.incrementAndGet();
+                    Duration backoff = task.retry().delayBeforeRetry(Math.max(1, in.attempt()));
+                    Duration left = Duration.between(now, in.updatedAt().plus(backoff));
+                    int attempt = in.attempt() + 1;
+                    String from = o.owner();
+                    engine.after(
+                            left.isNegative() ? Duration.ZERO : left,
+                            () -> engine.dispatcher().dispatch(due, InstanceState.RETRYING, attempt, from, epoch));
+                }
+                default -> {}
+            }
+        }
+        if (adopted > 0) {
+            LOG.log(Level.INFO, "Leader {0} took over {1} instance(s) of nodes that are gone", nodeId, adopted);
+        }
+    }
+
+    // ---- every poll interval, on ax-leader ----------------------------------------------------------------
+
+    private void tick() {
+        long epoch = membership.epochIfLeader();
+        if (epoch == 0) {
+            return;
+        }
+        try {
+            if (heartbeatSeen) {
+                heartbeatSeen = false;
+                readPaused();
+                adoptOrphans(epoch);
+            }
+            followAssignments(epoch);
+            engine.prefetcher().sweepOverdue(membership.settings().pollInterval());
+        } catch (FencedOutException e) {
+            membership.stepDown();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Leader {0} could not follow its assignments; retrying: {1}", nodeId, e.toString());
+        }
+    }
+
+    private void followAssignments(long epoch) {
+        if (tracked.isEmpty()) {
+            return;
+        }
+        Map<String, OwnedInstance> rows = new HashMap<>();
+        for (OwnedInstance o : engine.stores().findAll(tracked.keySet())) {
+            rows.put(o.instance().id(), o);
+        }
+        long now = engine.clock().nanoTime();
+        long ackTimeout = membership.settings().ackTimeout().toNanos();
+        for (Tracked t : tracked.values()) {
+            OwnedInstance row = rows.get(t.due().instanceId());
+            if (row == null) {
+                tracked.remove(t.due().instanceId());
+                continue;
+            }
+            InstanceState state = row.instance().state();
+            if (state == InstanceState.DISPATCHED && t.owner().equals(row.owner())) {
+                if (now - t.assignedNanos() > ackTimeout) {
+                    takeBack(t, row.instance(), epoch);
+                }
+                continue;
+            }
+            if (state == InstanceState.SCHEDULED || state == InstanceState.DISPATCHED) {
+                tracked.remove(t.due().instanceId()); // taken back by someone else
+                continue;
+            }
+            suspects.remove(t.owner());
+            if (!t.untilEnd()) {
+                tracked.remove(t.due().instanceId());
+            } else if (state.isFinal()) {
+                tracked.remove(t.due().instanceId());
+                engine.onDispatchThread(() -> engine.ended(t.due()));
+            }
+        }
+    }
+
+    private void takeBack(Tracked t, TaskInstance in, long epoch) {
+        Transition back = engine.writer()
+                .change(
+                        in.id(),
+                        InstanceState.DISPATCHED,
+                        InstanceState.SCHEDULED,
+                        in.attempt(),
+                        "taken back: node " + t.owner() + " did not acknowledge within "
+                                + membership.settings().ackTimeout() + "; assigning again")
+                .takenFrom(t.owner(), null, epoch);
+        tracked.remove(in.id());
+        if (engine.writer().apply(back)) {
+            suspects.add(t.owner());
+            reassignedAckTimeout.incrementAndGet();
+            LOG.log(
+                    Level.WARNING,
+                    "Node {0} did not acknowledge instance {1} in time; assigning it again",
+                    t.owner(),
+                    in.id());
+            engine.dispatcher().release(t.due());
+            Due again = new Due(t.due().task(), in.id(), in.scheduledTime(), in.origin(), Math.max(1, in.attempt()));
+            engine.onDispatchThread(() -> engine.dispatcher().dispatchFresh(again));
+        }
+    }
+
+    /** Instances taken back from their node, by reason: {@code ack-timeout} or {@code node-gone}. */
+    Map<String, Long> reassigned() {
+        return Map.of("ack-timeout", reassignedAckTimeout.get(), "node-gone", reassignedNodeGone.get());
+    }
+
+    /** How often this node became leader. */
+    long failovers() {
+        return failovers.get();
+    }
+}

@@ -1,0 +1,156 @@
+package io.ax.core.engine;
+
+import io.ax.core.AxTask;
+import io.ax.core.InstanceOrigin;
+import io.ax.core.InstanceState;
+import io.ax.core.TaskInstance;
+import io.ax.core.store.InstanceStore;
+import io.ax.core.store.OwnedInstance;
+import io.ax.core.store.StoredTask;
+import io.ax.core.trigger.OnDemandTrigger;
+import java.lang.System.Logger.Level;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What a node does when it becomes leader, so that no decision is lost between two leaders:
+ *
+ * <ul>
+ *   <li>reads which tasks are paused;
+ *   <li>finds the instances in flight of non-overlapping tasks and fixed-delay series anywhere in the cluster, so
+ *       that no second one starts and the series goes on when they end;
+ *   <li>loads the SCHEDULED instances due inside the prefetch window into the wheel (later ones wait in the store
+ *       for the {@link Prefetcher}); a task's pending fire whose time passed by more than the misfire threshold is
+ *       handled by the task's misfire policy;
+ *   <li>gives every task without a pending fire its next one (a missed one is a misfire).
+ * </ul>
+ *
+ * Every write it makes is fenced by the new epoch. The work of nodes that are gone is taken over by {@link
+ * Leadership} right after.
+ */
+final class Takeover {
+
+    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final Set<InstanceState> IN_FLIGHT =
+            EnumSet.of(InstanceState.DISPATCHED, InstanceState.RUNNING, InstanceState.RETRYING);
+
+    private final AxEngine engine;
+    private final Leadership leadership;
+    private final InstanceStore store;
+    private long epoch;
+
+    Takeover(AxEngine engine, Leadership leadership) {
+        this.engine = engine;
+        this.leadership = leadership;
+        this.store = engine.stores();
+    }
+
+    void run(long epoch) {
+        this.epoch = epoch;
+        Instant now = engine.clock().instant();
+        Map<String, AxTask> tasks = engine.registered();
+        Map<String, StoredTask> stored = new HashMap<>();
+        for (StoredTask t : store.findTasks()) {
+            stored.put(t.name(), t);
+            if (t.paused() && tasks.containsKey(t.name())) {
+                engine.paused().add(t.name());
+            }
+        }
+        for (OwnedInstance o : store.findOwned(IN_FLIGHT, null, Integer.MAX_VALUE)) {
+            AxTask task = tasks.get(o.instance().taskName());
+            TaskInstance in = o.instance();
+            if (task != null
+                    && o.owner() != null
+                    && (!task.concurrent() || task.trigger().measuresFromCompletion())) {
+                Due due = new Due(task, in.id(), in.scheduledTime(), in.origin());
+                engine.dispatcher().markInFlight(due);
+                if (!o.owner().equals(engine.nodeId())) {
+                    leadership.assigned(due, o.owner(), in.attempt());
+                }
+            }
+        }
+        Set<String> withPendingFire = new HashSet<>();
+        Set<String> unknown = new TreeSet<>();
+        List<FirePlanner.Pending> planned = new ArrayList<>();
+        int[] resumed = new int[1];
+        // SCHEDULED instances: only those inside the prefetch window are read; the rest wait in the store
+        engine.prefetcher().takeOver(instance -> {
+            AxTask task = tasks.get(instance.taskName());
+            if (task == null) {
+                unknown.add(instance.taskName());
+                return;
+            }
+            resumed[0]++;
+            Due due = new Due(task, instance.id(), instance.scheduledTime(), instance.origin());
+            if (due.series()) {
+                withPendingFire.add(task.name());
+                resumePendingFire(due, now, planned);
+            } else {
+                engine.fires().enqueue(due);
+            }
+        });
+        for (AxTask task : tasks.values()) {
+            if (withPendingFire.contains(task.name()) || task.trigger() == OnDemandTrigger.INSTANCE) {
+                continue;
+            }
+            StoredTask storedTask = stored.get(task.name());
+            if (storedTask == null || storedTask.nextFireTime() == null) {
+                engine.fires().planFirst(task, planned);
+            } else if (isPending(task, storedTask.nextFireTime())) {
+                continue; // beyond what was loaded: the prefetcher brings it when its time comes near
+            } else {
+                // its last fire happened, the next was never written: go on from the last
+                engine.fires().planNext(task, storedTask.nextFireTime(), now, planned);
+            }
+        }
+        engine.fires().scheduleFires(planned, epoch);
+        if (resumed[0] > 0) {
+            LOG.log(Level.INFO, "AX leader loaded {0} pending instance(s) from the store", resumed[0]);
+        }
+        if (!unknown.isEmpty()) {
+            LOG.log(
+                    Level.WARNING,
+                    "The store holds unfinished instances of tasks this node does not know: {0}; "
+                            + "they stay as they are until a node that knows them starts",
+                    unknown);
+        }
+    }
+
+    /** Whether the task's recorded next fire still waits in the store. */
+    private boolean isPending(AxTask task, Instant nextFire) {
+        return store.findByKey(task.name(), TaskInstance.fireKey(nextFire))
+                .filter(i -> i.state() == InstanceState.SCHEDULED)
+                .isPresent();
+    }
+
+    private void resumePendingFire(Due due, Instant now, List<FirePlanner.Pending> planned) {
+        if (!engine.fires().isMisfire(due.scheduledTime(), now)) {
+            engine.fires().enqueue(due);
+            return;
+        }
+        AxTask task = due.task();
+        switch (task.misfire()) {
+            case SKIP ->
+                engine.writer()
+                        .apply(engine.writer()
+                                .change(
+                                        due.instanceId(),
+                                        InstanceState.SCHEDULED,
+                                        InstanceState.CANCELLED,
+                                        0,
+                                        "misfire policy SKIP: fire time " + due.scheduledTime()
+                                                + " passed while no node ran")
+                                .assignedTo(null, epoch));
+            case FIRE_ONCE, FIRE_ALL ->
+                engine.fires().enqueue(new Due(task, due.instanceId(), due.scheduledTime(), InstanceOrigin.CATCH_UP));
+        }
+        engine.fires().planMissed(task, due.scheduledTime(), now, false, planned);
+    }
+}

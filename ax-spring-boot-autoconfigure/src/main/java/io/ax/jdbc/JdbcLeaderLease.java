@@ -1,0 +1,133 @@
+package io.ax.jdbc;
+
+import io.ax.core.AxException;
+import io.ax.core.cluster.LeaderInfo;
+import io.ax.core.cluster.LeaderLease;
+import io.ax.core.cluster.Lease;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The leader lease in the {@code <prefix>leader} table: one row, changed only by conditional {@code UPDATE}s whose
+ * every expiry is computed from the database's clock inside the statement. This class reads no clock of its own, so
+ * a node whose clock or time zone is off can neither take an unexpired lease nor keep an expired one. Thread-safe.
+ *
+ * <p>A lease's {@link Lease#remaining() remaining} time is counted on the database's clock from the moment it was
+ * written; a holder that counts it down from just before its call never believes it leads after the lease expired.
+ *
+ * <p>Create the tables first with {@link JdbcSchema#migrate}. Every method throws Spring's {@code
+ * DataAccessException} when the database cannot be reached.
+ */
+public final class JdbcLeaderLease implements LeaderLease {
+
+    /** The longest lease whose expiry, added to the database's clock, still fits in a BIGINT: ~146,000 years. */
+    private static final long MAX_MICROS = Long.MAX_VALUE / 2;
+
+    private final JdbcTemplate jdbc;
+    private final ClusterSql sql;
+
+    /**
+     * @param dataSource where the tables live
+     * @param tablePrefix the prefix of AX's tables, e.g. {@code ax_}
+     * @throws IllegalArgumentException when the prefix is not a safe identifier start
+     */
+    public JdbcLeaderLease(DataSource dataSource, String tablePrefix) {
+        Objects.requireNonNull(dataSource, "dataSource");
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.sql = new ClusterSql(JdbcSchema.checkPrefix(tablePrefix), Vendor.of(dataSource));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalArgumentException when {@code duration} is not positive, or too long to store
+     */
+    @Override
+    public Optional<Lease> acquire(String node, Duration duration) {
+        Objects.requireNonNull(node, "node");
+        long us = micros(duration);
+        // Two statements, no transaction around them: a process frozen between the two (GC, SIGSTOP) must not keep
+        // the lease row locked, or no standby could take over. What was written is read back; a pause longer than
+        // the lease between the two shows another holder, and then the lease was not won.
+        return once(jdbc.update(sql.acquire, node, node, us, node)) ? readBack(node, -1) : Optional.empty();
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalArgumentException when {@code duration} is not positive, or too long to store
+     */
+    @Override
+    public Optional<Lease> renew(Lease lease, Duration duration) {
+        Objects.requireNonNull(lease, "lease");
+        long us = micros(duration);
+        // as in acquire: no transaction holds the lease row between the write and the read
+        return once(jdbc.update(sql.renew, us, lease.holder(), lease.epoch()))
+                ? readBack(lease.holder(), lease.epoch())
+                : Optional.empty();
+    }
+
+    @Override
+    public void release(Lease lease) {
+        Objects.requireNonNull(lease, "lease");
+        once(jdbc.update(sql.release, lease.holder(), lease.epoch()));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws AxException when the lease's row is missing (the tables were not created by {@link JdbcSchema})
+     */
+    @Override
+    public LeaderInfo current() {
+        return jdbc.query(sql.readLease, rs -> {
+            if (!rs.next()) {
+                throw new AxException("The leader row is missing from AX's leader table; create the tables with"
+                        + " JdbcSchema.migrate instead of by hand");
+            }
+            long expires = rs.getLong(3);
+            return new LeaderInfo(
+                    rs.getString(1),
+                    rs.getLong(2),
+                    JdbcInstanceStore.instant(expires),
+                    Duration.of(expires - rs.getLong(4), ChronoUnit.MICROS));
+        });
+    }
+
+    /**
+     * The lease {@code node} just wrote, if it still holds it (at {@code epoch}, unless -1); empty when it was
+     * taken over in between, which only a pause longer than the lease allows.
+     */
+    private Optional<Lease> readBack(String node, long epoch) {
+        LeaderInfo written = current();
+        if (!node.equals(written.holder()) || !written.held() || (epoch != -1 && written.epoch() != epoch)) {
+            return Optional.empty();
+        }
+        return Optional.of(new Lease(node, written.epoch(), written.remaining()));
+    }
+
+    /** Whether a statement on the one lease row changed it: 0 rows is a lost race, more is a broken table. */
+    private static boolean once(int rows) {
+        if (rows > 1) {
+            throw new AxException("Bug: a lease statement changed " + rows + " rows of the leader table, not one");
+        }
+        return rows == 1;
+    }
+
+    private static long micros(Duration duration) {
+        Objects.requireNonNull(duration, "duration");
+        if (duration.isNegative() || duration.isZero()) {
+            throw new IllegalArgumentException("a lease lasts a positive duration, was " + duration);
+        }
+        long us = TimeUnit.MICROSECONDS.convert(duration); // saturates instead of overflowing
+        if (us > MAX_MICROS) {
+            throw new IllegalArgumentException("a lease of " + duration + " is too long to store");
+        }
+        return us;
+    }
+}
