@@ -10,6 +10,7 @@ import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
 import io.ax.core.cluster.ClusterStore;
 import io.ax.core.cluster.FencedOutException;
+import io.ax.core.cluster.WakeUps;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.NewFire;
 import io.ax.core.store.OwnedInstance;
@@ -67,6 +68,8 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
 
     private final JdbcLeaderLease lease;
     private final JdbcNodeRegistry registry;
+    private final DataSource dataSource;
+    private final String tablePrefix;
 
     /**
      * @param dataSource where the tables live
@@ -81,6 +84,17 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
         this.bulk = vendor == Vendor.POSTGRESQL ? new PostgresBulk(jdbc, tablePrefix) : null;
         this.lease = new JdbcLeaderLease(dataSource, tablePrefix);
         this.registry = new JdbcNodeRegistry(dataSource, tablePrefix);
+        this.dataSource = dataSource;
+        this.tablePrefix = tablePrefix;
+    }
+
+    /**
+     * On PostgreSQL, {@code LISTEN/NOTIFY} wake-ups (a new listener each call: one per engine); elsewhere none, and
+     * the nodes poll.
+     */
+    @Override
+    public WakeUps wakeUps() {
+        return vendor == Vendor.POSTGRESQL ? new PostgresWakeUps(dataSource, tablePrefix) : WakeUps.none();
     }
 
     /** The leader lease in this store's tables; its epoch fences the leader's writes here. */

@@ -12,4 +12,9 @@ public interface ClusterStore {
 
     /** The node registry kept with this store's rows. */
     NodeRegistry nodeRegistry();
+
+    /** How nodes on this store signal each other; none by default (they poll). */
+    default WakeUps wakeUps() {
+        return WakeUps.none();
+    }
 }

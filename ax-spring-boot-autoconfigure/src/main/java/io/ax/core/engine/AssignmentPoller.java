@@ -31,6 +31,8 @@ final class AssignmentPoller {
     private final Duration interval;
     private final ScheduledThreadPoolExecutor thread;
     private volatile boolean failing;
+    private final java.util.concurrent.atomic.AtomicBoolean lookPending =
+            new java.util.concurrent.atomic.AtomicBoolean();
 
     AssignmentPoller(AxEngine engine, ExecutionPools pools, Claimer claimer, Duration interval) {
         this.engine = engine;
@@ -49,12 +51,18 @@ final class AssignmentPoller {
         thread.shutdownNow();
     }
 
-    /** Looks now rather than at the next interval (a wake-up signal arrived). */
+    /** Looks now rather than at the next interval (a wake-up signal arrived); signals meanwhile make one look. */
     void wakeUp() {
+        if (!lookPending.compareAndSet(false, true)) {
+            return;
+        }
         try {
-            thread.execute(this::look);
+            thread.execute(() -> {
+                lookPending.set(false);
+                look();
+            });
         } catch (RejectedExecutionException stopped) {
-            // the engine stops
+            lookPending.set(false);
         }
     }
 

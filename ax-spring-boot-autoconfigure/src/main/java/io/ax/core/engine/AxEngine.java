@@ -26,6 +26,7 @@ import io.ax.core.cluster.LocalNodeRegistry;
 import io.ax.core.cluster.Membership;
 import io.ax.core.cluster.NodeInfo;
 import io.ax.core.cluster.NodeRegistry;
+import io.ax.core.cluster.WakeUps;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.OwnedInstance;
@@ -96,6 +97,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final Membership membership;
     private final Leadership leadership;
     private final AssignmentPoller poller;
+    private final WakeUps wakeUps;
     private final Prefetcher prefetcher;
     private final DelayedTasks delayed;
     private final PayloadCodec payloadCodec;
@@ -138,7 +140,9 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         // this node's MEMORY executions: fenced by whichever lease makes it leader; the configured store only when
         // it keeps that lease itself
         stores.memory().fencedBy(() -> lease.current().epoch());
-        stores.durableFences(store instanceof ClusterStore own && own.leaderLease() == lease);
+        boolean ownLease = store instanceof ClusterStore own && own.leaderLease() == lease;
+        stores.durableFences(ownLease);
+        this.wakeUps = ownLease ? ((ClusterStore) store).wakeUps() : WakeUps.none();
         this.leadership = new Leadership(this);
         this.membership = new Membership(
                 registry,
@@ -213,6 +217,13 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         }
         leadership.start();
         poller.start();
+        wakeUps.listen(signal -> {
+            if (nodeId.equals(signal)) {
+                poller.wakeUp();
+            } else if (WakeUps.LEADER.equals(signal)) {
+                leadership.wakeUp();
+            }
+        });
         clockGuard.start();
         LOG.log(Level.INFO, "AX engine started on node {0} with {1} task(s)", nodeId, tasks.size());
     }
@@ -226,6 +237,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             return;
         }
         clockGuard.stop();
+        wakeUps.close();
         leadership.stop();
         poller.stop();
         prefetcher.stop();
@@ -300,7 +312,11 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         List<Due> written = fires.write(
                 List.of(new FirePlanner.Pending(task, now, InstanceOrigin.ON_DEMAND, "triggered on demand")));
         Due due = written.get(0);
-        onDispatchThread(() -> dispatcher.dispatchFresh(due));
+        if (leadership.epoch() > 0) {
+            onDispatchThread(() -> dispatcher.dispatchFresh(due));
+        } else {
+            wakeUps.signal(List.of(WakeUps.LEADER)); // the leader assigns it
+        }
         return due.instanceId();
     }
 
@@ -571,6 +587,10 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
 
     Leadership leadership() {
         return leadership;
+    }
+
+    WakeUps wakeUps() {
+        return wakeUps;
     }
 
     AssignmentPoller poller() {

@@ -196,6 +196,9 @@ final class DelayedTasks {
             fires.add(new NewFire(instance, "scheduled through AxScheduler", c.payload()));
         }
         boolean[] written = engine.stores().schedule(fires);
+        if (engine.leadership().epoch() == 0) {
+            engine.wakeUps().signal(List.of(io.ax.core.cluster.WakeUps.LEADER)); // it loads what is due soon
+        }
         for (int n = 0; n < written.length; n++) {
             int i = chunk.get(n);
             TaskInstance instance = fires.get(n).instance();

@@ -10,9 +10,11 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -146,6 +148,7 @@ final class Dispatcher {
         }
         List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAll(transitions);
         List<Claimer.Claim> claims = new ArrayList<>();
+        Set<String> woken = new HashSet<>();
         try {
             for (int i = 0; i < moved.size(); i++) {
                 Due due = moved.get(i);
@@ -164,6 +167,7 @@ final class Dispatcher {
                     } else {
                         leadership.assigned(due, owner, due.attempt());
                         engine.insight().released(due);
+                        woken.add(owner);
                     }
                 } else if (applied) {
                     engine.insight().skipped(due);
@@ -182,6 +186,7 @@ final class Dispatcher {
             fencedOut(e, moved, owners);
             return;
         }
+        engine.wakeUps().signal(woken); // the owners look now, not at their next poll
         claimer.claimAndRun(claims);
         later(full);
     }

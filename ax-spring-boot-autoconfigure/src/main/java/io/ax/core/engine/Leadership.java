@@ -107,6 +107,30 @@ final class Leadership implements Membership.Listener {
         tracked.put(due.instanceId(), new Tracked(due, owner, engine.clock().nanoTime(), untilEnd));
     }
 
+    private final java.util.concurrent.atomic.AtomicBoolean wakeUpPending =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * Another node wrote work due now (a run on demand, a delayed task): the leader looks for it now rather than at
+     * its next sweep. Wake-ups that come while one is pending are one.
+     */
+    void wakeUp() {
+        if (!wakeUpPending.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            thread.execute(() -> {
+                wakeUpPending.set(false);
+                if (membership.epochIfLeader() > 0) {
+                    engine.prefetcher()
+                            .sweepOverdue(membership.settings().pollInterval().negated());
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            wakeUpPending.set(false);
+        }
+    }
+
     /** A write carried a stale epoch: another node leads. */
     void fencedOut() {
         membership.stepDown();
