@@ -75,6 +75,28 @@ class AxAutoConfigurationTest {
     }
 
     @Test
+    void clusterSettingsThatCannotWorkTogetherStopStartUpNamingBoth() {
+        runner.withPropertyValues("ax.cluster.heartbeat=5s", "ax.cluster.lease=8s")
+                .run(context -> assertThat(context)
+                        .hasFailed()
+                        .getFailure()
+                        .rootCause()
+                        .hasMessageContaining("ax.cluster.lease (PT8S)")
+                        .hasMessageContaining("ax.cluster.heartbeat (PT5S)"));
+    }
+
+    @Test
+    void aNodeAloneLeadsItsClusterOfOne() {
+        runner.withPropertyValues("ax.node-id=solo").run(context -> {
+            AxEngine engine = context.getBean(AxEngine.class);
+            engine.start();
+            assertThat(engine.cluster().isLeader()).isTrue();
+            assertThat(engine.cluster().liveNodes()).containsExactly("solo");
+            engine.stop();
+        });
+    }
+
+    @Test
     void routesToExecutorsTheUserDeclares() {
         runner.withUserConfiguration(UserExecutor.class).run(context -> {
             assertThat(context.getBean(ExecutorRouter.class).route("PIGEON")).isInstanceOf(PigeonExecutor.class);

@@ -37,6 +37,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
@@ -157,6 +159,61 @@ abstract class JdbcClusterContract {
                         "SELECT DISTINCT owner FROM " + PREFIX + "instance WHERE task_name = 'job'", String.class))
                 .containsExactlyInAnyOrder("n1", "n2", "n3");
         assertThat(nodes.stream().filter(e -> e.cluster().isLeader())).hasSize(1);
+    }
+
+    @Test
+    void aPauseOnAFollowerStopsTheLeadersFiresAndAResumeOnAnotherStartsThemAgain() {
+        List<AxEngine> nodes = threeNodes(every("tick", Duration.ofMillis(50)));
+        AxEngine leader = leader(nodes);
+        List<AxEngine> followers = nodes.stream().filter(e -> e != leader).toList();
+        await().atMost(BOUND).until(() -> executor.runsOf("tick").size() >= 3);
+
+        followers.get(0).pause("tick");
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> count("task_name = 'tick' AND state = 'SKIPPED'") > 0);
+        int runs = executor.runsOf("tick").size();
+        int skipped = count("task_name = 'tick' AND state = 'SKIPPED'");
+        await().atMost(BOUND).until(() -> count("task_name = 'tick' AND state = 'SKIPPED'") > skipped + 5);
+        assertThat(executor.runsOf("tick").size()).as("no run while paused").isLessThanOrEqualTo(runs + 1);
+
+        followers.get(1).resume("tick");
+        await().atMost(Duration.ofSeconds(5)).until(() -> executor.runsOf("tick").size() > runs + 3);
+    }
+
+    @Test
+    void anAssignmentNotAcknowledgedInTimeIsTakenBackAndRunsElsewhere() {
+        List<AxEngine> nodes = List.of(node("n1", task("job").build()), node("n2", task("job").build()));
+        nodes.forEach(AxEngine::start);
+        // a ghost: registered and heartbeating, so the ring gives it work, but it never acknowledges any
+        JdbcNodeRegistry registry = new JdbcNodeRegistry(dataSource, PREFIX);
+        registry.register(
+                new NodeInfo("ghost", "g1", "nowhere", Instant.now(), Set.of("default"), 10), FAST.lease());
+        ScheduledExecutorService heart = Executors.newSingleThreadScheduledExecutor();
+        try {
+            heart.scheduleWithFixedDelay(() -> registry.heartbeat("ghost", "g1", 10), 0, 50, TimeUnit.MILLISECONDS);
+            await().atMost(BOUND).until(() -> nodes.stream().allMatch(e -> e.cluster().liveNodes().size() == 3));
+            List<ScheduleRequest> requests = new ArrayList<>();
+            for (int i = 0; i < 60; i++) {
+                requests.add(ScheduleRequest.of("job").after(Duration.ofMillis(100)));
+            }
+            List<String> ids = nodes.get(0).scheduleAll(requests);
+            await().atMost(BOUND).until(() -> ids.stream().allMatch(id -> state(id) == InstanceState.SUCCESS));
+        } finally {
+            heart.shutdownNow();
+        }
+        assertThat(db.queryForList(
+                        "SELECT reason FROM " + PREFIX + "audit WHERE reason LIKE '%did not acknowledge%'", String.class))
+                .as("assignments taken back from the ghost")
+                .isNotEmpty()
+                .allMatch(r -> r.contains("node ghost"));
+        assertThat(db.queryForObject(
+                        "SELECT COUNT(*) FROM " + PREFIX + "instance WHERE owner = 'ghost'", Integer.class))
+                .isZero();
+        AxEngine leader = leader(nodes);
+        assertThat(leader.reassigned().get("ack-timeout")).isPositive();
+        Map<String, Long> runsPerInstance = executor.runs().stream()
+                .collect(Collectors.groupingBy(AxContext::instanceId, Collectors.counting()));
+        assertThat(runsPerInstance.values()).as("an instance run twice").allMatch(n -> n == 1);
     }
 
     @Test
@@ -286,6 +343,11 @@ abstract class JdbcClusterContract {
                 .isInstanceOf(io.ax.core.cluster.NodeIdInUseException.class)
                 .hasMessageContaining("twin");
         engines.remove(second);
+    }
+
+    private int count(String condition) {
+        Integer n = db.queryForObject("SELECT COUNT(*) FROM " + PREFIX + "instance WHERE " + condition, Integer.class);
+        return n == null ? 0 : n;
     }
 
     private InstanceState state(String id) {
