@@ -27,6 +27,7 @@ final class PostgresBulk {
     private final JdbcTemplate jdbc;
     private final String insertInstances;
     private final String insertInstancesFenced;
+    private final String updateStatesOneFence;
     private final String updateStates;
     private final String insertAudits;
     private final String updateNextFires;
@@ -55,6 +56,8 @@ final class PostgresBulk {
                 + " AND (u.expected_owner IS NULL OR i.owner = u.expected_owner)"
                 + " AND (u.fence = 0 OR EXISTS (SELECT 1 FROM " + prefix + "leader l"
                 + " WHERE l.name = 'leader' AND l.epoch = u.fence)) RETURNING i.id";
+        // the usual group: every fenced change carries the same epoch, checked once for the statement, not per row
+        updateStatesOneFence = updateStates.replace("l.epoch = u.fence)) RETURNING", "l.epoch = ?)) RETURNING");
         insertAudits =
                 "INSERT INTO " + prefix + "audit (instance_id, from_state, to_state, node, attempt, at_us, reason)"
                         + " SELECT id, f, t, n, a, at, r FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::varchar[],"
@@ -172,8 +175,21 @@ final class PostgresBulk {
                 expectedOwners[k] = first.expectedOwner();
                 fences[k] = first.fence();
             }
+            long oneFence = oneFence(fences);
             Set<String> moved = returningIds(
-                    updateStates, ids, from, to, attempts, nodes, at, due, clearOwner, owners, expectedOwners, fences);
+                    oneFence >= 0 ? updateStatesOneFence : updateStates,
+                    oneFence >= 0 ? new long[] {oneFence} : new long[0],
+                    ids,
+                    from,
+                    to,
+                    attempts,
+                    nodes,
+                    at,
+                    due,
+                    clearOwner,
+                    owners,
+                    expectedOwners,
+                    fences);
             for (int k = 0; k < n; k++) {
                 List<Integer> run = runs.get(k);
                 if (moved.contains(ids[k])) {
@@ -212,6 +228,20 @@ final class PostgresBulk {
                         || (last.to() != io.ax.core.InstanceState.SCHEDULED
                                 && next.expectedOwner().equals(last.owner())))
                 && (next.fence() == 0 || next.fence() == first.fence());
+    }
+
+    /** The one epoch every fenced change carries (0 when none is fenced), or -1 when they carry several. */
+    private static long oneFence(Long[] fences) {
+        long one = 0;
+        for (Long f : fences) {
+            if (f != 0) {
+                if (one != 0 && one != f) {
+                    return -1;
+                }
+                one = f;
+            }
+        }
+        return one;
     }
 
     /** What a chain of changes leaves in the owner column: cleared, a new owner, or (owner null) the old one kept. */

@@ -169,29 +169,31 @@ abstract class JdbcClusterContract {
         await().atMost(BOUND).until(() -> executor.runsOf("tick").size() >= 3);
 
         followers.get(0).pause("tick");
-        await().atMost(Duration.ofSeconds(5))
-                .until(() -> count("task_name = 'tick' AND state = 'SKIPPED'") > 0);
+        await().atMost(Duration.ofSeconds(5)).until(() -> count("task_name = 'tick' AND state = 'SKIPPED'") > 0);
         int runs = executor.runsOf("tick").size();
         int skipped = count("task_name = 'tick' AND state = 'SKIPPED'");
         await().atMost(BOUND).until(() -> count("task_name = 'tick' AND state = 'SKIPPED'") > skipped + 5);
         assertThat(executor.runsOf("tick").size()).as("no run while paused").isLessThanOrEqualTo(runs + 1);
 
         followers.get(1).resume("tick");
-        await().atMost(Duration.ofSeconds(5)).until(() -> executor.runsOf("tick").size() > runs + 3);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> executor.runsOf("tick").size() > runs + 3);
     }
 
     @Test
     void anAssignmentNotAcknowledgedInTimeIsTakenBackAndRunsElsewhere() {
-        List<AxEngine> nodes = List.of(node("n1", task("job").build()), node("n2", task("job").build()));
+        List<AxEngine> nodes =
+                List.of(node("n1", task("job").build()), node("n2", task("job").build()));
         nodes.forEach(AxEngine::start);
         // a ghost: registered and heartbeating, so the ring gives it work, but it never acknowledges any
         JdbcNodeRegistry registry = new JdbcNodeRegistry(dataSource, PREFIX);
-        registry.register(
-                new NodeInfo("ghost", "g1", "nowhere", Instant.now(), Set.of("default"), 10), FAST.lease());
+        registry.register(new NodeInfo("ghost", "g1", "nowhere", Instant.now(), Set.of("default"), 10), FAST.lease());
         ScheduledExecutorService heart = Executors.newSingleThreadScheduledExecutor();
         try {
             heart.scheduleWithFixedDelay(() -> registry.heartbeat("ghost", "g1", 10), 0, 50, TimeUnit.MILLISECONDS);
-            await().atMost(BOUND).until(() -> nodes.stream().allMatch(e -> e.cluster().liveNodes().size() == 3));
+            await().atMost(BOUND)
+                    .until(() ->
+                            nodes.stream().allMatch(e -> e.cluster().liveNodes().size() == 3));
             List<ScheduleRequest> requests = new ArrayList<>();
             for (int i = 0; i < 60; i++) {
                 requests.add(ScheduleRequest.of("job").after(Duration.ofMillis(100)));
@@ -202,7 +204,8 @@ abstract class JdbcClusterContract {
             heart.shutdownNow();
         }
         assertThat(db.queryForList(
-                        "SELECT reason FROM " + PREFIX + "audit WHERE reason LIKE '%did not acknowledge%'", String.class))
+                        "SELECT reason FROM " + PREFIX + "audit WHERE reason LIKE '%did not acknowledge%'",
+                        String.class))
                 .as("assignments taken back from the ghost")
                 .isNotEmpty()
                 .allMatch(r -> r.contains("node ghost"));
@@ -211,8 +214,8 @@ abstract class JdbcClusterContract {
                 .isZero();
         AxEngine leader = leader(nodes);
         assertThat(leader.reassigned().get("ack-timeout")).isPositive();
-        Map<String, Long> runsPerInstance = executor.runs().stream()
-                .collect(Collectors.groupingBy(AxContext::instanceId, Collectors.counting()));
+        Map<String, Long> runsPerInstance =
+                executor.runs().stream().collect(Collectors.groupingBy(AxContext::instanceId, Collectors.counting()));
         assertThat(runsPerInstance.values()).as("an instance run twice").allMatch(n -> n == 1);
     }
 

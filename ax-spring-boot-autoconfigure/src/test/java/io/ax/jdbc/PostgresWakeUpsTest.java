@@ -20,10 +20,12 @@ class PostgresWakeUpsTest {
         try {
             receiver.listen(heard::add);
             // the listener may not be subscribed yet when the first signal goes: send until one arrives
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> {
-                sender.signal(List.of("n2", "*leader"));
-                return heard.contains("n2") && heard.contains("*leader");
-            });
+            await().atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> {
+                        sender.signal(List.of("n2", "*leader"));
+                        return heard.contains("n2") && heard.contains("*leader");
+                    });
         } finally {
             receiver.close();
             sender.close();
@@ -37,10 +39,12 @@ class PostgresWakeUpsTest {
         List<String> heard = new CopyOnWriteArrayList<>();
         try {
             mine.listen(heard::add);
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> {
-                mine.signal(List.of("ready"));
-                return heard.contains("ready");
-            });
+            await().atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> {
+                        mine.signal(List.of("ready"));
+                        return heard.contains("ready");
+                    });
             other.signal(List.of("n9"));
             mine.signal(List.of("marker"));
             await().atMost(Duration.ofSeconds(10)).until(() -> heard.contains("marker"));

@@ -67,6 +67,17 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private static final int DISPATCH_QUEUE_CAPACITY = 65_536;
     private static final int WRITE_QUEUE_CAPACITY = 100_000;
     private static final Duration HAND_OFF_BACKOFF = Duration.ofMillis(10);
+    /**
+     * Thrown when the dispatch queue is full, and caught at once to retry soon: one instance without a stack trace,
+     * as a burst meets it thousands of times a second.
+     */
+    private static final RejectedExecutionException DISPATCH_QUEUE_FULL =
+            new RejectedExecutionException("the dispatch queue is full", null) {
+                @Override
+                public synchronized Throwable fillInStackTrace() {
+                    return this;
+                }
+            };
 
     private enum Lifecycle {
         NEW,
@@ -120,7 +131,9 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(DISPATCH_QUEUE_CAPACITY),
                 new NamedThreadFactory("ax-dispatch-", true),
-                new ThreadPoolExecutor.AbortPolicy());
+                (work, pool) -> {
+                    throw DISPATCH_QUEUE_FULL;
+                });
         this.insight = new Insight(b.observers, clock);
         this.clockGuard = new ClockGuard(
                 new ClockJumpDetector(clock, b.clockJumpThreshold, b.clockPause), clock, insight, b.clockJumpListeners);
@@ -313,6 +326,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 List.of(new FirePlanner.Pending(task, now, InstanceOrigin.ON_DEMAND, "triggered on demand")));
         Due due = written.get(0);
         if (leadership.epoch() > 0) {
+            dispatcher.expect(due);
             onDispatchThread(() -> dispatcher.dispatchFresh(due));
         } else {
             wakeUps.signal(List.of(WakeUps.LEADER)); // the leader assigns it

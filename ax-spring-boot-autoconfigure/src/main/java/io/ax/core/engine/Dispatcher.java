@@ -38,6 +38,8 @@ final class Dispatcher {
     private final Map<String, String> inFlight = new ConcurrentHashMap<>();
     /** Task name -> catch-up instances waiting for the in-flight one of a non-overlapping task to end. */
     private final Map<String, Queue<Due>> waiting = new ConcurrentHashMap<>();
+    /** Instances handed to dispatch outside the wheel and not yet written DISPATCHED; see {@link #expect}. */
+    private final Set<String> pipeline = ConcurrentHashMap.newKeySet();
     /** Task name -> due instances of a paused task, waiting for its resume. */
     private final Map<String, List<Due>> held = new ConcurrentHashMap<>();
 
@@ -67,19 +69,38 @@ final class Dispatcher {
      * the leader.
      */
     void dispatchFresh(List<Due> dues) {
-        long leaderEpoch = leadership.epoch();
-        List<Due> mine = dues;
-        if (leaderEpoch == 0) {
-            // MEMORY executions live in this process only: they run here, whoever leads
-            mine = dues.stream()
-                    .filter(d -> InstanceIds.isMemory(d.instanceId()))
-                    .toList();
-            dues.stream().filter(d -> !InstanceIds.isMemory(d.instanceId())).forEach(engine.insight()::released);
-            if (mine.isEmpty()) {
-                return;
+        try {
+            long leaderEpoch = leadership.epoch();
+            List<Due> mine = dues;
+            if (leaderEpoch == 0) {
+                // MEMORY executions live in this process only: they run here, whoever leads
+                mine = dues.stream()
+                        .filter(d -> InstanceIds.isMemory(d.instanceId()))
+                        .toList();
+                dues.stream().filter(d -> !InstanceIds.isMemory(d.instanceId())).forEach(engine.insight()::released);
+                if (mine.isEmpty()) {
+                    return;
+                }
+            }
+            assign(mine, leaderEpoch);
+        } finally {
+            for (Due due : dues) {
+                pipeline.remove(due.instanceId());
             }
         }
-        assign(mine, leaderEpoch);
+    }
+
+    /**
+     * An instance is on its way to {@link #dispatchFresh} outside the wheel (a run on demand, a retry after a full
+     * pool): a sweep that finds it still SCHEDULED leaves it alone meanwhile.
+     */
+    void expect(Due due) {
+        pipeline.add(due.instanceId());
+    }
+
+    /** Whether an instance is on its way to dispatch outside the wheel. */
+    boolean expects(String instanceId) {
+        return pipeline.contains(instanceId);
     }
 
     private void assign(List<Due> dues, long leaderEpoch) {
@@ -240,6 +261,7 @@ final class Dispatcher {
                 full.size(),
                 full.get(0).task().group(),
                 rejectionBackoff);
+        full.forEach(this::expect);
         engine.after(rejectionBackoff, () -> dispatchFresh(full));
     }
 

@@ -253,6 +253,7 @@ final class Leadership implements Membership.Listener {
                     if (engine.writer().apply(back)) {
                         reassignedNodeGone.incrementAndGet();
                         engine.dispatcher().release(due);
+                        engine.dispatcher().expect(due);
                         engine.onDispatchThread(() -> engine.dispatcher().dispatchFresh(due));
                     }
                 }
@@ -368,6 +369,7 @@ final class Leadership implements Membership.Listener {
                     in.id());
             engine.dispatcher().release(t.due());
             Due again = new Due(t.due().task(), in.id(), in.scheduledTime(), in.origin(), Math.max(1, in.attempt()));
+            engine.dispatcher().expect(again);
             engine.onDispatchThread(() -> engine.dispatcher().dispatchFresh(again));
         }
     }

@@ -221,6 +221,9 @@ final class Prefetcher {
             }
             return false;
         }
+        if (engine.dispatcher().expects(instance.id())) {
+            return false; // on its way to dispatch already
+        }
         return engine.fires().enqueue(new Due(task, instance.id(), instance.scheduledTime(), instance.origin()));
     }
 }

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.Deque;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -47,6 +48,16 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
     private final ConcurrentHashMap<String, Row> rows = new ConcurrentHashMap<>();
     /** (task, key) -> instance id: the uniqueness constraint. */
     private final ConcurrentHashMap<TaskKey, String> byKey = new ConcurrentHashMap<>();
+    /** Instances in a state between dispatch and their end: the index {@link #findOwned} reads. */
+    private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+
+    private static final Set<InstanceState> IN_FLIGHT_STATES = EnumSet.of(
+            InstanceState.DISPATCHED,
+            InstanceState.RUNNING,
+            InstanceState.FAILED,
+            InstanceState.TIMEOUT,
+            InstanceState.RETRYING);
+
     /** SCHEDULED instances by due time: the index {@link #findScheduled} reads. */
     private final ConcurrentSkipListSet<Due> scheduled = new ConcurrentSkipListSet<>();
 
@@ -161,8 +172,18 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
     }
 
     @Override
-    public synchronized boolean[] schedule(List<NewFire> fires, long fence) {
-        checkFence(fence);
+    public boolean[] schedule(List<NewFire> fires, long fence) {
+        if (fence > 0) {
+            // a leader's decisions: one at a time with its other fenced writes, so no takeover lands in between
+            synchronized (this) {
+                checkFence(fence);
+                return insert(fires);
+            }
+        }
+        return insert(fires);
+    }
+
+    private boolean[] insert(List<NewFire> fires) {
         boolean[] written = new boolean[fires.size()];
         for (int i = 0; i < written.length; i++) {
             NewFire fire = fires.get(i);
@@ -207,6 +228,17 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
 
     @Override
     public List<OwnedInstance> findOwned(Set<InstanceState> states, String owner, int limit) {
+        if (IN_FLIGHT_STATES.containsAll(states)) {
+            // the few instances in flight, not every instance remembered
+            return inFlight.stream()
+                    .map(rows::get)
+                    .filter(r -> r != null && states.contains(r.instance().state()))
+                    .filter(r -> owner == null || owner.equals(r.owner()))
+                    .sorted(Comparator.comparing((Row r) -> r.instance().scheduledTime()))
+                    .limit(limit)
+                    .map(r -> new OwnedInstance(r.instance(), r.owner()))
+                    .toList();
+        }
         return rows.values().stream()
                 .filter(r -> states.contains(r.instance().state()))
                 .filter(r -> owner == null || owner.equals(r.owner()))
@@ -357,6 +389,11 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
             }
             row.audit().add(new AuditEntry(id, t.from(), t.to(), t.node(), t.attempt(), t.at(), t.reason()));
             applied[0] = true;
+            if (IN_FLIGHT_STATES.contains(t.to())) {
+                inFlight.add(id);
+            } else {
+                inFlight.remove(id);
+            }
             if (t.to() == InstanceState.SCHEDULED) {
                 scheduled.add(new Due(in.scheduledTime(), id));
             } else if (t.from() == InstanceState.SCHEDULED) {
