@@ -39,6 +39,18 @@ final class Claimer {
         this.nodeId = engine.nodeId();
     }
 
+    /** The acknowledgement of an instance assigned to this node: DISPATCHED -&gt; RUNNING, if it still owns it. */
+    Transition acknowledgement(Due due, int attempt) {
+        return engine.writer()
+                .change(
+                        due.instanceId(),
+                        InstanceState.DISPATCHED,
+                        InstanceState.RUNNING,
+                        attempt,
+                        "acknowledged by node " + nodeId)
+                .ownedBy(nodeId);
+    }
+
     /** Claims as one group and hands each instance won to its pool; waits for the store. */
     void claimAndRun(List<Claim> claims) {
         if (claims.isEmpty()) {
@@ -49,14 +61,7 @@ final class Claimer {
             if (c.before() != null) {
                 transitions.add(c.before());
             }
-            transitions.add(engine.writer()
-                    .change(
-                            c.due().instanceId(),
-                            InstanceState.DISPATCHED,
-                            InstanceState.RUNNING,
-                            c.attempt(),
-                            "acknowledged by node " + nodeId)
-                    .ownedBy(nodeId));
+            transitions.add(acknowledgement(c.due(), c.attempt()));
         }
         List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAll(transitions);
         int k = 0;
@@ -82,14 +87,15 @@ final class Claimer {
                 engine.dispatcher().release(c.due());
                 continue;
             }
-            if (c.assignedAt() != null) {
-                engine.insight().acknowledged(c.due().task(), c.assignedAt());
-            }
             run(c);
         }
     }
 
-    private void run(Claim c) {
+    /** Hands an instance this node claimed (its place reserved) to its pool. */
+    void run(Claim c) {
+        if (c.assignedAt() != null) {
+            engine.insight().acknowledged(c.due().task(), c.assignedAt());
+        }
         Execution execution = new Execution(c.due(), c.attempt());
         engine.insight().handingOff(c.due(), c.attempt());
         try {

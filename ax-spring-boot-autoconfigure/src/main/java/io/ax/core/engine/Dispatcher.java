@@ -167,21 +167,38 @@ final class Dispatcher {
                 transitions.add(skip(due, now, "previous instance " + previous + " has not finished", epoch));
             }
         }
-        List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAll(transitions);
+        // the acknowledgements of what this node runs itself go in the same group, right after their assignments:
+        // one round trip assigns and claims them (a store that can, such as PostgreSQL, makes it one update each)
+        int assignments = transitions.size();
+        int[] claimAt = new int[moved.size()];
         List<Claimer.Claim> claims = new ArrayList<>();
+        for (int i = 0; i < moved.size(); i++) {
+            claimAt[i] = -1;
+            if (transitions.get(i).to() == InstanceState.DISPATCHED && nodeId.equals(owners.get(i))) {
+                Due due = moved.get(i);
+                claimAt[i] = transitions.size();
+                transitions.add(claimer.acknowledgement(due, due.attempt()));
+            }
+        }
+        List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAll(transitions);
         Set<String> woken = new HashSet<>();
         try {
-            for (int i = 0; i < moved.size(); i++) {
+            for (int i = 0; i < assignments; i++) {
                 Due due = moved.get(i);
                 Transition t = transitions.get(i);
                 boolean applied = engine.writer().outcome(outcomes.get(i), t);
                 if (t.to() == InstanceState.DISPATCHED) {
                     String owner = owners.get(i);
                     boolean local = owner.equals(nodeId);
-                    if (!applied) {
-                        if (local) {
-                            pools.unreserve(due.task().group());
+                    boolean claimed = local
+                            && engine.writer().outcome(outcomes.get(claimAt[i]), transitions.get(claimAt[i]));
+                    if (local && !(applied && claimed)) {
+                        // not assigned (taken meanwhile), or assigned and not claimed: the poll claims it later
+                        pools.unreserve(due.task().group());
+                        if (!applied) {
+                            release(due);
                         }
+                    } else if (!applied) {
                         release(due);
                     } else if (local) {
                         claims.add(new Claimer.Claim(due, due.attempt(), null, now));
@@ -208,7 +225,7 @@ final class Dispatcher {
             return;
         }
         engine.wakeUps().signal(woken); // the owners look now, not at their next poll
-        claimer.claimAndRun(claims);
+        claims.forEach(claimer::run);
         later(full);
     }
 

@@ -39,6 +39,8 @@ final class Leadership implements Membership.Listener {
     private static final Set<InstanceState> IN_FLIGHT =
             EnumSet.of(InstanceState.DISPATCHED, InstanceState.RUNNING, InstanceState.RETRYING);
     private static final int ORPHAN_PAGE = 10_000;
+    /** How often, and how late, the leader looks for overdue instances that are not in its wheel. */
+    private static final Duration SWEEP_EVERY = Duration.ofSeconds(1);
 
     /** An assignment to another node, followed until acknowledged (or, {@code untilEnd}, until it ends). */
     private record Tracked(Due due, String owner, long assignedNanos, boolean untilEnd) {}
@@ -61,6 +63,8 @@ final class Leadership implements Membership.Listener {
     private volatile boolean ticking;
     /** A heartbeat read the nodes: the leader's next tick looks for dead nodes' work and for pauses. */
     private volatile boolean heartbeatSeen;
+    /** When the last sweep for overdue instances ran; touched on ax-leader only. */
+    private long lastSweepNanos;
 
     Leadership(AxEngine engine) {
         this.engine = engine;
@@ -303,7 +307,12 @@ final class Leadership implements Membership.Listener {
                 adoptOrphans(epoch);
             }
             followAssignments(epoch);
-            engine.prefetcher().sweepOverdue(membership.settings().pollInterval());
+            long now = engine.clock().nanoTime();
+            if (now - lastSweepNanos >= SWEEP_EVERY.toNanos()) {
+                // what other nodes wrote inside the window (without a wake-up) is found here, about a second late
+                lastSweepNanos = now;
+                engine.prefetcher().sweepOverdue(SWEEP_EVERY);
+            }
         } catch (FencedOutException e) {
             membership.stepDown();
         } catch (RuntimeException e) {

@@ -28,6 +28,7 @@ import java.util.function.Consumer;
 final class Prefetcher {
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final int SWEEP_PAGE = 1_000;
 
     private final AxEngine engine;
     private final InstanceStore store;
@@ -193,7 +194,8 @@ final class Prefetcher {
         }
         Instant overdue = engine.clock().instant().minus(lag);
         int found = 0;
-        for (TaskInstance instance : store.findScheduled(overdue, null, null, pageSize)) {
+        // a small page: in a burst, the overdue rows are mostly in the wheel already, on their way to dispatch
+        for (TaskInstance instance : store.findScheduled(overdue, null, null, Math.min(pageSize, SWEEP_PAGE))) {
             if (!engine.isPaused(instance.taskName()) && enqueue(instance)) {
                 found++;
             }
