@@ -483,18 +483,35 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
             names.add(name);
             updates.add(new Object[] {description(trigger), micros(at), name});
         });
-        tx.executeWithoutResult(status -> {
-            int[] counts = batchCounts(sql.updateTask, updates);
-            List<Object[]> inserts = new ArrayList<>();
-            for (int i = 0; i < counts.length; i++) {
-                if (counts[i] == 0) {
-                    inserts.add(new Object[] {names.get(i), updates.get(i)[0], micros(at)});
-                } else if (counts[i] == Statement.SUCCESS_NO_INFO) {
-                    saveTask(names.get(i), triggers.get(names.get(i)), at);
+        try {
+            tx.executeWithoutResult(status -> {
+                int[] counts = batchCounts(sql.updateTask, updates);
+                List<Object[]> inserts = new ArrayList<>();
+                for (int i = 0; i < counts.length; i++) {
+                    if (counts[i] == 0) {
+                        inserts.add(new Object[] {names.get(i), updates.get(i)[0], micros(at)});
+                    } else if (counts[i] == Statement.SUCCESS_NO_INFO) {
+                        saveTask(names.get(i), triggers.get(names.get(i)), at);
+                    }
                 }
-            }
-            batch(sql.insertTask, inserts);
-        });
+                batch(sql.insertTask, inserts);
+            });
+        } catch (DuplicateKeyException raced) {
+            // another node starting at the same moment inserted some of them first: one by one, each settled alone
+            triggers.forEach((name, trigger) -> saveTaskRacing(name, trigger, at));
+        }
+    }
+
+    /** Records a task that another node may be inserting at the same moment; each attempt its own transaction. */
+    private void saveTaskRacing(String name, String trigger, Instant at) {
+        try {
+            saveTask(name, trigger, at);
+        } catch (DuplicateKeyException raced) {
+            jdbc.update(sql.updateTask, description(trigger), micros(at), name);
+        } catch (org.springframework.dao.DataAccessException aborted) {
+            // PostgreSQL: the insert's failure aborted the transaction before its own update could run
+            jdbc.update(sql.updateTask, description(trigger), micros(at), name);
+        }
     }
 
     private static String description(String trigger) {

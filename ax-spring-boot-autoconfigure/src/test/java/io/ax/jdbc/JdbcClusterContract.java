@@ -341,6 +341,37 @@ abstract class JdbcClusterContract {
     }
 
     @Test
+    void nodesStartingAtTheSameMomentOnEmptyTablesAllStart() throws Exception {
+        AxTask[] tasks = new AxTask[200];
+        for (int i = 0; i < tasks.length; i++) {
+            tasks[i] = task("t" + i).build();
+        }
+        List<AxEngine> nodes = List.of(node("n1", tasks), node("n2", tasks), node("n3", tasks));
+        CountDownLatch go = new CountDownLatch(1);
+        List<java.util.concurrent.Future<?>> started = new ArrayList<>();
+        java.util.concurrent.ExecutorService starters = Executors.newFixedThreadPool(3);
+        try {
+            for (AxEngine e : nodes) {
+                started.add(starters.submit(() -> {
+                    go.await();
+                    e.start();
+                    return null;
+                }));
+            }
+            go.countDown();
+            for (java.util.concurrent.Future<?> f : started) {
+                f.get(BOUND.toSeconds(), TimeUnit.SECONDS); // throws if a start failed
+            }
+        } finally {
+            starters.shutdownNow();
+        }
+        assertThat(nodes).allMatch(AxEngine::isRunning);
+        assertThat(db.queryForObject("SELECT COUNT(*) FROM " + PREFIX + "task", Integer.class))
+                .isEqualTo(200);
+        leader(nodes);
+    }
+
+    @Test
     void twoLiveNodesWithOneIdIsAClearStartUpError() {
         node("twin").start();
         AxEngine second = node("twin");

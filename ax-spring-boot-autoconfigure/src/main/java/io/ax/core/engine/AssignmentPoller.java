@@ -84,7 +84,7 @@ final class AssignmentPoller {
                     engine.stores().findOwned(EnumSet.of(InstanceState.DISPATCHED), engine.nodeId(), MAX_PER_LOOK)) {
                 TaskInstance in = o.instance();
                 AxTask task = engine.registered().get(in.taskName());
-                if (task != null) {
+                if (task != null && !claimer.isClaiming(in.id())) { // the leader claiming its own: not twice
                     found.add(new Pending(
                             new Due(task, in.id(), in.scheduledTime(), in.origin()),
                             Math.max(1, in.attempt()),

@@ -216,9 +216,9 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         }
         writer.start();
         wheel.start();
-        new Recovery(this).run();
-        prefetcher.start();
         try {
+            new Recovery(this).run();
+            prefetcher.start();
             membership.start(); // a node alone leads at once; the takeover plans and loads before this returns
         } catch (RuntimeException e) {
             lifecycle.set(Lifecycle.STOPPED);

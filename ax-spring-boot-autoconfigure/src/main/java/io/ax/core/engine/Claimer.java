@@ -32,11 +32,28 @@ final class Claimer {
     private final AxEngine engine;
     private final ExecutionPools pools;
     private final String nodeId;
+    /** Instances this node is claiming right now, by either path: the other path leaves them alone. */
+    private final java.util.Set<String> claiming = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     Claimer(AxEngine engine, ExecutionPools pools) {
         this.engine = engine;
         this.pools = pools;
         this.nodeId = engine.nodeId();
+    }
+
+    /** Marks an instance as being claimed here (its assignment and claim are on their way to the store). */
+    void claiming(String instanceId) {
+        claiming.add(instanceId);
+    }
+
+    /** The claim of an instance marked with {@link #claiming} was settled. */
+    void settled(String instanceId) {
+        claiming.remove(instanceId);
+    }
+
+    /** Whether this node is claiming an instance right now. */
+    boolean isClaiming(String instanceId) {
+        return claiming.contains(instanceId);
     }
 
     /** The acknowledgement of an instance assigned to this node: DISPATCHED -&gt; RUNNING, if it still owns it. */
@@ -58,6 +75,7 @@ final class Claimer {
         }
         List<Transition> transitions = new ArrayList<>(claims.size() * 2);
         for (Claim c : claims) {
+            claiming.add(c.due().instanceId());
             if (c.before() != null) {
                 transitions.add(c.before());
             }
@@ -82,9 +100,12 @@ final class Claimer {
                         c.due().instanceId(),
                         e.toString());
             }
+            claiming.remove(c.due().instanceId());
             if (!won) {
+                // the instance is elsewhere (taken back, claimed by this node's other path, ended): its task's slot
+                // is not this claim's to free; the leader frees it when it learns of the end
                 pools.unreserve(c.due().task().group());
-                engine.dispatcher().release(c.due());
+                engine.insight().released(c.due());
                 continue;
             }
             run(c);

@@ -177,6 +177,7 @@ final class Dispatcher {
             if (transitions.get(i).to() == InstanceState.DISPATCHED && nodeId.equals(owners.get(i))) {
                 Due due = moved.get(i);
                 claimAt[i] = transitions.size();
+                claimer.claiming(due.instanceId()); // the poll must not claim it meanwhile
                 transitions.add(claimer.acknowledgement(due, due.attempt()));
             }
         }
@@ -190,8 +191,8 @@ final class Dispatcher {
                 if (t.to() == InstanceState.DISPATCHED) {
                     String owner = owners.get(i);
                     boolean local = owner.equals(nodeId);
-                    boolean claimed = local
-                            && engine.writer().outcome(outcomes.get(claimAt[i]), transitions.get(claimAt[i]));
+                    boolean claimed =
+                            local && engine.writer().outcome(outcomes.get(claimAt[i]), transitions.get(claimAt[i]));
                     if (local && !(applied && claimed)) {
                         // not assigned (taken meanwhile), or assigned and not claimed: the poll claims it later
                         pools.unreserve(due.task().group());
@@ -223,6 +224,12 @@ final class Dispatcher {
         } catch (FencedOutException e) {
             fencedOut(e, moved, owners);
             return;
+        } finally {
+            for (int i = 0; i < moved.size(); i++) {
+                if (claimAt[i] >= 0) {
+                    claimer.settled(moved.get(i).instanceId());
+                }
+            }
         }
         engine.wakeUps().signal(woken); // the owners look now, not at their next poll
         claims.forEach(claimer::run);

@@ -126,8 +126,8 @@ final class Leadership implements Membership.Listener {
             thread.execute(() -> {
                 wakeUpPending.set(false);
                 if (membership.epochIfLeader() > 0) {
-                    engine.prefetcher()
-                            .sweepOverdue(membership.settings().pollInterval().negated());
+                    engine.prefetcher().sweepOverdue(Duration.ZERO); // due now: at once
+                    engine.prefetcher().rewind(); // due later inside the window: loaded again from its start
                 }
             });
         } catch (java.util.concurrent.RejectedExecutionException stopped) {

@@ -29,6 +29,7 @@ final class Prefetcher {
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
     private static final int SWEEP_PAGE = 1_000;
+    private static final int SWEEP_PAGES = 100;
 
     private final AxEngine engine;
     private final InstanceStore store;
@@ -51,6 +52,7 @@ final class Prefetcher {
     private boolean readToHorizon;
 
     private final AtomicBoolean refillRequested = new AtomicBoolean();
+    private final AtomicBoolean rewindRequested = new AtomicBoolean();
 
     Prefetcher(AxEngine engine, Duration window, int pageSize, int limit) {
         this.engine = engine;
@@ -77,6 +79,30 @@ final class Prefetcher {
     synchronized void takeOver(Consumer<TaskInstance> loaded) {
         reset();
         load(loaded);
+    }
+
+    /**
+     * Another node wrote work inside this leader's window: the next load reads the window again from its start (what
+     * is in the wheel already is left out there), on the {@code ax-prefetch} thread, soon. Calls while one is
+     * pending are one.
+     */
+    void rewind() {
+        if (!rewindRequested.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            thread.execute(() -> {
+                rewindRequested.set(false);
+                synchronized (this) {
+                    cursorTime = null;
+                    cursorId = null;
+                    readToHorizon = false;
+                }
+                refresh();
+            });
+        } catch (RejectedExecutionException stopped) {
+            rewindRequested.set(false);
+        }
     }
 
     /** This node stopped leading: nothing is loaded, and writers put nothing into the wheel. */
@@ -194,11 +220,24 @@ final class Prefetcher {
         }
         Instant overdue = engine.clock().instant().minus(lag);
         int found = 0;
-        // a small page: in a burst, the overdue rows are mostly in the wheel already, on their way to dispatch
-        for (TaskInstance instance : store.findScheduled(overdue, null, null, Math.min(pageSize, SWEEP_PAGE))) {
-            if (!engine.isPaused(instance.taskName()) && enqueue(instance)) {
-                found++;
+        int page = Math.min(pageSize, SWEEP_PAGE);
+        Instant afterTime = null;
+        String afterId = null;
+        // small pages, read on while they bring new rows: in a burst of this leader's own, the overdue rows are mostly
+        // in the wheel already; a burst another node wrote is read through in one sweep
+        for (int pages = 0; pages < SWEEP_PAGES; pages++) {
+            List<TaskInstance> rows = store.findScheduled(overdue, afterTime, afterId, page);
+            int before = found;
+            for (TaskInstance instance : rows) {
+                if (!engine.isPaused(instance.taskName()) && enqueue(instance)) {
+                    found++;
+                }
             }
+            if (rows.size() < page || found == before) {
+                break;
+            }
+            afterTime = rows.get(rows.size() - 1).scheduledTime();
+            afterId = rows.get(rows.size() - 1).id();
         }
         if (found > 0) {
             // DEBUG: catch-ups that wait for a long run of their task are found here again and again
