@@ -22,6 +22,7 @@ public final class Bench {
         SCENARIOS.put("recurring", "io.ax.bench.recurring.RecurringScenario");
         SCENARIOS.put("burst", "io.ax.bench.burst.BurstScenario");
         SCENARIOS.put("delayed", "io.ax.bench.delayed.DelayedScenario");
+        SCENARIOS.put("cluster", "io.ax.bench.cluster.ClusterScenario");
     }
 
     private Bench() {}

@@ -1,0 +1,216 @@
+package io.ax.bench.cluster;
+
+import io.ax.bench.ResultTable;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.StringJoiner;
+
+/** The notes under the scenario's table: how each part was measured, and what each round left behind. */
+final class ClusterNotes {
+
+    private ClusterNotes() {}
+
+    static void add(
+            ResultTable t,
+            Settings s,
+            Map<Integer, Map<String, BurstPhase.Result>> bursts,
+            Map<Integer, Map<String, RecurringPhase.Result>> recurring,
+            FailoverPhase.Result failover,
+            Path logDir,
+            boolean axInfoLog) {
+        List<String> rounds = new ArrayList<>();
+        bursts.forEach((n, r) -> r.values().forEach(x -> rounds.add(burstRound(x))));
+        recurring.forEach((n, r) -> r.values().forEach(x -> rounds.add(recurringRound(x))));
+        if (failover != null) {
+            rounds.add(failoverRound(failover));
+        }
+        t.note(String.format(
+                Locale.ROOT,
+                "Every node is a JVM of its own (java %s -cp ax-benchmarks.jar io.ax.bench.cluster.ClusterNode),"
+                        + " started by the benchmark JVM; nodes, benchmark and PostgreSQL share this machine's %d"
+                        + " cores, so with more nodes the same cores run more JVMs: more nodes add no CPU here.",
+                String.join(" ", s.jvmArgs()),
+                Runtime.getRuntime().availableProcessors()));
+        t.note(String.format(
+                Locale.ROOT,
+                "Burst: %,d one-shot no-op executions all due at one instant, written by the benchmark JVM once the"
+                        + " nodes had formed their cluster, a few seconds ahead of that instant (not timed; AX:"
+                        + " JdbcInstanceStore.schedule of SCHEDULED instances of one concurrent task, origin DELAYED,"
+                        + " each with its CREATED and SCHEDULED audit rows; db-scheduler: scheduleBatch of a"
+                        + " OneTimeTask), then ANALYZE. Timed from the due instant until every execution is done in"
+                        + " the database (AX: SUCCESS; db-scheduler: its row deleted), checked every 20 ms once the"
+                        + " nodes' handlers had run them all. AX's leader finds what another process wrote inside its"
+                        + " prefetch window (due within 60 s) only with its sweep for overdue instances (nothing wakes"
+                        + " it for rows due later than one poll interval), and assigns each instance to a live node by"
+                        + " consistent hashing; each db-scheduler node polls the table itself. Node CPU = process CPU time of the node JVMs over the drain (JIT and GC included).",
+                s.burstTasks()));
+        t.note(String.format(
+                Locale.ROOT,
+                "Recurring: %,d tasks each due every second (AX: one shared cron trigger `* * * * * ?`, PERSISTENT;"
+                        + " db-scheduler: one RecurringTask `* * * * * *` with a row per task), registered on every"
+                        + " node; %d s per round once the nodes formed their cluster, the first %d s left out. fires/s"
+                        + " = executions that started in the window / its length; achieved = those / the fires due"
+                        + " in the window; lateness = handler start - fire time, recorded on each node.",
+                s.recurringTasks(),
+                s.seconds(),
+                s.warmup()));
+        t.note("Run twice: the key of every execution the handlers ran (burst: its number; recurring: task and fire"
+                + " second) found more than once across the nodes; for AX added to what its audit trail says:"
+                + " RUNNING rows that follow a RUNNING row of the same instance with no FAILED, TIMEOUT or SCHEDULED"
+                + " between them, (task, fire time) pairs with two SERIES instances, and trigger fires (SERIES or"
+                + " CATCH_UP) of one (task, fire time) run by two instances. Busiest node's share: AX counts the"
+                + " RUNNING audit rows per node, db-scheduler the executions its handlers counted (ideal: 100 / N).");
+        t.note("Acknowledgement (AX): per attempt, the RUNNING audit row's at_us minus that of the DISPATCHED row"
+                + " before it, both stamped by the node that wrote them (the leader that assigned, the owner that"
+                + " claimed), on this one host's clock. The leader claims what it assigns to itself as soon as its"
+                + " DISPATCHED write group has returned (so with 1 node this is the time that group took); the other"
+                + " nodes find theirs by a PostgreSQL LISTEN/NOTIFY wake-up or their poll. db-scheduler has no such"
+                + " step.");
+        if (failover != null) {
+            t.note(String.format(
+                    Locale.ROOT,
+                    "Failover (AX only; db-scheduler has no leader): %d nodes with heartbeat %d ms, lease %d ms,"
+                            + " acknowledgement timeout %d ms, poll %d ms, running %d tasks due every second; the"
+                            + " leader's JVM killed with SIGKILL (Process.destroyForcibly) %d times, each time"
+                            + " replaced by a new node and the cluster left 1 s once the replacement had joined."
+                            + " Measured from just before the kill until the leader row shows another holder at a"
+                            + " higher epoch whose lease has not expired (JdbcLeaderLease.current(), database clock,"
+                            + " read every 10 ms). Bound: the dead leader's lease runs out within a lease of its last"
+                            + " renewal, and a standby tries within a heartbeat. Each failover (s): %s.",
+                    failover.nodes(),
+                    failover.timing().heartbeat().toMillis(),
+                    failover.timing().lease().toMillis(),
+                    failover.timing().ackTimeout().toMillis(),
+                    failover.timing().pollInterval().toMillis(),
+                    failover.tasks(),
+                    failover.seconds().size(),
+                    joinSeconds(failover.seconds())));
+        }
+        rounds.forEach(t::note);
+        t.note(String.format(
+                Locale.ROOT,
+                "Configuration per node, %d worker threads each. AX: JdbcInstanceStore on a pool of %d connections"
+                        + " (one of them held by its LISTEN for wake-ups), audit log on, cluster timing heartbeat 3 s,"
+                        + " lease 10 s, acknowledgement 3 s (the defaults) but poll interval %d ms (default 500 ms),"
+                        + " 32 virtual nodes; pool 'default' with a queue of the whole burst or max(20,000, tasks);"
+                        + " %s. db-scheduler 16.7.1: threads %d, pollingInterval %d ms,"
+                        + " pollUsingLockAndFetch(%.1f, %.1f), a scheduler name per node, pool of %d connections."
+                        + " Node logs: %s.",
+                s.threads(),
+                AxNode.CONNECTIONS,
+                s.pollMs(),
+                axInfoLog ? "logger io.ax at INFO" : "logger io.ax at WARN (cluster membership at INFO)",
+                s.threads(),
+                DbSchedulerNode.POLLING_INTERVAL.toMillis(),
+                DbSchedulerNode.LOWER_LIMIT,
+                DbSchedulerNode.UPPER_LIMIT,
+                s.threads() + 4,
+                logDir.toAbsolutePath()));
+    }
+
+    private static String burstRound(BurstPhase.Result r) {
+        StringBuilder out = new StringBuilder(String.format(
+                Locale.ROOT,
+                "Burst, %s, %d node(s): written in %.2f s (due %.0f s after writing began); per node %s; run twice:"
+                        + " %d by the handlers' keys",
+                r.system(),
+                r.nodes(),
+                r.writeSeconds(),
+                r.leadSeconds(),
+                spread(r.perNode()),
+                r.handlerTwice()));
+        checks(out, r.checks());
+        if (!r.finished()) {
+            out.append(String.format(
+                    Locale.ROOT, "; NOT DRAINED: %,d of %,d done when the round gave up", r.done(), r.tasks()));
+        }
+        tail(out, r.killedAtStop(), r.problems());
+        return out.toString();
+    }
+
+    private static String recurringRound(RecurringPhase.Result r) {
+        StringBuilder out = new StringBuilder(String.format(
+                Locale.ROOT,
+                "Recurring, %s, %d node(s): %,d fires in %.1f s of %,d due, lateness max %.1f ms, %d started before"
+                        + " their time; per node %s; run twice: %d by the handlers' keys",
+                r.system(),
+                r.nodes(),
+                r.fires(),
+                r.window(),
+                r.expected(),
+                r.lateness().getTotalCount() == 0 ? Double.NaN : r.lateness().getMaxValue() / 1000.0,
+                r.early(),
+                spread(r.perNode()),
+                r.handlerTwice()));
+        checks(out, r.checks());
+        tail(out, r.killedAtStop(), r.problems());
+        return out.toString();
+    }
+
+    private static String failoverRound(FailoverPhase.Result f) {
+        StringBuilder out = new StringBuilder(String.format(
+                Locale.ROOT,
+                "Failover load: %,d fires due while the leaders were killed, %,d of them succeeded; their instances"
+                        + " by state %s; lateness p99 %.1f ms, max %.1f ms (first RUNNING audit row - fire time)",
+                f.fires().expected(),
+                f.fires().succeeded(),
+                f.fires().states(),
+                f.fires().p99LateMillis(),
+                f.fires().maxLateMillis()));
+        checks(out, f.checks());
+        tail(out, f.killedAtStop(), f.problems());
+        return out.toString();
+    }
+
+    private static void checks(StringBuilder out, Audit.Checks c) {
+        if (c == null) {
+            return;
+        }
+        out.append(String.format(
+                Locale.ROOT,
+                ", by the audit trail: %d RUNNING after RUNNING, %d fire times with two SERIES instances, %d fire"
+                        + " times run by two instances; acknowledgements %,d (p50 %.1f ms, p99 %.1f ms), of them"
+                        + " assigned to another node %,d (p50 %.1f ms, p99 %.1f ms); instances by state %s",
+                c.runTwice(),
+                c.seriesTwice(),
+                c.fireRunTwice(),
+                c.ack().count(),
+                c.ack().p50Millis(),
+                c.ack().p99Millis(),
+                c.ack().remote(),
+                c.ack().remoteP50Millis(),
+                c.ack().remoteP99Millis(),
+                c.states()));
+    }
+
+    private static void tail(StringBuilder out, List<String> killed, Map<String, Integer> problems) {
+        if (!killed.isEmpty()) {
+            out.append("; did not stop when asked and were killed: ").append(killed);
+        }
+        int lines = problems.values().stream().mapToInt(Integer::intValue).sum();
+        if (lines > 0) {
+            StringJoiner top = new StringJoiner("; ");
+            problems.entrySet().stream()
+                    .sorted((a, b) -> b.getValue() - a.getValue())
+                    .limit(3)
+                    .forEach(e -> top.add(e.getValue() + " x \"" + e.getKey() + "\""));
+            out.append(String.format(Locale.ROOT, "; node logs: %d WARN/ERROR lines, most: %s", lines, top));
+        }
+        out.append('.');
+    }
+
+    private static String spread(Map<String, Long> perNode) {
+        StringJoiner j = new StringJoiner(", ");
+        perNode.forEach((node, count) -> j.add(String.format(Locale.ROOT, "%s %,d", node, count)));
+        return j.toString();
+    }
+
+    private static String joinSeconds(List<Double> seconds) {
+        StringJoiner j = new StringJoiner(", ");
+        seconds.forEach(x -> j.add(String.format(Locale.ROOT, "%.3f", x)));
+        return j.toString();
+    }
+}

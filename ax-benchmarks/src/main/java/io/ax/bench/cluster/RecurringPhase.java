@@ -1,0 +1,166 @@
+package io.ax.bench.cluster;
+
+import io.ax.bench.db.ServerCpu;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Part 2, the recurring load: {@code tasks} tasks each due every second (10,000 fires a second), on {@code n} nodes
+ * for {@code seconds}, the first {@code warmup} left out; the clock starts once the nodes have formed their cluster
+ * (AX) or all started (db-scheduler). As in the {@code recurring} scenario: fires/s = executions that started in the
+ * window / its length; lateness = handler start minus fire time, recorded by each node.
+ */
+final class RecurringPhase {
+
+    /** What one round measured. */
+    record Result(
+            String system,
+            int nodes,
+            long fires,
+            double window,
+            long expected,
+            Histogram lateness,
+            long early,
+            double serverCpu,
+            double nodeCpu,
+            Map<String, Long> perNode,
+            long handlerTwice,
+            Audit.Checks checks,
+            List<String> killedAtStop,
+            Map<String, Integer> problems) {
+
+        double firesPerSecond() {
+            return fires / window;
+        }
+
+        double achievedPercent() {
+            return expected == 0 ? Double.NaN : 100.0 * fires / expected;
+        }
+
+        double latenessMillis(double percentile) {
+            return lateness.getTotalCount() == 0 ? Double.NaN : lateness.getValueAtPercentile(percentile) / 1000.0;
+        }
+
+        long duplicates() {
+            return handlerTwice + (checks == null ? 0 : checks.duplicates());
+        }
+    }
+
+    private final NodeProcesses processes;
+    private final Settings settings;
+
+    RecurringPhase(NodeProcesses processes, Settings settings) {
+        this.processes = processes;
+        this.settings = settings;
+    }
+
+    Result run(ClusterSystem system, int n) throws Exception {
+        int tasks = settings.recurringTasks();
+        system.recreate(ClusterSystem.Part.RECURRING);
+        system.prepareRecurring(tasks);
+        List<String> args = new ArrayList<>(system.nodeArgs());
+        args.addAll(settings.nodeArgs());
+        args.add("--load=recurring");
+        args.add("--tasks=" + tasks);
+        args.add("--queue=" + Math.max(20_000, tasks)); // as the recurring scenario: a whole second's fires fit
+        String label = "recurring-" + Settings.slug(system.name()) + "-" + n + "n";
+        if (system instanceof DbSchedulerCluster dbs) {
+            dbs.dueAtNextSecond();
+        }
+        ClusterScenario.log("%s: starting %d node(s) with %,d tasks each due every second", label, n, tasks);
+        NodeGroup group = NodeGroup.start(processes, label, Settings.ids(system, "", n), args);
+        List<NodeGroup.Report> reports;
+        long handlerTwice;
+        Instant from;
+        Instant to;
+        double window;
+        double serverCpu;
+        List<String> killed;
+        try {
+            if (system instanceof AxCluster) {
+                group.awaitJoined(Settings.JOIN);
+                system.analyze(); // as the recurring scenario: statistics once the first rows are in
+            }
+            long t0 = System.nanoTime();
+            BurstPhase.sleepUntil(t0 + settings.warmup() * 1_000_000_000L);
+            group.cut();
+            from = Instant.now();
+            long windowStart = System.nanoTime();
+            long before = group.executions();
+            ServerCpu cpu = ServerCpu.start();
+            for (int s = settings.warmup() + 5; s < settings.seconds(); s += 5) {
+                BurstPhase.sleepUntil(t0 + s * 1_000_000_000L);
+                ClusterScenario.log("%s: %d s, %,d fires in the window", label, s, group.executions() - before);
+            }
+            BurstPhase.sleepUntil(t0 + settings.seconds() * 1_000_000_000L);
+            reports = group.report();
+            ClusterScenario.logStoreCalls(label, reports);
+            serverCpu = cpu.seconds();
+            window = (System.nanoTime() - windowStart) / 1e9;
+            to = Instant.now();
+            handlerTwice = group.duplicates();
+        } finally {
+            killed = group.stop();
+        }
+        Histogram lateness = new Histogram(3);
+        Map<String, Long> perNode = new TreeMap<>();
+        long early = 0;
+        double nodeCpu = 0;
+        for (NodeGroup.Report r : reports) {
+            lateness.add(r.lateness());
+            perNode.put(r.node(), r.lateness().getTotalCount());
+            early += r.early();
+            nodeCpu += r.cpuSeconds();
+        }
+        Audit.Checks checks = null;
+        if (system instanceof AxCluster ax) {
+            checks = new Audit(ax.jdbc(), ax.prefix()).check(micros(from), micros(to));
+            perNode = checks.runningByNode();
+        }
+        long expected = (long) tasks * (to.getEpochSecond() - from.getEpochSecond());
+        Result r = new Result(
+                system.name(),
+                n,
+                lateness.getTotalCount(),
+                window,
+                expected,
+                lateness,
+                early,
+                serverCpu,
+                nodeCpu,
+                perNode,
+                handlerTwice,
+                checks,
+                killed,
+                NodeLogs.problems(group.logs()));
+        ClusterScenario.log(
+                "%s: %,.0f fires/s (%.1f %% of due), lateness p50 %.1f ms p99 %.1f ms max %.1f ms; PostgreSQL CPU"
+                        + " %.1f s, node JVMs CPU %.1f s; per node %s; %d started early; run twice (handlers) %d%s",
+                label,
+                r.firesPerSecond(),
+                r.achievedPercent(),
+                r.latenessMillis(50),
+                r.latenessMillis(99),
+                lateness.getTotalCount() == 0 ? Double.NaN : lateness.getMaxValue() / 1000.0,
+                serverCpu,
+                nodeCpu,
+                perNode,
+                early,
+                handlerTwice,
+                checks == null ? "" : "; audit " + checks);
+        ClusterScenario.logProblems(label, r.problems(), killed);
+        if (!settings.keepTables()) {
+            system.drop(ClusterSystem.Part.RECURRING);
+        }
+        return r;
+    }
+
+    static long micros(Instant t) {
+        return ChronoUnit.MICROS.between(Instant.EPOCH, t);
+    }
+}
