@@ -169,30 +169,34 @@ final class Dispatcher {
         }
         // the acknowledgements of what this node runs itself go in the same group, right after their assignments:
         // one round trip assigns and claims them (a store that can, such as PostgreSQL, makes it one update each)
-        int assignments = transitions.size();
+        // each claim right after its assignment: the writer's groups end anywhere, and the first instances start
+        // while the last are still being written
+        int[] assignAt = new int[moved.size()];
         int[] claimAt = new int[moved.size()];
-        List<Claimer.Claim> claims = new ArrayList<>();
+        List<Transition> ordered = new ArrayList<>(transitions.size() * 2);
         for (int i = 0; i < moved.size(); i++) {
+            assignAt[i] = ordered.size();
+            ordered.add(transitions.get(i));
             claimAt[i] = -1;
             if (transitions.get(i).to() == InstanceState.DISPATCHED && nodeId.equals(owners.get(i))) {
                 Due due = moved.get(i);
-                claimAt[i] = transitions.size();
+                claimAt[i] = ordered.size();
                 claimer.claiming(due.instanceId()); // the poll must not claim it meanwhile
-                transitions.add(claimer.acknowledgement(due, due.attempt()));
+                ordered.add(claimer.acknowledgement(due, due.attempt()));
             }
         }
-        List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAll(transitions);
+        List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAll(ordered);
         Set<String> woken = new HashSet<>();
         try {
-            for (int i = 0; i < assignments; i++) {
+            for (int i = 0; i < moved.size(); i++) {
                 Due due = moved.get(i);
                 Transition t = transitions.get(i);
-                boolean applied = engine.writer().outcome(outcomes.get(i), t);
+                boolean applied = engine.writer().outcome(outcomes.get(assignAt[i]), t);
                 if (t.to() == InstanceState.DISPATCHED) {
                     String owner = owners.get(i);
                     boolean local = owner.equals(nodeId);
                     boolean claimed =
-                            local && engine.writer().outcome(outcomes.get(claimAt[i]), transitions.get(claimAt[i]));
+                            local && engine.writer().outcome(outcomes.get(claimAt[i]), ordered.get(claimAt[i]));
                     if (local && !(applied && claimed)) {
                         // not assigned (taken meanwhile), or assigned and not claimed: the poll claims it later
                         pools.unreserve(due.task().group());
@@ -202,7 +206,7 @@ final class Dispatcher {
                     } else if (!applied) {
                         release(due);
                     } else if (local) {
-                        claims.add(new Claimer.Claim(due, due.attempt(), null, now));
+                        claimer.run(new Claimer.Claim(due, due.attempt(), null, now)); // starts now
                     } else {
                         leadership.assigned(due, owner, due.attempt());
                         engine.insight().released(due);
@@ -232,7 +236,6 @@ final class Dispatcher {
             }
         }
         engine.wakeUps().signal(woken); // the owners look now, not at their next poll
-        claims.forEach(claimer::run);
         later(full);
     }
 
