@@ -34,6 +34,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -496,21 +497,31 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
                 }
                 batch(sql.insertTask, inserts);
             });
-        } catch (DuplicateKeyException raced) {
-            // another node starting at the same moment inserted some of them first: one by one, each settled alone
+        } catch (DuplicateKeyException | PessimisticLockingFailureException raced) {
+            // another node starting at the same moment inserted some of them first (or, on MariaDB, the two
+            // batches deadlocked on the key's gap): one by one, each settled alone
             triggers.forEach((name, trigger) -> saveTaskRacing(name, trigger, at));
         }
     }
 
     /** Records a task that another node may be inserting at the same moment; each attempt its own transaction. */
     private void saveTaskRacing(String name, String trigger, Instant at) {
-        try {
-            saveTask(name, trigger, at);
-        } catch (DuplicateKeyException raced) {
-            jdbc.update(sql.updateTask, description(trigger), micros(at), name);
-        } catch (org.springframework.dao.DataAccessException aborted) {
-            // PostgreSQL: the insert's failure aborted the transaction before its own update could run
-            jdbc.update(sql.updateTask, description(trigger), micros(at), name);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                saveTask(name, trigger, at);
+                return;
+            } catch (DuplicateKeyException raced) {
+                jdbc.update(sql.updateTask, description(trigger), micros(at), name);
+                return;
+            } catch (PessimisticLockingFailureException deadlocked) {
+                if (attempt == 5) {
+                    throw deadlocked;
+                }
+            } catch (org.springframework.dao.DataAccessException aborted) {
+                // PostgreSQL: the insert's failure aborted the transaction before its own update could run
+                jdbc.update(sql.updateTask, description(trigger), micros(at), name);
+                return;
+            }
         }
     }
 
