@@ -1,0 +1,85 @@
+package io.ax.jdbc;
+
+import io.ax.core.cluster.LeaderLease;
+import io.ax.core.cluster.NodeRegistry;
+import io.ax.test.cluster.LeaderLeaseContract;
+import io.ax.test.cluster.NodeRegistryContract;
+import io.ax.test.jdbc.TestDatabase;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
+
+/**
+ * The lease and node registry contracts on one database, on tables created by AX's own migrations; a second
+ * session set to a time zone far from UTC plays a node whose clock is far from the database's.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class JdbcClusterSpiContract {
+
+    private static final String PREFIX = "axlease_";
+
+    private final TestDatabase db;
+    /** The statement that moves a session's time zone 13 or 14 hours ahead of UTC. */
+    private final String skewedSessionStatement;
+
+    private SingleConnectionDataSource skewed;
+
+    JdbcClusterSpiContract(TestDatabase db, String skewedSessionStatement) {
+        this.db = db;
+        this.skewedSessionStatement = skewedSessionStatement;
+    }
+
+    @BeforeAll
+    void createSchema() {
+        db.migrate(PREFIX);
+    }
+
+    @AfterAll
+    void closeSkewedSession() {
+        if (skewed != null) {
+            skewed.destroy();
+        }
+    }
+
+    private SingleConnectionDataSource skewedSession() {
+        db.dataSource(); // skips the test, saying why, when the database is down
+        if (skewed == null) {
+            skewed = new SingleConnectionDataSource(db.url(), db.user(), db.password(), true);
+            new JdbcTemplate(skewed).execute(skewedSessionStatement);
+        }
+        return skewed;
+    }
+
+    @Nested
+    class Leases extends LeaderLeaseContract {
+
+        @Override
+        protected LeaderLease newLease() {
+            db.truncate(PREFIX);
+            return new JdbcLeaderLease(db.dataSource(), PREFIX);
+        }
+
+        @Override
+        protected LeaderLease sameStoreSeenFromASkewedNode() {
+            return new JdbcLeaderLease(skewedSession(), PREFIX);
+        }
+    }
+
+    @Nested
+    class Registry extends NodeRegistryContract {
+
+        @Override
+        protected NodeRegistry newRegistry() {
+            db.truncate(PREFIX);
+            return new JdbcNodeRegistry(db.dataSource(), PREFIX);
+        }
+
+        @Override
+        protected NodeRegistry sameStoreSeenFromASkewedNode() {
+            return new JdbcNodeRegistry(skewedSession(), PREFIX);
+        }
+    }
+}
