@@ -6,7 +6,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Collection;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
@@ -117,10 +116,5 @@ final class PostgresWakeUps implements WakeUps {
                 Thread.currentThread().interrupt();
             }
         }
-    }
-
-    /** For tests: the channel's name. */
-    List<String> channels() {
-        return List.of(channel);
     }
 }

@@ -4,7 +4,6 @@ import io.ax.core.AxException;
 import io.ax.core.clock.AxClock;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -257,11 +256,6 @@ public final class Membership implements AutoCloseable {
         return view.leader() != null ? Duration.ZERO : Duration.ofNanos(clock.nanoTime() - noLeaderSinceNanos);
     }
 
-    /** This node's registration. */
-    public NodeInfo self() {
-        return self;
-    }
-
     public ClusterSettings settings() {
         return settings;
     }
@@ -301,10 +295,5 @@ public final class Membership implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Node {0} could not deregister: {1}", self.nodeId(), e.toString());
         }
-    }
-
-    /** For tests: this node's time, so a heartbeat round can be run by hand. */
-    Instant now() {
-        return clock.instant();
     }
 }

@@ -208,7 +208,7 @@ final class Dispatcher {
                     } else if (local) {
                         claimer.run(new Claimer.Claim(due, due.attempt(), null, now)); // starts now
                     } else {
-                        leadership.assigned(due, owner, due.attempt());
+                        leadership.assigned(due, owner);
                         engine.insight().released(due);
                         woken.add(owner);
                     }

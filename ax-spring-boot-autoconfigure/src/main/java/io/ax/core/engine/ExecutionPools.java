@@ -66,15 +66,6 @@ final class ExecutionPools {
         }
     }
 
-    /** Places free over all groups that have been used, and the default capacity of one more group. */
-    int freePlaces() {
-        int free = 0;
-        for (Semaphore s : places.values()) {
-            free += s.availablePermits();
-        }
-        return free;
-    }
-
     /** The groups with their own settings, and the default group. */
     java.util.Set<String> groups() {
         java.util.Set<String> all = new java.util.TreeSet<>(configured.keySet());

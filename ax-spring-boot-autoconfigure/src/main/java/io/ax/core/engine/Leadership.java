@@ -105,7 +105,7 @@ final class Leadership implements Membership.Listener {
     }
 
     /** The leader assigned an instance to another node. */
-    void assigned(Due due, String owner, int attempt) {
+    void assigned(Due due, String owner) {
         boolean untilEnd = !due.task().concurrent() && due.origin() != InstanceOrigin.DELAYED
                 || (due.series() && due.task().trigger().measuresFromCompletion());
         tracked.put(due.instanceId(), new Tracked(due, owner, engine.clock().nanoTime(), untilEnd));

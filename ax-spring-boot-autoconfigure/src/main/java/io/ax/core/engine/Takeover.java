@@ -72,7 +72,7 @@ final class Takeover {
                 Due due = new Due(task, in.id(), in.scheduledTime(), in.origin());
                 engine.dispatcher().markInFlight(due);
                 if (!o.owner().equals(engine.nodeId())) {
-                    leadership.assigned(due, o.owner(), in.attempt());
+                    leadership.assigned(due, o.owner());
                 }
             }
         }
