@@ -14,7 +14,8 @@ import org.springframework.boot.health.contributor.Status;
  * The {@code ax} health component:
  *
  * <ul>
- *   <li>DOWN when the store does not answer, or the engine is not running;
+ *   <li>DOWN when the store does not answer or refuses writes (AX retries them meanwhile), or the engine is not
+ *       running;
  *   <li>OUT_OF_SERVICE while trigger decisions pause after a clock jump, or when no leader is known;
  *   <li>the configured backlog status when the oldest due instance has waited longer than the maximum age;
  *   <li>UP otherwise.
@@ -56,8 +57,13 @@ final class AxHealthIndicator extends AbstractHealthIndicator {
             builder.down(e).withDetail("store", "unreachable");
             return;
         }
+        var outage = engine.storeOutage();
         if (!engine.isRunning()) {
             builder.down().withDetail("engine", "not running");
+        } else if (outage.isPresent()) {
+            builder.down()
+                    .withDetail("store", "writes failing since " + outage.get().since())
+                    .withDetail("storeError", outage.get().cause());
         } else if (clock.paused()) {
             builder.outOfService();
         } else if (engine.leaderlessFor().compareTo(engine.clusterSettings().lease()) > 0) {

@@ -57,6 +57,23 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
         Gauge.builder("ax.cluster.leader", this, m -> m.read(e -> e.cluster().isLeader() ? 1 : 0))
                 .description("1 while this node holds the leader lease, else 0")
                 .register(registry);
+        Gauge.builder(
+                        "ax.store.outage",
+                        this,
+                        m -> m.read(e -> e.storeOutage()
+                                .map(o -> java.time.Duration.between(o.since(), java.time.Instant.now())
+                                                .toMillis()
+                                        / 1000.0)
+                                .orElse(0.0)))
+                .description("Seconds since this node's store writes began to fail; 0 while they land")
+                .baseUnit("seconds")
+                .register(registry);
+        FunctionCounter.builder("ax.series.repaired", this, m -> m.read(e -> e.repairedSeries()))
+                .description("Series the leader found without their next fire and repaired")
+                .register(registry);
+        FunctionCounter.builder("ax.events.dropped", this, m -> m.read(e -> e.droppedEvents()))
+                .description("Events not told to the application's listeners because they fell behind")
+                .register(registry);
         FunctionCounter.builder("ax.cluster.failovers", this, m -> m.read(e -> e.failovers()))
                 .description("How often this node took the leader lease over")
                 .register(registry);

@@ -89,4 +89,9 @@ public enum InstanceState {
     public boolean isFinal() {
         return FINAL.contains(this);
     }
+
+    /** The states of an instance that is scheduled and not finished: SCHEDULED up to RETRYING. */
+    public static Set<InstanceState> unfinished() {
+        return java.util.EnumSet.of(SCHEDULED, DISPATCHED, RUNNING, FAILED, TIMEOUT, RETRYING);
+    }
 }

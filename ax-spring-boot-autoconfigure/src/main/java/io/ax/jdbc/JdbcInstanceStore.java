@@ -362,6 +362,11 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     }
 
     @Override
+    public Set<String> tasksWithLiveFire() {
+        return new java.util.HashSet<>(jdbc.queryForList(sql.tasksWithLiveFire, String.class));
+    }
+
+    @Override
     public List<OwnedInstance> findAll(Collection<String> ids) {
         List<String> all = List.copyOf(ids);
         List<OwnedInstance> found = new ArrayList<>(all.size());

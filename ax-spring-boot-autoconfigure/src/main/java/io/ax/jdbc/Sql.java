@@ -13,6 +13,7 @@ final class Sql {
     final String insertInstanceFenced;
     final String currentEpoch;
     final String findOwnedPrefix;
+    final String tasksWithLiveFire;
     final String findAllPrefix;
     final String instanceExists;
     final String updateState;
@@ -44,6 +45,8 @@ final class Sql {
         insertInstanceFenced = "INSERT INTO " + p + "instance (" + INSERT_COLUMNS + ")"
                 + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM " + p + "leader l WHERE l.name = 'leader' AND l.epoch = ?";
         currentEpoch = "SELECT epoch FROM " + p + "leader WHERE name = 'leader'";
+        tasksWithLiveFire = "SELECT DISTINCT task_name FROM " + p + "instance WHERE state IN ('SCHEDULED',"
+                + " 'DISPATCHED', 'RUNNING', 'FAILED', 'TIMEOUT', 'RETRYING') AND origin IN ('SERIES', 'CATCH_UP')";
         findOwnedPrefix = "SELECT " + INSTANCE_COLUMNS + ", owner FROM " + p
                 + "instance WHERE (? IS NULL OR owner = ?) AND state IN (";
         findAllPrefix = "SELECT " + INSTANCE_COLUMNS + ", owner FROM " + p + "instance WHERE id IN (";

@@ -169,10 +169,11 @@ abstract class JdbcClusterContract {
         await().atMost(BOUND).until(() -> executor.runsOf("tick").size() >= 3);
 
         followers.get(0).pause("tick");
-        await().atMost(Duration.ofSeconds(5)).until(() -> count("task_name = 'tick' AND state = 'SKIPPED'") > 0);
+        // skipped because paused (a fire can also be skipped while the previous one runs)
+        await().atMost(Duration.ofSeconds(5)).until(() -> pausedSkips() > 0);
         int runs = executor.runsOf("tick").size();
-        int skipped = count("task_name = 'tick' AND state = 'SKIPPED'");
-        await().atMost(BOUND).until(() -> count("task_name = 'tick' AND state = 'SKIPPED'") > skipped + 5);
+        int skipped = pausedSkips();
+        await().atMost(BOUND).until(() -> pausedSkips() > skipped + 5);
         assertThat(executor.runsOf("tick").size()).as("no run while paused").isLessThanOrEqualTo(runs + 1);
 
         followers.get(1).resume("tick");
@@ -379,6 +380,13 @@ abstract class JdbcClusterContract {
                 .isInstanceOf(io.ax.core.cluster.NodeIdInUseException.class)
                 .hasMessageContaining("twin");
         engines.remove(second);
+    }
+
+    private int pausedSkips() {
+        Integer n = db.queryForObject(
+                "SELECT COUNT(*) FROM " + PREFIX + "audit WHERE to_state = 'SKIPPED' AND reason LIKE '%is paused%'",
+                Integer.class);
+        return n == null ? 0 : n;
     }
 
     private int count(String condition) {

@@ -51,6 +51,11 @@ public final class Membership implements AutoCloseable {
     private volatile boolean stopped;
     private volatile long noLeaderSinceNanos;
     private volatile boolean failing;
+    /**
+     * Since when (monotonic nanos) this node reaches the store without a break; reset when a round fails. A node
+     * that was cut off sees every other node's heartbeat as stale at first: see {@link #reachesStoreFor}.
+     */
+    private volatile long reachingSinceNanos = Long.MIN_VALUE;
 
     public Membership(
             NodeRegistry registry,
@@ -136,6 +141,7 @@ public final class Membership implements AutoCloseable {
             listener.nodes(live);
             if (failing) {
                 failing = false;
+                reachingSinceNanos = clock.nanoTime();
                 LOG.log(Level.INFO, "Node {0} reaches the cluster store again", self.nodeId());
             }
         } catch (RuntimeException e) {
@@ -249,6 +255,16 @@ public final class Membership implements AutoCloseable {
     /** How this node sees the cluster, as of its last heartbeat. */
     public ClusterView view() {
         return view;
+    }
+
+    /**
+     * Whether this node has reached the store without a break for at least {@code span}. After a break (an outage,
+     * a cut), the other nodes' heartbeats look stale until they have had one heartbeat to catch up: a node that
+     * judged them dead before that would take over work they are still running.
+     */
+    public boolean reachesStoreFor(Duration span) {
+        long since = reachingSinceNanos;
+        return !failing && (since == Long.MIN_VALUE || clock.nanoTime() - since >= span.toNanos());
     }
 
     /** How long no leader has been known; zero while one is. */

@@ -1,5 +1,6 @@
 package io.ax.core.engine;
 
+import io.ax.core.AxClockJumpEvent;
 import io.ax.core.AxDeadLetterEvent;
 import io.ax.core.AxException;
 import io.ax.core.AxScheduler;
@@ -92,12 +93,16 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final String nodeId;
     private final Duration shutdownAwait;
     private final List<Consumer<AxDeadLetterEvent>> deadLetterListeners;
+    private final Listeners listeners = new Listeners();
 
     private final Map<String, AxTask> tasks = new ConcurrentHashMap<>();
     private final Set<String> paused = ConcurrentHashMap.newKeySet();
     private final StoreRouter stores;
     private final WheelTimer<Object> wheel;
     private final ThreadPoolExecutor dispatchExecutor;
+    /** Store work that follows an attempt where the dispatch thread noticed its end (a timeout): see {@link #afterwards}. */
+    private final ThreadPoolExecutor outcomes;
+
     private final FirePlanner fires;
     private final Dispatcher dispatcher;
     private final InstanceRunner runner;
@@ -134,9 +139,23 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 (work, pool) -> {
                     throw DISPATCH_QUEUE_FULL;
                 });
+        this.outcomes = new ThreadPoolExecutor(
+                1,
+                1,
+                0,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(DISPATCH_QUEUE_CAPACITY),
+                new NamedThreadFactory("ax-outcomes-", true),
+                (work, pool) -> {
+                    throw DISPATCH_QUEUE_FULL;
+                });
         this.insight = new Insight(b.observers, clock);
+        List<Consumer<AxClockJumpEvent>> clockJumpListeners = List.copyOf(b.clockJumpListeners);
         this.clockGuard = new ClockGuard(
-                new ClockJumpDetector(clock, b.clockJumpThreshold, b.clockPause), clock, insight, b.clockJumpListeners);
+                new ClockJumpDetector(clock, b.clockJumpThreshold, b.clockPause),
+                clock,
+                insight,
+                event -> listeners.publish("clock-jump", event, clockJumpListeners));
         LeaderLease lease;
         NodeRegistry registry;
         if (b.lease != null) {
@@ -156,7 +175,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         boolean ownLease = store instanceof ClusterStore own && own.leaderLease() == lease;
         stores.durableFences(ownLease);
         this.wakeUps = ownLease ? ((ClusterStore) store).wakeUps() : WakeUps.none();
-        this.leadership = new Leadership(this);
+        this.leadership = new Leadership(this, b.reconcileEvery);
         this.membership = new Membership(
                 registry,
                 lease,
@@ -173,6 +192,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         leadership.attach(membership);
         this.runner = new InstanceRunner(this);
         this.writer = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock);
+        writer.onRecovery(leadership::storeBack);
         this.fires = new FirePlanner(this, b.misfireThreshold, b.maxCatchUp);
         Claimer claimer = new Claimer(this, pools);
         this.dispatcher = new Dispatcher(this, pools, b.rejectionBackoff, leadership, claimer);
@@ -225,6 +245,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             prefetcher.stop();
             wheel.close();
             dispatchExecutor.shutdownNow();
+            outcomes.shutdownNow();
             writer.stop(0);
             throw e;
         }
@@ -266,8 +287,18 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             dispatchExecutor.shutdownNow();
             Thread.currentThread().interrupt();
         }
+        outcomes.shutdown();
+        try {
+            if (!outcomes.awaitTermination(shutdownAwait.toMillis(), TimeUnit.MILLISECONDS)) {
+                outcomes.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            outcomes.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
         pools.shutdown(shutdownAwait.toNanos());
         writer.stop(shutdownAwait.toMillis());
+        listeners.stop(shutdownAwait.toMillis());
         membership.close(); // no work left here: the node leaves the registry
         LOG.log(Level.INFO, "AX engine stopped on node {0}", nodeId);
     }
@@ -490,6 +521,25 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return leadership.reassigned();
     }
 
+    /**
+     * Whether the store refuses this node's writes right now: since when and why. Meanwhile AX keeps its wheel,
+     * starts no PERSISTENT work it cannot record, and retries its writes with back-off; once they land it resumes
+     * by itself.
+     */
+    public Optional<StoreOutage> storeOutage() {
+        return writer.outage();
+    }
+
+    /** Series the leader's reconciliation found stopped and gave their next fire again, since this node started. */
+    public long repairedSeries() {
+        return leadership.repairedSeries();
+    }
+
+    /** Events the application's listeners fell too far behind to be told. */
+    public long droppedEvents() {
+        return listeners.dropped();
+    }
+
     /** How often this node became leader since it started. */
     public long failovers() {
         return leadership.failovers();
@@ -540,16 +590,63 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         wheel.cancel(handle);
     }
 
-    void publishDeadLetter(AxDeadLetterEvent event) {
-        for (Consumer<AxDeadLetterEvent> listener : deadLetterListeners) {
+    /**
+     * Runs a store call that must not be lost (a dead letter), trying again with back-off while the store is away
+     * and the engine runs; blocks the calling thread (a worker's, or {@code ax-outcomes}), never the dispatch
+     * thread. Gives up when the engine stops, or when the store keeps refusing this call while it takes other
+     * writes.
+     *
+     * @return the call's result; null when given up
+     */
+    <T> T untilStored(String what, java.util.function.Supplier<T> call) {
+        long backoffMillis = StateWriter.FIRST_BACKOFF.toMillis();
+        int refusedWhileUp = 0;
+        while (true) {
             try {
-                listener.accept(event);
+                return call.get();
             } catch (RuntimeException e) {
-                LOG.log(
-                        Level.WARNING,
-                        "A dead-letter listener failed for instance {0}: {1}",
-                        event.deadLetter().instanceId(),
-                        e.toString());
+                if (storeAnswers() && ++refusedWhileUp >= StateWriter.POISON_AFTER
+                        || lifecycle.get() != Lifecycle.STARTED) {
+                    LOG.log(Level.ERROR, "AX could not store {0}; given up: {1}", what, e.toString());
+                    return null;
+                }
+                LOG.log(Level.DEBUG, "AX could not store {0} yet; retrying: {1}", what, e.toString());
+                try {
+                    Thread.sleep(backoffMillis);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    return null;
+                }
+                backoffMillis = Math.min(backoffMillis * 2, StateWriter.MAX_BACKOFF.toMillis());
+            }
+        }
+    }
+
+    /** Whether the store answers a read: it is up, whatever it refuses. */
+    private boolean storeAnswers() {
+        try {
+            stores.find("ax-probe");
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Tells the dead-letter listeners, on their own thread. */
+    void publishDeadLetter(AxDeadLetterEvent event) {
+        listeners.publish("dead-letter", event, deadLetterListeners);
+    }
+
+    /**
+     * Runs store work that follows an attempt (a timeout's outcome, a retry, a dead letter) on the
+     * {@code ax-outcomes} thread, never on the dispatch thread; a full queue tries again soon.
+     */
+    void afterwards(Runnable work) {
+        try {
+            outcomes.execute(() -> runSafely(work));
+        } catch (RejectedExecutionException e) {
+            if (lifecycle.get() == Lifecycle.STARTED) {
+                after(HAND_OFF_BACKOFF, () -> afterwards(work));
             }
         }
     }

@@ -35,6 +35,7 @@ public final class AxEngineBuilder {
     AxClock leaseClock = AxClock.system();
     ClusterSettings clusterSettings = ClusterSettings.defaults();
     Duration prefetchWindow = Duration.ofSeconds(60);
+    Duration reconcileEvery = Reconciliation.EVERY;
     int prefetchPage = 5_000;
     int prefetchLimit = 100_000;
     int memoryRetention = 10_000;
@@ -208,6 +209,15 @@ public final class AxEngineBuilder {
      */
     public AxEngineBuilder leaseClock(AxClock leaseClock) {
         this.leaseClock = Objects.requireNonNull(leaseClock, "leaseClock");
+        return this;
+    }
+
+    /**
+     * How often the leader checks that every task with a trigger has its next fire, and repairs those that do not
+     * (a series found without one at two checks in a row). Default 10 s.
+     */
+    public AxEngineBuilder reconcileEvery(Duration reconcileEvery) {
+        this.reconcileEvery = positive(reconcileEvery, "reconcileEvery");
         return this;
     }
 

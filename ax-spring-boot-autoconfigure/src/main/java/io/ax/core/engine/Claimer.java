@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
@@ -68,7 +69,10 @@ final class Claimer {
                 .ownedBy(nodeId);
     }
 
-    /** Claims as one group and hands each instance won to its pool; waits for the store. */
+    /**
+     * Claims as one group; each instance won goes to its pool the moment the store confirms it (on the writer's
+     * thread). Never waits for the store.
+     */
     void claimAndRun(List<Claim> claims) {
         if (claims.isEmpty()) {
             return;
@@ -81,34 +85,48 @@ final class Claimer {
             }
             transitions.add(acknowledgement(c.due(), c.attempt()));
         }
-        List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAll(transitions);
+        List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAllOrFail(transitions);
         int k = 0;
         for (Claim c : claims) {
-            boolean won;
-            try {
-                boolean before = c.before() == null || engine.writer().outcome(outcomes.get(k++), c.before());
-                Transition claim = transitions.get(k);
-                won = engine.writer().outcome(outcomes.get(k++), claim) && before;
-            } catch (FencedOutException e) {
-                won = false; // a takeover by a deposed leader: the current leader handles the instance
-                engine.leadership().fencedOut();
-            } catch (RuntimeException e) {
-                won = false;
-                LOG.log(
-                        Level.WARNING,
-                        "Instance {0} could not be claimed; it is taken back if it stays unclaimed: {1}",
-                        c.due().instanceId(),
-                        e.toString());
-            }
-            claiming.remove(c.due().instanceId());
-            if (!won) {
-                // the instance is elsewhere (taken back, claimed by this node's other path, ended): its task's slot
-                // is not this claim's to free; the leader frees it when it learns of the end
-                pools.unreserve(c.due().task().group());
-                engine.insight().released(c.due());
-                continue;
-            }
-            run(c);
+            CompletableFuture<Boolean> before =
+                    c.before() == null ? CompletableFuture.completedFuture(true) : outcomes.get(k++);
+            Transition claim = transitions.get(k);
+            outcomes.get(k++).whenComplete((won, error) -> settle(c, claim, before, won, error));
+        }
+    }
+
+    private void settle(Claim c, Transition claim, CompletableFuture<Boolean> before, Boolean won, Throwable error) {
+        boolean ok = false;
+        Throwable failed = error != null ? error : before.isCompletedExceptionally() ? failure(before) : null;
+        if (failed instanceof FencedOutException e) {
+            engine.leadership().fencedOut(e); // a takeover by a deposed leader: the current leader handles it
+        } else if (failed != null) {
+            LOG.log(
+                    Level.WARNING,
+                    "Instance {0} could not be claimed; it is taken back if it stays unclaimed: {1}",
+                    c.due().instanceId(),
+                    failed.toString());
+        } else {
+            ok = won && before.getNow(false);
+            StateWriter.logMove(claim, won);
+        }
+        claiming.remove(c.due().instanceId());
+        if (!ok) {
+            // the instance is elsewhere (taken back, claimed by this node's other path, ended): its task's slot
+            // is not this claim's to free; the leader frees it when it learns of the end
+            pools.unreserve(c.due().task().group());
+            engine.insight().released(c.due());
+            return;
+        }
+        run(c);
+    }
+
+    private static Throwable failure(CompletableFuture<?> future) {
+        try {
+            future.join();
+            return null;
+        } catch (CompletionException e) {
+            return e.getCause();
         }
     }
 

@@ -6,7 +6,6 @@ import io.ax.core.clock.ClockJumpDetector;
 import io.ax.core.clock.ClockStatus;
 import java.lang.System.Logger.Level;
 import java.time.Instant;
-import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -26,15 +25,17 @@ final class ClockGuard {
     private final ClockJumpDetector detector;
     private final AxClock clock;
     private final Insight insight;
-    private final List<Consumer<AxClockJumpEvent>> listeners;
+    /** Tells the application's listeners, off this thread. */
+    private final Consumer<AxClockJumpEvent> listeners;
+
     private final Thread thread;
     private volatile boolean running;
 
-    ClockGuard(ClockJumpDetector detector, AxClock clock, Insight insight, List<Consumer<AxClockJumpEvent>> listeners) {
+    ClockGuard(ClockJumpDetector detector, AxClock clock, Insight insight, Consumer<AxClockJumpEvent> listeners) {
         this.detector = detector;
         this.clock = clock;
         this.insight = insight;
-        this.listeners = List.copyOf(listeners);
+        this.listeners = listeners;
         this.thread = new Thread(this::loop, "ax-clock");
         this.thread.setDaemon(true);
     }
@@ -62,13 +63,7 @@ final class ClockGuard {
         detector.check().ifPresent(jump -> {
             AxClockJumpEvent event = new AxClockJumpEvent(jump, clock.instant(), detector.pause());
             insight.clockJumped(event);
-            for (Consumer<AxClockJumpEvent> listener : listeners) {
-                try {
-                    listener.accept(event);
-                } catch (RuntimeException e) {
-                    LOG.log(Level.WARNING, "A clock-jump listener failed: {0}", e.toString());
-                }
-            }
+            listeners.accept(event);
         });
     }
 

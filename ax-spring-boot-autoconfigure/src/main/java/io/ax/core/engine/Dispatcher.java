@@ -63,31 +63,31 @@ final class Dispatcher {
     /**
      * The leader's assignment: instances that fell due move to DISPATCHED, each assigned to the live node the ring
      * picks, as one group of writes fenced by this node's epoch. Those assigned here are claimed (DISPATCHED -&gt;
-     * RUNNING) in the same group and handed to their pool; the others are tracked until their owner acknowledges
-     * them. A fire of a non-overlapping task that finds the previous instance in flight is SKIPPED (a catch-up waits
-     * for it instead). A node that does not lead dispatches nothing: the instances stay SCHEDULED in the store for
-     * the leader.
+     * RUNNING) in the same group and handed to their pool as soon as the store confirms; the others are tracked until
+     * their owner acknowledges them. A fire of a non-overlapping task that finds the previous instance in flight is
+     * SKIPPED (a catch-up waits for it instead). A node that does not lead dispatches nothing: the instances stay
+     * SCHEDULED in the store for the leader. Never waits for the store: the outcomes are settled when they come.
      */
     void dispatchFresh(List<Due> dues) {
-        try {
-            long leaderEpoch = leadership.epoch();
-            List<Due> mine = dues;
-            if (leaderEpoch == 0) {
-                // MEMORY executions live in this process only: they run here, whoever leads
-                mine = dues.stream()
-                        .filter(d -> InstanceIds.isMemory(d.instanceId()))
-                        .toList();
-                dues.stream().filter(d -> !InstanceIds.isMemory(d.instanceId())).forEach(engine.insight()::released);
-                if (mine.isEmpty()) {
-                    return;
+        long leaderEpoch = leadership.epoch();
+        List<Due> mine = dues;
+        if (leaderEpoch == 0 || engine.writer().isFailing()) {
+            // MEMORY executions live in this process only: they run here, whoever leads. The others stay SCHEDULED
+            // in the store, for the leader's sweep once it can write again
+            mine = new ArrayList<>();
+            for (Due d : dues) {
+                if (InstanceIds.isMemory(d.instanceId())) {
+                    mine.add(d);
+                } else {
+                    pipeline.remove(d.instanceId());
+                    engine.insight().released(d);
                 }
             }
-            assign(mine, leaderEpoch);
-        } finally {
-            for (Due due : dues) {
-                pipeline.remove(due.instanceId());
+            if (mine.isEmpty()) {
+                return;
             }
         }
+        assign(mine, leaderEpoch);
     }
 
     /**
@@ -98,50 +98,61 @@ final class Dispatcher {
         pipeline.add(due.instanceId());
     }
 
-    /** Whether an instance is on its way to dispatch outside the wheel. */
+    /** Whether an instance is on its way to dispatch, or its assignment on its way to the store. */
     boolean expects(String instanceId) {
         return pipeline.contains(instanceId);
     }
 
+    /** One decision of an assignment group, settled when the store's outcome is in. */
+    private record Decision(Due due, Transition transition, String owner, int claimAt) {
+
+        boolean assigns() {
+            return transition.to() == InstanceState.DISPATCHED;
+        }
+    }
+
     private void assign(List<Due> dues, long leaderEpoch) {
         HashRing ring = leadership.ring();
-        List<Due> moved = new ArrayList<>(dues.size());
-        List<Transition> transitions = new ArrayList<>(dues.size() * 2);
-        List<String> owners = new ArrayList<>(dues.size());
+        List<Decision> decisions = new ArrayList<>(dues.size());
+        List<Transition> ordered = new ArrayList<>(dues.size() * 2);
         List<Due> full = new ArrayList<>();
         Instant now = engine.clock().instant();
         for (Due due : dues) {
             AxTask task = due.task();
             boolean inMemory = InstanceIds.isMemory(due.instanceId());
             long epoch = inMemory ? 0 : leaderEpoch; // MEMORY instances are not in the shared store: no fence
+            pipeline.add(due.instanceId()); // until its outcome is settled: a sweep must not load it again
             if (engine.isPaused(task.name())) {
                 if (due.series()) {
-                    moved.add(due);
-                    owners.add(null);
-                    transitions.add(skip(due, now, "task '" + task.name() + "' is paused", epoch));
+                    decide(decisions, ordered, due, skip(due, now, "task '" + task.name() + "' is paused", epoch));
                 } else {
+                    pipeline.remove(due.instanceId());
                     held.computeIfAbsent(task.name(), k -> new ArrayList<>()).add(due);
                 }
                 continue;
             }
             boolean overlapAllowed = task.concurrent() || due.origin() == InstanceOrigin.DELAYED;
             String previous = overlapAllowed ? null : inFlight.putIfAbsent(task.name(), due.instanceId());
-            if (previous != null && !previous.equals(due.instanceId()) && hasEnded(previous)) {
-                // its end was never heard of here (it ended on a node that was taken for dead, say): the store says
-                // it is over, so the slot is free
-                previous = inFlight.replace(task.name(), previous, due.instanceId()) ? null : previous;
+            if (previous != null && !previous.equals(due.instanceId())) {
+                // its end may never have been heard of here (it ended on a node taken for dead, say): the store is
+                // asked off this thread, and the slot is freed for the next fire when it says it is over
+                String holder = previous;
+                leadership.checkEnded(holder, () -> {
+                    if (inFlight.remove(task.name(), holder)) {
+                        startWaiting(task.name());
+                    }
+                });
             }
             if (previous == null) {
                 String owner = inMemory ? nodeId : leadership.ownerOf(ring, due.instanceId());
                 boolean local = owner.equals(nodeId);
                 if (local && !pools.tryReserve(task.group())) {
+                    pipeline.remove(due.instanceId());
                     release(due);
                     full.add(due);
                     continue;
                 }
-                moved.add(due);
-                owners.add(owner);
-                transitions.add(new Transition(
+                Transition assignment = new Transition(
                                 due.instanceId(),
                                 InstanceState.SCHEDULED,
                                 InstanceState.DISPATCHED,
@@ -150,10 +161,23 @@ final class Dispatcher {
                                 now,
                                 "assigned to node " + owner + (epoch > 0 ? " (epoch " + epoch + ")" : ""),
                                 due.scheduledTime())
-                        .assignedTo(owner, epoch));
+                        .assignedTo(owner, epoch);
+                ordered.add(assignment);
+                int claimAt = -1;
+                if (local) {
+                    // its acknowledgement goes right after its assignment, in the same group: one round trip
+                    // assigns and claims it (one update each where the store can), and the first instances of a
+                    // large group start while the last are still written
+                    claimAt = ordered.size();
+                    claimer.claiming(due.instanceId()); // the poll must not claim it meanwhile
+                    ordered.add(claimer.acknowledgement(due, due.attempt()));
+                }
+                decisions.add(new Decision(due, assignment, owner, claimAt));
             } else if (previous.equals(due.instanceId())) {
+                pipeline.remove(due.instanceId());
                 LOG.log(Level.DEBUG, "Instance {0} is already in flight; its second fire is dropped", previous);
             } else if (due.origin() == InstanceOrigin.CATCH_UP) {
+                pipeline.remove(due.instanceId());
                 Queue<Due> queue = waiting.computeIfAbsent(task.name(), k -> new ConcurrentLinkedQueue<>());
                 if (queue.stream().noneMatch(d -> d.instanceId().equals(due.instanceId()))) {
                     queue.add(due); // the same catch-up again (found overdue by a sweep) waits once
@@ -162,92 +186,117 @@ final class Dispatcher {
                     startWaiting(task.name()); // released while we queued
                 }
             } else {
-                moved.add(due);
-                owners.add(null);
-                transitions.add(skip(due, now, "previous instance " + previous + " has not finished", epoch));
+                decide(
+                        decisions,
+                        ordered,
+                        due,
+                        skip(due, now, "previous instance " + previous + " has not finished", epoch));
             }
         }
-        // the acknowledgements of what this node runs itself go in the same group, right after their assignments:
-        // one round trip assigns and claims them (a store that can, such as PostgreSQL, makes it one update each)
-        // each claim right after its assignment: the writer's groups end anywhere, and the first instances start
-        // while the last are still being written
-        int[] assignAt = new int[moved.size()];
-        int[] claimAt = new int[moved.size()];
-        List<Transition> ordered = new ArrayList<>(transitions.size() * 2);
-        for (int i = 0; i < moved.size(); i++) {
-            assignAt[i] = ordered.size();
-            ordered.add(transitions.get(i));
-            claimAt[i] = -1;
-            if (transitions.get(i).to() == InstanceState.DISPATCHED && nodeId.equals(owners.get(i))) {
-                Due due = moved.get(i);
-                claimAt[i] = ordered.size();
-                claimer.claiming(due.instanceId()); // the poll must not claim it meanwhile
-                ordered.add(claimer.acknowledgement(due, due.attempt()));
-            }
-        }
-        List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAll(ordered);
-        Set<String> woken = new HashSet<>();
-        try {
-            for (int i = 0; i < moved.size(); i++) {
-                Due due = moved.get(i);
-                Transition t = transitions.get(i);
-                boolean applied = engine.writer().outcome(outcomes.get(assignAt[i]), t);
-                if (t.to() == InstanceState.DISPATCHED) {
-                    String owner = owners.get(i);
-                    boolean local = owner.equals(nodeId);
-                    boolean claimed =
-                            local && engine.writer().outcome(outcomes.get(claimAt[i]), ordered.get(claimAt[i]));
-                    if (local && !(applied && claimed)) {
-                        // not assigned (taken meanwhile), or assigned and not claimed: the poll claims it later
-                        pools.unreserve(due.task().group());
-                        if (!applied) {
-                            release(due);
-                        }
-                    } else if (!applied) {
-                        release(due);
-                    } else if (local) {
-                        claimer.run(new Claimer.Claim(due, due.attempt(), null, now)); // starts now
-                    } else {
-                        leadership.assigned(due, owner);
-                        engine.insight().released(due);
-                        woken.add(owner);
-                    }
-                } else if (applied) {
-                    engine.insight().skipped(due);
-                    LOG.log(
-                            Level.INFO,
-                            "Task ''{0}'' instance {1} SKIPPED: {2}",
-                            due.task().name(),
-                            due.instanceId(),
-                            t.reason());
-                    if (due.series() && due.task().trigger().measuresFromCompletion()) {
-                        engine.fires().ended(due);
-                    }
-                }
-            }
-        } catch (FencedOutException e) {
-            fencedOut(e, moved, owners);
-            return;
-        } finally {
-            for (int i = 0; i < moved.size(); i++) {
-                if (claimAt[i] >= 0) {
-                    claimer.settled(moved.get(i).instanceId());
-                }
-            }
-        }
-        engine.wakeUps().signal(woken); // the owners look now, not at their next poll
         later(full);
+        if (decisions.isEmpty()) {
+            return;
+        }
+        List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAllOrFail(ordered);
+        // what this node claimed starts the moment the store confirms it, on the writer's thread; the rest of the
+        // group is settled on the dispatch thread once every outcome is in
+        Set<String> started = ConcurrentHashMap.newKeySet();
+        List<CompletableFuture<?>> gates = new ArrayList<>(outcomes);
+        for (Decision d : decisions) {
+            if (d.claimAt() >= 0) {
+                CompletableFuture<Boolean> assigned = outcomes.get(d.claimAt() - 1);
+                Transition claim = ordered.get(d.claimAt());
+                // the settling waits for this stage, not the bare outcome: it must see whether the instance started
+                gates.set(d.claimAt(), outcomes.get(d.claimAt()).handle((won, error) -> {
+                    if (error == null && won && !assigned.isCompletedExceptionally() && assigned.getNow(false)) {
+                        started.add(d.due().instanceId());
+                        claimer.settled(d.due().instanceId());
+                        StateWriter.logMove(d.transition(), true);
+                        StateWriter.logMove(claim, true);
+                        claimer.run(new Claimer.Claim(d.due(), d.due().attempt(), null, now));
+                    }
+                    return null;
+                }));
+            }
+        }
+        CompletableFuture.allOf(gates.toArray(CompletableFuture[]::new))
+                .whenComplete((ignored, error) -> engine.onDispatchThread(() -> settle(decisions, outcomes, started)));
     }
 
-    /** Whether the store says an instance that holds a task's slot has ended (or is gone). */
-    private boolean hasEnded(String instanceId) {
+    private void decide(List<Decision> decisions, List<Transition> ordered, Due due, Transition t) {
+        ordered.add(t);
+        decisions.add(new Decision(due, t, null, -1));
+    }
+
+    /** On the dispatch thread: what the store made of an assignment group. */
+    private void settle(List<Decision> decisions, List<CompletableFuture<Boolean>> outcomes, Set<String> started) {
+        Set<String> woken = new HashSet<>();
+        FencedOutException fenced = null;
+        int at = 0;
+        for (Decision d : decisions) {
+            Due due = d.due();
+            CompletableFuture<Boolean> outcome = outcomes.get(at);
+            at += d.claimAt() >= 0 ? 2 : 1;
+            pipeline.remove(due.instanceId());
+            if (started.contains(due.instanceId())) {
+                continue; // claimed and running
+            }
+            Throwable error = failure(outcome);
+            boolean applied = error == null && outcome.join();
+            if (error instanceof FencedOutException e) {
+                fenced = e;
+            } else if (error != null) {
+                LOG.log(
+                        Level.WARNING,
+                        "Instance {0} could not be {1}; it stays SCHEDULED for the next sweep: {2}",
+                        due.instanceId(),
+                        d.assigns() ? "assigned" : "skipped",
+                        error.toString());
+            } else {
+                StateWriter.logMove(d.transition(), applied);
+            }
+            if (!d.assigns()) {
+                if (applied) {
+                    skipped(due, d.transition());
+                }
+                continue;
+            }
+            if (nodeId.equals(d.owner())) {
+                claimer.settled(due.instanceId());
+                pools.unreserve(due.task().group());
+                // assigned and not claimed (the claim failed or lost): the poll claims it later, the slot stays
+                // taken; not assigned: the slot is free again
+                if (!applied) {
+                    release(due);
+                }
+            } else if (applied) {
+                leadership.assigned(due, d.owner());
+                engine.insight().released(due);
+                woken.add(d.owner());
+            } else {
+                release(due);
+            }
+        }
+        if (fenced != null) {
+            leadership.fencedOut(fenced);
+        }
+        engine.wakeUps().signal(woken); // the owners look now, not at their next poll
+    }
+
+    private static Throwable failure(CompletableFuture<Boolean> outcome) {
         try {
-            return engine.stores()
-                    .find(instanceId)
-                    .map(i -> i.state().isFinal())
-                    .orElse(true);
-        } catch (RuntimeException e) {
-            return false; // cannot tell: the slot stays taken
+            outcome.join();
+            return null;
+        } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+            return e.getCause() != null ? e.getCause() : e;
+        }
+    }
+
+    private void skipped(Due due, Transition t) {
+        engine.insight().skipped(due);
+        LOG.log(Level.INFO, "Task ''{0}'' instance {1} SKIPPED: {2}", due.task().name(), due.instanceId(), t.reason());
+        if (due.series() && due.task().trigger().measuresFromCompletion()) {
+            engine.fires().ended(due);
         }
     }
 
@@ -262,18 +311,6 @@ final class Dispatcher {
                         reason,
                         due.scheduledTime())
                 .assignedTo(null, epoch);
-    }
-
-    /** This node's decisions were rejected: another leads now. Nothing it reserved stays reserved. */
-    private void fencedOut(FencedOutException e, List<Due> moved, List<String> owners) {
-        for (int i = 0; i < moved.size(); i++) {
-            if (nodeId.equals(owners.get(i))) {
-                pools.unreserve(moved.get(i).task().group());
-            }
-            release(moved.get(i));
-        }
-        LOG.log(Level.WARNING, "Node {0} is no longer the leader: {1}", nodeId, e.getMessage());
-        leadership.fencedOut();
     }
 
     /** Instances this node should run but found its pool full: dispatched again after the back-off, as one group. */

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -56,7 +57,7 @@ final class FirePlanner {
     /** A fire to write: series fires move the task's next fire time; others (catch-ups, on demand) do not. */
     record Pending(AxTask task, Instant time, InstanceOrigin origin, String reason) {}
 
-    private static Pending seriesFire(AxTask task, Instant time) {
+    static Pending seriesFire(AxTask task, Instant time) {
         return new Pending(
                 task,
                 time,
@@ -134,8 +135,9 @@ final class FirePlanner {
     }
 
     /**
-     * Writes the leader's trigger decisions (one round trip, fenced by its epoch) and puts each written one due
-     * inside the prefetch window into the wheel. Does nothing on a node that does not lead.
+     * Writes the leader's trigger decisions (one round trip, fenced by its epoch) and waits for them, then puts each
+     * written one due inside the prefetch window into the wheel. Does nothing on a node that does not lead. For
+     * callers that may wait for the store (a registration, a takeover); the dispatch path uses {@link #planAhead}.
      */
     void scheduleFires(List<Pending> pending) {
         if (pending.isEmpty()) {
@@ -152,9 +154,47 @@ final class FirePlanner {
         try {
             written = write(pending, epoch);
         } catch (io.ax.core.cluster.FencedOutException e) {
-            engine.leadership().fencedOut();
+            engine.leadership().fencedOut(e);
             return;
         }
+        enqueueCovered(written);
+    }
+
+    /**
+     * Like {@link #scheduleFires(List)}, without waiting: the writer writes the fires in its turn (retrying while the
+     * store is away) and what it wrote goes into the wheel then. Should it fail for good, the leader's
+     * reconciliation gives the series its next fire again.
+     */
+    void planAhead(List<Pending> pending) {
+        long epoch = engine.leadership().epoch();
+        if (pending.isEmpty() || epoch == 0) {
+            return;
+        }
+        Instant now = clock.instant();
+        List<Pending> normalized = normalize(pending);
+        List<NewFire> fires = newFires(normalized, now);
+        CompletableFuture<boolean[]> outcome;
+        try {
+            outcome = engine.writer().schedule(fires, epoch);
+        } catch (io.ax.core.AxException stopped) {
+            return; // the engine stops: the next leader plans what is missing
+        }
+        outcome.whenComplete((written, error) -> {
+            if (error instanceof io.ax.core.cluster.FencedOutException e) {
+                engine.leadership().fencedOut(e);
+            } else if (error != null) {
+                LOG.log(
+                        Level.WARNING,
+                        "AX could not write the next fire(s) of {0}; the leader's reconciliation plans them again: {1}",
+                        normalized.stream().map(p -> p.task().name()).distinct().toList(),
+                        error.toString());
+            } else {
+                enqueueCovered(dues(normalized, fires, written));
+            }
+        });
+    }
+
+    private void enqueueCovered(List<Due> written) {
         for (Due due : written) {
             if (engine.prefetcher().covers(due.scheduledTime())) {
                 enqueue(due);
@@ -172,13 +212,23 @@ final class FirePlanner {
         if (pending.isEmpty()) {
             return List.of();
         }
-        Instant now = clock.instant();
-        List<NewFire> fires = new ArrayList<>(pending.size());
+        List<Pending> normalized = normalize(pending);
+        List<NewFire> fires = newFires(normalized, clock.instant());
+        return dues(normalized, fires, store.schedule(fires, epoch));
+    }
+
+    /** Stores keep microseconds: the time in memory must be the time in the store. */
+    private static List<Pending> normalize(List<Pending> pending) {
         List<Pending> normalized = new ArrayList<>(pending.size());
         for (Pending p : pending) {
-            // stores keep microseconds: the time in memory must be the time in the store
-            Pending q = new Pending(p.task(), p.time().truncatedTo(ChronoUnit.MICROS), p.origin(), p.reason());
-            normalized.add(q);
+            normalized.add(new Pending(p.task(), p.time().truncatedTo(ChronoUnit.MICROS), p.origin(), p.reason()));
+        }
+        return normalized;
+    }
+
+    private List<NewFire> newFires(List<Pending> normalized, Instant now) {
+        List<NewFire> fires = new ArrayList<>(normalized.size());
+        for (Pending q : normalized) {
             TaskInstance instance = new TaskInstance(
                     InstanceIds.next(q.task().durability(), now),
                     q.task().name(),
@@ -189,10 +239,13 @@ final class FirePlanner {
                     now,
                     q.origin(),
                     q.origin().isTriggerFire() ? TaskInstance.fireKey(q.time()) : null);
-            fires.add(new NewFire(instance, p.reason()));
+            fires.add(new NewFire(instance, q.reason()));
         }
-        boolean[] written = store.schedule(fires, epoch);
-        List<Due> dues = new ArrayList<>(pending.size());
+        return fires;
+    }
+
+    private static List<Due> dues(List<Pending> normalized, List<NewFire> fires, boolean[] written) {
+        List<Due> dues = new ArrayList<>(written.length);
         for (int i = 0; i < written.length; i++) {
             Pending p = normalized.get(i);
             if (written[i]) {
@@ -289,7 +342,7 @@ final class FirePlanner {
         try {
             engine.dispatcher().dispatchFresh(dues);
         } finally {
-            // only now, with DISPATCHED written, may a load that reads them again stop treating them as queued
+            // the dispatcher expects them now, until their outcome is in: a load that reads them again leaves them
             for (Due due : dues) {
                 queued.remove(due.instanceId());
             }
@@ -301,7 +354,7 @@ final class FirePlanner {
                 planNext(due.task(), due.scheduledTime(), null, next);
             }
         }
-        scheduleFires(next);
+        planAhead(next);
     }
 
     /** An instance of a fixed-delay series ended: the series goes on from now. */
@@ -315,13 +368,13 @@ final class FirePlanner {
     private void continueSeries(Due due) {
         List<Pending> next = new ArrayList<>(1);
         planNext(due.task(), due.scheduledTime(), clock.instant(), next);
-        scheduleFires(next);
+        planAhead(next);
     }
 
     /** A series fire was cancelled: the series goes on from it, as if it had run. */
     void continueAfterCancel(AxTask task, TaskInstance cancelled) {
         List<Pending> next = new ArrayList<>(1);
         planNext(task, cancelled.scheduledTime(), engine.clock().instant(), next);
-        engine.onDispatchThread(() -> scheduleFires(next));
+        planAhead(next);
     }
 }

@@ -13,7 +13,6 @@ import java.io.StringWriter;
 import java.lang.System.Logger.Level;
 import java.lang.reflect.InvocationTargetException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 
 /**
@@ -66,15 +65,35 @@ final class InstanceRunner {
             return; // the timeout ended this attempt and decides what follows
         }
         long tookNanos = engine.clock().nanoTime() - ex.startNanos;
-        if (error == null && (result == null || result.succeeded())) {
-            succeed(ex, executor, context, result == null ? AxResult.success() : result, tookNanos);
-        } else {
-            String message = error != null ? describe(error) : "returned failure: " + result.message();
-            if (executor != null) {
-                notifyFailure(executor, task, context, error != null ? error : new IllegalStateException(message));
+        try {
+            if (error == null && (result == null || result.succeeded())) {
+                succeed(ex, executor, context, result == null ? AxResult.success() : result, tookNanos);
+            } else {
+                String message = error != null ? describe(error) : "returned failure: " + result.message();
+                if (executor != null) {
+                    notifyFailure(executor, task, context, error != null ? error : new IllegalStateException(message));
+                }
+                afterBadAttempt(ex, InstanceState.FAILED, message, error, tookNanos, null, 0);
             }
-            afterBadAttempt(ex, InstanceState.FAILED, message, error, tookNanos, null, 0);
+        } catch (RuntimeException e) {
+            unrecorded(ex, e);
         }
+    }
+
+    /**
+     * The outcome of an attempt could not be recorded: only when the engine stops (the writer refuses) or the store
+     * refuses the write for good. The instance stays as the store has it; this node's next start, or the leader once
+     * this node is gone, takes it from there.
+     */
+    private static void unrecorded(Execution ex, RuntimeException e) {
+        LOG.log(
+                Level.WARNING,
+                "Task ''{0}'' instance {1}: the outcome of attempt {2} was not recorded; the instance is recovered"
+                        + " from the store: {3}",
+                ex.task().name(),
+                ex.instanceId(),
+                ex.attempt,
+                e.toString());
     }
 
     private void succeed(Execution ex, AxExecutor executor, RunContext context, AxResult result, long tookNanos) {
@@ -111,20 +130,29 @@ final class InstanceRunner {
         engine.ended(ex.due);
     }
 
-    /** On the dispatch thread: the attempt's timeout elapsed. */
+    /**
+     * On the dispatch thread: the attempt's timeout elapsed. The worker is interrupted at once; what follows (store
+     * writes, perhaps a dead letter) runs off the dispatch thread.
+     */
     private void expire(Execution ex) {
         if (!ex.expire()) {
             return;
         }
         long tookNanos = engine.clock().nanoTime() - ex.startNanos;
-        afterBadAttempt(
-                ex,
-                InstanceState.TIMEOUT,
-                "timed out after " + ex.task().timeout() + "; thread interrupted",
-                null,
-                tookNanos,
-                null,
-                0);
+        engine.afterwards(() -> {
+            try {
+                afterBadAttempt(
+                        ex,
+                        InstanceState.TIMEOUT,
+                        "timed out after " + ex.task().timeout() + "; thread interrupted",
+                        null,
+                        tookNanos,
+                        null,
+                        0);
+            } catch (RuntimeException e) {
+                unrecorded(ex, e);
+            }
+        });
     }
 
     /**
@@ -196,38 +224,50 @@ final class InstanceRunner {
                                 0))) {
             return;
         }
-        Instant now = engine.clock().instant();
+        try {
+            DeadLetter letter = engine.untilStored(
+                    "the dead letter of instance " + ex.instanceId(), () -> deadLetter(ex, message, error));
+            if (letter == null) {
+                return; // the engine stopped first: the instance is DEAD, the next start finds it without its letter
+            }
+            engine.insight().deadLettered(task);
+            if (error != null) {
+                LOG.log(
+                        Level.ERROR,
+                        "Task '" + task.name() + "' instance " + ex.instanceId() + " DEAD after " + ex.attempt
+                                + " attempt(s) in " + tookNanos / 1_000_000 + " ms: " + message,
+                        error);
+            } else {
+                LOG.log(
+                        Level.ERROR,
+                        "Task ''{0}'' instance {1} DEAD after {2} attempt(s): {3}",
+                        task.name(),
+                        ex.instanceId(),
+                        ex.attempt,
+                        message);
+            }
+            engine.publishDeadLetter(new AxDeadLetterEvent(letter));
+        } finally {
+            engine.ended(ex.due); // DEAD is final: the task's slot is free and its series goes on, letter or not
+        }
+    }
+
+    /** Writes the dead letter of an instance that just went DEAD, with the errors of its attempts. */
+    private DeadLetter deadLetter(Execution ex, String message, Throwable error) {
         List<AttemptError> attempts = engine.stores().auditTrail(ex.instanceId()).stream()
                 .filter(e -> e.to() == InstanceState.FAILED || e.to() == InstanceState.TIMEOUT)
                 .map(InstanceRunner::attemptError)
                 .toList();
         DeadLetter letter = new DeadLetter(
                 ex.instanceId(),
-                task.name(),
+                ex.task().name(),
                 ex.scheduledTime(),
-                task.params(),
+                ex.task().params(),
                 attempts,
                 error == null ? message : stackTrace(error),
-                now);
+                engine.clock().instant());
         engine.stores().saveDeadLetter(letter);
-        engine.insight().deadLettered(task);
-        if (error != null) {
-            LOG.log(
-                    Level.ERROR,
-                    "Task '" + task.name() + "' instance " + ex.instanceId() + " DEAD after " + ex.attempt
-                            + " attempt(s) in " + tookNanos / 1_000_000 + " ms: " + message,
-                    error);
-        } else {
-            LOG.log(
-                    Level.ERROR,
-                    "Task ''{0}'' instance {1} DEAD after {2} attempt(s): {3}",
-                    task.name(),
-                    ex.instanceId(),
-                    ex.attempt,
-                    message);
-        }
-        engine.publishDeadLetter(new AxDeadLetterEvent(letter));
-        engine.ended(ex.due);
+        return letter;
     }
 
     private static AttemptError attemptError(AuditEntry e) {

@@ -56,6 +56,7 @@ final class Leadership implements Membership.Listener {
     private final AtomicLong reassignedAckTimeout = new AtomicLong();
     private final AtomicLong reassignedNodeGone = new AtomicLong();
     private final AtomicLong failovers = new AtomicLong();
+    private final Reconciliation reconciliation;
 
     private volatile HashRing ring;
     private volatile Set<String> live = Set.of();
@@ -66,10 +67,11 @@ final class Leadership implements Membership.Listener {
     /** When the last sweep for overdue instances ran; touched on ax-leader only. */
     private long lastSweepNanos;
 
-    Leadership(AxEngine engine) {
+    Leadership(AxEngine engine, Duration reconcileEvery) {
         this.engine = engine;
         this.nodeId = engine.nodeId();
         this.thread = new ScheduledThreadPoolExecutor(1, new NamedThreadFactory("ax-leader", true));
+        this.reconciliation = new Reconciliation(engine, reconcileEvery);
         this.ring = HashRing.of(List.of(nodeId), 1);
         this.live = Set.of(nodeId);
     }
@@ -135,9 +137,40 @@ final class Leadership implements Membership.Listener {
         }
     }
 
-    /** A write carried a stale epoch: another node leads. */
-    void fencedOut() {
-        membership.stepDown();
+    /**
+     * A write carried a stale epoch: another node leads. A write queued before this node lost the lease and took it
+     * again (an outage) carries an older epoch than the one it holds now: that one does not end its term.
+     */
+    void fencedOut(FencedOutException e) {
+        long current = membership.epochIfLeader();
+        if (current != 0 && current <= e.epoch()) {
+            LOG.log(Level.WARNING, "Node {0} is no longer the leader: {1}", nodeId, e.getMessage());
+            membership.stepDown();
+        }
+    }
+
+    /**
+     * A non-overlapping task's slot is held by an instance whose end this node never heard of (it ended on a node
+     * taken for dead, say): the store is asked, on this thread, and {@code ifEnded} frees the slot when it is over.
+     */
+    void checkEnded(String instanceId, Runnable ifEnded) {
+        try {
+            thread.execute(() -> {
+                try {
+                    boolean ended = engine.stores()
+                            .find(instanceId)
+                            .map(i -> i.state().isFinal())
+                            .orElse(true);
+                    if (ended) {
+                        engine.onDispatchThread(ifEnded);
+                    }
+                } catch (RuntimeException e) {
+                    // cannot tell now: the slot stays taken until the next fire asks again
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            // the engine stops
+        }
     }
 
     // ---- Membership.Listener: on the ax-cluster thread (or the starting thread) --------------------------------
@@ -165,7 +198,7 @@ final class Leadership implements Membership.Listener {
             new Takeover(engine, this).run(epoch);
             adoptOrphans(epoch);
         } catch (FencedOutException e) {
-            membership.stepDown();
+            fencedOut(e);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Taking over as leader failed; giving the lease up: {0}", e.toString());
             membership.stepDown();
@@ -192,6 +225,7 @@ final class Leadership implements Membership.Listener {
         }
         engine.prefetcher().reset();
         engine.fires().clear();
+        reconciliation.forget();
         engine.onDispatchThread(() -> engine.dispatcher().clear());
     }
 
@@ -228,6 +262,10 @@ final class Leadership implements Membership.Listener {
      * attempt counts); a retry that was waiting runs here after the rest of its back-off.
      */
     private void adoptOrphans(long epoch) {
+        if (!membership.reachesStoreFor(membership.settings().lease())) {
+            // just back from a break: the others' heartbeats catch up within one; until then none is judged dead
+            return;
+        }
         Set<String> alive = live;
         Instant now = engine.clock().instant();
         int adopted = 0;
@@ -313,8 +351,9 @@ final class Leadership implements Membership.Listener {
                 lastSweepNanos = now;
                 engine.prefetcher().sweepOverdue(SWEEP_EVERY);
             }
+            reconciliation.tick(epoch);
         } catch (FencedOutException e) {
-            membership.stepDown();
+            fencedOut(e);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Leader {0} could not follow its assignments; retrying: {1}", nodeId, e.toString());
         }
@@ -381,6 +420,20 @@ final class Leadership implements Membership.Listener {
             engine.dispatcher().expect(again);
             engine.onDispatchThread(() -> engine.dispatcher().dispatchFresh(again));
         }
+    }
+
+    /**
+     * The store takes writes again after an outage: what fell due meanwhile is swept now, and the series are checked
+     * soon.
+     */
+    void storeBack() {
+        reconciliation.soon();
+        wakeUp();
+    }
+
+    /** Series the reconciliation gave their next fire again. */
+    long repairedSeries() {
+        return reconciliation.repaired();
     }
 
     /** Instances taken back from their node, by reason: {@code ack-timeout} or {@code node-gone}. */

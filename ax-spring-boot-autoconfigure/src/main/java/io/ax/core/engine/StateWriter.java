@@ -1,13 +1,22 @@
 package io.ax.core.engine;
 
+import io.ax.core.AxException;
 import io.ax.core.InstanceState;
 import io.ax.core.Transition;
 import io.ax.core.clock.AxClock;
 import io.ax.core.cluster.FencedOutException;
 import io.ax.core.store.InstanceStore;
+import io.ax.core.store.NewFire;
+import io.ax.core.store.OwnedInstance;
 import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -15,28 +24,72 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Group commit for state changes: callers on any thread hand in transitions, one writer thread ({@code ax-writer})
- * drains what has gathered and applies it with one {@link InstanceStore#transitionAll} call, so a database sees one
- * transaction for many instances. Transitions are applied in the order they were handed in, so the changes of one
- * instance never overtake each other. A caller that needs the outcome waits for its future; the others go on.
+ * The one thread ({@code ax-writer}) that writes to the store for the engine's hot path: state changes and new
+ * fires. Callers on any thread hand writes in; the writer drains what has gathered and applies it with as few
+ * store calls as it can ({@link InstanceStore#transitionAll}, {@link InstanceStore#schedule}), in the order the
+ * writes were handed in, so the changes of one instance never overtake each other. A caller that needs the outcome
+ * follows its future; the others go on.
  *
- * <p>The queue is bounded: when the store falls behind, callers wait for room (never the wheel thread, which
- * only hands work on).
+ * <p>A write that fails is never dropped: the group is tried again after a back-off that doubles up to
+ * {@link #MAX_BACKOFF}, for as long as the store does not answer (an outage), then each write alone, so that one
+ * write the store refuses for good (it answers, yet refuses that one {@link #POISON_AFTER} times) fails alone and
+ * the others land. A write whose first try may have committed before its connection broke is checked against the
+ * store when its retry finds it done already. While writes fail, {@link #outage()} says since when and why.
+ *
+ * <p>The queue is bounded: when the store falls behind, callers wait for room (never the writer itself, whose own
+ * follow-up writes go first). Writes are accepted from {@link #start} until {@link #stop}, which drains what is
+ * queued in order; outside that window a write is refused with an {@link AxException}.
  */
 final class StateWriter {
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
     private static final int MAX_BATCH = 2_000;
+    static final Duration FIRST_BACKOFF = Duration.ofMillis(50);
+    static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
+    /** How often the store may refuse one write, while it answers otherwise, before that write fails for good. */
+    static final int POISON_AFTER = 3;
 
-    private record Write(Transition transition, CompletableFuture<Boolean> outcome) {}
+    /** A write handed in: a state change, or new instances. */
+    private sealed interface Write permits Change, Fires {
+        void fail(Throwable cause);
+    }
+
+    private record Change(Transition transition, CompletableFuture<Boolean> outcome) implements Write {
+        public void fail(Throwable cause) {
+            outcome.completeExceptionally(cause);
+        }
+    }
+
+    private record Fires(List<NewFire> fires, long fence, CompletableFuture<boolean[]> outcome) implements Write {
+        public void fail(Throwable cause) {
+            outcome.completeExceptionally(cause);
+        }
+    }
+
+    /** Since when writes fail, and why. */
+    record Outage(Instant since, String cause) {}
+
+    private enum Phase {
+        NEW,
+        RUNNING,
+        DRAINING,
+        STOPPED
+    }
 
     private final InstanceStore store;
     private final BlockingQueue<Write> queue;
-    private final Thread thread;
-    private volatile boolean running = true;
+    /** Writes the writer hands itself (from a caller's follow-up that runs on this thread): they never wait. */
+    private final ArrayDeque<Write> own = new ArrayDeque<>();
 
+    private final Thread thread;
     private final String nodeId;
     private final AxClock clock;
+    private volatile Phase phase = Phase.NEW;
+    /** Monotonic deadline of a stop's drain; writes still failing then fail. */
+    private volatile long drainUntilNanos = Long.MAX_VALUE;
+
+    private volatile StoreOutage outage;
+    private volatile Runnable onRecovery = () -> {};
 
     StateWriter(InstanceStore store, int capacity, String nodeId, AxClock clock) {
         this.nodeId = nodeId;
@@ -48,25 +101,34 @@ final class StateWriter {
     }
 
     void start() {
+        phase = Phase.RUNNING;
         thread.start();
     }
 
-    /** Hands in a transition; the future tells whether it applied (false: the instance was elsewhere). */
+    /** Runs on the writer thread each time writes land again after an outage. */
+    void onRecovery(Runnable action) {
+        this.onRecovery = action;
+    }
+
+    /** Since when, and why, the store refuses writes; empty while they land. */
+    Optional<StoreOutage> outage() {
+        return Optional.ofNullable(outage);
+    }
+
+    /** Whether writes fail right now: new work that would need one is better left in the store. */
+    boolean isFailing() {
+        return outage != null;
+    }
+
+    /**
+     * Hands in a transition; the future tells whether it applied (false: the instance was elsewhere).
+     *
+     * @throws AxException when the writer does not run (before the engine's start, after its stop)
+     */
     CompletableFuture<Boolean> submit(Transition transition) {
-        CompletableFuture<Boolean> outcome = new CompletableFuture<>();
-        Write write = new Write(transition, outcome);
-        try {
-            while (!queue.offer(write, 100, TimeUnit.MILLISECONDS)) {
-                if (!running) {
-                    outcome.completeExceptionally(new IllegalStateException("the AX state writer has stopped"));
-                    return outcome;
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            outcome.completeExceptionally(e);
-        }
-        return outcome;
+        Change change = new Change(transition, new CompletableFuture<>());
+        enqueue(change, transition.instanceId() + " " + transition.from() + " -> " + transition.to());
+        return change.outcome();
     }
 
     /** Hands in transitions as one group; the futures tell, per transition, whether it applied. */
@@ -78,64 +140,345 @@ final class StateWriter {
         return outcomes;
     }
 
-    /** Applies what is queued, then stops the writer thread; waits at most {@code awaitMillis}. */
-    void stop(long awaitMillis) {
-        running = false;
-        thread.interrupt();
+    /**
+     * Like {@link #submitAll}, for callers that follow outcomes without waiting: a write the writer refuses (the
+     * engine stops) comes back as a failed future instead of an exception.
+     */
+    List<CompletableFuture<Boolean>> submitAllOrFail(List<Transition> transitions) {
+        List<CompletableFuture<Boolean>> outcomes = new ArrayList<>(transitions.size());
+        for (Transition t : transitions) {
+            try {
+                outcomes.add(submit(t));
+            } catch (AxException refused) {
+                outcomes.add(CompletableFuture.failedFuture(refused));
+            }
+        }
+        return outcomes;
+    }
+
+    /**
+     * Hands in new instances (see {@link InstanceStore#schedule(List, long)}); the future tells, per fire, whether it
+     * was written, or fails with a {@link FencedOutException}.
+     */
+    CompletableFuture<boolean[]> schedule(List<NewFire> fires, long fence) {
+        Fires write = new Fires(List.copyOf(fires), fence, new CompletableFuture<>());
+        enqueue(write, fires.size() + " new instance(s)");
+        return write.outcome();
+    }
+
+    private void enqueue(Write write, String what) {
+        if (Thread.currentThread() == thread) {
+            own.add(write);
+            return;
+        }
         try {
-            thread.join(awaitMillis);
+            while (!queue.offer(write, 100, TimeUnit.MILLISECONDS)) {
+                if (phase != Phase.RUNNING) {
+                    break;
+                }
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            throw new AxException("Interrupted while handing a state change to the AX writer: " + what, e);
+        }
+        if (phase != Phase.RUNNING && queue.remove(write)) {
+            // checked after the offer: a stop that began meanwhile either drains this write or it is refused here
+            throw new AxException(
+                    "The AX engine is " + (phase == Phase.NEW ? "not started" : "stopped") + "; cannot record " + what);
+        }
+    }
+
+    /**
+     * Applies what is queued, in order, then stops the writer thread; waits at most {@code awaitMillis}. Writes that
+     * still fail then (the store is down) fail; later writes are refused.
+     */
+    void stop(long awaitMillis) {
+        if (phase == Phase.NEW) {
+            phase = Phase.STOPPED;
+            return;
+        }
+        drainUntilNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(awaitMillis);
+        phase = Phase.DRAINING;
+        thread.interrupt(); // out of a wait for work or of a back-off
+        try {
+            thread.join(awaitMillis + 1_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        phase = Phase.STOPPED;
+        AxException stopped = new AxException("The AX engine stopped before this change could be recorded");
+        for (Write w; (w = queue.poll()) != null; ) {
+            w.fail(stopped);
         }
     }
 
     private void loop() {
         List<Write> batch = new ArrayList<>(MAX_BATCH);
-        while (running || !queue.isEmpty()) {
-            try {
-                Write first = running ? queue.take() : queue.poll();
-                if (first == null) {
+        while (true) {
+            Write first = own.poll();
+            if (first == null) {
+                try {
+                    first = phase == Phase.RUNNING ? queue.take() : queue.poll();
+                } catch (InterruptedException e) {
+                    continue; // stop() interrupts: drain what is left, then leave
+                }
+            }
+            if (first == null) {
+                if (own.isEmpty()) {
                     break;
                 }
-                batch.add(first);
-            } catch (InterruptedException e) {
-                continue; // stop() interrupts: drain what is left, then leave
+                continue;
             }
-            queue.drainTo(batch, MAX_BATCH - 1);
+            batch.add(first);
+            while (batch.size() < MAX_BATCH && !own.isEmpty()) {
+                batch.add(own.poll());
+            }
+            queue.drainTo(batch, MAX_BATCH - batch.size());
             flush(batch);
             batch.clear();
         }
+        phase = Phase.STOPPED;
     }
 
+    /** Applies a batch, trying again while the store fails; never throws. */
     private void flush(List<Write> batch) {
-        List<Transition> transitions = new ArrayList<>(batch.size());
-        for (Write w : batch) {
-            transitions.add(w.transition());
-        }
-        try {
-            boolean[] applied = store.transitionAll(transitions);
-            for (int i = 0; i < applied.length; i++) {
-                batch.get(i).outcome().complete(applied[i]);
+        int failures = 0;
+        while (true) {
+            try {
+                apply(batch, failures > 0);
+                recovered();
+                return;
+            } catch (RuntimeException e) {
+                failures++;
+                failing(e);
+                if (stopping()) {
+                    batch.forEach(w -> w.fail(e));
+                    return;
+                }
+                if (failures >= 2) {
+                    // the store may refuse one write for good: each alone, in order, so the others land
+                    for (Write w : batch) {
+                        flushAlone(w);
+                    }
+                    return;
+                }
+                backOff(failures);
             }
+        }
+    }
+
+    private void flushAlone(Write w) {
+        int refused = 0;
+        int failures = 0;
+        while (true) {
+            try {
+                apply(List.of(w), true);
+                recovered();
+                return;
+            } catch (RuntimeException e) {
+                failures++;
+                failing(e);
+                if (answers(w) && ++refused >= POISON_AFTER) {
+                    LOG.log(Level.ERROR, "The store refuses a write for good; it is given up: {0}", e.toString());
+                    w.fail(e);
+                    return;
+                }
+                if (stopping()) {
+                    w.fail(e);
+                    return;
+                }
+                backOff(failures);
+            }
+        }
+    }
+
+    /** Whether the store answers a read about the write's instance(s): up, yet refusing this write. */
+    private boolean answers(Write w) {
+        try {
+            store.findAll(List.of(firstId(w)));
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static String firstId(Write w) {
+        if (w instanceof Change c) {
+            return c.transition().instanceId();
+        }
+        Fires f = (Fires) w;
+        return f.fires().isEmpty() ? "" : f.fires().get(0).instance().id();
+    }
+
+    private boolean stopping() {
+        return phase != Phase.RUNNING && System.nanoTime() >= drainUntilNanos;
+    }
+
+    private void backOff(int failures) {
+        long millis = Math.min(MAX_BACKOFF.toMillis(), FIRST_BACKOFF.toMillis() << Math.min(failures - 1, 16));
+        long until = Math.min(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis), drainUntilNanos);
+        long left;
+        while ((left = until - System.nanoTime()) > 0) {
+            try {
+                TimeUnit.NANOSECONDS.sleep(left);
+            } catch (InterruptedException e) {
+                // stop() interrupts: the drain deadline now bounds the wait
+                until = Math.min(until, drainUntilNanos);
+            }
+        }
+    }
+
+    private void failing(RuntimeException e) {
+        if (outage == null) {
+            outage = new StoreOutage(clock.instant(), e.toString());
+            LOG.log(
+                    Level.WARNING,
+                    "AX cannot write to its store; retrying with back-off, nothing is dropped: {0}",
+                    e.toString());
+        }
+    }
+
+    private void recovered() {
+        StoreOutage was = outage;
+        if (was != null) {
+            outage = null;
+            LOG.log(
+                    Level.INFO,
+                    "AX writes to its store again (writes failed for {0} ms)",
+                    Duration.between(was.since(), clock.instant()).toMillis());
+            try {
+                onRecovery.run();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "AX could not resume after the store came back: {0}", e.toString());
+            }
+        }
+    }
+
+    /**
+     * Applies consecutive state changes with one call and each group of fires with one, in order, completing each
+     * write's future. A deposed leader's changes fail with {@link FencedOutException}; the other changes in the
+     * group (an owner's ends of attempts) stand.
+     *
+     * @param inDoubt whether an earlier try of these writes failed: one may have committed before its connection
+     *     broke, so what seems lost is checked against the store
+     * @throws RuntimeException when the store fails; then no future is completed unless its write was settled
+     */
+    private void apply(List<Write> batch, boolean inDoubt) {
+        int i = 0;
+        while (i < batch.size()) {
+            if (batch.get(i) instanceof Fires f) {
+                if (!f.outcome().isDone()) {
+                    applyFires(f, inDoubt);
+                }
+                i++;
+                continue;
+            }
+            int j = i;
+            List<Change> changes = new ArrayList<>();
+            while (j < batch.size() && batch.get(j) instanceof Change c) {
+                if (!c.outcome().isDone()) {
+                    changes.add(c);
+                }
+                j++;
+            }
+            applyChanges(changes, inDoubt);
+            i = j;
+        }
+    }
+
+    private void applyChanges(List<Change> changes, boolean inDoubt) {
+        if (changes.isEmpty()) {
+            return;
+        }
+        List<Transition> transitions = new ArrayList<>(changes.size());
+        for (Change c : changes) {
+            transitions.add(c.transition());
+        }
+        boolean[] applied;
+        try {
+            applied = store.transitionAll(transitions);
         } catch (FencedOutException e) {
-            // a deposed leader's decisions fail; the other changes in the group (an owner's ends of attempts) stand
-            List<Write> others = new ArrayList<>(batch.size());
-            for (Write w : batch) {
-                if (w.transition().fence() > 0) {
-                    w.outcome().completeExceptionally(e);
+            List<Change> others = new ArrayList<>(changes.size());
+            for (Change c : changes) {
+                if (c.transition().fence() > 0) {
+                    c.outcome().completeExceptionally(e);
                 } else {
-                    others.add(w);
+                    others.add(c);
                 }
             }
-            if (!others.isEmpty()) {
-                flush(others);
-            }
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "AX could not write {0} state change(s): {1}", batch.size(), e.toString());
-            for (Write w : batch) {
-                w.outcome().completeExceptionally(e);
+            applyChanges(others, inDoubt);
+            return;
+        }
+        if (inDoubt) {
+            settleInDoubt(changes, applied);
+        }
+        for (int k = 0; k < applied.length; k++) {
+            changes.get(k).outcome().complete(applied[k]);
+        }
+    }
+
+    /** A change that seems lost but finds its instance where it leads, with its attempt and owner, had committed. */
+    private void settleInDoubt(List<Change> changes, boolean[] applied) {
+        List<String> ids = new ArrayList<>();
+        for (int k = 0; k < applied.length; k++) {
+            if (!applied[k]) {
+                ids.add(changes.get(k).transition().instanceId());
             }
         }
+        if (ids.isEmpty()) {
+            return;
+        }
+        Map<String, OwnedInstance> rows = new HashMap<>();
+        for (OwnedInstance o : store.findAll(ids)) {
+            rows.put(o.instance().id(), o);
+        }
+        for (int k = 0; k < applied.length; k++) {
+            Transition t = changes.get(k).transition();
+            OwnedInstance row = rows.get(t.instanceId());
+            if (!applied[k]
+                    && row != null
+                    && row.instance().state() == t.to()
+                    && row.instance().attempt() == t.attempt()
+                    && ownerAsExpected(t, row.owner())) {
+                applied[k] = true;
+            }
+        }
+    }
+
+    /** Whether the owner found is the one the change leaves (when the change says which). */
+    private static boolean ownerAsExpected(Transition t, String found) {
+        if (t.to() == InstanceState.SCHEDULED) {
+            return found == null;
+        }
+        String expected = t.owner() != null ? t.owner() : t.expectedOwner();
+        return expected == null || expected.equals(found);
+    }
+
+    private void applyFires(Fires f, boolean inDoubt) {
+        boolean[] written;
+        try {
+            written = store.schedule(f.fires(), f.fence());
+        } catch (FencedOutException e) {
+            f.outcome().completeExceptionally(e);
+            return;
+        }
+        if (inDoubt) {
+            // ids are new: a fire that seems a duplicate but whose id is in the store was written by the first try
+            List<String> ids = new ArrayList<>();
+            for (int k = 0; k < written.length; k++) {
+                if (!written[k]) {
+                    ids.add(f.fires().get(k).instance().id());
+                }
+            }
+            if (!ids.isEmpty()) {
+                java.util.Set<String> found = new java.util.HashSet<>();
+                store.findAll(ids).forEach(o -> found.add(o.instance().id()));
+                for (int k = 0; k < written.length; k++) {
+                    written[k] |= found.contains(f.fires().get(k).instance().id());
+                }
+            }
+        }
+        f.outcome().complete(written);
     }
 
     /** A conditional transition with its audit row; false when the instance was no longer in {@code from}. */
@@ -173,7 +516,9 @@ final class StateWriter {
     /**
      * Records a transition without waiting for the store. For changes no other writer can contend for on this
      * node (the start and end of an attempt that this node's worker is running); they reach the store in order,
-     * after every change handed in before them.
+     * after every change handed in before them, however long the store is away.
+     *
+     * @throws AxException when the writer does not run (the engine stopped): the change is not recorded
      */
     void record(Transition t) {
         String instanceId = t.instanceId();
@@ -195,20 +540,24 @@ final class StateWriter {
     }
 
     boolean outcome(CompletableFuture<Boolean> future, Transition t) {
-        boolean applied;
+        boolean applied = join(future);
+        logMove(t, applied);
+        return applied;
+    }
+
+    /** Waits for a write's outcome, rethrowing the store's exception as it was. */
+    static <T> T join(CompletableFuture<T> future) {
         try {
-            applied = future.join();
+            return future.join();
         } catch (CompletionException e) {
             if (e.getCause() instanceof RuntimeException cause) {
                 throw cause;
             }
             throw e;
         }
-        logMove(t, applied);
-        return applied;
     }
 
-    private static void logMove(Transition t, boolean applied) {
+    static void logMove(Transition t, boolean applied) {
         if (LOG.isLoggable(Level.DEBUG)) {
             LOG.log(
                     Level.DEBUG,

@@ -239,6 +239,13 @@ final class StoreRouter implements InstanceStore {
     }
 
     @Override
+    public Set<String> tasksWithLiveFire() {
+        Set<String> names = new java.util.HashSet<>(durable.tasksWithLiveFire());
+        names.addAll(memory.tasksWithLiveFire());
+        return names;
+    }
+
+    @Override
     public List<StoredTask> findTasks() {
         return durable.findTasks();
     }

@@ -75,6 +75,21 @@ public interface InstanceStore {
      */
     List<OwnedInstance> findOwned(Set<InstanceState> states, String owner, int limit);
 
+    /**
+     * The names of the tasks that have a trigger fire (of their series, or a catch-up) not finished yet: SCHEDULED,
+     * in flight, or waiting for a retry. The leader's reconciliation gives every other task with a trigger its next
+     * fire again. The default reads every such instance; a store that can should answer with one query.
+     */
+    default Set<String> tasksWithLiveFire() {
+        Set<String> names = new java.util.HashSet<>();
+        for (OwnedInstance o : findOwned(InstanceState.unfinished(), null, Integer.MAX_VALUE)) {
+            if (o.instance().origin().isTriggerFire()) {
+                names.add(o.instance().taskName());
+            }
+        }
+        return names;
+    }
+
     /** The instances with these ids that the store knows, with their owners, in no particular order. */
     List<OwnedInstance> findAll(java.util.Collection<String> ids);
 

@@ -1,0 +1,114 @@
+package io.ax.core.engine;
+
+import io.ax.core.AxTask;
+import io.ax.core.store.StoredTask;
+import io.ax.core.trigger.OnDemandTrigger;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The leader's periodic check that every task with a trigger has its next fire: a series can stop when the write of
+ * its next fire is lost (a leader deposed with the write queued, a write the store refused for good). Every
+ * period ({@link #EVERY} by default), and soon after the store comes back from an outage, it asks the store which tasks have an
+ * unfinished trigger fire; a task found without one at two looks in a row (so not one whose next fire is being
+ * written right now) gets it again from its recorded next fire time, misfire policy included. Repairs are fenced
+ * like every other decision, and a fire that exists already is never written twice (its key is unique).
+ */
+final class Reconciliation {
+
+    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    static final Duration EVERY = Duration.ofSeconds(10);
+
+    private final AxEngine engine;
+    private final Duration every;
+    /** Tasks without an unfinished fire at the last look; touched on ax-leader only. */
+    private Set<String> suspects = Set.of();
+
+    private long lastNanos = Long.MIN_VALUE;
+    private volatile boolean soon;
+    private final AtomicLong repaired = new AtomicLong();
+
+    Reconciliation(AxEngine engine, Duration every) {
+        this.engine = engine;
+        this.every = every;
+    }
+
+    /** Looks at the next tick rather than at the next period (the store came back, say). */
+    void soon() {
+        soon = true;
+    }
+
+    /** On ax-leader while this node leads: looks when the period has passed or a look was asked for. */
+    void tick(long epoch) {
+        long now = engine.clock().nanoTime();
+        if (!soon && lastNanos != Long.MIN_VALUE && now - lastNanos < every.toNanos()) {
+            return;
+        }
+        soon = false;
+        lastNanos = now;
+        look(epoch);
+    }
+
+    /** This node stopped leading: what it suspected is for the next leader to find again. */
+    void forget() {
+        suspects = Set.of();
+        lastNanos = Long.MIN_VALUE;
+    }
+
+    /** Series repaired since this node started. */
+    long repaired() {
+        return repaired.get();
+    }
+
+    void look(long epoch) {
+        Set<String> live = engine.stores().tasksWithLiveFire();
+        Set<String> missing = new TreeSet<>();
+        for (AxTask task : engine.registered().values()) {
+            if (task.trigger() != OnDemandTrigger.INSTANCE && !live.contains(task.name())) {
+                missing.add(task.name());
+            }
+        }
+        Set<String> broken = new TreeSet<>(missing);
+        broken.retainAll(suspects);
+        suspects = missing;
+        if (broken.isEmpty()) {
+            return;
+        }
+        Map<String, StoredTask> stored = new HashMap<>();
+        engine.stores().findTasks().forEach(t -> stored.put(t.name(), t));
+        Instant now = engine.clock().instant();
+        List<FirePlanner.Pending> planned = new ArrayList<>();
+        for (String name : broken) {
+            AxTask task = engine.registered().get(name);
+            StoredTask recorded = stored.get(name);
+            Instant next = recorded == null ? null : recorded.nextFireTime();
+            if (task == null) {
+                continue;
+            }
+            if (next == null) {
+                engine.fires().planFirst(task, planned);
+            } else if (next.isAfter(now)) {
+                // its recorded next fire was never written (or was taken away): that one, then
+                planned.add(FirePlanner.seriesFire(task, next));
+            } else {
+                engine.fires().planNext(task, next, now, planned);
+            }
+        }
+        engine.fires().scheduleFires(planned, epoch);
+        repaired.addAndGet(broken.size());
+        suspects = Set.of();
+        LOG.log(
+                Level.WARNING,
+                "AX found {0} task(s) whose series had stopped and gave them their next fire again: {1}",
+                broken.size(),
+                broken);
+    }
+}

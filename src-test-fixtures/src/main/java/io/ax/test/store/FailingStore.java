@@ -1,0 +1,246 @@
+package io.ax.test.store;
+
+import io.ax.core.AuditEntry;
+import io.ax.core.DeadLetter;
+import io.ax.core.InstanceState;
+import io.ax.core.TaskInstance;
+import io.ax.core.cluster.ClusterStore;
+import io.ax.core.cluster.LeaderLease;
+import io.ax.core.cluster.NodeRegistry;
+import io.ax.core.Transition;
+import io.ax.core.store.InstanceStore;
+import io.ax.core.store.NewFire;
+import io.ax.core.store.OwnedInstance;
+import io.ax.core.store.StoredTask;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * A store that fails on command, in front of a real one: {@link #down} makes every call fail (an outage: reads and
+ * writes), {@link #failWrites} makes the next writes fail (a deadlock, a dropped connection), with the wrapped store
+ * untouched. A failed call changes nothing. Counts the calls it failed. The wrapped store's lease and registry
+ * (when it keeps them) are passed through and never fail: an engine test of the store's failures keeps its
+ * leader.
+ */
+public final class FailingStore implements InstanceStore, ClusterStore {
+
+    /** The failure this store injects. */
+    public static final class InjectedFailure extends RuntimeException {
+        InjectedFailure(String what) {
+            super("injected store failure: " + what);
+        }
+    }
+
+    private final InstanceStore store;
+    private volatile boolean down;
+    private final AtomicInteger writesToFail = new AtomicInteger();
+    private final AtomicInteger schedulesToFail = new AtomicInteger();
+    private final AtomicLong failed = new AtomicLong();
+
+    /** @param store a store that keeps its own lease and registry, such as the in-memory store */
+    public <S extends InstanceStore & ClusterStore> FailingStore(S store) {
+        this.store = store;
+    }
+
+    @Override
+    public LeaderLease leaderLease() {
+        return ((ClusterStore) store).leaderLease();
+    }
+
+    @Override
+    public NodeRegistry nodeRegistry() {
+        return ((ClusterStore) store).nodeRegistry();
+    }
+
+    /** Every call fails until {@link #up}. */
+    public void down() {
+        down = true;
+    }
+
+    public void up() {
+        down = false;
+    }
+
+    /** The next {@code n} writes fail, whatever they write. */
+    public void failWrites(int n) {
+        writesToFail.set(n);
+    }
+
+    /** The next {@code n} writes of new instances fail (the store refuses them, answering everything else). */
+    public void failSchedules(int n) {
+        schedulesToFail.set(n);
+    }
+
+    /** Calls failed so far. */
+    public long failed() {
+        return failed.get();
+    }
+
+    private <T> T read(String what, Supplier<T> call) {
+        if (down) {
+            failed.incrementAndGet();
+            throw new InjectedFailure(what + " (store down)");
+        }
+        return call.get();
+    }
+
+    private <T> T write(String what, Supplier<T> call) {
+        if (down) {
+            failed.incrementAndGet();
+            throw new InjectedFailure(what + " (store down)");
+        }
+        if (writesToFail.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            failed.incrementAndGet();
+            throw new InjectedFailure(what);
+        }
+        return call.get();
+    }
+
+    private void write(String what, Runnable call) {
+        write(what, () -> {
+            call.run();
+            return null;
+        });
+    }
+
+    @Override
+    public void create(TaskInstance instance, String reason) {
+        write("create", () -> store.create(instance, reason));
+    }
+
+    @Override
+    public boolean transition(Transition transition) {
+        return write("transition", () -> store.transition(transition));
+    }
+
+    @Override
+    public boolean[] transitionAll(List<Transition> transitions) {
+        return write("transitionAll", () -> store.transitionAll(transitions));
+    }
+
+    @Override
+    public boolean[] schedule(List<NewFire> fires) {
+        refuseSchedule();
+        return write("schedule", () -> store.schedule(fires));
+    }
+
+    @Override
+    public boolean[] schedule(List<NewFire> fires, long fence) {
+        refuseSchedule();
+        return write("schedule", () -> store.schedule(fires, fence));
+    }
+
+    private void refuseSchedule() {
+        if (schedulesToFail.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            failed.incrementAndGet();
+            throw new InjectedFailure("schedule (refused)");
+        }
+    }
+
+    @Override
+    public List<OwnedInstance> findOwned(Set<InstanceState> states, String owner, int limit) {
+        return read("findOwned", () -> store.findOwned(states, owner, limit));
+    }
+
+    @Override
+    public Set<String> tasksWithLiveFire() {
+        return read("tasksWithLiveFire", store::tasksWithLiveFire);
+    }
+
+    @Override
+    public List<OwnedInstance> findAll(Collection<String> ids) {
+        return read("findAll", () -> store.findAll(ids));
+    }
+
+    @Override
+    public List<TaskInstance> findScheduled(Instant before, Instant afterTime, String afterId, int limit) {
+        return read("findScheduled", () -> store.findScheduled(before, afterTime, afterId, limit));
+    }
+
+    @Override
+    public Optional<TaskInstance> findByKey(String taskName, String key) {
+        return read("findByKey", () -> store.findByKey(taskName, key));
+    }
+
+    @Override
+    public Optional<byte[]> payload(String instanceId) {
+        return read("payload", () -> store.payload(instanceId));
+    }
+
+    @Override
+    public boolean reschedule(String instanceId, Instant from, Instant to, String node, Instant at) {
+        return write("reschedule", () -> store.reschedule(instanceId, from, to, node, at));
+    }
+
+    @Override
+    public List<TaskInstance> findByStates(Set<InstanceState> states, int limit) {
+        return read("findByStates", () -> store.findByStates(states, limit));
+    }
+
+    @Override
+    public void saveTask(String name, String trigger, Instant at) {
+        write("saveTask", () -> store.saveTask(name, trigger, at));
+    }
+
+    @Override
+    public void saveTasks(Map<String, String> triggers, Instant at) {
+        write("saveTasks", () -> store.saveTasks(triggers, at));
+    }
+
+    @Override
+    public Optional<StoredTask> findTask(String name) {
+        return read("findTask", () -> store.findTask(name));
+    }
+
+    @Override
+    public List<StoredTask> findTasks() {
+        return read("findTasks", store::findTasks);
+    }
+
+    @Override
+    public boolean setPaused(String name, boolean paused, Instant at) {
+        return write("setPaused", () -> store.setPaused(name, paused, at));
+    }
+
+    @Override
+    public Optional<TaskInstance> find(String id) {
+        return read("find", () -> store.find(id));
+    }
+
+    @Override
+    public List<TaskInstance> findByTask(String taskName, int limit) {
+        return read("findByTask", () -> store.findByTask(taskName, limit));
+    }
+
+    @Override
+    public List<AuditEntry> auditTrail(String instanceId) {
+        return read("auditTrail", () -> store.auditTrail(instanceId));
+    }
+
+    @Override
+    public void saveDeadLetter(DeadLetter deadLetter) {
+        write("saveDeadLetter", () -> store.saveDeadLetter(deadLetter));
+    }
+
+    @Override
+    public boolean deleteDeadLetter(String instanceId) {
+        return write("deleteDeadLetter", () -> store.deleteDeadLetter(instanceId));
+    }
+
+    @Override
+    public List<DeadLetter> deadLetters(int offset, int limit) {
+        return read("deadLetters", () -> store.deadLetters(offset, limit));
+    }
+
+    @Override
+    public long deadLetterCount() {
+        return read("deadLetterCount", store::deadLetterCount);
+    }
+}
