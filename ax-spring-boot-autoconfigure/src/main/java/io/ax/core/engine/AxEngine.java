@@ -389,6 +389,11 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return delayed.find(instanceId);
     }
 
+    /**
+     * Pauses a task on every node (within a heartbeat): its pending trigger fires are cancelled and, while it is
+     * paused, its fire times create nothing; its delayed executions wait in the store. Audited on the cancelled
+     * fire, logged once.
+     */
     @Override
     public void pause(String taskName) {
         AxTask task = task(taskName).orElseThrow(() -> new UnknownTaskException(taskName));
@@ -398,15 +403,17 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             stores.saveTask(taskName, task.trigger().describe(), now);
             stores.setPaused(taskName, true, now);
         }
-        LOG.log(Level.INFO, "Task ''{0}'' paused", taskName);
+        int cancelled = fires.cancelPending(task, "task paused; its series goes on when it is resumed");
+        LOG.log(Level.INFO, "Task ''{0}'' paused ({1} pending fire(s) cancelled)", taskName, cancelled);
     }
 
+    /** Resumes a paused task on every node (within a heartbeat): its series goes on from now. */
     @Override
     public void resume(String taskName) {
-        task(taskName).orElseThrow(() -> new UnknownTaskException(taskName));
+        AxTask task = task(taskName).orElseThrow(() -> new UnknownTaskException(taskName));
         stores.setPaused(taskName, false, clock.instant());
         if (paused.remove(taskName) && lifecycle.get() == Lifecycle.STARTED) {
-            onDispatchThread(() -> dispatcher.resume(taskName));
+            leadership.resumed(task);
         }
         LOG.log(Level.INFO, "Task ''{0}'' resumed", taskName);
     }

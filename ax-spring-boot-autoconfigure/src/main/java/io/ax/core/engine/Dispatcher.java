@@ -40,7 +40,7 @@ final class Dispatcher {
     private final Map<String, Queue<Due>> waiting = new ConcurrentHashMap<>();
     /** Instances handed to dispatch outside the wheel and not yet written DISPATCHED; see {@link #expect}. */
     private final Set<String> pipeline = ConcurrentHashMap.newKeySet();
-    /** Task name -> due instances of a paused task, waiting for its resume. */
+    /** Task name -> due MEMORY executions of a paused task (they live in this process only), until its resume. */
     private final Map<String, List<Due>> held = new ConcurrentHashMap<>();
 
     private final Leadership leadership;
@@ -123,11 +123,16 @@ final class Dispatcher {
             long epoch = inMemory ? 0 : leaderEpoch; // MEMORY instances are not in the shared store: no fence
             pipeline.add(due.instanceId()); // until its outcome is settled: a sweep must not load it again
             if (engine.isPaused(task.name())) {
-                if (due.series()) {
-                    decide(decisions, ordered, due, skip(due, now, "task '" + task.name() + "' is paused", epoch));
-                } else {
+                if (due.origin().isTriggerFire()) {
+                    // a paused series stops here, quietly: this fire goes, and the next is planned at the resume
+                    decide(decisions, ordered, due, pausedFire(due, now, epoch));
+                } else if (inMemory) {
                     pipeline.remove(due.instanceId());
                     held.computeIfAbsent(task.name(), k -> new ArrayList<>()).add(due);
+                } else {
+                    // it waits in the store, not in memory; the resume sweeps it in again
+                    pipeline.remove(due.instanceId());
+                    engine.insight().released(due);
                 }
                 continue;
             }
@@ -256,7 +261,7 @@ final class Dispatcher {
                 StateWriter.logMove(d.transition(), applied);
             }
             if (!d.assigns()) {
-                if (applied) {
+                if (applied && d.transition().to() == InstanceState.SKIPPED) {
                     skipped(due, d.transition());
                 }
                 continue;
@@ -298,6 +303,20 @@ final class Dispatcher {
         if (due.series() && due.task().trigger().measuresFromCompletion()) {
             engine.fires().ended(due);
         }
+    }
+
+    /** The fire of a paused series: cancelled, and the series waits for the resume. */
+    private Transition pausedFire(Due due, Instant now, long epoch) {
+        return new Transition(
+                        due.instanceId(),
+                        InstanceState.SCHEDULED,
+                        InstanceState.CANCELLED,
+                        0,
+                        nodeId,
+                        now,
+                        "task '" + due.task().name() + "' is paused; its series goes on when it is resumed",
+                        due.scheduledTime())
+                .assignedTo(null, epoch);
     }
 
     private Transition skip(Due due, Instant now, String reason, long epoch) {
@@ -373,7 +392,10 @@ final class Dispatcher {
         }
     }
 
-    /** On the dispatch thread: a task was resumed; what fell due while it was paused is dispatched now. */
+    /**
+     * On the dispatch thread: a task was resumed; its MEMORY executions that fell due meanwhile are dispatched now
+     * (the leader sweeps in the PERSISTENT ones, which waited in the store).
+     */
     void resume(String taskName) {
         List<Due> dues = held.remove(taskName);
         if (dues != null) {

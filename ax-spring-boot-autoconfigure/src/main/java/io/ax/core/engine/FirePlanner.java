@@ -5,6 +5,7 @@ import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.MisfirePolicy;
 import io.ax.core.TaskInstance;
+import io.ax.core.Transition;
 import io.ax.core.clock.AxClock;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.NewFire;
@@ -65,8 +66,11 @@ final class FirePlanner {
                 "fire time of " + task.trigger().describe());
     }
 
-    /** Plans the first fire of a task's series from now. */
+    /** Plans the first fire of a task's series from now; none while it is paused (its resume plans it). */
     void planFirst(AxTask task, List<Pending> out) {
+        if (engine.isPaused(task.name())) {
+            return;
+        }
         task.trigger().firstFireTime(clock.instant()).ifPresent(t -> out.add(seriesFire(task, t)));
     }
 
@@ -75,8 +79,8 @@ final class FirePlanner {
      * threshold, plans the catch-ups of the task's misfire policy and resumes the series from the present.
      */
     void planNext(AxTask task, Instant previous, Instant completed, List<Pending> out) {
-        if (!engine.isRunning() || engine.registered().get(task.name()) != task) {
-            return;
+        if (!engine.isRunning() || engine.registered().get(task.name()) != task || engine.isPaused(task.name())) {
+            return; // a paused series plans nothing: its resume goes on from then
         }
         // planning is the leader's: another node's next fire is planned by the leader when it learns of the end
         if (engine.leadership().epoch() == 0) {
@@ -369,6 +373,52 @@ final class FirePlanner {
         List<Pending> next = new ArrayList<>(1);
         planNext(due.task(), due.scheduledTime(), clock.instant(), next);
         planAhead(next);
+    }
+
+    /**
+     * The task was paused: its pending trigger fires are cancelled in the store (and leave this node's wheel), so
+     * that while it is paused its fire times create nothing. Written at once, as an operator's action.
+     *
+     * @return how many were cancelled
+     */
+    int cancelPending(AxTask task, String reason) {
+        int cancelled = 0;
+        for (TaskInstance i : store.findByTask(task.name(), 100)) {
+            if (i.state() == InstanceState.SCHEDULED
+                    && i.origin().isTriggerFire()
+                    && store.transition(new Transition(
+                            i.id(),
+                            InstanceState.SCHEDULED,
+                            InstanceState.CANCELLED,
+                            i.attempt(),
+                            nodeId,
+                            clock.instant(),
+                            reason))) {
+                dequeue(i.id());
+                cancelled++;
+            }
+        }
+        return cancelled;
+    }
+
+    /**
+     * The task was resumed: its series starts again from now, unless it still has a pending fire (a pause and a
+     * resume quicker than the leader).
+     */
+    List<Pending> planResumed(AxTask task) {
+        List<Pending> planned = new ArrayList<>(1);
+        boolean pending = store.findByTask(task.name(), 100).stream()
+                .anyMatch(i -> !i.state().isFinal() && i.origin().isTriggerFire());
+        if (!pending) {
+            task.trigger()
+                    .firstFireTime(clock.instant())
+                    .ifPresent(t -> planned.add(new Pending(
+                            task,
+                            t,
+                            InstanceOrigin.SERIES,
+                            "resumed; fire time of " + task.trigger().describe())));
+        }
+        return planned;
     }
 
     /** A series fire was cancelled: the series goes on from it, as if it had run. */

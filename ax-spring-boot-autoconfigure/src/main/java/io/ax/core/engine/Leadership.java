@@ -251,7 +251,7 @@ final class Leadership implements Membership.Listener {
             if (t.paused()) {
                 engine.paused().add(t.name());
             } else if (engine.paused().remove(t.name())) {
-                engine.onDispatchThread(() -> engine.dispatcher().resume(t.name()));
+                resumeNow(engine.registered().get(t.name()));
             }
         }
     }
@@ -420,6 +420,34 @@ final class Leadership implements Membership.Listener {
             engine.dispatcher().expect(again);
             engine.onDispatchThread(() -> engine.dispatcher().dispatchFresh(again));
         }
+    }
+
+    /** A task was resumed on this node: if it leads, its series starts again (on ax-leader). */
+    void resumed(AxTask task) {
+        try {
+            thread.execute(() -> resumeNow(task));
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            // the engine stops: the next leader plans it
+        }
+    }
+
+    /**
+     * On ax-leader: a paused task was resumed. Its MEMORY executions held here go, its series is planned from now,
+     * and what waited in the store is swept in.
+     */
+    private void resumeNow(AxTask task) {
+        engine.onDispatchThread(() -> engine.dispatcher().resume(task.name()));
+        long epoch = membership.epochIfLeader();
+        if (epoch == 0) {
+            return;
+        }
+        try {
+            engine.fires().scheduleFires(engine.fires().planResumed(task), epoch);
+        } catch (RuntimeException e) {
+            // the reconciliation gives the series its next fire
+            LOG.log(Level.WARNING, "Could not plan the resumed task ''{0}'' now: {1}", task.name(), e.toString());
+        }
+        wakeUp();
     }
 
     /**

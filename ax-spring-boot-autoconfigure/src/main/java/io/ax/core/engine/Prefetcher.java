@@ -30,6 +30,8 @@ final class Prefetcher {
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
     private static final int SWEEP_PAGE = 1_000;
     private static final int SWEEP_PAGES = 100;
+    /** Pages in a row without a new row after which a sweep stops (the next one goes on from there). */
+    private static final int BARREN_PAGES = 3;
 
     private final AxEngine engine;
     private final InstanceStore store;
@@ -44,6 +46,10 @@ final class Prefetcher {
     private Instant cursorTime;
 
     private String cursorId;
+    /** Where the next sweep for overdue instances goes on; null: from the start. Guarded by this. */
+    private Instant sweepAfterTime;
+
+    private String sweepAfterId;
     private final Set<String> unknownTasks = ConcurrentHashMap.newKeySet();
     private volatile boolean failing;
     /** Whether the last load stopped at the limit, with more to load. */
@@ -110,6 +116,8 @@ final class Prefetcher {
         horizon = Instant.MIN;
         cursorTime = null;
         cursorId = null;
+        sweepAfterTime = null;
+        sweepAfterId = null;
         capped = false;
         readToHorizon = false;
     }
@@ -221,23 +229,29 @@ final class Prefetcher {
         Instant overdue = engine.clock().instant().minus(lag);
         int found = 0;
         int page = Math.min(pageSize, SWEEP_PAGE);
-        Instant afterTime = null;
-        String afterId = null;
         // small pages, read on while they bring new rows: in a burst of this leader's own, the overdue rows are mostly
-        // in the wheel already; a burst another node wrote is read through in one sweep
+        // in the wheel already; a burst another node wrote is read through in one sweep. Each sweep goes on where
+        // the last one stopped, so rows it leaves (a paused task's, an unknown task's, catch-ups waiting for their
+        // task) cannot hide the rows behind them for good
+        int barren = 0;
         for (int pages = 0; pages < SWEEP_PAGES; pages++) {
-            List<TaskInstance> rows = store.findScheduled(overdue, afterTime, afterId, page);
+            List<TaskInstance> rows = store.findScheduled(overdue, sweepAfterTime, sweepAfterId, page);
             int before = found;
             for (TaskInstance instance : rows) {
                 if (!engine.isPaused(instance.taskName()) && enqueue(instance)) {
                     found++;
                 }
             }
-            if (rows.size() < page || found == before) {
+            if (rows.size() < page) {
+                sweepAfterTime = null; // read to the end: the next sweep starts over
+                sweepAfterId = null;
                 break;
             }
-            afterTime = rows.get(rows.size() - 1).scheduledTime();
-            afterId = rows.get(rows.size() - 1).id();
+            sweepAfterTime = rows.get(rows.size() - 1).scheduledTime();
+            sweepAfterId = rows.get(rows.size() - 1).id();
+            if (found == before && ++barren >= BARREN_PAGES) {
+                break;
+            }
         }
         if (found > 0) {
             // DEBUG: catch-ups that wait for a long run of their task are found here again and again

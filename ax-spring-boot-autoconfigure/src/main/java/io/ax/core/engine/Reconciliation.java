@@ -72,7 +72,9 @@ final class Reconciliation {
         Set<String> live = engine.stores().tasksWithLiveFire();
         Set<String> missing = new TreeSet<>();
         for (AxTask task : engine.registered().values()) {
-            if (task.trigger() != OnDemandTrigger.INSTANCE && !live.contains(task.name())) {
+            if (task.trigger() != OnDemandTrigger.INSTANCE
+                    && !live.contains(task.name())
+                    && !engine.isPaused(task.name())) { // a paused series has no fire, rightly
                 missing.add(task.name());
             }
         }

@@ -443,28 +443,36 @@ public abstract class AxSchedulerContract {
     }
 
     @Test
-    void aPausedTriggerSkipsItsFires() {
+    void aPausedTriggerCreatesNothingUntilItsResume() {
         engine.register(AxTask.builder("ticker")
                 .trigger(IntervalTrigger.fixedRate(Duration.ofMillis(100), Duration.ofMillis(100)))
                 .build());
+        await().atMost(BOUND).until(() -> executor.runsOf("ticker").size() >= 2);
         engine.pause("ticker");
 
+        // its pending fire is cancelled, audited with the pause; then nothing more is written while it is paused
         await().atMost(BOUND)
                 .until(() -> store.findByTask("ticker", 50).stream()
-                                .filter(i -> i.state() == InstanceState.SKIPPED)
-                                .count()
-                        >= 2);
-        assertThat(executor.runsOf("ticker")).isEmpty();
-        String skipped = store.findByTask("ticker", 50).stream()
-                .filter(i -> i.state() == InstanceState.SKIPPED)
-                .findFirst()
-                .orElseThrow()
-                .id();
-        assertThat(store.auditTrail(skipped))
-                .last()
-                .satisfies(e -> assertThat(e.reason()).contains("paused"));
+                        .allMatch(i -> i.state().isFinal()));
+        int rows = store.findByTask("ticker", 1_000).size();
+        int runs = executor.runsOf("ticker").size();
+        await().during(Duration.ofMillis(500))
+                .atMost(BOUND)
+                .until(() -> store.findByTask("ticker", 1_000).size() == rows);
+        assertThat(executor.runsOf("ticker")).hasSize(runs);
+        assertThat(store.findByTask("ticker", 1_000))
+                .noneMatch(i -> i.state() == InstanceState.SKIPPED)
+                .filteredOn(i -> i.state() == InstanceState.CANCELLED)
+                .singleElement()
+                .satisfies(i -> assertThat(store.auditTrail(i.id()))
+                        .last()
+                        .satisfies(e -> assertThat(e.reason()).contains("paused")));
+
         engine.resume("ticker");
-        await().atMost(BOUND).until(() -> !executor.runsOf("ticker").isEmpty());
+        await().atMost(BOUND).until(() -> executor.runsOf("ticker").size() > runs);
+        assertThat(store.findByTask("ticker", 1_000))
+                .anySatisfy(i ->
+                        assertThat(store.auditTrail(i.id()).get(0).reason()).startsWith("resumed"));
     }
 
     @Test
