@@ -561,8 +561,8 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
                     d.instanceId(),
                     d.taskName(),
                     micros(d.scheduledTime()),
-                    JsonCodec.writeParams(d.params()),
-                    JsonCodec.writeAttempts(d.attempts()),
+                    DeadLetterJson.writeParams(d.params()),
+                    DeadLetterJson.writeAttempts(d.attempts()),
                     d.lastStackTrace(),
                     micros(d.diedAt()));
         });
@@ -616,8 +616,8 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
             rs.getString(1),
             rs.getString(2),
             instant(rs.getLong(3)),
-            JsonCodec.readParams(rs.getString(4)),
-            JsonCodec.readAttempts(rs.getString(5)),
+            DeadLetterJson.readParams(rs.getString(4)),
+            DeadLetterJson.readAttempts(rs.getString(5)),
             rs.getString(6),
             instant(rs.getLong(7)));
 
