@@ -275,8 +275,9 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         leadership.stop();
         poller.stop();
         prefetcher.stop();
-        membership.resign(); // a standby takes over at once
-        returnAssignments();
+        // the steps that talk to the store are bounded: with the database gone, a stop must still end
+        bounded("hand the leader lease over", membership::resign); // a standby takes over at once
+        bounded("return its unstarted assignments", this::returnAssignments);
         wheel.close();
         dispatchExecutor.shutdown();
         try {
@@ -299,13 +300,45 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         pools.shutdown(shutdownAwait.toNanos());
         writer.stop(shutdownAwait.toMillis());
         listeners.stop(shutdownAwait.toMillis());
-        membership.close(); // no work left here: the node leaves the registry
+        bounded("leave the node registry", membership::close); // no work left here
         LOG.log(Level.INFO, "AX engine stopped on node {0}", nodeId);
     }
 
     @Override
     public void close() {
         stop();
+    }
+
+    /**
+     * Runs a step of the stop that needs the store on a thread of its own, for at most the cluster's lease: a store
+     * that does not answer (a connection that hangs without a socket timeout) must not keep the application from
+     * stopping. A step that does not end in time goes on in the background, on a daemon thread.
+     */
+    private void bounded(String what, Runnable step) {
+        Thread thread = new Thread(
+                () -> {
+                    try {
+                        step.run();
+                    } catch (RuntimeException e) {
+                        LOG.log(Level.WARNING, "Node {0} could not {1}: {2}", nodeId, what, e.toString());
+                    }
+                },
+                "ax-stop");
+        thread.setDaemon(true);
+        thread.start();
+        try {
+            thread.join(membership.settings().lease().toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (thread.isAlive()) {
+            LOG.log(
+                    Level.WARNING,
+                    "Node {0} could not {1} within {2}: the store does not answer; stopping without it",
+                    nodeId,
+                    what,
+                    membership.settings().lease());
+        }
     }
 
     /** On a normal stop: the instances assigned here and not started go back, for the leader to assign again. */
