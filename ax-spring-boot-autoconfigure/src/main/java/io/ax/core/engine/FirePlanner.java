@@ -174,6 +174,20 @@ final class FirePlanner {
         if (pending.isEmpty() || epoch == 0) {
             return;
         }
+        // MEMORY series are written at once, PERSISTENT ones queue for the database: the first go on while it is away
+        List<Pending> memory = new ArrayList<>();
+        List<Pending> durable = new ArrayList<>();
+        for (Pending p : pending) {
+            (p.task().durability() == io.ax.core.Durability.MEMORY ? memory : durable).add(p);
+        }
+        planAhead(memory, epoch);
+        planAhead(durable, epoch);
+    }
+
+    private void planAhead(List<Pending> pending, long epoch) {
+        if (pending.isEmpty()) {
+            return;
+        }
         Instant now = clock.instant();
         List<Pending> normalized = normalize(pending);
         List<NewFire> fires = newFires(normalized, now);

@@ -36,6 +36,8 @@ import java.util.concurrent.TimeUnit;
  * the others land. A write whose first try may have committed before its connection broke is checked against the
  * store when its retry finds it done already. While writes fail, {@link #outage()} says since when and why.
  *
+ * <p>A MEMORY instance's writes do not queue: they apply at once to the in-memory store, whatever the database does.
+ *
  * <p>The queue is bounded: when the store falls behind, callers wait for room (never the writer itself, whose own
  * follow-up writes go first). Writes are accepted from {@link #start} until {@link #stop}, which drains what is
  * queued in order; outside that window a write is refused with an {@link AxException}.
@@ -126,6 +128,12 @@ final class StateWriter {
      * @throws AxException when the writer does not run (before the engine's start, after its stop)
      */
     CompletableFuture<Boolean> submit(Transition transition) {
+        if (InstanceIds.isMemory(transition.instanceId())) {
+            // a MEMORY instance lives in this process: its change applies at once, on the caller's thread, and it
+            // goes on while the database is away
+            refuseUnlessRunning(transition.instanceId() + " " + transition.from() + " -> " + transition.to());
+            return now(() -> store.transition(transition));
+        }
         Change change = new Change(transition, new CompletableFuture<>());
         enqueue(change, transition.instanceId() + " " + transition.from() + " -> " + transition.to());
         return change.outcome();
@@ -161,9 +169,30 @@ final class StateWriter {
      * was written, or fails with a {@link FencedOutException}.
      */
     CompletableFuture<boolean[]> schedule(List<NewFire> fires, long fence) {
+        if (!fires.isEmpty()
+                && fires.stream()
+                        .allMatch(f -> InstanceIds.isMemory(f.instance().id()))) {
+            refuseUnlessRunning(fires.size() + " new instance(s)");
+            return now(() -> store.schedule(fires, fence));
+        }
         Fires write = new Fires(List.copyOf(fires), fence, new CompletableFuture<>());
         enqueue(write, fires.size() + " new instance(s)");
         return write.outcome();
+    }
+
+    private static <T> CompletableFuture<T> now(java.util.function.Supplier<T> write) {
+        try {
+            return CompletableFuture.completedFuture(write.get());
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private void refuseUnlessRunning(String what) {
+        if (phase != Phase.RUNNING) {
+            throw new AxException(
+                    "The AX engine is " + (phase == Phase.NEW ? "not started" : "stopped") + "; cannot record " + what);
+        }
     }
 
     private void enqueue(Write write, String what) {

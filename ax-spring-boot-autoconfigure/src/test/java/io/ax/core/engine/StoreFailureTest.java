@@ -90,6 +90,29 @@ class StoreFailureTest {
     }
 
     @Test
+    void memorySeriesGoOnWhileTheDatabaseIsAway() {
+        start(
+                task("volatile")
+                        .trigger(IntervalTrigger.fixedRate(Duration.ofMillis(20), Duration.ZERO))
+                        .durability(io.ax.core.Durability.MEMORY)
+                        .build(),
+                pulse("pulse", 20));
+        await().atMost(BOUND).until(() -> executor.runsOf("volatile").size() >= 3);
+
+        store.down();
+        await().atMost(BOUND).until(() -> engine.storeOutage().isPresent());
+        int before = executor.runsOf("volatile").size();
+        await().atMost(BOUND).until(() -> executor.runsOf("volatile").size() >= before + 10);
+        assertThat(engine.storeOutage()).as("still away").isPresent();
+
+        store.up();
+        int pulses = executor.runsOf("pulse").size();
+        await().atMost(BOUND).until(() -> executor.runsOf("pulse").size() >= pulses + 3);
+        assertNoFireRanTwice("volatile");
+        assertNoFireRanTwice("pulse");
+    }
+
+    @Test
     void singleFailedWritesAreRetriedAndANonOverlappingSeriesGoesOn() {
         start(pulse("pulse", 20));
         for (int round = 0; round < 5; round++) {
