@@ -107,6 +107,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final Operations operations;
     private final Membership membership;
     private final Leadership leadership;
+    private final Retention retention;
     private final AssignmentPoller poller;
     private final WakeUps wakeUps;
     private final Prefetcher prefetcher;
@@ -171,6 +172,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 b.clusterSettings,
                 leadership);
         leadership.attach(membership);
+        this.retention = new Retention(stores, b.retention, clock, leadership::epoch, insight);
         this.runner = new InstanceRunner(this);
         this.writer = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock);
         this.fires = new FirePlanner(this, b.misfireThreshold, b.maxCatchUp);
@@ -229,6 +231,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             throw e;
         }
         leadership.start();
+        retention.start();
         poller.start();
         wakeUps.listen(signal -> {
             if (nodeId.equals(signal)) {
@@ -252,6 +255,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         clockGuard.stop();
         wakeUps.close();
         leadership.stop();
+        retention.stop();
         poller.stop();
         prefetcher.stop();
         membership.resign(); // a standby takes over at once
