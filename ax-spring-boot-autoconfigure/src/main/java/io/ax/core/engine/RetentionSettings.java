@@ -44,12 +44,6 @@ public record RetentionSettings(boolean enabled, Duration finished, Duration dea
         return new RetentionSettings(true, Duration.ofDays(7), Duration.ofDays(30), Duration.ofMinutes(1), 500);
     }
 
-    /** Keeps everything: no history is ever deleted. */
-    public static RetentionSettings disabled() {
-        RetentionSettings d = defaults();
-        return new RetentionSettings(false, d.finished, d.dead, d.interval, d.batchSize);
-    }
-
     private static void retention(Duration d, String name) {
         Objects.requireNonNull(d, name);
         if (d.isZero() || d.isNegative()) {
