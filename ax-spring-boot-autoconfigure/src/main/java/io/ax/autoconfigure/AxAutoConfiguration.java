@@ -12,6 +12,7 @@ import io.ax.core.engine.AxEngineBuilder;
 import io.ax.core.engine.EngineObserver;
 import io.ax.core.engine.ExecutorRouter;
 import io.ax.core.engine.PoolSettings;
+import io.ax.core.engine.RetentionSettings;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceStore;
 import io.ax.executor.LocalMethodExecutor;
@@ -102,7 +103,8 @@ public final class AxAutoConfiguration {
                 .clockPause(properties.getClock().getPause())
                 .onDeadLetter(events::publishEvent)
                 .onClockJump(events::publishEvent)
-                .clusterSettings(clusterSettings(properties.getCluster()));
+                .clusterSettings(clusterSettings(properties.getCluster()))
+                .retention(retentionSettings(properties.getRetention()));
         // by default the store keeps the lease and registry; an application may put them elsewhere
         LeaderLease sharedLease = lease.getIfAvailable();
         NodeRegistry sharedRegistry = registry.getIfAvailable();
@@ -119,6 +121,15 @@ public final class AxAutoConfiguration {
                     c.getHeartbeat(), c.getLease(), c.getAckTimeout(), c.getPollInterval(), c.getVirtualNodes());
         } catch (IllegalArgumentException e) {
             throw new AxException("Invalid AX cluster settings: " + e.getMessage(), e);
+        }
+    }
+
+    private static RetentionSettings retentionSettings(AxProperties.Retention r) {
+        try {
+            return new RetentionSettings(
+                    r.isEnabled(), r.getFinished(), r.getDead(), r.getInterval(), r.getBatchSize());
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw new AxException("Invalid AX retention settings: " + e.getMessage(), e);
         }
     }
 

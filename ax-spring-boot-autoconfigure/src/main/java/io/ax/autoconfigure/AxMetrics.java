@@ -90,6 +90,7 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
         for (String direction : new String[] {"forwards", "backwards"}) {
             clockJumps(direction);
         }
+        retentionDeleted();
         for (String group : groups) {
             backlogGauge(group);
             for (DispatchOutcome outcome : DispatchOutcome.values()) {
@@ -179,6 +180,20 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
     @Override
     public void clockJumped(AxClockJumpEvent event) {
         clockJumps(event.forwards() ? "forwards" : "backwards").increment();
+    }
+
+    @Override
+    public void retentionDeleted(int count) {
+        retentionDeleted().increment(count);
+    }
+
+    private Counter retentionDeleted() {
+        return counter(
+                new Key("ax.retention.deleted", null, null, null),
+                () -> Counter.builder("ax.retention.deleted")
+                        .description("Finished instances deleted after their retention, with their audit rows and"
+                                + " dead letters (counted on the leader, which deletes them)")
+                        .register(registry));
     }
 
     private Counter clockJumps(String direction) {

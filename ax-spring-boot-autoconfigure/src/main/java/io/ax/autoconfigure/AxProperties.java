@@ -60,6 +60,9 @@ public class AxProperties {
     /** The cluster: leader lease, heartbeats, assignment. */
     private final Cluster cluster = new Cluster();
 
+    /** How long finished history stays in the store. */
+    private final Retention retention = new Retention();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -134,6 +137,10 @@ public class AxProperties {
 
     public Health getHealth() {
         return health;
+    }
+
+    public Retention getRetention() {
+        return retention;
     }
 
     /** Time wheel settings. */
@@ -421,6 +428,74 @@ public class AxProperties {
 
         public void setBacklogStatus(String backlogStatus) {
             this.backlogStatus = backlogStatus;
+        }
+    }
+
+    /**
+     * How long finished history stays in the store. The leader deletes what is older, with its audit rows and dead
+     * letters, in small batches.
+     */
+    public static class Retention {
+
+        /** Whether the leader deletes finished history older than its retention; false keeps everything. */
+        private boolean enabled = true;
+
+        /** How long SUCCESS, SKIPPED and CANCELLED instances (with their audit trails) are kept after they finished. */
+        private Duration finished = Duration.ofDays(7);
+
+        /**
+         * How long DEAD instances (with their audit trails and dead letters) are kept after they died; longer, so
+         * that an operator has time to look at them and replay them.
+         */
+        private Duration dead = Duration.ofDays(30);
+
+        /** How often the leader looks for expired history. */
+        private Duration interval = Duration.ofMinutes(1);
+
+        /**
+         * How many instances one short transaction deletes at most; full batches follow each other, each after a
+         * pause as long as it took.
+         */
+        private int batchSize = 500;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public Duration getFinished() {
+            return finished;
+        }
+
+        public void setFinished(Duration finished) {
+            this.finished = finished;
+        }
+
+        public Duration getDead() {
+            return dead;
+        }
+
+        public void setDead(Duration dead) {
+            this.dead = dead;
+        }
+
+        public Duration getInterval() {
+            return interval;
+        }
+
+        public void setInterval(Duration interval) {
+            this.interval = interval;
+        }
+
+        public int getBatchSize() {
+            return batchSize;
+        }
+
+        public void setBatchSize(int batchSize) {
+            this.batchSize = batchSize;
         }
     }
 

@@ -35,6 +35,7 @@ public final class JdbcSchema {
         String prefix = checkPrefix(tablePrefix);
         Vendor vendor = Vendor.of(dataSource);
         MigrateResult result = Flyway.configure(JdbcSchema.class.getClassLoader())
+                .configuration(vendorSettings(vendor))
                 .dataSource(dataSource)
                 .locations(vendor.migrationLocation())
                 .table(prefix + "schema_history")
@@ -48,6 +49,15 @@ public final class JdbcSchema {
             throw new AxException("AX schema migration failed: " + result.warnings);
         }
         return result.migrationsExecuted;
+    }
+
+    /**
+     * On PostgreSQL, Flyway's lock is a session lock rather than a lock held in an open transaction: a migration
+     * that builds an index {@code CONCURRENTLY} waits for every older transaction to end, and would wait for
+     * Flyway's own forever.
+     */
+    private static Map<String, String> vendorSettings(Vendor vendor) {
+        return vendor == Vendor.POSTGRESQL ? Map.of("flyway.postgresql.transactional.lock", "false") : Map.of();
     }
 
     /** Whether AX's tables with this prefix exist (and can be read). */

@@ -38,6 +38,13 @@ final class Sql {
     final String payload;
     final String reschedule;
     final String auditReschedule;
+    final String expiredFinished;
+    final String expiredDead;
+    final String deleteExpiredPrefix;
+    final String deleteOrphanAuditPrefix;
+    final String deleteOrphanDeadLettersPrefix;
+    final String expiredOrphanDeadLetters;
+    final String deleteExpiredDeadLettersPrefix;
 
     Sql(String p, Vendor vendor) {
         insertInstance = "INSERT INTO " + p + "instance (" + INSERT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
@@ -105,5 +112,26 @@ final class Sql {
         deadLetters = "SELECT instance_id, task_name, scheduled_us, params, attempts, last_stack_trace, died_us FROM "
                 + p + "dead_letter ORDER BY died_us DESC, instance_id LIMIT ? OFFSET ?";
         countDeadLetters = "SELECT COUNT(*) FROM " + p + "dead_letter";
+        // Retention. Candidates are read from the (state, updated_us) index, a range per state that stops at the
+        // LIMIT; a final instance's updated_us is the time it finished. Two reads, not one with OR: PostgreSQL would
+        // answer an OR with a bitmap of every expired row before it applied the LIMIT.
+        expiredFinished = "SELECT id FROM " + p + "instance WHERE state IN ('SUCCESS', 'SKIPPED', 'CANCELLED')"
+                + " AND updated_us < ? LIMIT ?";
+        expiredDead = "SELECT id FROM " + p + "instance WHERE state = 'DEAD' AND updated_us < ? LIMIT ?";
+        // the candidates' conditions again, in the deleting statement: a DEAD instance replayed since it was read,
+        // or any row that changed, stays
+        deleteExpiredPrefix = "DELETE FROM " + p + "instance WHERE ((state IN ('SUCCESS', 'SKIPPED', 'CANCELLED')"
+                + " AND updated_us < ?) OR (state = 'DEAD' AND updated_us < ?)) AND id IN (";
+        // instance ids are never reused: the history of an id whose instance is gone is gone with it
+        deleteOrphanAuditPrefix = "DELETE FROM " + p + "audit WHERE NOT EXISTS (SELECT 1 FROM " + p
+                + "instance i WHERE i.id = " + p + "audit.instance_id) AND instance_id IN (";
+        deleteOrphanDeadLettersPrefix = "DELETE FROM " + p + "dead_letter WHERE NOT EXISTS (SELECT 1 FROM " + p
+                + "instance i WHERE i.id = " + p + "dead_letter.instance_id) AND instance_id IN (";
+        // dead letters of instances this store never held (MEMORY ones), by the time they died
+        expiredOrphanDeadLetters = "SELECT d.instance_id FROM " + p + "dead_letter d WHERE d.died_us < ?"
+                + " AND NOT EXISTS (SELECT 1 FROM " + p + "instance i WHERE i.id = d.instance_id) LIMIT ?";
+        deleteExpiredDeadLettersPrefix = "DELETE FROM " + p + "dead_letter WHERE died_us < ? AND NOT EXISTS"
+                + " (SELECT 1 FROM " + p + "instance i WHERE i.id = " + p + "dead_letter.instance_id)"
+                + " AND instance_id IN (";
     }
 }

@@ -86,6 +86,49 @@ class AxAutoConfigurationTest {
     }
 
     @Test
+    void retentionSettingsThatAreZeroOrNegativeStopStartUpNamingTheProperty() {
+        for (String[] bad : new String[][] {
+            {"ax.retention.finished=0s", "ax.retention.finished must be positive, was PT0S"},
+            {"ax.retention.dead=-1d", "ax.retention.dead must be positive, was PT-24H"},
+            {"ax.retention.interval=0ms", "ax.retention.interval must be positive, was PT0S"},
+            {"ax.retention.batch-size=0", "ax.retention.batch-size must be between 1 and 10000, was 0"},
+            {"ax.retention.batch-size=-5", "ax.retention.batch-size must be between 1 and 10000, was -5"}
+        }) {
+            runner.withPropertyValues(bad[0])
+                    .run(context -> assertThat(context)
+                            .as(bad[0])
+                            .hasFailed()
+                            .getFailure()
+                            .rootCause()
+                            .hasMessageContaining(bad[1]));
+        }
+    }
+
+    @Test
+    void retentionMayBeTurnedOffOrTuned() {
+        runner.withPropertyValues("ax.retention.enabled=false", "ax.retention.finished=0s")
+                .run(context -> assertThat(context)
+                        .as("settings are checked even when retention is off")
+                        .hasFailed());
+        runner.withPropertyValues(
+                        "ax.retention.enabled=false",
+                        "ax.retention.finished=3d",
+                        "ax.retention.dead=90d",
+                        "ax.retention.interval=30s",
+                        "ax.retention.batch-size=2000")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    AxProperties.Retention retention =
+                            context.getBean(AxProperties.class).getRetention();
+                    assertThat(retention.isEnabled()).isFalse();
+                    assertThat(retention.getFinished()).isEqualTo(Duration.ofDays(3));
+                    assertThat(retention.getDead()).isEqualTo(Duration.ofDays(90));
+                    assertThat(retention.getInterval()).isEqualTo(Duration.ofSeconds(30));
+                    assertThat(retention.getBatchSize()).isEqualTo(2000);
+                });
+    }
+
+    @Test
     void aNodeAloneLeadsItsClusterOfOne() {
         runner.withPropertyValues("ax.node-id=solo").run(context -> {
             AxEngine engine = context.getBean(AxEngine.class);

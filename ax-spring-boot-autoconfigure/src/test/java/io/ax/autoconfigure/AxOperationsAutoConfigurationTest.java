@@ -91,6 +91,22 @@ class AxOperationsAutoConfigurationTest {
     }
 
     @Test
+    void countsTheInstancesRetentionDeletes() {
+        metrics.withUserConfiguration(Jobs.class)
+                .withPropertyValues("ax.retention.finished=1ms", "ax.retention.interval=20ms")
+                .run(context -> {
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    assertThat(registry.find("ax.retention.deleted").counter())
+                            .as("the series exists from the start")
+                            .isNotNull();
+                    AxEngine engine = context.getBean(AxEngine.class);
+                    String id = engine.triggerNow("handler");
+                    await().atMost(BOUND).until(() -> engine.find(id).isEmpty());
+                    await().atMost(BOUND).until(() -> count(registry, "ax.retention.deleted") >= 1);
+                });
+    }
+
+    @Test
     void leavesTheTaskTagOutWhenThereAreTooManyTasks() {
         metrics.withUserConfiguration(Jobs.class)
                 .withPropertyValues("ax.metrics.task-tag=false")

@@ -30,7 +30,12 @@ class ConfigurationMetadataTest {
             "ax.clock.pause",
             "ax.metrics.task-tag",
             "ax.health.max-backlog-age",
-            "ax.health.backlog-status"
+            "ax.health.backlog-status",
+            "ax.retention.enabled",
+            "ax.retention.finished",
+            "ax.retention.dead",
+            "ax.retention.interval",
+            "ax.retention.batch-size"
         }) {
             int at = json.indexOf("\"name\": \"" + property + "\"");
             assertThat(at).as(property).isNotNegative();

@@ -10,7 +10,11 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class JdbcInstanceStoreContract extends InstanceStoreContract {
 
-    private static final String PREFIX = "axt_";
+    /**
+     * {@code axt_}, unless {@code -Dax.test.store-prefix} names another: two runs of the suite against the same
+     * server (two developers, or a developer beside CI) then keep to their own tables.
+     */
+    private static final String PREFIX = System.getProperty("ax.test.store-prefix", "axt_");
 
     abstract TestDatabase database();
 

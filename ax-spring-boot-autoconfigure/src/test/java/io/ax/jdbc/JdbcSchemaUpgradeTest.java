@@ -36,7 +36,9 @@ class JdbcSchemaUpgradeTest {
             String pending = v1Instance(jdbc, "report", T2, "SCHEDULED");
             String triggered = v1Instance(jdbc, "adhoc", T2, "SCHEDULED");
 
-            assertThat(JdbcSchema.migrate(dataSource, PREFIX)).as("V2 and V3").isEqualTo(2);
+            assertThat(JdbcSchema.migrate(dataSource, PREFIX))
+                    .as("V2, V3 and V4")
+                    .isEqualTo(3);
 
             JdbcInstanceStore store = new JdbcInstanceStore(dataSource, PREFIX);
             assertThat(store.find(pending).orElseThrow())

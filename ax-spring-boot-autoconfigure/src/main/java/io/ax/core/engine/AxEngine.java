@@ -112,6 +112,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final Operations operations;
     private final Membership membership;
     private final Leadership leadership;
+    private final Retention retention;
     private final AssignmentPoller poller;
     private final WakeUps wakeUps;
     private final Prefetcher prefetcher;
@@ -190,6 +191,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 b.clusterSettings,
                 leadership);
         leadership.attach(membership);
+        this.retention = new Retention(stores, b.retention, clock, leadership::epoch, insight);
         this.runner = new InstanceRunner(this);
         this.writer = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock);
         writer.onRecovery(leadership::storeBack);
@@ -250,6 +252,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             throw e;
         }
         leadership.start();
+        retention.start();
         poller.start();
         wakeUps.listen(signal -> {
             if (nodeId.equals(signal)) {
@@ -273,6 +276,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         clockGuard.stop();
         wakeUps.close();
         leadership.stop();
+        retention.stop();
         poller.stop();
         prefetcher.stop();
         // the steps that talk to the store are bounded: with the database gone, a stop must still end

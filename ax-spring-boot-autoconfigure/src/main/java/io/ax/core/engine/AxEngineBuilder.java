@@ -41,6 +41,7 @@ public final class AxEngineBuilder {
     int memoryRetention = 10_000;
     PayloadCodec payloadCodec = PayloadCodec.none();
     int maxPayloadSize = 64 * 1024;
+    RetentionSettings retention = RetentionSettings.defaults();
     final List<Consumer<AxDeadLetterEvent>> deadLetterListeners = new ArrayList<>();
     final List<Consumer<AxClockJumpEvent>> clockJumpListeners = new ArrayList<>();
     final List<EngineObserver> observers = new ArrayList<>();
@@ -218,6 +219,15 @@ public final class AxEngineBuilder {
      */
     public AxEngineBuilder reconcileEvery(Duration reconcileEvery) {
         this.reconcileEvery = positive(reconcileEvery, "reconcileEvery");
+        return this;
+    }
+
+    /**
+     * How long finished history is kept in the store and how the leader deletes what is older. Default: finished
+     * instances 7 days, DEAD ones 30 days, a look every minute, batches of 500.
+     */
+    public AxEngineBuilder retention(RetentionSettings retention) {
+        this.retention = Objects.requireNonNull(retention, "retention");
         return this;
     }
 

@@ -62,4 +62,11 @@ public interface EngineObserver {
      * leader assigned it (wall clocks of the two nodes).
      */
     default void acknowledged(AxTask task, Duration latency) {}
+
+    /**
+     * Retention, on the leader, deleted {@code count} finished instances past their retention, with their audit
+     * rows and dead letters (and dead letters whose instance another store held); called once per batch, on the
+     * retention thread.
+     */
+    default void retentionDeleted(int count) {}
 }

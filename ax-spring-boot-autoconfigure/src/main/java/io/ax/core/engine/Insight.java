@@ -101,6 +101,10 @@ final class Insight {
         each(o -> o.deadLettered(task));
     }
 
+    void retentionDeleted(int count) {
+        each(o -> o.retentionDeleted(count));
+    }
+
     void clockJumped(AxClockJumpEvent event) {
         each(o -> o.clockJumped(event));
     }

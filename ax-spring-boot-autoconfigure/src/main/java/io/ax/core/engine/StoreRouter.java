@@ -221,6 +221,16 @@ final class StoreRouter implements InstanceStore {
         return of(instanceId).auditTrail(instanceId);
     }
 
+    /**
+     * Deletes old history from the configured store first and then, with what is left of {@code limit}, this
+     * process's finished MEMORY instances; see {@link InstanceStore#deleteFinished}.
+     */
+    @Override
+    public int deleteFinished(Instant finishedBefore, Instant deadBefore, int limit) {
+        int deleted = durable.deleteFinished(finishedBefore, deadBefore, limit);
+        return deleted < limit ? deleted + memory.deleteFinished(finishedBefore, deadBefore, limit - deleted) : deleted;
+    }
+
     // ---- tasks and dead letters: always the configured store ---------------------------------------------
 
     @Override

@@ -18,6 +18,8 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -29,7 +31,8 @@ import java.util.function.LongSupplier;
 /**
  * Keeps everything in this JVM: fast, and lost when the process ends. To bound memory it forgets the oldest
  * finished instances (with their audit rows) beyond a retention limit; unfinished instances are never forgotten.
- * Thread-safe.
+ * Retention by age ({@link #deleteFinished}) comes on top: it reads every instance held, which the count limit
+ * keeps bounded. Thread-safe.
  */
 public final class InMemoryInstanceStore implements InstanceStore, ClusterStore {
 
@@ -489,6 +492,67 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
         synchronized (retentionLock) {
             return deadLetters.size();
         }
+    }
+
+    @Override
+    public int deleteFinished(Instant finishedBefore, Instant deadBefore, int limit) {
+        Objects.requireNonNull(finishedBefore, "finishedBefore");
+        Objects.requireNonNull(deadBefore, "deadBefore");
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be >= 1, was " + limit);
+        }
+        Set<String> deleted = new HashSet<>();
+        for (Row candidate : rows.values()) {
+            if (deleted.size() >= limit) {
+                break;
+            }
+            if (!expired(candidate.instance(), finishedBefore, deadBefore)) {
+                continue;
+            }
+            Row[] removed = new Row[1];
+            // checked again on the row itself: an operator may have replayed a DEAD instance since it was read
+            rows.computeIfPresent(candidate.instance().id(), (id, row) -> {
+                if (!expired(row.instance(), finishedBefore, deadBefore)) {
+                    return row;
+                }
+                removed[0] = row;
+                return null;
+            });
+            if (removed[0] != null) {
+                TaskInstance gone = removed[0].instance();
+                if (gone.key() != null) {
+                    byKey.remove(new TaskKey(gone.taskName(), gone.key()), gone.id());
+                }
+                deleted.add(gone.id());
+            }
+        }
+        int orphans = 0;
+        synchronized (retentionLock) {
+            if (!deleted.isEmpty()) {
+                finished.removeIf(deleted::contains);
+            }
+            for (Iterator<DeadLetter> it = deadLetters.iterator(); it.hasNext(); ) {
+                DeadLetter letter = it.next();
+                if (deleted.contains(letter.instanceId())) {
+                    it.remove();
+                } else if (deleted.size() + orphans < limit
+                        && letter.diedAt().isBefore(deadBefore)
+                        && !rows.containsKey(letter.instanceId())) {
+                    it.remove(); // a MEMORY instance's letter, whose instance another store held
+                    orphans++;
+                }
+            }
+        }
+        return deleted.size() + orphans;
+    }
+
+    /** Whether a finished instance is past its retention; an unfinished one never is. */
+    private static boolean expired(TaskInstance instance, Instant finishedBefore, Instant deadBefore) {
+        return switch (instance.state()) {
+            case SUCCESS, SKIPPED, CANCELLED -> instance.updatedAt().isBefore(finishedBefore);
+            case DEAD -> instance.updatedAt().isBefore(deadBefore);
+            default -> false;
+        };
     }
 
     /** How many instances are remembered (unfinished plus retained finished ones). */

@@ -167,4 +167,35 @@ public interface InstanceStore {
 
     /** How many dead letters are stored. */
     long deadLetterCount();
+
+    /**
+     * Deletes old history: up to {@code limit} finished instances with their audit rows and dead letters. An
+     * instance is deleted only while it is in a final state, and only when it finished long enough ago:
+     *
+     * <ul>
+     *   <li>SUCCESS, SKIPPED and CANCELLED instances that finished before {@code finishedBefore};
+     *   <li>DEAD instances that died before {@code deadBefore} (their own, usually longer, retention, so that an
+     *       operator has time to read and replay them), together with their dead letter.
+     * </ul>
+     *
+     * <p>"Finished" is the time of the instance's last transition ({@link TaskInstance#updatedAt()}): a final
+     * instance changes no more, so its last change is the one that finished it (and the time of its last audit
+     * row). Instances in any other state are never deleted, however old, and neither is a DEAD instance that an
+     * operator replays meanwhile: the deletion is conditional on the state, as every write is.
+     *
+     * <p>Dead letters that died before {@code deadBefore} and whose instance this store does not hold (a MEMORY
+     * instance's: the engine keeps every dead letter in its configured store) are deleted too, within the same
+     * {@code limit}, and counted in the result.
+     *
+     * <p>One short transaction, served by an index on (state, finish time): callers keep {@code limit} small
+     * (hundreds) and call again while the result equals it. Safe to call from several nodes at once.
+     *
+     * @param finishedBefore SUCCESS, SKIPPED and CANCELLED instances finished before this are deleted
+     * @param deadBefore DEAD instances (and orphaned dead letters) that died before this are deleted
+     * @param limit at most this many instances (plus orphaned dead letters) are deleted; at least 1
+     * @return how many instances (plus orphaned dead letters) were deleted; less than {@code limit} means nothing
+     *     more was due
+     * @throws IllegalArgumentException when {@code limit} is below 1
+     */
+    int deleteFinished(Instant finishedBefore, Instant deadBefore, int limit);
 }

@@ -240,6 +240,11 @@ public final class FailingStore implements InstanceStore, ClusterStore {
     }
 
     @Override
+    public int deleteFinished(Instant finishedBefore, Instant deadBefore, int limit) {
+        return write("deleteFinished", () -> store.deleteFinished(finishedBefore, deadBefore, limit));
+    }
+
+    @Override
     public long deadLetterCount() {
         return read("deadLetterCount", store::deadLetterCount);
     }

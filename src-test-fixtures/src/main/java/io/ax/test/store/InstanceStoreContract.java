@@ -31,9 +31,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The behaviour every {@link InstanceStore} must have. A store's test extends this class and supplies a fresh, empty
  * store ({@link #newStore()}); nothing else. The suite's cases on keys, payloads, due-time paging and rescheduling
- * are inherited from {@link DelayedTaskContract}.
+ * are inherited from {@link DelayedTaskContract}, those on deleting old history from {@link RetentionContract}.
  */
-public abstract class InstanceStoreContract extends DelayedTaskContract {
+public abstract class InstanceStoreContract extends RetentionContract {
 
     @Test
     void createdInstanceIsFoundWithItsCreationAudited() {
@@ -371,26 +371,6 @@ public abstract class InstanceStoreContract extends DelayedTaskContract {
         String trace = "at frame\n".repeat(5_000);
         store.saveDeadLetter(new DeadLetter(i.id(), "talkative", T0, Map.of(), List.of(), trace, T0));
         assertThat(store.deadLetters(0, 1).get(0).lastStackTrace()).isEqualTo(trace);
-    }
-
-    /** The shortest path of states from CREATED (exclusive) to {@code target} (inclusive). */
-    private static List<InstanceState> pathTo(InstanceState target) {
-        return switch (target) {
-            case CREATED -> List.of();
-            case SCHEDULED -> List.of(InstanceState.SCHEDULED);
-            case DISPATCHED -> List.of(InstanceState.SCHEDULED, InstanceState.DISPATCHED);
-            case RUNNING -> List.of(InstanceState.SCHEDULED, InstanceState.DISPATCHED, InstanceState.RUNNING);
-            case FAILED, TIMEOUT, SUCCESS ->
-                List.of(InstanceState.SCHEDULED, InstanceState.DISPATCHED, InstanceState.RUNNING, target);
-            case RETRYING, DEAD ->
-                List.of(
-                        InstanceState.SCHEDULED,
-                        InstanceState.DISPATCHED,
-                        InstanceState.RUNNING,
-                        InstanceState.FAILED,
-                        target);
-            case CANCELLED, SKIPPED -> List.of(InstanceState.SCHEDULED, target);
-        };
     }
 
     private static DeadLetter deadLetter(String id, String error, Instant died) {

@@ -68,4 +68,24 @@ abstract class StoreContractSupport {
     List<InstanceState> trail(String id) {
         return store.auditTrail(id).stream().map(AuditEntry::to).toList();
     }
+
+    /** The shortest path of states from CREATED (exclusive) to {@code target} (inclusive). */
+    static List<InstanceState> pathTo(InstanceState target) {
+        return switch (target) {
+            case CREATED -> List.of();
+            case SCHEDULED -> List.of(InstanceState.SCHEDULED);
+            case DISPATCHED -> List.of(InstanceState.SCHEDULED, InstanceState.DISPATCHED);
+            case RUNNING -> List.of(InstanceState.SCHEDULED, InstanceState.DISPATCHED, InstanceState.RUNNING);
+            case FAILED, TIMEOUT, SUCCESS ->
+                List.of(InstanceState.SCHEDULED, InstanceState.DISPATCHED, InstanceState.RUNNING, target);
+            case RETRYING, DEAD ->
+                List.of(
+                        InstanceState.SCHEDULED,
+                        InstanceState.DISPATCHED,
+                        InstanceState.RUNNING,
+                        InstanceState.FAILED,
+                        target);
+            case CANCELLED, SKIPPED -> List.of(InstanceState.SCHEDULED, target);
+        };
+    }
 }
