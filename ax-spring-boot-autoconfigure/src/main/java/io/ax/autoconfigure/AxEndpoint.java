@@ -8,6 +8,7 @@ import io.ax.core.AxTask;
 import io.ax.core.IllegalTransitionException;
 import io.ax.core.InstanceDetails;
 import io.ax.core.InstanceState;
+import io.ax.core.InvalidScheduleException;
 import io.ax.core.TaskInstance;
 import io.ax.core.UnknownInstanceException;
 import io.ax.core.UnknownTaskException;
@@ -59,8 +60,9 @@ import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
  *       of attempts of a DEAD instance.
  * </ul>
  *
- * Unknown tasks, instances and paths answer 404, an action the instance's state does not allow 409, each with a
- * message.
+ * Unknown tasks, instances and paths answer 404 (an id AX cannot have made is simply unknown, and never reaches a
+ * store's query), an action the instance's state does not allow 409, a bad page or argument 400, each with a
+ * message; none of them writes anything.
  */
 @WebEndpoint(id = "ax")
 public class AxEndpoint {
@@ -120,10 +122,12 @@ public class AxEndpoint {
                 engine.reassigned());
     }
 
-    /** {@code tasks}, or one page of {@code dead-letters}. */
+    /**
+     * {@code tasks}, or one page of {@code dead-letters}. The page and size arrive as text and are read here, so that
+     * garbage ({@code size=abc}) gets the same 400 with a message as a number out of range.
+     */
     @ReadOperation
-    public WebEndpointResponse<Object> section(
-            @Selector String section, @Nullable Integer page, @Nullable Integer size) {
+    public WebEndpointResponse<Object> section(@Selector String section, @Nullable String page, @Nullable String size) {
         return switch (section) {
             case "tasks" -> ok(this::tasks);
             case "dead-letters" -> deadLetters(page, size);
@@ -243,15 +247,32 @@ public class AxEndpoint {
         return AxDescriptors.Instance.of(details.instance(), details.auditTrail());
     }
 
-    private WebEndpointResponse<Object> deadLetters(Integer page, Integer size) {
-        int p = page == null ? 0 : page;
-        int s = size == null ? DEFAULT_PAGE_SIZE : size;
-        if (p < 0 || s < 1 || s > MAX_PAGE_SIZE) {
+    private WebEndpointResponse<Object> deadLetters(String page, String size) {
+        Integer p = page == null ? Integer.valueOf(0) : wholeNumber(page);
+        Integer s = size == null ? Integer.valueOf(DEFAULT_PAGE_SIZE) : wholeNumber(size);
+        if (p == null || s == null || p < 0 || s < 1 || s > MAX_PAGE_SIZE) {
             return error(400, "page must be >= 0 and size between 1 and " + MAX_PAGE_SIZE);
         }
-        List<DeadLetterSummary> letters =
-                store.deadLetters(p * s, s).stream().map(DeadLetterSummary::of).toList();
+        long offset = (long) p * s; // an int product would wrap to a negative offset, which a store answers with a 500
+        if (offset > Integer.MAX_VALUE) {
+            return error(
+                    400,
+                    "page " + p + " of size " + s + " starts beyond the last row a store can skip to ("
+                            + Integer.MAX_VALUE + ")");
+        }
+        List<DeadLetterSummary> letters = store.deadLetters((int) offset, s).stream()
+                .map(DeadLetterSummary::of)
+                .toList();
         return new WebEndpointResponse<>(new AxDescriptors.DeadLetters(store.deadLetterCount(), p, s, letters));
+    }
+
+    /** The int a parameter holds, or null when it holds anything else (text, a fraction, too many digits). */
+    private static Integer wholeNumber(String text) {
+        try {
+            return Integer.valueOf(text.strip());
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     private static WebEndpointResponse<Object> ok(Supplier<Object> answer) {
@@ -259,6 +280,8 @@ public class AxEndpoint {
             return new WebEndpointResponse<>(answer.get());
         } catch (UnknownTaskException | UnknownInstanceException e) {
             return error(404, e.getMessage());
+        } catch (InvalidScheduleException e) {
+            return error(400, e.getMessage());
         } catch (IllegalTransitionException e) {
             return error(409, e.getMessage());
         } catch (AxException e) {

@@ -3,6 +3,7 @@ package io.ax.core;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -11,11 +12,27 @@ import java.util.Optional;
  * now". Each is executed at least once, not before its time; a PERSISTENT one (the default) survives crashes and
  * restarts, a MEMORY one lives only in this process's wheel and is lost with it.
  *
- * <p>Bad input (an unknown handler, a handler with a trigger, a missing or past time, a payload over the size
- * limit, a key too long or starting with {@code @}) throws {@link InvalidScheduleException} or {@link
- * UnknownTaskException} and writes nothing, for the whole batch. Thread-safe.
+ * <p><b>The horizon.</b> Every time, whether given as an instant, as a delay or to {@link #reschedule}, must lie
+ * within {@link #HORIZON} (100 years) of now, either way: {@code Instant.MAX}, the year 9999 or a delay of {@code
+ * Long.MAX_VALUE} seconds are refused.
+ *
+ * <p><b>Bad input</b> in a request (a null or blank handler name, an unknown handler, a handler with a trigger, a
+ * missing time, a past time without {@link ScheduleRequest#allowPast()}, a negative delay, a time beyond the
+ * horizon, a payload over the size limit or one the codec cannot write, a key empty, longer than {@value
+ * TaskInstance#MAX_KEY_LENGTH} characters, starting with {@code @} or holding control characters or unpaired
+ * surrogates) throws {@link InvalidScheduleException} or {@link UnknownTaskException}, with a message that names
+ * the argument and, in a batch, the request; nothing of the batch is written. A null argument of a method (the list
+ * or one of its requests, an instance id, a task name) throws {@link NullPointerException} naming it. An instance
+ * id that AX cannot have made is simply unknown. Thread-safe.
  */
 public interface AxScheduler {
+
+    /**
+     * How far from now a schedule time may lie, either way: 100 years of 365.25 days. Beyond it a time could not
+     * be held exactly in the wheel (nanoseconds from now, in a {@code long}), nor, far enough, in the stores
+     * (microseconds since the epoch).
+     */
+    Duration HORIZON = Duration.ofDays(36_525);
 
     /**
      * Runs {@code handler} once after {@code delay}, PERSISTENT unless the handler is declared MEMORY.
@@ -40,7 +57,7 @@ public interface AxScheduler {
      * @return the instance id
      */
     default String schedule(ScheduleRequest request) {
-        return scheduleAll(List.of(request)).get(0);
+        return scheduleAll(List.of(Objects.requireNonNull(request, "request"))).get(0);
     }
 
     /**
@@ -62,7 +79,8 @@ public interface AxScheduler {
      * Moves a SCHEDULED one-shot execution to another time; its id, payload and key stay.
      *
      * @return true if moved; false if it is unknown, already started or finished
-     * @throws InvalidScheduleException when the time is null or past, or the instance is a trigger's fire
+     * @throws InvalidScheduleException when the time is null, past or beyond the {@link #HORIZON}, or the instance
+     *     is a trigger's fire
      */
     boolean reschedule(String instanceId, Instant newTime);
 

@@ -2,7 +2,6 @@ package io.ax.core;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Objects;
 
 /**
  * One execution to schedule through {@link AxScheduler}: {@code ScheduleRequest.of("closeOrder").after(
@@ -26,8 +25,15 @@ public record ScheduleRequest(
         Durability durability,
         boolean pastAllowed) {
 
+    /**
+     * @throws InvalidScheduleException when the handler name is null or blank; everything else is checked when the
+     *     request is scheduled
+     */
     public ScheduleRequest {
-        Objects.requireNonNull(handler, "handler");
+        if (handler == null || handler.isBlank()) {
+            throw new InvalidScheduleException(
+                    "A schedule request needs a handler name; got " + (handler == null ? "null" : "a blank one"));
+        }
     }
 
     /** A request for {@code handler}; give it a time with {@link #at} or {@link #after}. */

@@ -6,7 +6,7 @@ public final class UnknownInstanceException extends AxException {
     private final String instanceId;
 
     public UnknownInstanceException(String instanceId) {
-        super("Unknown instance '" + instanceId + "'");
+        super("Unknown instance " + Quoted.of(instanceId));
         this.instanceId = instanceId;
     }
 

@@ -6,7 +6,7 @@ public final class UnknownTaskException extends AxException {
     private final String taskName;
 
     public UnknownTaskException(String taskName) {
-        super("Unknown task '" + taskName + "'");
+        super("Unknown task " + Quoted.of(taskName));
         this.taskName = taskName;
     }
 

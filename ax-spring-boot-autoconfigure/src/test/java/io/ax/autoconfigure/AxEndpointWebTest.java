@@ -266,6 +266,93 @@ class AxEndpointWebTest {
         assertNotFound(http.post("/actuator/ax/tasks/handler/explode"), "No action 'explode' on tasks");
     }
 
+    @Test
+    void garbageIdsAndTaskNamesAnswer404WithAMessageAndWriteNothing() {
+        Writes before = writes();
+        List<String> garbage = List.of(
+                "%F0%9F%98%80",
+                "%27%20OR%201%3D1%20--",
+                "x".repeat(2_000),
+                "00000000-0000-7000-8000-000000000000",
+                "m0000000000000000000000000");
+
+        for (String id : garbage) {
+            assertClientError(http.get("/actuator/ax/instances/" + id), 404);
+            assertClientError(http.delete("/actuator/ax/instances/" + id), 404);
+            assertClientError(http.post("/actuator/ax/instances/" + id + "/cancel"), 404);
+            assertClientError(http.post("/actuator/ax/instances/" + id + "/replay"), 404);
+            assertClientError(http.post("/actuator/ax/dead-letters/" + id + "/replay"), 404);
+            assertClientError(http.get("/actuator/ax/tasks/" + id), 404);
+            for (String action : List.of("trigger", "pause", "resume", "cancel", "replay")) {
+                assertClientError(http.post("/actuator/ax/tasks/" + id + "/" + action), 404);
+            }
+        }
+
+        for (String refusedByTheServer : List.of("%00", "a%00b", "%ED%A0%80" /* a surrogate, not UTF-8 */)) {
+            assertThat(http.get("/actuator/ax/instances/" + refusedByTheServer).status())
+                    .isEqualTo(400);
+            assertThat(http.post("/actuator/ax/tasks/" + refusedByTheServer + "/trigger")
+                            .status())
+                    .isEqualTo(400);
+        }
+        assertThat(writes()).as("nothing written").isEqualTo(before);
+    }
+
+    @Test
+    void badPagesAnswer400WithAMessage() {
+        for (String query : List.of(
+                "page=-1",
+                "size=0",
+                "size=-5",
+                "size=201",
+                "size=2147483647",
+                "page=2147483647&size=200",
+                "page=abc",
+                "size=1e99",
+                "page=99999999999999999999")) {
+            assertClientError(http.get("/actuator/ax/dead-letters?" + query), 400);
+        }
+        assertThat(http.get("/actuator/ax/dead-letters?page=10737418&size=200").status())
+                .as("the last page whose offset a store can take")
+                .isEqualTo(200);
+    }
+
+    @Test
+    void missingArgumentsAnswer4xxAndWriteNothing() {
+        Writes before = writes();
+
+        for (Http.Answer answer : List.of(
+                http.post("/actuator/ax"),
+                http.post("/actuator/ax/tasks"),
+                http.post("/actuator/ax/tasks/handler"),
+                http.delete("/actuator/ax"),
+                http.delete("/actuator/ax/tasks"),
+                http.delete("/actuator/ax/tasks/handler"),
+                http.get("/actuator/ax/tasks/handler/trigger"))) {
+            assertThat(answer.status()).as(answer.body()).isBetween(400, 499);
+        }
+
+        assertThat(writes()).as("nothing written").isEqualTo(before);
+    }
+
+    /** What the endpoint's writes would change: instances (but the cron task's own), paused tasks, dead letters. */
+    private record Writes(long instances, long paused, long deadLetters) {}
+
+    private Writes writes() {
+        return new Writes(
+                store.findByStates(java.util.EnumSet.allOf(InstanceState.class), 100_000).stream()
+                        .filter(i -> !i.taskName().equals("report"))
+                        .count(),
+                store.findTasks().stream().filter(t -> t.paused()).count(),
+                store.deadLetterCount());
+    }
+
+    private static void assertClientError(Http.Answer answer, int status) {
+        assertThat(answer.status()).as(answer.body()).isEqualTo(status);
+        assertThat(answer.<Integer>read("$.status")).isEqualTo(status);
+        assertThat(answer.<String>read("$.message")).isNotBlank().hasSizeLessThan(1_000);
+    }
+
     private static void assertNotFound(Http.Answer answer, String message) {
         assertThat(answer.status()).as(answer.body()).isEqualTo(404);
         assertThat(answer.<Integer>read("$.status")).isEqualTo(404);

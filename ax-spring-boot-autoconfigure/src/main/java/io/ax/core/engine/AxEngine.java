@@ -460,9 +460,9 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return paused.contains(taskName);
     }
 
-    /** The task with that name, if registered. */
+    /** The task with that name, if registered; the name must not be null. */
     public Optional<AxTask> task(String name) {
-        return Optional.ofNullable(tasks.get(name));
+        return Optional.ofNullable(tasks.get(Objects.requireNonNull(name, "taskName")));
     }
 
     /** Every registered task. */
@@ -598,8 +598,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
 
     /** The wheel deadline of a wall-clock time, measured from now on the monotonic clock. */
     long deadlineOf(Instant time) {
-        long delta = Duration.between(clock.instant(), time).toNanos();
-        return clock.nanoTime() + Math.max(0, delta);
+        return clock.nanoTime() + Horizon.nanosUntil(clock.instant(), time);
     }
 
     long wheelSchedule(long deadlineNanos, MemoryTask task) {

@@ -11,13 +11,9 @@ import io.ax.core.PayloadCodec;
 import io.ax.core.ScheduleRequest;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
-import io.ax.core.UnknownTaskException;
+import io.ax.core.engine.ScheduleRequests.Checked;
 import io.ax.core.store.NewFire;
-import io.ax.core.trigger.OnDemandTrigger;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,25 +27,17 @@ import java.util.Optional;
  */
 final class DelayedTasks {
 
-    /** How far in the past a time may lie and still count as now: the caller's clock read a moment ago. */
-    static final Duration PAST_TOLERANCE = Duration.ofSeconds(1);
-
     private static final int WRITE_CHUNK = 5_000;
 
     private record TaskKey(String task, String key) {}
 
-    /** A checked request, ready to write. */
-    private record Checked(AxTask task, Instant due, byte[] payload, String key, Durability durability) {}
-
     private final AxEngine engine;
-    private final PayloadCodec codec;
-    private final int maxPayloadSize;
+    private final ScheduleRequests checks;
     private final MemoryExecutions memory;
 
     DelayedTasks(AxEngine engine, PayloadCodec codec, int maxPayloadSize) {
         this.engine = engine;
-        this.codec = codec;
-        this.maxPayloadSize = maxPayloadSize;
+        this.checks = new ScheduleRequests(engine::task, codec, maxPayloadSize);
         this.memory = new MemoryExecutions(engine);
     }
 
@@ -65,10 +53,8 @@ final class DelayedTasks {
             throw new AxException("The AX engine is stopped; it takes no scheduled work");
         }
         Instant now = engine.clock().instant();
-        List<Checked> checked = new ArrayList<>(requests.size());
-        for (int i = 0; i < requests.size(); i++) {
-            checked.add(check(requests.get(i), now, requests.size() == 1 ? "" : " (request " + i + ")"));
-        }
+        // the whole batch first: a bad request anywhere in it leaves nothing written, in the store or the wheel
+        List<Checked> checked = checks.checkAll(requests, now);
         String[] ids = new String[checked.size()];
         // a key seen earlier in the same batch: the later request gets the earlier one's instance
         Map<TaskKey, Integer> firstOfKey = new HashMap<>();
@@ -102,81 +88,6 @@ final class DelayedTasks {
             }
         }
         return List.of(ids);
-    }
-
-    private Checked check(ScheduleRequest r, Instant now, String which) {
-        AxTask task = engine.task(r.handler()).orElseThrow(() -> new UnknownTaskException(r.handler()));
-        if (task.trigger() != OnDemandTrigger.INSTANCE) {
-            throw new InvalidScheduleException("Task '" + task.name() + "' has a trigger ("
-                    + task.trigger().describe()
-                    + "); only handlers without a trigger take scheduled executions" + which
-                    + ". Use triggerNow to run it once now");
-        }
-        Instant due = dueTime(r, now, which);
-        byte[] payload = encode(r.payload(), task, which);
-        String key = r.key();
-        if (key != null) {
-            if (key.isEmpty() || key.length() > TaskInstance.MAX_KEY_LENGTH) {
-                throw new InvalidScheduleException("A key must have 1 to " + TaskInstance.MAX_KEY_LENGTH
-                        + " characters; the key for '" + task.name() + "'" + which + " has " + key.length());
-            }
-            if (key.startsWith("@")) {
-                throw new InvalidScheduleException("Keys starting with '@' are reserved for trigger fire times; got '"
-                        + key + "' for '" + task.name() + "'" + which);
-            }
-        }
-        Durability durability = r.durability() != null ? r.durability() : task.durability();
-        return new Checked(task, due, payload, key, durability);
-    }
-
-    private static Instant dueTime(ScheduleRequest r, Instant now, String which) {
-        Instant due;
-        if (r.at() != null) {
-            due = r.at();
-        } else if (r.delay() != null) {
-            if (r.delay().isNegative()) {
-                throw new InvalidScheduleException(
-                        "The delay for '" + r.handler() + "'" + which + " is negative: " + r.delay());
-            }
-            due = now.plus(r.delay());
-        } else {
-            throw new InvalidScheduleException("The request for '" + r.handler() + "'" + which
-                    + " has no time: give it at(instant) or after(delay)");
-        }
-        checkNotPast(due, now, r.pastAllowed(), "'" + r.handler() + "'" + which);
-        return due.truncatedTo(ChronoUnit.MICROS); // stores keep microseconds
-    }
-
-    private static void checkNotPast(Instant due, Instant now, boolean allowed, String what) {
-        if (!allowed && due.isBefore(now.minus(PAST_TOLERANCE))) {
-            throw new InvalidScheduleException("The time " + due + " for " + what + " is in the past (now is " + now
-                    + "); use ScheduleRequest.allowPast() to run it at once");
-        }
-    }
-
-    private byte[] encode(Object payload, AxTask task, String which) {
-        byte[] bytes;
-        if (payload == null) {
-            return null;
-        } else if (payload instanceof String s) {
-            bytes = s.getBytes(StandardCharsets.UTF_8);
-        } else if (payload instanceof byte[] b) {
-            bytes = b.clone();
-        } else {
-            try {
-                bytes = codec.encode(payload);
-            } catch (InvalidScheduleException e) {
-                throw e;
-            } catch (RuntimeException e) {
-                throw new InvalidScheduleException(
-                        "The payload for '" + task.name() + "'" + which + " could not be encoded: " + e.getMessage());
-            }
-        }
-        if (bytes.length > maxPayloadSize) {
-            throw new InvalidScheduleException("The payload for '" + task.name() + "'" + which + " has " + bytes.length
-                    + " bytes, over the limit of " + maxPayloadSize + " (ax.payload.max-size)");
-        }
-        return bytes;
     }
 
     private void writePersistent(List<Integer> chunk, List<Checked> checked, String[] ids, Instant now) {
@@ -225,6 +136,9 @@ final class DelayedTasks {
     // ---- cancel, reschedule, find -----------------------------------------------------------------------
 
     boolean cancel(String instanceId) {
+        if (!InstanceIds.isWellFormed(instanceId)) {
+            return false;
+        }
         MemoryTask waiting = memory.pending(instanceId);
         if (waiting != null && memory.cancel(instanceId, waiting)) {
             return cancelInStore(instanceId, 0);
@@ -261,12 +175,11 @@ final class DelayedTasks {
     }
 
     boolean reschedule(String instanceId, Instant newTime) {
-        if (newTime == null) {
-            throw new InvalidScheduleException("The new time for instance " + instanceId + " is null");
-        }
         Instant now = engine.clock().instant();
-        checkNotPast(newTime, now, false, "instance " + instanceId);
-        Instant due = newTime.truncatedTo(ChronoUnit.MICROS);
+        Instant due = ScheduleRequests.checkNewTime(instanceId, newTime, now);
+        if (!InstanceIds.isWellFormed(instanceId)) {
+            return false;
+        }
         MemoryTask waiting = memory.pending(instanceId);
         if (waiting != null) {
             return memory.reschedule(instanceId, waiting, due);
@@ -292,6 +205,9 @@ final class DelayedTasks {
     }
 
     Optional<InstanceDetails> find(String instanceId) {
+        if (!InstanceIds.isWellFormed(instanceId)) {
+            return Optional.empty();
+        }
         MemoryTask waiting = memory.pending(instanceId);
         if (waiting != null) {
             return Optional.of(memory.details(instanceId, waiting));

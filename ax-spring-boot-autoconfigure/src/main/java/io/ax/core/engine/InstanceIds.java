@@ -26,6 +26,27 @@ final class InstanceIds {
         return !id.isEmpty() && id.charAt(0) == MEMORY_PREFIX;
     }
 
+    /** The longest id AX makes (a UUID), and the width of the stores' id columns. */
+    static final int MAX_LENGTH = 36;
+
+    /**
+     * Whether {@code id} could be an instance id: 1 to {@value #MAX_LENGTH} printable ASCII characters. One that
+     * cannot is unknown without asking a store, which might answer garbage (a NUL character, a megabyte of text)
+     * with an error of its own rather than "no such row".
+     */
+    static boolean isWellFormed(String id) {
+        if (id.isEmpty() || id.length() > MAX_LENGTH) {
+            return false;
+        }
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            if (c <= ' ' || c > '~') {
+                return false;
+            }
+        }
+        return true;
+    }
+
     static String next(Instant now) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         long millis = now.toEpochMilli();

@@ -85,6 +85,9 @@ final class Operations {
     }
 
     private TaskInstance find(String instanceId) {
+        if (!InstanceIds.isWellFormed(instanceId)) {
+            throw new UnknownInstanceException(instanceId); // garbage never reaches a store's query
+        }
         return engine.stores().find(instanceId).orElseThrow(() -> new UnknownInstanceException(instanceId));
     }
 

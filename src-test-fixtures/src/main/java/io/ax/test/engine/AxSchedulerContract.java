@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.ax.core.AuditEntry;
 import io.ax.core.AxContext;
 import io.ax.core.AxResult;
+import io.ax.core.AxScheduler;
 import io.ax.core.AxTask;
 import io.ax.core.Durability;
 import io.ax.core.InstanceDetails;
@@ -32,6 +33,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.IntStream;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -523,10 +525,188 @@ public abstract class AxSchedulerContract {
         assertRefused(good.key(""), InvalidScheduleException.class, "1 to 200");
         assertRefused(good.key("@123"), InvalidScheduleException.class, "reserved");
         assertRefused(good.payload(List.of("not an order")), InvalidScheduleException.class, "could not be encoded");
+        assertRefused(good.key("order\u0000"), InvalidScheduleException.class, "control character");
+        assertRefused(good.key("order-\uD83D"), InvalidScheduleException.class, "unpaired surrogate");
+        assertRefused(good.at(Instant.MAX), InvalidScheduleException.class, "beyond the horizon");
+        assertRefused(
+                good.at(Instant.parse("9999-01-01T00:00:00Z")).durability(Durability.MEMORY),
+                InvalidScheduleException.class,
+                "beyond the horizon");
+        assertRefused(good.after(Duration.ofSeconds(Long.MAX_VALUE)), InvalidScheduleException.class, "delay for");
+        assertRefused(good.after(AxScheduler.HORIZON.plusNanos(1)), InvalidScheduleException.class, "horizon");
+        assertRefused(good.at(Instant.MIN).allowPast(), InvalidScheduleException.class, "too far in the past");
+        assertThatThrownBy(() -> ScheduleRequest.of(null))
+                .isInstanceOf(InvalidScheduleException.class)
+                .hasMessageContaining("handler name");
+        assertThatThrownBy(() -> ScheduleRequest.of(" "))
+                .isInstanceOf(InvalidScheduleException.class)
+                .hasMessageContaining("handler name");
 
         String past = engine.schedule(
                 ScheduleRequest.of("close").at(Instant.now().minusSeconds(60)).allowPast());
         awaitState(past, InstanceState.SUCCESS);
+    }
+
+    @Test
+    void aFarFutureRequestInAMixedBatchWritesNothing() {
+        int wheel = engine.wheelSize();
+        List<ScheduleRequest> batch = List.of(
+                ScheduleRequest.of("close").after(Duration.ofMinutes(5)),
+                ScheduleRequest.of("order").after(Duration.ofHours(5)).payload(new Order("tea", 1)),
+                ScheduleRequest.of("close").after(Duration.ofMinutes(5)).durability(Durability.MEMORY),
+                ScheduleRequest.of("close")
+                        .at(Instant.parse("9999-12-31T23:59:59Z"))
+                        .durability(Durability.MEMORY));
+
+        assertThatThrownBy(() -> engine.scheduleAll(batch))
+                .isInstanceOf(InvalidScheduleException.class)
+                .hasMessageContaining("request 3")
+                .hasMessageContaining("horizon");
+        assertThat(store.findByTask("close", 10)).isEmpty();
+        assertThat(store.findByTask("order", 10)).isEmpty();
+        assertThat(engine.wheelSize()).isEqualTo(wheel);
+    }
+
+    @Test
+    void timesUpToTheHorizonAreAcceptedAndStayPending() {
+        String persistent = engine.schedule("close", AxScheduler.HORIZON, "far");
+        String memory = engine.schedule(ScheduleRequest.of("close")
+                .at(Instant.now().plus(AxScheduler.HORIZON).minusSeconds(60))
+                .durability(Durability.MEMORY));
+        String moved = engine.schedule("close", Duration.ofHours(1), null);
+
+        assertThat(engine.reschedule(
+                        moved, Instant.now().plus(AxScheduler.HORIZON).minusSeconds(60)))
+                .isTrue();
+        assertThatThrownBy(() -> engine.reschedule(moved, Instant.MAX))
+                .isInstanceOf(InvalidScheduleException.class)
+                .hasMessageContaining("newTime for instance " + moved)
+                .hasMessageContaining("horizon");
+        assertThatThrownBy(() -> engine.reschedule(memory, Instant.parse("9999-12-31T00:00:00Z")))
+                .isInstanceOf(InvalidScheduleException.class)
+                .hasMessageContaining("horizon");
+        for (String id : List.of(persistent, memory, moved)) {
+            assertThat(state(id)).isEqualTo(InstanceState.SCHEDULED);
+            assertThat(engine.find(id).orElseThrow().instance().scheduledTime())
+                    .isAfter(Instant.now().plus(AxScheduler.HORIZON).minus(Duration.ofDays(1)));
+        }
+        assertThat(runsOf(memory))
+                .as("a MEMORY execution at the horizon does not fire early")
+                .isZero();
+    }
+
+    /** The fuzzer's seed: fixed, so that a failure replays. */
+    private static final long SEED = 0xA11CE;
+
+    @Test
+    void fuzzedRequestsAreRefusedWithTheDocumentedExceptionAndWriteNothing() {
+        ScheduleFuzz fuzz = new ScheduleFuzz(SEED, Instant.now(), 64 * 1024);
+        int instances = instancesInStore();
+        int wheel = engine.wheelSize();
+
+        for (int n = 0; n < 300; n++) {
+            ScheduleFuzz.Bad bad = fuzz.nextBad();
+            assertThatThrownBy(() -> engine.scheduleAll(fuzz.batchAround(bad)))
+                    .as("case %d: %s", n, bad)
+                    .isInstanceOf(bad.refusal())
+                    .hasMessageContaining(bad.names())
+                    .message()
+                    .hasSizeLessThan(1_000);
+        }
+
+        assertThat(instancesInStore()).as("nothing written").isEqualTo(instances);
+        assertThat(engine.wheelSize()).as("nothing in the wheel").isEqualTo(wheel);
+    }
+
+    @Test
+    void fuzzedIdsAndTaskNamesAreUnknownAndWriteNothing() {
+        ScheduleFuzz fuzz = new ScheduleFuzz(SEED, Instant.now(), 64 * 1024);
+        int instances = instancesInStore();
+        int wheel = engine.wheelSize();
+        var tasks = store.findTasks();
+
+        for (int n = 0; n < 200; n++) {
+            String s = fuzz.string();
+            assertThat(engine.cancel(s)).as("cancel %d", n).isFalse();
+            assertThat(engine.find(s)).as("find %d", n).isEmpty();
+            assertThat(engine.reschedule(s, Instant.now().plusSeconds(60)))
+                    .as("reschedule %d", n)
+                    .isFalse();
+            assertThatThrownBy(() -> engine.reschedule(s, Instant.MAX))
+                    .isInstanceOf(InvalidScheduleException.class)
+                    .hasMessageContaining("newTime");
+            for (ThrowingCallable call : List.<ThrowingCallable>of(
+                    () -> engine.triggerNow(s), () -> engine.pause(s), () -> engine.resume(s))) {
+                assertThatThrownBy(call)
+                        .as("task name %d", n)
+                        .isInstanceOf(UnknownTaskException.class)
+                        .message()
+                        .hasSizeLessThan(1_000);
+            }
+        }
+
+        assertThat(instancesInStore()).as("nothing written").isEqualTo(instances);
+        assertThat(engine.wheelSize()).isEqualTo(wheel);
+        assertThat(store.findTasks()).isEqualTo(tasks);
+    }
+
+    @Test
+    void nullArgumentsAreRefusedWithTheirNameAndWriteNothing() {
+        int instances = instancesInStore();
+        List<ScheduleRequest> withNull = new ArrayList<>();
+        withNull.add(ScheduleRequest.of("close").after(Duration.ofMinutes(5)));
+        withNull.add(null);
+
+        assertThatThrownBy(() -> engine.scheduleAll(null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("requests");
+        assertThatThrownBy(() -> engine.scheduleAll(withNull))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("request 1");
+        assertThatThrownBy(() -> engine.schedule((ScheduleRequest) null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("request");
+        assertThatThrownBy(() -> engine.schedule("close", (Instant) null, "p"))
+                .isInstanceOf(InvalidScheduleException.class)
+                .hasMessageContaining("no time");
+        assertThatThrownBy(() -> engine.schedule("close", (Duration) null, "p"))
+                .isInstanceOf(InvalidScheduleException.class)
+                .hasMessageContaining("no time");
+        assertThatThrownBy(() -> engine.reschedule("x", null))
+                .isInstanceOf(InvalidScheduleException.class)
+                .hasMessageContaining("newTime");
+        for (ThrowingCallable call : List.<ThrowingCallable>of(
+                () -> engine.cancel(null), () -> engine.find(null), () -> engine.reschedule(null, Instant.now()))) {
+            assertThatThrownBy(call).isInstanceOf(NullPointerException.class).hasMessage("instanceId");
+        }
+        for (ThrowingCallable call : List.<ThrowingCallable>of(
+                () -> engine.triggerNow(null), () -> engine.pause(null), () -> engine.resume(null))) {
+            assertThatThrownBy(call).isInstanceOf(NullPointerException.class).hasMessage("taskName");
+        }
+        assertThat(instancesInStore()).isEqualTo(instances);
+    }
+
+    @Test
+    void keysOfAnyScriptUpToTheirLimitFindThemselvesInTheStore() {
+        ScheduleFuzz fuzz = new ScheduleFuzz(SEED, Instant.now(), 64 * 1024);
+        for (int n = 0; n < 20; n++) {
+            String key = fuzz.validKey(n == 0 ? 200 : 1 + n * 10);
+            Durability durability = n % 2 == 0 ? Durability.PERSISTENT : Durability.MEMORY;
+            ScheduleRequest request = ScheduleRequest.of("close")
+                    .after(Duration.ofHours(1))
+                    .key(key)
+                    .durability(durability);
+
+            String id = engine.schedule(request);
+
+            assertThat(engine.schedule(request)).as("key %s", key).isEqualTo(id);
+            assertThat(engine.find(id).orElseThrow().instance().key()).isEqualTo(key);
+            assertThat(engine.cancel(id)).isTrue();
+        }
+    }
+
+    private int instancesInStore() {
+        return store.findByStates(EnumSet.allOf(InstanceState.class), 100_000).size();
     }
 
     private void assertRefused(ScheduleRequest bad, Class<? extends RuntimeException> type, String message) {
