@@ -33,6 +33,11 @@ public final class AxJdbcAutoConfiguration {
     @ConditionalOnMissingBean
     InstanceStore axInstanceStore(DataSource dataSource, AxProperties properties) {
         AxProperties.Jdbc jdbc = properties.getJdbc();
+        if (!org.springframework.util.ClassUtils.isPresent("tools.jackson.databind.json.JsonMapper", null)) {
+            // found now, not at the first dead letter, where it would leave an instance DEAD without its letter
+            throw new IllegalStateException("The AX JDBC store writes dead letters as JSON and needs Jackson 3"
+                    + " (tools.jackson.core:jackson-databind) on the class path; ax-spring-boot-starter brings it");
+        }
         JdbcSchemaInitializer.initialize(dataSource, jdbc.getTablePrefix(), jdbc.getInitializeSchema());
         return new JdbcInstanceStore(dataSource, jdbc.getTablePrefix());
     }

@@ -97,7 +97,10 @@ final class Claimer {
 
     private void settle(Claim c, Transition claim, CompletableFuture<Boolean> before, Boolean won, Throwable error) {
         boolean ok = false;
-        Throwable failed = error != null ? error : before.isCompletedExceptionally() ? failure(before) : null;
+        // a claim that won proves the change before it applied (it needs the row DISPATCHED to this node), whatever
+        // a retry after a broken commit made of that change's own outcome
+        Throwable failed =
+                error != null ? error : won ? null : before.isCompletedExceptionally() ? failure(before) : null;
         if (failed instanceof FencedOutException e) {
             engine.leadership().fencedOut(e); // a takeover by a deposed leader: the current leader handles it
         } else if (failed != null) {
@@ -107,7 +110,7 @@ final class Claimer {
                     c.due().instanceId(),
                     failed.toString());
         } else {
-            ok = won && before.getNow(false);
+            ok = won;
             StateWriter.logMove(claim, won);
         }
         claiming.remove(c.due().instanceId());

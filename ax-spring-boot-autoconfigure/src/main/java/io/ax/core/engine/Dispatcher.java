@@ -209,11 +209,12 @@ final class Dispatcher {
         List<CompletableFuture<?>> gates = new ArrayList<>(outcomes);
         for (Decision d : decisions) {
             if (d.claimAt() >= 0) {
-                CompletableFuture<Boolean> assigned = outcomes.get(d.claimAt() - 1);
                 Transition claim = ordered.get(d.claimAt());
-                // the settling waits for this stage, not the bare outcome: it must see whether the instance started
+                // the settling waits for this stage, not the bare outcome: it must see whether the instance started.
+                // A claim that won proves its assignment applied (it needs the row DISPATCHED to this node), whatever
+                // a retry after a broken commit made of the assignment's own outcome
                 gates.set(d.claimAt(), outcomes.get(d.claimAt()).handle((won, error) -> {
-                    if (error == null && won && !assigned.isCompletedExceptionally() && assigned.getNow(false)) {
+                    if (error == null && won) {
                         started.add(d.due().instanceId());
                         claimer.settled(d.due().instanceId());
                         StateWriter.logMove(d.transition(), true);

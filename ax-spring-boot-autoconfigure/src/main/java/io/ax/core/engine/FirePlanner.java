@@ -375,18 +375,35 @@ final class FirePlanner {
         planAhead(next);
     }
 
-    /** An instance of a fixed-delay series ended: the series goes on from now. */
+    /**
+     * An instance of a fixed-delay series (or a catch-up of one) ended: the series goes on from now, unless it has
+     * another unfinished fire. Fires of a fixed-delay series have no shared fire times the store could deduplicate,
+     * so this check is what keeps a series single after a takeover planned its next fire while an earlier one was
+     * still on its way. It reads the store, so it runs on the leader's thread.
+     */
     void ended(Due due) {
-        if (due.series() && due.task().trigger().measuresFromCompletion()) {
-            continueSeries(due);
+        boolean fromSeries = due.series() || due.origin() == InstanceOrigin.CATCH_UP;
+        if (fromSeries && due.task().trigger().measuresFromCompletion()) {
+            engine.leadership().continueFixedDelay(due, clock.instant());
         }
     }
 
-    /** A fixed-delay series goes on from the end of its previous run. */
-    private void continueSeries(Due due) {
+    /** On ax-leader: the fixed-delay series of {@code due} goes on from {@code completed}, if it has no other fire. */
+    void continueSeries(Due due, Instant completed, long epoch) {
+        boolean another = store.findByTask(due.task().name(), 20).stream()
+                .anyMatch(i -> !i.id().equals(due.instanceId())
+                        && !i.state().isFinal()
+                        && i.origin().isTriggerFire());
+        if (another) {
+            LOG.log(
+                    Level.DEBUG,
+                    "Task ''{0}'' has another fire pending; its series goes on from that one",
+                    due.task().name());
+            return;
+        }
         List<Pending> next = new ArrayList<>(1);
-        planNext(due.task(), due.scheduledTime(), clock.instant(), next);
-        planAhead(next);
+        planNext(due.task(), due.scheduledTime(), completed, next);
+        scheduleFires(next, epoch);
     }
 
     /**

@@ -27,13 +27,32 @@ final class InstanceRunner {
     private static final System.Logger SUMMARY = System.getLogger("io.ax.instances");
 
     private final AxEngine engine;
+    /** Instances whose attempt a worker of this node runs right now (until the worker is done with it). */
+    private final java.util.Set<String> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     InstanceRunner(AxEngine engine) {
         this.engine = engine;
     }
 
+    /**
+     * Whether a worker of this node runs the instance now. The store may say RUNNING a while longer: the end of an
+     * attempt is recorded without waiting, and waits in the writer while the database is away.
+     */
+    boolean isRunning(String instanceId) {
+        return running.contains(instanceId);
+    }
+
     /** On a pool thread. Never throws: a failing task must not kill a scheduler thread. */
     void run(Execution ex) {
+        running.add(ex.instanceId());
+        try {
+            attempt(ex);
+        } finally {
+            running.remove(ex.instanceId());
+        }
+    }
+
+    private void attempt(Execution ex) {
         AxTask task = ex.task();
         // the Claimer moved it to RUNNING, confirmed by the store, before it came here
         engine.insight().started(ex);
@@ -75,8 +94,8 @@ final class InstanceRunner {
                 }
                 afterBadAttempt(ex, InstanceState.FAILED, message, error, tookNanos, null, 0);
             }
-        } catch (RuntimeException e) {
-            unrecorded(ex, e);
+        } catch (RuntimeException | LinkageError e) {
+            unrecorded(ex, e); // a worker thread outlives whatever the store (or a missing class) throws
         }
     }
 
@@ -85,7 +104,7 @@ final class InstanceRunner {
      * refuses the write for good. The instance stays as the store has it; this node's next start, or the leader once
      * this node is gone, takes it from there.
      */
-    private static void unrecorded(Execution ex, RuntimeException e) {
+    private static void unrecorded(Execution ex, Throwable e) {
         LOG.log(
                 Level.WARNING,
                 "Task ''{0}'' instance {1}: the outcome of attempt {2} was not recorded; the instance is recovered"

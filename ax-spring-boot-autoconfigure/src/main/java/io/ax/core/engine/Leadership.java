@@ -422,6 +422,31 @@ final class Leadership implements Membership.Listener {
         }
     }
 
+    /** An instance of a fixed-delay series ended: its next fire is planned on ax-leader, if this node leads. */
+    void continueFixedDelay(Due due, Instant completed) {
+        try {
+            thread.execute(() -> {
+                long epoch = membership.epochIfLeader();
+                if (epoch == 0) {
+                    return; // the leader plans it when it learns of the end, or its reconciliation does
+                }
+                try {
+                    engine.fires().continueSeries(due, completed, epoch);
+                } catch (FencedOutException e) {
+                    fencedOut(e);
+                } catch (RuntimeException e) {
+                    LOG.log(
+                            Level.WARNING,
+                            "Could not plan the next fire of ''{0}'' now; the reconciliation will: {1}",
+                            due.task().name(),
+                            e.toString());
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            // the engine stops: the next leader plans it
+        }
+    }
+
     /** A task was resumed on this node: if it leads, its series starts again (on ax-leader). */
     void resumed(AxTask task) {
         try {

@@ -274,8 +274,9 @@ final class StateWriter {
         int failures = 0;
         while (true) {
             try {
-                apply(batch, failures > 0);
-                recovered();
+                if (apply(batch, failures > 0)) {
+                    recovered(); // only a write that reached the store says it is back
+                }
                 return;
             } catch (RuntimeException e) {
                 failures++;
@@ -301,8 +302,9 @@ final class StateWriter {
         int failures = 0;
         while (true) {
             try {
-                apply(List.of(w), true);
-                recovered();
+                if (apply(List.of(w), true)) {
+                    recovered();
+                }
                 return;
             } catch (RuntimeException e) {
                 failures++;
@@ -390,14 +392,17 @@ final class StateWriter {
      *
      * @param inDoubt whether an earlier try of these writes failed: one may have committed before its connection
      *     broke, so what seems lost is checked against the store
+     * @return whether a write reached the store (false when every write of the batch was settled already)
      * @throws RuntimeException when the store fails; then no future is completed unless its write was settled
      */
-    private void apply(List<Write> batch, boolean inDoubt) {
+    private boolean apply(List<Write> batch, boolean inDoubt) {
+        boolean touched = false;
         int i = 0;
         while (i < batch.size()) {
             if (batch.get(i) instanceof Fires f) {
                 if (!f.outcome().isDone()) {
                     applyFires(f, inDoubt);
+                    touched = true;
                 }
                 i++;
                 continue;
@@ -410,9 +415,11 @@ final class StateWriter {
                 }
                 j++;
             }
+            touched |= !changes.isEmpty();
             applyChanges(changes, inDoubt);
             i = j;
         }
+        return touched;
     }
 
     private void applyChanges(List<Change> changes, boolean inDoubt) {
@@ -478,6 +485,9 @@ final class StateWriter {
     private static boolean ownerAsExpected(Transition t, String found) {
         if (t.to() == InstanceState.SCHEDULED) {
             return found == null;
+        }
+        if (t.to().isFinal()) {
+            return true; // the end of this very attempt: no other writer ends it the same way
         }
         String expected = t.owner() != null ? t.owner() : t.expectedOwner();
         return expected == null || expected.equals(found);

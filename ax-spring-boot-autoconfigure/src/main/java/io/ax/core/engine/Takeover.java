@@ -66,6 +66,13 @@ final class Takeover {
         for (OwnedInstance o : store.findOwned(IN_FLIGHT, null, Integer.MAX_VALUE)) {
             AxTask task = tasks.get(o.instance().taskName());
             TaskInstance in = o.instance();
+            boolean endedHere = engine.nodeId().equals(o.owner())
+                    && in.state() == InstanceState.RUNNING
+                    && !engine.runner().isRunning(in.id());
+            if (endedHere) {
+                // this node ran it and its end waits in the writer (the database was away): not in flight any more
+                continue;
+            }
             if (task != null
                     && o.owner() != null
                     && (!task.concurrent() || task.trigger().measuresFromCompletion())) {

@@ -160,6 +160,41 @@ class StoreFailureTest {
     }
 
     @Test
+    void aForkedFixedDelaySeriesFoldsBackIntoOne() {
+        start(task("delay")
+                .trigger(IntervalTrigger.fixedDelay(Duration.ofMillis(200), Duration.ZERO))
+                .build());
+        await().atMost(BOUND).until(() -> executor.runsOf("delay").size() >= 2);
+        // a second chain, as a takeover that planned a next fire while an earlier one was on its way leaves it
+        Instant at = Instant.now().minusSeconds(2).truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+        TaskInstance fork = new TaskInstance(
+                "01fork00-0000-7000-8000-000000000001",
+                "delay",
+                at,
+                InstanceState.SCHEDULED,
+                0,
+                "elsewhere",
+                at,
+                io.ax.core.InstanceOrigin.SERIES,
+                TaskInstance.fireKey(at));
+        real.schedule(List.of(new io.ax.core.store.NewFire(fork, "a second chain")));
+        await().atMost(BOUND).until(() -> real.find(fork.id()).orElseThrow().state() == InstanceState.SUCCESS);
+
+        int from = executor.runsOf("delay").size();
+        await().atMost(BOUND).until(() -> executor.runsOf("delay").size() >= from + 8);
+        List<Instant> times = executor.runsOf("delay").stream()
+                .skip(from + 2) // a chain ends at most once more after the fork's run
+                .map(AxContext::scheduledTime)
+                .sorted()
+                .toList();
+        for (int k = 1; k < times.size(); k++) {
+            assertThat(Duration.between(times.get(k - 1), times.get(k)))
+                    .as("one chain: fires at least the delay apart")
+                    .isGreaterThanOrEqualTo(Duration.ofMillis(190));
+        }
+    }
+
+    @Test
     void aSlowListenerDoesNotStallScheduling() {
         CountDownLatch listening = new CountDownLatch(1);
         executor.when("doomed", ctx -> {
