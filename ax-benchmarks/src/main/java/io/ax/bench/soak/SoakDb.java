@@ -26,7 +26,8 @@ final class SoakDb implements AutoCloseable {
     record Sizes(long instances, long audit, long deadLetters) {}
 
     /** What the end of the run finds in the tables. */
-    record EndChecks(long seriesTwice, long attemptsRunTwice, List<String> illegalTransitions) {}
+    record EndChecks(
+            long seriesTwice, long attemptsRunTwice, List<String> illegalTransitions, long deadWithoutLetter) {}
 
     private final HikariDataSource pool;
     private final JdbcTemplate jdbc;
@@ -64,7 +65,8 @@ final class SoakDb implements AutoCloseable {
     /**
      * Over the whole run: trigger fires stored twice for one (task, fire time), attempts that went RUNNING twice in
      * the audit log, and audit rows whose arrow the state machine does not allow (a creation row has no from-state;
-     * SCHEDULED to SCHEDULED is a new time).
+     * SCHEDULED to SCHEDULED is a new time), and DEAD instances without their dead letter (retention deletes the
+     * two together).
      */
     EndChecks endChecks() {
         long seriesTwice = jdbc.queryForObject(
@@ -84,7 +86,11 @@ final class SoakDb implements AutoCloseable {
                         illegal.add(from + " -> " + to + " x" + row.getLong(3));
                     }
                 });
-        return new EndChecks(seriesTwice, runTwice, illegal);
+        long deadWithoutLetter = jdbc.queryForObject(
+                "SELECT count(*) FROM " + prefix + "instance i WHERE i.state = 'DEAD' AND NOT EXISTS (SELECT 1 FROM "
+                        + prefix + "dead_letter d WHERE d.instance_id = i.id)",
+                Long.class);
+        return new EndChecks(seriesTwice, runTwice, illegal, deadWithoutLetter);
     }
 
     private static boolean legal(String from, String to) {

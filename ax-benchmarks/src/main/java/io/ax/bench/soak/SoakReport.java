@@ -30,6 +30,7 @@ final class SoakReport {
     private final DelayedLedger ledger;
     private final List<Outages.Done> outages;
     private final List<Recovery> recoveries;
+    private final long deletedByRetention;
     private final End end;
 
     SoakReport(
@@ -40,6 +41,7 @@ final class SoakReport {
             DelayedLedger ledger,
             List<Outages.Done> outages,
             List<Recovery> recoveries,
+            long deletedByRetention,
             End end) {
         this.s = s;
         this.workload = workload;
@@ -48,6 +50,7 @@ final class SoakReport {
         this.ledger = ledger;
         this.outages = outages;
         this.recoveries = recoveries;
+        this.deletedByRetention = deletedByRetention;
         this.end = end;
     }
 
@@ -97,7 +100,16 @@ final class SoakReport {
                 "rows at the end: instances / audit / dead letters",
                 "count",
                 f("%,d / %,d / %,d", finalSizes.instances(), finalSizes.audit(), finalSizes.deadLetters()));
-        row(t, "instance rows added per minute", "1/min", f("%,.0f", finalSizes.instances() / (double) s.minutes()));
+        row(
+                t,
+                "instance rows, minute 1 / last / max",
+                "count",
+                f(
+                        "%,d / %,d / %,.0f",
+                        first.sizes().instances(),
+                        last.sizes().instances(),
+                        max(minutes, m -> m.sizes().instances())));
+        row(t, "instances deleted by retention", "count", f("%,d", deletedByRetention));
         row(
                 t,
                 "outage time (proxy) / engine reported its store away",
@@ -143,8 +155,16 @@ final class SoakReport {
         t.note("Lateness = handler start - scheduled time, first attempts of recurring fires and delayed executions."
                 + " Heap = used heap after System.gc() (smallest of three), including the soak's own records (fires"
                 + " of the last " + Runs.TRACK_MILLIS / 60_000 + " minutes, a few bytes per delayed execution).");
-        t.note("No retention feature on main when this runner was written: finished instances, audit rows and dead"
-                + " letters stay, so the tables grow with the run.");
+        t.note(
+                s.retention() == null
+                        ? "Retention off (--retention=off): finished instances, audit rows and dead letters stay, so the"
+                                + " tables grow with the run."
+                        : "Retention on, short so that the tables stay bounded: finished instances (with their audit rows)"
+                                + " deleted " + s.retention().toSeconds()
+                                + " s after they finished, DEAD ones with their"
+                                + " dead letters after " + s.retentionDead().toSeconds()
+                                + " s; the leader looks every 30 s,"
+                                + " batches of 500.");
         if (end.storeOutage() != null) {
             t.note("The engine still reported its store away at the end: " + end.storeOutage());
         }
@@ -177,6 +197,10 @@ final class SoakReport {
                 end.stuck() == 0,
                 "nothing DISPATCHED or RUNNING for over " + s.stuckAfter().toSeconds() + " s at the end (" + end.stuck()
                         + ")");
+        check(
+                t,
+                checks.deadWithoutLetter() == 0,
+                "every DEAD instance has its dead letter (" + checks.deadWithoutLetter() + " without)");
         check(
                 t,
                 checks.illegalTransitions().isEmpty(),

@@ -7,8 +7,10 @@ import io.ax.bench.Scenario;
 import io.ax.bench.db.Logging;
 import io.ax.core.AxTask;
 import io.ax.core.engine.AxEngine;
+import io.ax.core.engine.EngineObserver;
 import io.ax.core.engine.ExecutorRouter;
 import io.ax.core.engine.PoolSettings;
+import io.ax.core.engine.RetentionSettings;
 import io.ax.jdbc.JdbcInstanceStore;
 import io.ax.test.net.FaultProxy;
 import java.net.URI;
@@ -20,6 +22,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Soak (issue 11, not part of CI): the sample app's kind of workload on AX's JDBC store on PostgreSQL for
@@ -59,12 +62,15 @@ public final class SoakScenario implements Scenario {
             DelayedLedger ledger = new DelayedLedger();
             Runs runs = new Runs(new Recovery(System.currentTimeMillis(), workload.periods()), workload.periods());
             List<Recovery> recoveries = new CopyOnWriteArrayList<>();
+            RetentionCount deleted = new RetentionCount();
             try (HikariDataSource pool = EnginePool.open(options, proxy.port())) {
                 AxEngine engine = AxEngine.builder()
                         .store(new JdbcInstanceStore(pool, s.prefix()))
                         .router(new ExecutorRouter(List.of(new SoakExecutor(runs, ledger))))
                         .nodeId("soak")
                         .pools(Map.of(AxTask.DEFAULT_GROUP, new PoolSettings(s.threads(), QUEUE)))
+                        .retention(retention(s))
+                        .observer(deleted)
                         .build();
                 workload.register(engine);
                 engine.start();
@@ -96,7 +102,8 @@ public final class SoakScenario implements Scenario {
                 long stopStart = System.nanoTime();
                 engine.stop();
                 log("engine stopped in %.1f s", (System.nanoTime() - stopStart) / 1e9);
-                return new SoakReport(s, workload, run, runs, ledger, outages.done(), recoveries, atEnd)
+                return new SoakReport(
+                                s, workload, run, runs, ledger, outages.done(), recoveries, deleted.count(), atEnd)
                         .table(db.endChecks(), db.sizes());
             }
         }
@@ -109,6 +116,27 @@ public final class SoakScenario implements Scenario {
         all[0] = first;
         System.arraycopy(rest, 0, all, 1, rest.length);
         return all;
+    }
+
+    /** Looks for expired history twice a minute, so a run of minutes sees it work. */
+    private static RetentionSettings retention(SoakSettings s) {
+        Duration finished = s.retention() == null ? RetentionSettings.defaults().finished() : s.retention();
+        return new RetentionSettings(s.retention() != null, finished, s.retentionDead(), Duration.ofSeconds(30), 500);
+    }
+
+    /** Counts what the leader's retention deleted, as the {@code ax.retention.deleted} meter does. */
+    private static final class RetentionCount implements EngineObserver {
+
+        private final LongAdder deleted = new LongAdder();
+
+        @Override
+        public void retentionDeleted(int count) {
+            deleted.add(count);
+        }
+
+        long count() {
+            return deleted.sum();
+        }
     }
 
     static void log(String format, Object... args) {

@@ -19,6 +19,8 @@ import java.util.regex.Pattern;
  * @param recoveryBound how long after an outage a task may take, beyond its own period, to fire again; also how
  *     late a delayed execution may run before it counts as lost
  * @param stuckAfter how long an instance may stay DISPATCHED or RUNNING before it counts as stuck
+ * @param retention AX's retention of finished instances ({@code ax.retention.finished}); null for {@code off}
+ * @param retentionDead AX's retention of DEAD instances and their dead letters ({@code ax.retention.dead})
  * @param threads workers of the engine's default pool
  * @param prefix AX's table prefix; only these tables are dropped and created
  */
@@ -31,6 +33,8 @@ record SoakSettings(
         Duration maxDelay,
         Duration recoveryBound,
         Duration stuckAfter,
+        Duration retention,
+        Duration retentionDead,
         int threads,
         String prefix) {
 
@@ -70,6 +74,9 @@ record SoakSettings(
                 duration(o.get("recovery-bound", "30s"), "recovery-bound"),
                 // an instance may wait out a whole outage in RUNNING before its outcome can be written
                 duration(o.get("stuck-after", outageFor.plusSeconds(30).toSeconds() + "s"), "stuck-after"),
+                // short, so that the tables stay bounded within a run of minutes
+                o.get("retention", "2m").equals("off") ? null : duration(o.get("retention", "2m"), "retention"),
+                duration(o.get("retention-dead", "5m"), "retention-dead"),
                 o.getInt("threads", 8, 8),
                 o.get("prefix", "axsoak_"));
     }
