@@ -23,6 +23,7 @@ public final class Bench {
         SCENARIOS.put("burst", "io.ax.bench.burst.BurstScenario");
         SCENARIOS.put("delayed", "io.ax.bench.delayed.DelayedScenario");
         SCENARIOS.put("cluster", "io.ax.bench.cluster.ClusterScenario");
+        SCENARIOS.put("soak", "io.ax.bench.soak.SoakScenario");
     }
 
     private Bench() {}
@@ -51,6 +52,6 @@ public final class Bench {
                 ManagementFactory.getRuntimeMXBean().getInputArguments(),
                 String.join(" ", args),
                 seconds);
-        System.exit(0);
+        System.exit(table.failed() ? 1 : 0); // a soak whose invariants failed must fail a script that runs it
     }
 }

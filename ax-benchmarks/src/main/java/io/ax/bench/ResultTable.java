@@ -18,12 +18,15 @@ public final class ResultTable {
         LOWER
     }
 
-    private record Row(String metric, String unit, Better better, Map<String, Double> values) {}
+    /** {@code text} holds cells already written (several figures in one cell); null for a numeric row. */
+    private record Row(
+            String metric, String unit, Better better, Map<String, Double> values, Map<String, String> text) {}
 
     private final String title;
     private final List<String> systems;
     private final List<Row> rows = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
+    private final List<String> failures = new ArrayList<>();
 
     /** @param systems column names; the first is AX, the others its peers */
     public ResultTable(String title, List<String> systems) {
@@ -33,7 +36,13 @@ public final class ResultTable {
 
     /** Adds a metric; {@code values} per system name, missing or NaN for "not measured". */
     public ResultTable row(String metric, String unit, Better better, Map<String, Double> values) {
-        rows.add(new Row(metric, unit, better, new LinkedHashMap<>(values)));
+        rows.add(new Row(metric, unit, better, new LinkedHashMap<>(values), null));
+        return this;
+    }
+
+    /** Adds a row of cells written by the caller, e.g. {@code "12 / 40 / 3"}; it has no ratio. */
+    public ResultTable text(String metric, String unit, Map<String, String> cells) {
+        rows.add(new Row(metric, unit, Better.LOWER, Map.of(), new LinkedHashMap<>(cells)));
         return this;
     }
 
@@ -41,6 +50,19 @@ public final class ResultTable {
     public ResultTable note(String note) {
         notes.add(note);
         return this;
+    }
+
+    /**
+     * A check the run failed (the soak's invariants): printed under the notes, and the runner exits with status 1.
+     */
+    public ResultTable failure(String failure) {
+        failures.add(failure);
+        return this;
+    }
+
+    /** Whether some {@link #failure} was reported. */
+    public boolean failed() {
+        return !failures.isEmpty();
     }
 
     /** The table as Markdown. */
@@ -63,18 +85,26 @@ public final class ResultTable {
                     .append(row.unit())
                     .append(") |");
             for (String s : systems) {
-                out.append(' ').append(format(row.values().get(s))).append(" |");
+                String cell = row.text() != null
+                        ? row.text().getOrDefault(s, "—")
+                        : format(row.values().get(s));
+                out.append(' ').append(cell).append(" |");
             }
             for (String peer : systems.subList(1, systems.size())) {
-                out.append(' ')
-                        .append(ratio(row, row.values().get(ax), row.values().get(peer)))
-                        .append(" |");
+                String ratio = row.text() != null
+                        ? "—"
+                        : ratio(row, row.values().get(ax), row.values().get(peer));
+                out.append(' ').append(ratio).append(" |");
             }
             out.append('\n');
         }
         if (!notes.isEmpty()) {
             out.append('\n');
             notes.forEach(n -> out.append("- ").append(n).append('\n'));
+        }
+        if (!failures.isEmpty()) {
+            out.append('\n');
+            failures.forEach(f -> out.append("- **FAILED**: ").append(f).append('\n'));
         }
         return out.toString();
     }
