@@ -68,26 +68,31 @@ final class Dispatcher {
      * SKIPPED (a catch-up waits for it instead). A node that does not lead dispatches nothing: the instances stay
      * SCHEDULED in the store for the leader. Never waits for the store: the outcomes are settled when they come.
      */
-    void dispatchFresh(List<Due> dues) {
+    /** @return the instances left in the store (see {@link #dispatchFresh(List)}), for the caller's bookkeeping */
+    Set<String> dispatchFresh(List<Due> dues) {
         long leaderEpoch = leadership.epoch();
         List<Due> mine = dues;
+        Set<String> left = Set.of();
         if (leaderEpoch == 0 || engine.writer().isFailing()) {
             // MEMORY executions live in this process only: they run here, whoever leads. The others stay SCHEDULED
             // in the store, for the leader's sweep once it can write again
             mine = new ArrayList<>();
+            left = new HashSet<>();
             for (Due d : dues) {
                 if (InstanceIds.isMemory(d.instanceId())) {
                     mine.add(d);
                 } else {
                     pipeline.remove(d.instanceId());
                     engine.insight().released(d);
+                    left.add(d.instanceId());
                 }
             }
             if (mine.isEmpty()) {
-                return;
+                return left;
             }
         }
         assign(mine, leaderEpoch);
+        return left;
     }
 
     /**
@@ -182,7 +187,7 @@ final class Dispatcher {
                 pipeline.remove(due.instanceId());
                 LOG.log(Level.DEBUG, "Instance {0} is already in flight; its second fire is dropped", previous);
             } else if (due.origin() == InstanceOrigin.CATCH_UP) {
-                pipeline.remove(due.instanceId());
+                // it stays expected while it waits: a sweep that finds it SCHEDULED must not load it again and again
                 Queue<Due> queue = waiting.computeIfAbsent(task.name(), k -> new ConcurrentLinkedQueue<>());
                 if (queue.stream().noneMatch(d -> d.instanceId().equals(due.instanceId()))) {
                     queue.add(due); // the same catch-up again (found overdue by a sweep) waits once
@@ -404,9 +409,20 @@ final class Dispatcher {
         }
     }
 
+    /**
+     * Whether a catch-up of the task waits for its previous instance to end: a series that is late again then plans
+     * no second catch-up, only its next fire (FIRE_ONCE means one for the fires missed together, not one per late
+     * fire).
+     */
+    boolean catchUpWaits(String taskName) {
+        Queue<Due> queue = waiting.get(taskName);
+        return queue != null && !queue.isEmpty();
+    }
+
     /** This node stopped leading: what it held for its decisions goes (the next leader reads the store). */
     void clear() {
         inFlight.clear();
+        waiting.values().forEach(queue -> queue.forEach(d -> pipeline.remove(d.instanceId())));
         waiting.clear();
         held.clear();
     }

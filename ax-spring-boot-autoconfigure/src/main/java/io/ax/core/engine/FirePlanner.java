@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -92,7 +93,8 @@ final class FirePlanner {
         }
         Instant now = clock.instant();
         if (isMisfire(next.get(), now)) {
-            planMissed(task, next.get(), now, true, out);
+            // a catch-up already waiting for this task stands for this missed time too: the series just goes on
+            planMissed(task, next.get(), now, !engine.dispatcher().catchUpWaits(task.name()), out);
         } else {
             out.add(seriesFire(task, next.get()));
         }
@@ -357,8 +359,9 @@ final class FirePlanner {
     private void drainReady() {
         List<Due> dues = List.copyOf(ready);
         ready.clear();
+        Set<String> left = Set.of();
         try {
-            engine.dispatcher().dispatchFresh(dues);
+            left = engine.dispatcher().dispatchFresh(dues);
         } finally {
             // the dispatcher expects them now, until their outcome is in: a load that reads them again leaves them
             for (Due due : dues) {
@@ -368,7 +371,10 @@ final class FirePlanner {
         }
         List<Pending> next = new ArrayList<>();
         for (Due due : dues) {
-            if (due.series() && !due.task().trigger().measuresFromCompletion()) {
+            // a fire left in the store (no leader, or the database away) plans nothing yet: it is dispatched again
+            // once the store takes writes, and plans its successor then. Planning on through an outage would leave
+            // one stale fire per period behind, each a misfire to catch up on afterwards
+            if (due.series() && !due.task().trigger().measuresFromCompletion() && !left.contains(due.instanceId())) {
                 planNext(due.task(), due.scheduledTime(), null, next);
             }
         }
