@@ -40,6 +40,16 @@ final class Dispatcher {
     private final Map<String, Queue<Due>> waiting = new ConcurrentHashMap<>();
     /** Instances handed to dispatch outside the wheel and not yet written DISPATCHED; see {@link #expect}. */
     private final Set<String> pipeline = ConcurrentHashMap.newKeySet();
+    /**
+     * How long an instance holds its task's slot before a fire that finds it there asks the store whether it ended:
+     * longer than a run's own writes take, so that the question is asked of the rare end never heard of, not of
+     * every run that is merely slower than the task's period.
+     */
+    private static final java.time.Duration STALE_HOLDER = java.time.Duration.ofSeconds(5);
+    /** Slot holder -> since when (monotonic nanos) it holds its task's slot. */
+    private final Map<String, Long> heldSince = new ConcurrentHashMap<>();
+    /** Holders of a task's slot whose end the store is being asked about (see {@link #assign}). */
+    private final Set<String> checking = ConcurrentHashMap.newKeySet();
     /** Task name -> due MEMORY executions of a paused task (they live in this process only), until its resume. */
     private final Map<String, List<Due>> held = new ConcurrentHashMap<>();
 
@@ -108,6 +118,12 @@ final class Dispatcher {
         return pipeline.contains(instanceId);
     }
 
+    /** Whether an instance has held its task's slot for longer than {@code age} (or since before this node knew). */
+    private boolean heldLongerThan(String holder, java.time.Duration age) {
+        Long since = heldSince.get(holder);
+        return since == null || engine.clock().nanoTime() - since > age.toNanos();
+    }
+
     /** One decision of an assignment group, settled when the store's outcome is in. */
     private record Decision(Due due, Transition transition, String owner, int claimAt) {
 
@@ -143,15 +159,27 @@ final class Dispatcher {
             }
             boolean overlapAllowed = task.concurrent() || due.origin() == InstanceOrigin.DELAYED;
             String previous = overlapAllowed ? null : inFlight.putIfAbsent(task.name(), due.instanceId());
-            if (previous != null && !previous.equals(due.instanceId())) {
+            if (previous == null && !overlapAllowed) {
+                heldSince.put(due.instanceId(), engine.clock().nanoTime());
+            }
+            if (previous != null
+                    && !previous.equals(due.instanceId())
+                    && heldLongerThan(previous, STALE_HOLDER)
+                    && checking.add(previous)) {
                 // its end may never have been heard of here (it ended on a node taken for dead, say): the store is
-                // asked off this thread, and the slot is freed for the next fire when it says it is over
+                // asked off this thread, once per holder at a time, and the slot is freed for the next fire when
+                // it says it is over
                 String holder = previous;
-                leadership.checkEnded(holder, () -> {
-                    if (inFlight.remove(task.name(), holder)) {
-                        startWaiting(task.name());
-                    }
-                });
+                leadership.checkEnded(
+                        holder,
+                        () -> {
+                            checking.remove(holder);
+                            heldSince.remove(holder);
+                            if (inFlight.remove(task.name(), holder)) {
+                                startWaiting(task.name());
+                            }
+                        },
+                        () -> checking.remove(holder));
             }
             if (previous == null) {
                 String owner = inMemory ? nodeId : leadership.ownerOf(ring, due.instanceId());
@@ -384,6 +412,7 @@ final class Dispatcher {
     /** The instance reached a final state: let the next fire of a non-overlapping task start. */
     void release(Due due) {
         engine.insight().released(due);
+        heldSince.remove(due.instanceId());
         if (inFlight.remove(due.task().name(), due.instanceId())) {
             startWaiting(due.task().name());
         }
@@ -422,6 +451,8 @@ final class Dispatcher {
     /** This node stopped leading: what it held for its decisions goes (the next leader reads the store). */
     void clear() {
         inFlight.clear();
+        heldSince.clear();
+        checking.clear();
         waiting.values().forEach(queue -> queue.forEach(d -> pipeline.remove(d.instanceId())));
         waiting.clear();
         held.clear();
@@ -431,6 +462,7 @@ final class Dispatcher {
     void markInFlight(Due due) {
         if (!due.task().concurrent()) {
             inFlight.put(due.task().name(), due.instanceId());
+            heldSince.put(due.instanceId(), engine.clock().nanoTime());
         }
     }
 }

@@ -151,22 +151,22 @@ final class Leadership implements Membership.Listener {
 
     /**
      * A non-overlapping task's slot is held by an instance whose end this node never heard of (it ended on a node
-     * taken for dead, say): the store is asked, on this thread, and {@code ifEnded} frees the slot when it is over.
+     * taken for dead, say): the store is asked, on this thread; {@code ifEnded} frees the slot when it is over,
+     * {@code otherwise} runs when it is not (both on the dispatch thread).
      */
-    void checkEnded(String instanceId, Runnable ifEnded) {
+    void checkEnded(String instanceId, Runnable ifEnded, Runnable otherwise) {
         try {
             thread.execute(() -> {
+                boolean ended = false;
                 try {
-                    boolean ended = engine.stores()
+                    ended = engine.stores()
                             .find(instanceId)
                             .map(i -> i.state().isFinal())
                             .orElse(true);
-                    if (ended) {
-                        engine.onDispatchThread(ifEnded);
-                    }
                 } catch (RuntimeException e) {
-                    // cannot tell now: the slot stays taken until the next fire asks again
+                    // cannot tell now: the slot stays taken until a later fire asks again
                 }
+                engine.onDispatchThread(ended ? ifEnded : otherwise);
             });
         } catch (java.util.concurrent.RejectedExecutionException stopped) {
             // the engine stops
