@@ -107,6 +107,13 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final Dispatcher dispatcher;
     private final InstanceRunner runner;
     private final StateWriter writer;
+    /**
+     * The writer of new fires (a series' next ones): a connection of their own, beside the state changes', so that
+     * planning ahead and recording outcomes go on side by side. New fires are new rows: no order to keep with the
+     * changes of other instances.
+     */
+    private final StateWriter fireWriter;
+
     private final Insight insight;
     private final ClockGuard clockGuard;
     private final Operations operations;
@@ -195,6 +202,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         this.runner = new InstanceRunner(this);
         this.writer = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock);
         writer.onRecovery(leadership::storeBack);
+        this.fireWriter = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, "ax-fire-writer");
+        fireWriter.onRecovery(leadership::storeBack);
         this.fires = new FirePlanner(this, b.misfireThreshold, b.maxCatchUp);
         Claimer claimer = new Claimer(this, pools);
         this.dispatcher = new Dispatcher(this, pools, b.rejectionBackoff, leadership, claimer);
@@ -237,6 +246,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             return;
         }
         writer.start();
+        fireWriter.start();
         wheel.start();
         try {
             new Recovery(this).run();
@@ -249,6 +259,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             dispatchExecutor.shutdownNow();
             outcomes.shutdownNow();
             writer.stop(0);
+            fireWriter.stop(0);
             throw e;
         }
         leadership.start();
@@ -303,6 +314,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         }
         pools.shutdown(shutdownAwait.toNanos());
         writer.stop(shutdownAwait.toMillis());
+        fireWriter.stop(shutdownAwait.toMillis());
         listeners.stop(shutdownAwait.toMillis());
         bounded("leave the node registry", membership::close); // no work left here
         LOG.log(Level.INFO, "AX engine stopped on node {0}", nodeId);
@@ -571,7 +583,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
      * by itself.
      */
     public Optional<StoreOutage> storeOutage() {
-        return writer.outage();
+        return writer.outage().or(fireWriter::outage);
     }
 
     /** Series the leader's reconciliation found stopped and gave their next fire again, since this node started. */
@@ -753,6 +765,10 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
 
     Dispatcher dispatcher() {
         return dispatcher;
+    }
+
+    StateWriter fireWriter() {
+        return fireWriter;
     }
 
     StateWriter writer() {

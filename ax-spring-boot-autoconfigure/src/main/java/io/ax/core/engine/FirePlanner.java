@@ -195,7 +195,7 @@ final class FirePlanner {
         List<NewFire> fires = newFires(normalized, now);
         CompletableFuture<boolean[]> outcome;
         try {
-            outcome = engine.writer().schedule(fires, epoch);
+            outcome = engine.fireWriter().schedule(fires, epoch);
         } catch (io.ax.core.AxException stopped) {
             return; // the engine stops: the next leader plans what is missing
         }

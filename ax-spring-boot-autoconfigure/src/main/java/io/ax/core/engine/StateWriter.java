@@ -94,11 +94,16 @@ final class StateWriter {
     private volatile Runnable onRecovery = () -> {};
 
     StateWriter(InstanceStore store, int capacity, String nodeId, AxClock clock) {
+        this(store, capacity, nodeId, clock, "ax-writer");
+    }
+
+    /** @param threadName the writer thread's name: an engine has one writer for state changes, one for new fires */
+    StateWriter(InstanceStore store, int capacity, String nodeId, AxClock clock, String threadName) {
         this.nodeId = nodeId;
         this.clock = clock;
         this.store = store;
         this.queue = new ArrayBlockingQueue<>(capacity);
-        this.thread = new Thread(this::loop, "ax-writer");
+        this.thread = new Thread(this::loop, threadName);
         this.thread.setDaemon(true);
     }
 
