@@ -48,6 +48,11 @@ final class Dispatcher {
     private static final java.time.Duration STALE_HOLDER = java.time.Duration.ofSeconds(5);
     /** Slot holder -> since when (monotonic nanos) it holds its task's slot. */
     private final Map<String, Long> heldSince = new ConcurrentHashMap<>();
+
+    /** Assignment groups the dispatch hands to the writer before the first is settled (see {@link #assigning}). */
+    private static final int GROUPS_AHEAD = 1;
+    /** Assignment groups handed to the writer and not settled yet; touched on the dispatch thread only. */
+    private int groupsInFlight;
     /** Holders of a task's slot whose end the store is being asked about (see {@link #assign}). */
     private final Set<String> checking = ConcurrentHashMap.newKeySet();
     /** Task name -> due MEMORY executions of a paused task (they live in this process only), until its resume. */
@@ -103,6 +108,14 @@ final class Dispatcher {
         }
         assign(mine, leaderEpoch);
         return left;
+    }
+
+    /**
+     * On the dispatch thread: whether as many assignment groups are on their way to the store as the dispatch lets
+     * run ahead of it ({@link #GROUPS_AHEAD}): what falls due meanwhile is gathered into the next group.
+     */
+    boolean assigning() {
+        return groupsInFlight >= GROUPS_AHEAD;
     }
 
     /**
@@ -235,6 +248,7 @@ final class Dispatcher {
         if (decisions.isEmpty()) {
             return;
         }
+        groupsInFlight++;
         List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAllOrFail(ordered);
         // what this node claimed starts the moment the store confirms it, on the writer's thread; the rest of the
         // group is settled on the dispatch thread once every outcome is in
@@ -269,6 +283,15 @@ final class Dispatcher {
 
     /** On the dispatch thread: what the store made of an assignment group. */
     private void settle(List<Decision> decisions, List<CompletableFuture<Boolean>> outcomes, Set<String> started) {
+        try {
+            settleGroup(decisions, outcomes, started);
+        } finally {
+            groupsInFlight--;
+            engine.fires().groupSettled();
+        }
+    }
+
+    private void settleGroup(List<Decision> decisions, List<CompletableFuture<Boolean>> outcomes, Set<String> started) {
         Set<String> woken = new HashSet<>();
         FencedOutException fenced = null;
         int at = 0;

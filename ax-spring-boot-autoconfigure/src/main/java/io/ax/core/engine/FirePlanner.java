@@ -355,8 +355,20 @@ final class FirePlanner {
         }
     }
 
-    /** On the dispatch thread: dispatches what fell due as one group, then writes the series' next fires. */
+    /**
+     * On the dispatch thread: dispatches what fell due as one group, then writes the series' next fires. While the
+     * last group is on its way to the store, what falls due waits here and goes as one group when it is settled
+     * ({@link #groupSettled}): the store then paces the dispatch, as when the dispatch thread waited for it, without
+     * that thread waiting. Without that pacing, a load the store cannot write within a period dispatches the next
+     * fire of a non-overlapping task before its previous one has even started, and skips it.
+     */
     private void drainReady() {
+        if (ready.isEmpty()) {
+            return;
+        }
+        if (engine.dispatcher().assigning() && !engine.writer().isFailing()) {
+            return;
+        }
         List<Due> dues = List.copyOf(ready);
         ready.clear();
         Set<String> left = Set.of();
@@ -379,6 +391,11 @@ final class FirePlanner {
             }
         }
         planAhead(next);
+    }
+
+    /** On the dispatch thread: an assignment group was settled; what fell due meanwhile goes now. */
+    void groupSettled() {
+        drainReady();
     }
 
     /**
