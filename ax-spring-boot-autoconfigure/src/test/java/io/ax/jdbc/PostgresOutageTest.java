@@ -44,7 +44,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.slf4j.LoggerFactory;
@@ -90,8 +89,8 @@ class PostgresOutageTest {
      * its longest back-off (2 s); the lease is taken again within a heartbeat (0.5 s) and the new leader's takeover
      * loads the window and writes what is missing; the next regular fire is at most one period (1 s) later. That is
      * 7.5 s; twice as much again is left for the catch-up of every task at once (a catch-up and a resumed fire
-     * each) on a two-core machine that also runs the database and the rest of the suite: 13.7 s were measured with
-     * this class alone.
+     * each) on a two-core machine that also runs the database and the rest of the suite: 3.9-4.2 s were measured
+     * with this class alone.
      */
     private static final Duration FIRED_AGAIN_BOUND = SOCKET_TIMEOUT
             .plus(WRITER_BACKOFF)
@@ -154,19 +153,6 @@ class PostgresOutageTest {
 
     @Test
     void aThirtySecondOutageUnderRecurringLoadLosesNothingRunsNothingTwiceAndNeedsNoRestart() {
-        outageUnderRecurringLoad(false);
-    }
-
-    @Test
-    @Disabled("Open: after the outage, one node with 1,000 tasks a second on this 2-core machine does not return to"
-            + " every period: fires stay late past the misfire threshold, each late fire skips its series ahead and"
-            + " the next finds its predecessor unfinished (thousands of 'missed fire times' and SKIPPED), so in a"
-            + " window after the catch-up only 35-90 % of the tasks have a series fire. Nothing is lost or run twice")
-    void afterAThirtySecondOutageEverySeriesFiresEveryPeriodAgain() {
-        outageUnderRecurringLoad(true);
-    }
-
-    private void outageUnderRecurringLoad(boolean steadyAfter) {
         Node n1 = node("n1", ticks(TASKS));
         n1.engine().start();
         await().atMost(SETTLE).until(() -> tasksStartedSince(Instant.MIN).size() == TASKS);
@@ -223,9 +209,7 @@ class PostgresOutageTest {
                 runs.count());
         n1.engine().stop(); // a stop, not a restart: the trails are read once nothing writes them any more
         assertTheInvariants("tick-");
-        if (steadyAfter) {
-            assertEverySeriesGoesOnEveryPeriod(steadyFrom, steadyTo);
-        }
+        assertEverySeriesGoesOnEveryPeriod(steadyFrom, steadyTo);
         assertThat(allFiredAgain).as("every task fired again within the bound").isLessThanOrEqualTo(FIRED_AGAIN_BOUND);
     }
 
