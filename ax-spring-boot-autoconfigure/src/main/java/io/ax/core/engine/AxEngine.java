@@ -294,24 +294,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         bounded("hand the leader lease over", membership::resign); // a standby takes over at once
         bounded("return its unstarted assignments", this::returnAssignments);
         wheel.close();
-        dispatchExecutor.shutdown();
-        try {
-            if (!dispatchExecutor.awaitTermination(shutdownAwait.toMillis(), TimeUnit.MILLISECONDS)) {
-                dispatchExecutor.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            dispatchExecutor.shutdownNow();
-            Thread.currentThread().interrupt();
-        }
-        outcomes.shutdown();
-        try {
-            if (!outcomes.awaitTermination(shutdownAwait.toMillis(), TimeUnit.MILLISECONDS)) {
-                outcomes.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            outcomes.shutdownNow();
-            Thread.currentThread().interrupt();
-        }
+        drain(dispatchExecutor);
+        drain(outcomes); // after the dispatch thread, which hands it work
         pools.shutdown(shutdownAwait.toNanos());
         writer.stop(shutdownAwait.toMillis());
         fireWriter.stop(shutdownAwait.toMillis());
@@ -323,6 +307,19 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     @Override
     public void close() {
         stop();
+    }
+
+    /** Lets an executor finish what it holds, for at most the shutdown wait, then interrupts it. */
+    private void drain(ThreadPoolExecutor executor) {
+        executor.shutdown();
+        try {
+            if (!executor.awaitTermination(shutdownAwait.toMillis(), TimeUnit.MILLISECONDS)) {
+                executor.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            executor.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**

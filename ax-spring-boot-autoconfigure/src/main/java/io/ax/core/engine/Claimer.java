@@ -8,7 +8,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
@@ -99,8 +98,9 @@ final class Claimer {
         boolean ok = false;
         // a claim that won proves the change before it applied (it needs the row DISPATCHED to this node), whatever
         // a retry after a broken commit made of that change's own outcome
-        Throwable failed =
-                error != null ? error : won ? null : before.isCompletedExceptionally() ? failure(before) : null;
+        Throwable failed = error != null
+                ? error
+                : won ? null : before.isCompletedExceptionally() ? StateWriter.failure(before) : null;
         if (failed instanceof FencedOutException e) {
             engine.leadership().fencedOut(e); // a takeover by a deposed leader: the current leader handles it
         } else if (failed != null) {
@@ -122,15 +122,6 @@ final class Claimer {
             return;
         }
         run(c);
-    }
-
-    private static Throwable failure(CompletableFuture<?> future) {
-        try {
-            future.join();
-            return null;
-        } catch (CompletionException e) {
-            return e.getCause();
-        }
     }
 
     /** Hands an instance this node claimed (its place reserved) to its pool. */

@@ -303,7 +303,7 @@ final class Dispatcher {
             if (started.contains(due.instanceId())) {
                 continue; // claimed and running
             }
-            Throwable error = failure(outcome);
+            Throwable error = StateWriter.failure(outcome);
             boolean applied = error == null && outcome.join();
             if (error instanceof FencedOutException e) {
                 fenced = e;
@@ -343,15 +343,6 @@ final class Dispatcher {
             leadership.fencedOut(fenced);
         }
         engine.wakeUps().signal(woken); // the owners look now, not at their next poll
-    }
-
-    private static Throwable failure(CompletableFuture<Boolean> outcome) {
-        try {
-            outcome.join();
-            return null;
-        } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
-            return e.getCause() != null ? e.getCause() : e;
-        }
     }
 
     private void skipped(Due due, Transition t) {

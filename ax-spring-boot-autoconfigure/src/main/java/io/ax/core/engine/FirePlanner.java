@@ -324,6 +324,12 @@ final class FirePlanner {
             engine.at(hold.getAsLong(), () -> fire(batch, fireTime));
             return;
         }
+        // the wheel runs on the monotonic clock, set from the wall clock when the entry went in: over a long wait the
+        // two drift apart by a few milliseconds (an NTP slew), and the wall clock has the last word
+        if (fireTime.isAfter(clock.instant())) {
+            engine.at(engine.deadlineOf(fireTime), () -> fire(batch, fireTime));
+            return;
+        }
         add(groups.take(batch));
     }
 

@@ -601,6 +601,16 @@ final class StateWriter {
         }
     }
 
+    /** The exception a completed write's future holds (unwrapped), or null when it completed normally. */
+    static Throwable failure(CompletableFuture<?> outcome) {
+        try {
+            outcome.join();
+            return null;
+        } catch (CompletionException | java.util.concurrent.CancellationException e) {
+            return e.getCause() != null ? e.getCause() : e;
+        }
+    }
+
     static void logMove(Transition t, boolean applied) {
         if (LOG.isLoggable(Level.DEBUG)) {
             LOG.log(
