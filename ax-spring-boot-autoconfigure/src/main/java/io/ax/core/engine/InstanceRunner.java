@@ -8,6 +8,7 @@ import io.ax.core.AxResult;
 import io.ax.core.AxTask;
 import io.ax.core.DeadLetter;
 import io.ax.core.InstanceState;
+import io.ax.core.SecretParams;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.System.Logger.Level;
@@ -281,7 +282,7 @@ final class InstanceRunner {
                 ex.instanceId(),
                 ex.task().name(),
                 ex.scheduledTime(),
-                ex.task().params(),
+                SecretParams.redact(ex.task().params()), // a dead letter is shown and stored: no credentials
                 attempts,
                 error == null ? message : stackTrace(error),
                 engine.clock().instant());
