@@ -11,14 +11,17 @@ import java.util.regex.Pattern;
 
 /**
  * The arguments and extra environment of a SHELL task, read from its parameters: {@code args[0]}, {@code args[1]},
- * ... (numbered from 0 without gaps; in YAML a list under {@code args}) and {@code env.NAME}. Every other parameter
+ * ... or {@code args.0}, {@code args.1}, ... (numbered from 0 without gaps; in YAML a list under {@code args}, which
+ * Spring binds as {@code args.0}, ...) and {@code env.NAME}. Every other parameter
  * is only a variable. Each argument reaches the script as one argument, whatever it holds: no shell ever parses
  * it. Immutable.
  */
 record ShellCommand(List<String> args, Map<String, String> env) {
 
     static final String ENV = "env.";
-    private static final Pattern ARG = Pattern.compile("args\\[(\\d{1,4})]");
+    /** {@code args[0]} as written, or {@code args.0} as Spring binds a list into a map of strings. */
+    private static final Pattern ARG = Pattern.compile("args(?:\\[(\\d{1,4})]|\\.(\\d{1,4}))");
+
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
 
     static ShellCommand of(AxTask task) {
@@ -27,7 +30,10 @@ record ShellCommand(List<String> args, Map<String, String> env) {
         task.params().forEach((key, value) -> {
             Matcher m = ARG.matcher(key);
             if (m.matches()) {
-                numbered.put(Integer.parseInt(m.group(1)), value);
+                int index = Integer.parseInt(m.group(1) != null ? m.group(1) : m.group(2));
+                if (numbered.put(index, value) != null) {
+                    throw new InvalidTaskException(task.name(), "params." + key, "argument " + index + " is set twice");
+                }
                 check(task, "params." + key, value);
             } else if (key.startsWith(ENV)) {
                 String name = key.substring(ENV.length());

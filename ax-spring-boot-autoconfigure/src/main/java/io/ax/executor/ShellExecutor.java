@@ -26,8 +26,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * Runs {@link #TYPE SHELL} tasks: the task's target names a script inside {@link ShellSettings#scriptDir()}, run
- * directly (never through a shell string) with the arguments {@code args[0]}, {@code args[1]}, ... of its
- * parameters and the extra environment {@code env.NAME}; both may use {@code ${instanceId}}, {@code ${attempt}},
+ * directly (never through a shell string) with the arguments {@code args[0]}, {@code args[1]}, ... (or {@code
+ * args.0}, ...: a YAML list under {@code args}) of its parameters and the extra environment {@code env.NAME}; both may use {@code ${instanceId}}, {@code ${attempt}},
  * {@code ${scheduledTime}}, {@code ${taskName}} and any parameter as {@code ${name}}.
  *
  * <p><b>Security.</b> Disabled unless {@link ShellSettings#enabled()}: every SHELL task is then refused when it is
