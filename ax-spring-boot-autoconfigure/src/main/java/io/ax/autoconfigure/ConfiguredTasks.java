@@ -40,7 +40,7 @@ final class ConfiguredTasks {
                 name,
                 task.getType().trim(),
                 task.getTarget().trim(),
-                task.getParams() == null ? Map.of() : task.getParams(),
+                params(task.getParams()),
                 text(trigger.getCron()),
                 text(trigger.getZone()),
                 text(trigger.getFixedRate()),
@@ -69,6 +69,15 @@ final class ConfiguredTasks {
                 return InvalidJobDefinitionException.ofProperties(name, attribute(annotationName), reason);
             }
         };
+    }
+
+    /** An empty YAML value binds as null; a parameter given without a value is an empty string. */
+    private static Map<String, String> params(Map<String, String> params) {
+        Map<String, String> copy = new java.util.LinkedHashMap<>();
+        if (params != null) {
+            params.forEach((k, v) -> copy.put(k, v == null ? "" : v));
+        }
+        return copy;
     }
 
     private static boolean isBlank(String s) {

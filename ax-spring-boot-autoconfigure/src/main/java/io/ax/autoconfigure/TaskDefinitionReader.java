@@ -52,7 +52,7 @@ final class TaskDefinitionReader {
         try {
             return task.build();
         } catch (IllegalArgumentException | NullPointerException e) {
-            String message = e.getMessage();
+            String message = e.getMessage() == null ? e.toString() : e.getMessage();
             String attribute =
                     message.startsWith("task name") ? "name" : message.startsWith("group") ? "group" : "definition";
             throw source.invalid(attribute, message);

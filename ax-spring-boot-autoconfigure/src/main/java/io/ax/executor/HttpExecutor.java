@@ -93,7 +93,12 @@ public final class HttpExecutor implements AxExecutor, AutoCloseable {
     @Override
     public AxResult execute(AxTask task, AxContext context) throws Exception {
         HttpTaskSpec spec = HttpTaskSpec.of(task, allowList);
-        HttpRequest request = request(spec, task, Templates.values(task, context));
+        HttpRequest request;
+        try {
+            request = request(spec, task, Templates.values(task, context));
+        } catch (IllegalArgumentException e) {
+            throw new AxException("HTTP task '" + task.name() + "': the request cannot be built: " + safe(e));
+        }
         long start = System.nanoTime();
         CompletableFuture<HttpResponse<BoundedCapture>> exchange =
                 client.sendAsync(request, info -> new BoundedBody(settings.maxRecordedBody()));

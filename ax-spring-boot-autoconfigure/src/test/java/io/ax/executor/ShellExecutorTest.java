@@ -114,7 +114,7 @@ class ShellExecutorTest {
         Path pids = Files.createDirectory(root.resolve("pids"));
         String id = run(task("tree", "tree.sh")
                 .params(Map.of("args[0]", pids.toString()))
-                .timeout(Duration.ofSeconds(1))
+                .timeout(Duration.ofSeconds(2))
                 .build());
 
         await().atMost(BOUND).until(() -> state(id) == InstanceState.DEAD);
