@@ -19,13 +19,12 @@ import org.springframework.context.annotation.Configuration;
  * application declares its own. Imported by {@link AxAutoConfiguration}.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(AxTaskProperties.class)
+@EnableConfigurationProperties({AxTaskProperties.class, AxHttpProperties.class, AxShellProperties.class})
 class AxExecutorConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    HttpExecutor axHttpExecutor(AxTaskProperties properties) {
-        AxTaskProperties.Http http = properties.getHttp();
+    HttpExecutor axHttpExecutor(AxHttpProperties http) {
         try {
             return new HttpExecutor(new HttpSettings(
                     http.getAllowedUrls(),
@@ -39,8 +38,7 @@ class AxExecutorConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ShellExecutor axShellExecutor(AxTaskProperties properties) {
-        AxTaskProperties.Shell shell = properties.getShell();
+    ShellExecutor axShellExecutor(AxShellProperties shell) {
         try {
             return new ShellExecutor(new ShellSettings(
                     shell.isEnabled(), shell.getScriptDir(), shell.getWorkingDir(), shell.getEnvironment(), (int)

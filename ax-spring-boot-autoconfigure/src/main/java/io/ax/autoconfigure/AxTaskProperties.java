@@ -3,16 +3,12 @@ package io.ax.autoconfigure;
 import io.ax.core.Backoff;
 import io.ax.core.Durability;
 import io.ax.core.MisfirePolicy;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.util.unit.DataSize;
 
-/** Tasks defined in properties, the default retry policy and the HTTP and shell executors, under {@code ax.*}. */
+/** Tasks defined in properties and the default retry policy, under {@code ax.tasks} and {@code ax.retry}. */
 @ConfigurationProperties("ax")
 public class AxTaskProperties {
 
@@ -25,26 +21,12 @@ public class AxTaskProperties {
     /** The retry policy of tasks (annotated or configured) that set none. */
     private final DefaultRetry retry = new DefaultRetry();
 
-    /** The HTTP executor (task type HTTP). */
-    private final Http http = new Http();
-
-    /** The shell executor (task type SHELL); disabled unless enabled here. */
-    private final Shell shell = new Shell();
-
     public Map<String, Task> getTasks() {
         return tasks;
     }
 
     public DefaultRetry getRetry() {
         return retry;
-    }
-
-    public Http getHttp() {
-        return http;
-    }
-
-    public Shell getShell() {
-        return shell;
     }
 
     /** One task defined in configuration. */
@@ -312,116 +294,6 @@ public class AxTaskProperties {
 
         public void setMax(Duration max) {
             this.max = max;
-        }
-    }
-
-    /** The HTTP executor. */
-    public static class Http {
-
-        /**
-         * URL prefixes HTTP tasks may call (scheme, host, port and a path at a segment boundary), e.g.
-         * https://api.example.com/v1; a task calling anything else fails at start-up. Empty allows none.
-         */
-        private List<String> allowedUrls = new ArrayList<>();
-
-        /** How much of a response body is recorded on the instance; the rest is read and dropped. */
-        private DataSize maxRecordedBody = DataSize.ofKilobytes(4);
-
-        /** How long opening a connection may take; the task's timeout bounds the whole exchange. */
-        private Duration connectTimeout = Duration.ofSeconds(5);
-
-        /** Threads of the HTTP client's own executor, which completes exchanges. */
-        private int ioThreads = 2;
-
-        public List<String> getAllowedUrls() {
-            return allowedUrls;
-        }
-
-        public void setAllowedUrls(List<String> allowedUrls) {
-            this.allowedUrls = allowedUrls;
-        }
-
-        public DataSize getMaxRecordedBody() {
-            return maxRecordedBody;
-        }
-
-        public void setMaxRecordedBody(DataSize maxRecordedBody) {
-            this.maxRecordedBody = maxRecordedBody;
-        }
-
-        public Duration getConnectTimeout() {
-            return connectTimeout;
-        }
-
-        public void setConnectTimeout(Duration connectTimeout) {
-            this.connectTimeout = connectTimeout;
-        }
-
-        public int getIoThreads() {
-            return ioThreads;
-        }
-
-        public void setIoThreads(int ioThreads) {
-            this.ioThreads = ioThreads;
-        }
-    }
-
-    /** The shell executor. */
-    public static class Shell {
-
-        /** Whether SHELL tasks may run at all; while false every SHELL task fails at start-up. */
-        private boolean enabled = false;
-
-        /** The only directory scripts are run from (symbolic links out of it are refused); required when enabled. */
-        private Path scriptDir;
-
-        /** Working directory of the scripts; default the script directory. */
-        private Path workingDir;
-
-        /** Environment variables of this process that scripts inherit; all others are withheld. */
-        private List<String> environment = new ArrayList<>(List.of("PATH", "LANG"));
-
-        /** How much of stdout and of stderr (each) is kept and recorded; the rest is counted and dropped. */
-        private DataSize maxOutput = DataSize.ofKilobytes(64);
-
-        public boolean isEnabled() {
-            return enabled;
-        }
-
-        public void setEnabled(boolean enabled) {
-            this.enabled = enabled;
-        }
-
-        public Path getScriptDir() {
-            return scriptDir;
-        }
-
-        public void setScriptDir(Path scriptDir) {
-            this.scriptDir = scriptDir;
-        }
-
-        public Path getWorkingDir() {
-            return workingDir;
-        }
-
-        public void setWorkingDir(Path workingDir) {
-            this.workingDir = workingDir;
-        }
-
-        public List<String> getEnvironment() {
-            return environment;
-        }
-
-        public void setEnvironment(List<String> environment) {
-            this.environment = environment;
-        }
-
-        public DataSize getMaxOutput() {
-            return maxOutput;
-        }
-
-        public void setMaxOutput(DataSize maxOutput) {
-            this.maxOutput = maxOutput;
         }
     }
 }
