@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.ax.core.AuditEntry;
 import io.ax.core.AxTask;
 import io.ax.core.InstanceState;
@@ -24,6 +27,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /** SHELL tasks run by the engine: real scripts, written by the test into a temporary directory. */
 class ShellExecutorTest {
@@ -107,6 +111,32 @@ class ShellExecutorTest {
         assertThat(note).contains("stdout (200000 bytes, first 1000 kept): " + "a".repeat(1000) + ";");
         assertThat(note).doesNotContain("a".repeat(1001));
         assertThat(note).endsWith("stderr (70000 bytes, first 1000 kept): " + "e".repeat(1000));
+    }
+
+    @Test
+    void aLoudFailureIsRecordedWholeButLoggedShort() throws IOException {
+        script("loud-fail.sh", "head -c 5000 /dev/zero | tr '\\0' 'a'\nexit 1");
+        Logger engineLog = (Logger) LoggerFactory.getLogger(AxEngine.class);
+        ListAppender<ILoggingEvent> logs = new ListAppender<>();
+        logs.start();
+        engineLog.addAppender(logs);
+        try {
+            String id = run(task("loud-fail", "loud-fail.sh").build());
+
+            await().atMost(BOUND).until(() -> state(id) == InstanceState.DEAD);
+            assertThat(store.auditTrail(id))
+                    .filteredOn(e -> e.to() == InstanceState.FAILED)
+                    .singleElement()
+                    .satisfies(e -> assertThat(e.reason()).contains("a".repeat(5000)));
+            assertThat(logs.list)
+                    .filteredOn(e -> e.getFormattedMessage().contains("loud-fail"))
+                    .isNotEmpty()
+                    .allSatisfy(e -> assertThat(e.getFormattedMessage())
+                            .hasSizeLessThan(1000)
+                            .doesNotContain("a".repeat(501)));
+        } finally {
+            engineLog.detachAppender(logs);
+        }
     }
 
     @Test
