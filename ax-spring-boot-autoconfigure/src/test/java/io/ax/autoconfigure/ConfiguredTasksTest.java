@@ -20,6 +20,7 @@ import io.ax.core.trigger.CronTrigger;
 import io.ax.core.trigger.IntervalTrigger;
 import io.ax.core.trigger.OnDemandTrigger;
 import io.ax.executor.HttpExecutor;
+import io.ax.executor.ShellExecutor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,6 +50,35 @@ class ConfiguredTasksTest {
 
     private final ApplicationContextRunner runner =
             new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(AxAutoConfiguration.class));
+
+    @Test
+    void providesTheExecutorsTheDefaultRetryPolicyAndTheDeadLetterHandler() {
+        runner.run(context -> {
+            assertThat(context).hasSingleBean(HttpExecutor.class).hasSingleBean(ShellExecutor.class);
+            assertThat(context).hasSingleBean(AxDeadLetterHandler.class).hasSingleBean(RetryPolicy.class);
+            assertThat(context.getBean(RetryPolicy.class))
+                    .isEqualTo(new RetryPolicy(0, Backoff.EXPONENTIAL, Duration.ofSeconds(1), Duration.ofMinutes(5)));
+        });
+    }
+
+    @Test
+    void badExecutorSettingsFailStartUpSayingWhich() {
+        runner.withPropertyValues("ax.http.allowed-urls=example.org/api")
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .hasStackTraceContaining(
+                                "ax.http.allowed-urls: 'example.org/api' is not an absolute http or https URL"));
+        runner.withPropertyValues("ax.shell.enabled=true")
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .hasStackTraceContaining("ax.shell.script-dir must be set when ax.shell.enabled=true"));
+        runner.withPropertyValues("ax.shell.enabled=true", "ax.shell.script-dir=" + scripts.resolve("nowhere"))
+                .run(context -> assertThat(context).getFailure().hasStackTraceContaining("does not exist"));
+        runner.withPropertyValues("ax.retry.times=-1")
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .hasStackTraceContaining("Invalid AX retry settings (ax.retry)"));
+    }
 
     @Test
     void readsEveryAttributeOfAnHttpTask() {
