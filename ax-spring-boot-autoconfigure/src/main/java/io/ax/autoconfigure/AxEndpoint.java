@@ -130,6 +130,7 @@ public class AxEndpoint {
     public WebEndpointResponse<Object> section(@Selector String section, @Nullable String page, @Nullable String size) {
         return switch (section) {
             case "tasks" -> ok(this::tasks);
+            case "workflows" -> ok(() -> WorkflowDescriptors.of(engine));
             case "dead-letters" -> deadLetters(page, size);
             default -> notFound(section);
         };

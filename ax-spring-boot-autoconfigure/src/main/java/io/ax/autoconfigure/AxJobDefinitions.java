@@ -47,6 +47,9 @@ final class AxJobDefinitions {
                 resolve(method, "fixedRate", job.fixedRate()),
                 resolve(method, "fixedDelay", job.fixedDelay()),
                 resolve(method, "initialDelay", job.initialDelay()),
+                java.util.Arrays.stream(job.dependsOn())
+                        .map(d -> resolve(method, "dependsOn", d).trim())
+                        .toList(),
                 resolve(method, "timeout", job.timeout()),
                 job.concurrent(),
                 resolve(method, "group", job.group()),

@@ -7,6 +7,7 @@ import io.ax.core.InvalidTaskException;
 import io.ax.core.RetryPolicy;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.ExecutorRouter;
+import io.ax.core.engine.WorkflowGraph;
 import io.ax.executor.LocalMethodExecutor;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -83,6 +84,7 @@ final class AxJobRegistrar implements BeanPostProcessor, SmartInitializingSingle
             found.clear();
         }
         Map<String, String> names = new HashMap<>();
+        Map<String, TaskSpec.Source> sources = new HashMap<>();
         List<Defined> defined = new ArrayList<>();
         for (Found f : jobs) {
             AxTask task = definitions.define(f.beanName(), f.method(), f.job());
@@ -92,6 +94,7 @@ final class AxJobRegistrar implements BeanPostProcessor, SmartInitializingSingle
                 throw source.invalid("name", "the name '" + task.name() + "' is already used by " + other);
             }
             check(router, task, source);
+            sources.put(task.name(), source);
             if (!definitions.setsTimeout(f.method(), f.job())) {
                 LOG.warn(
                         "@AxJob '{}' on {} sets no timeout; it gets the default {}s. Set timeout = \"...\" to choose",
@@ -112,6 +115,7 @@ final class AxJobRegistrar implements BeanPostProcessor, SmartInitializingSingle
                 throw source.invalid("name", "the name '" + task.name() + "' is already used by " + other);
             }
             check(router, task, source);
+            sources.put(task.name(), source);
             if (entry.getTimeout() == null || entry.getTimeout().isBlank()) {
                 LOG.warn(
                         "ax.tasks.{} sets no timeout; it gets the default {}s. Set ax.tasks.{}.timeout to choose",
@@ -121,6 +125,7 @@ final class AxJobRegistrar implements BeanPostProcessor, SmartInitializingSingle
             }
             defined.add(AxTask.LOCAL.equals(task.type()) ? local(task, source) : new Defined(task, null, null));
         });
+        checkWorkflows(engine, defined, sources);
         for (Defined d : defined) {
             if (d.bean() != null) {
                 executor.bind(d.task().name(), d.bean(), d.method());
@@ -132,6 +137,24 @@ final class AxJobRegistrar implements BeanPostProcessor, SmartInitializingSingle
                     "AX registered {} task(s): {}",
                     defined.size(),
                     defined.stream().map(d -> d.task().name()).toList());
+        }
+    }
+
+    /**
+     * The dependencies make valid workflows (no cycle, known upstream tasks, one root each): else start-up fails,
+     * naming the task and the cycle, before anything is registered.
+     */
+    private static void checkWorkflows(AxEngine engine, List<Defined> defined, Map<String, TaskSpec.Source> sources) {
+        List<AxTask> all = new ArrayList<>(engine.tasks());
+        defined.forEach(d -> all.add(d.task()));
+        try {
+            WorkflowGraph.of(all);
+        } catch (InvalidTaskException e) {
+            TaskSpec.Source source = sources.get(e.taskName());
+            if (source == null) {
+                throw e;
+            }
+            throw source.invalid(e.attribute(), e.reason());
         }
     }
 

@@ -160,6 +160,12 @@ public class AxTaskProperties {
         /** Wait before the first fire of a fixed-rate or fixed-delay task. */
         private String initialDelay;
 
+        /**
+         * The tasks this one waits for: it runs once all of them ended SUCCESS in the same workflow run. Excludes
+         * cron, fixed-rate and fixed-delay.
+         */
+        private java.util.List<String> dependsOn = new java.util.ArrayList<>();
+
         public String getCron() {
             return cron;
         }
@@ -198,6 +204,14 @@ public class AxTaskProperties {
 
         public void setInitialDelay(String initialDelay) {
             this.initialDelay = initialDelay;
+        }
+
+        public java.util.List<String> getDependsOn() {
+            return dependsOn;
+        }
+
+        public void setDependsOn(java.util.List<String> dependsOn) {
+            this.dependsOn = dependsOn;
         }
     }
 

@@ -15,7 +15,8 @@ final class ConfiguredTasks {
             "zone", "trigger.zone",
             "fixedRate", "trigger.fixed-rate",
             "fixedDelay", "trigger.fixed-delay",
-            "initialDelay", "trigger.initial-delay");
+            "initialDelay", "trigger.initial-delay",
+            "dependsOn", "trigger.depends-on");
 
     private final TaskDefinitionReader reader;
 
@@ -46,6 +47,11 @@ final class ConfiguredTasks {
                 text(trigger.getFixedRate()),
                 text(trigger.getFixedDelay()),
                 text(trigger.getInitialDelay()),
+                trigger.getDependsOn() == null
+                        ? java.util.List.of()
+                        : trigger.getDependsOn().stream()
+                                .map(d -> d == null ? "" : d.trim())
+                                .toList(),
                 text(task.getTimeout()),
                 task.isConcurrent(),
                 text(task.getGroup()),

@@ -3,6 +3,7 @@ package io.ax.autoconfigure;
 import io.ax.core.AxTask;
 import io.ax.core.RetryPolicy;
 import io.ax.core.trigger.CronTrigger;
+import io.ax.core.trigger.DependencyTrigger;
 import io.ax.core.trigger.IntervalTrigger;
 import io.ax.core.trigger.OnDemandTrigger;
 import io.ax.core.trigger.Trigger;
@@ -70,6 +71,9 @@ final class TaskDefinitionReader {
         if (!spec.fixedDelay().isEmpty()) {
             set.add("fixedDelay");
         }
+        if (!spec.dependsOn().isEmpty()) {
+            set.add("dependsOn");
+        }
         if (set.size() > 1) {
             throw source.invalid(
                     set.get(1),
@@ -87,6 +91,13 @@ final class TaskDefinitionReader {
                     "initialDelay",
                     "an initial delay applies only to " + source.attribute("fixedRate") + " or "
                             + source.attribute("fixedDelay"));
+        }
+        if (!spec.dependsOn().isEmpty()) {
+            try {
+                return new DependencyTrigger(spec.dependsOn());
+            } catch (IllegalArgumentException e) {
+                throw source.invalid("dependsOn", e.getMessage());
+            }
         }
         if (!spec.cron().isEmpty()) {
             ZoneId zoneId = spec.zone().isEmpty() ? defaultZone : zone(source, spec.zone());

@@ -9,6 +9,7 @@ import java.util.Map;
  * The text of one task definition, from an {@code @AxJob} or an {@code ax.tasks.<name>} entry, with placeholders
  * resolved; an empty string means not set. {@link TaskDefinitionReader} turns it into a task.
  *
+ * @param dependsOn the upstream tasks of a workflow step; empty for none
  * @param retry the retry settings, or null when the definition sets none (the default policy applies)
  */
 record TaskSpec(
@@ -21,6 +22,7 @@ record TaskSpec(
         String fixedRate,
         String fixedDelay,
         String initialDelay,
+        java.util.List<String> dependsOn,
         String timeout,
         boolean concurrent,
         String group,

@@ -32,6 +32,26 @@ public interface AxContext {
         return null;
     }
 
+    /**
+     * The workflow run this instance belongs to, or null when its task is in no workflow (or was run on its own).
+     * A run's root instance has its own id as run id; every step of the run carries it.
+     */
+    default String runId() {
+        return null;
+    }
+
+    /**
+     * For a workflow step: the results of its upstream tasks in this run, by task name: the message of the {@link
+     * AxResult} each returned (empty when it returned none), at most {@value #MAX_UPSTREAM_RESULT} characters each.
+     * Empty for any other instance.
+     */
+    default Map<String, String> upstreamResults() {
+        return Map.of();
+    }
+
+    /** The longest upstream result handed to a workflow step, in characters. */
+    int MAX_UPSTREAM_RESULT = 1000;
+
     /** Whether the instance was scheduled with a payload. */
     default boolean hasPayload() {
         return payloadBytes() != null;

@@ -40,6 +40,14 @@ public @interface AxJob {
     /** Period between fires, counted from the end of the previous run. */
     String fixedDelay() default "";
 
+    /**
+     * The tasks this one waits for: it runs once all of them have ended SUCCESS in the same workflow run, and has no
+     * trigger of its own (no cron, fixedRate or fixedDelay). A run starts at the workflow's one root task; an
+     * upstream that does not succeed blocks the steps after it for that run, recorded as SKIPPED. Cycles, unknown
+     * names and self-dependencies fail start-up.
+     */
+    String[] dependsOn() default {};
+
     /** Wait before the first fire of a fixedRate or fixedDelay task; default none. */
     String initialDelay() default "";
 

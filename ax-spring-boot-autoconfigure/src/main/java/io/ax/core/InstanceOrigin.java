@@ -12,7 +12,12 @@ public enum InstanceOrigin {
     /** A request to run the task now ({@code triggerNow}). */
     ON_DEMAND,
     /** A one-shot delayed execution from {@code AxScheduler}: may carry a payload and a caller's key; never skipped. */
-    DELAYED;
+    DELAYED,
+    /**
+     * A workflow step: created once all its upstream tasks succeeded in a run, keyed by that run ({@link
+     * TaskInstance#runKey}), so that each step runs once per run. Never skipped for overlap.
+     */
+    WORKFLOW;
 
     /** Whether instances of this origin are unique per (task, fire time). */
     public boolean isTriggerFire() {

@@ -17,6 +17,8 @@ import java.util.Set;
  *               +--&gt; CANCELLED   DISPATCHED -&gt; SCHEDULED (not acknowledged or rejected by a full pool)
  *               '--&gt; SKIPPED     (previous instance still running, concurrent = false, or task paused)
  *
+ * CREATED -&gt; SKIPPED  (a workflow step whose upstream failed in its run: recorded, never scheduled)
+ *
  * Operator arrows:  RETRYING -&gt; CANCELLED (cancelled while waiting for its next attempt)
  *                   DEAD -&gt; RETRYING      (a dead letter replayed: a new cycle of attempts, same instance)
  * </pre>
@@ -48,7 +50,10 @@ public enum InstanceState {
     DEAD,
     /** Cancelled before it ran. Final. */
     CANCELLED,
-    /** Not run because the previous instance of the same task was still running. Final. */
+    /**
+     * Not run: the previous instance of the same task was still running, or (a workflow step) an upstream task of
+     * its run did not succeed. Final.
+     */
     SKIPPED;
 
     private static final Map<InstanceState, Set<InstanceState>> ALLOWED = table();
@@ -57,7 +62,7 @@ public enum InstanceState {
 
     private static Map<InstanceState, Set<InstanceState>> table() {
         Map<InstanceState, Set<InstanceState>> t = new EnumMap<>(InstanceState.class);
-        t.put(CREATED, EnumSet.of(SCHEDULED));
+        t.put(CREATED, EnumSet.of(SCHEDULED, SKIPPED));
         t.put(SCHEDULED, EnumSet.of(DISPATCHED, CANCELLED, SKIPPED));
         t.put(DISPATCHED, EnumSet.of(RUNNING, SCHEDULED));
         t.put(RUNNING, EnumSet.of(SUCCESS, FAILED, TIMEOUT));

@@ -16,7 +16,8 @@ import java.util.Objects;
  * @param updatedAt when it last changed
  * @param origin what made it
  * @param key its unique key within the task, or null: a trigger's fire is keyed by its fire time ({@link
- *     #fireKey}), a delayed execution by the caller's key if one was given; no two instances of a task share a key
+ *     #fireKey}), a workflow step by its run ({@link #runKey}, {@link #blockedKey}), a delayed execution by the
+ *     caller's key if one was given; no two instances of a task share a key
  */
 public record TaskInstance(
         String id,
@@ -86,5 +87,41 @@ public record TaskInstance(
      */
     public static String fireKey(Instant fireTime) {
         return "@" + ChronoUnit.MICROS.between(Instant.EPOCH, fireTime);
+    }
+
+    private static final String RUN_PREFIX = "@run:";
+    private static final String BLOCKED_PREFIX = "@blocked:";
+
+    /**
+     * The key of a workflow step's instance in run {@code runId}: the store's unique (task, key) makes the step run
+     * once per run, however many upstream ends arrive together.
+     */
+    public static String runKey(String runId) {
+        return RUN_PREFIX + runId;
+    }
+
+    /**
+     * The key of the SKIPPED record of a workflow step that an upstream failure blocked in run {@code runId}. Apart
+     * from {@link #runKey}: a replayed upstream that succeeds still creates the step itself.
+     */
+    public static String blockedKey(String runId) {
+        return BLOCKED_PREFIX + runId;
+    }
+
+    /**
+     * The workflow run a step's instance belongs to, read from its key; null for any other instance. A run's root
+     * instance carries no run key: its own id is the run id.
+     */
+    public String runId() {
+        if (key == null) {
+            return null;
+        }
+        if (key.startsWith(RUN_PREFIX)) {
+            return key.substring(RUN_PREFIX.length());
+        }
+        if (key.startsWith(BLOCKED_PREFIX)) {
+            return key.substring(BLOCKED_PREFIX.length());
+        }
+        return null;
     }
 }

@@ -125,6 +125,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final Prefetcher prefetcher;
     private final DelayedTasks delayed;
     private final PayloadCodec payloadCodec;
+    private final Workflows workflows;
     private final AtomicReference<Lifecycle> lifecycle = new AtomicReference<>(Lifecycle.NEW);
 
     AxEngine(AxEngineBuilder b) {
@@ -183,6 +184,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         boolean ownLease = store instanceof ClusterStore own && own.leaderLease() == lease;
         stores.durableFences(ownLease);
         this.wakeUps = ownLease ? ((ClusterStore) store).wakeUps() : WakeUps.none();
+        this.workflows = new Workflows(this);
         this.leadership = new Leadership(this, b.reconcileEvery);
         this.membership = new Membership(
                 registry,
@@ -232,6 +234,12 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             throw new AxException("A task named '" + task.name() + "' is already registered");
         }
         if (lifecycle.get() == Lifecycle.STARTED) {
+            try {
+                workflows.graph(WorkflowGraph.of(tasks.values()));
+            } catch (RuntimeException e) {
+                tasks.remove(task.name(), task);
+                throw e;
+            }
             stores.saveTask(task.name(), task.trigger().describe(), clock.instant());
             List<FirePlanner.Pending> first = new ArrayList<>();
             fires.planFirst(task, first);
@@ -242,11 +250,16 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     /**
      * Starts the wheel, resumes what the store says is unfinished (see {@link Recovery}) and schedules the next
      * fire of every registered task. Idempotent.
+     *
+     * @throws io.ax.core.InvalidTaskException when the tasks' dependencies do not make valid workflows (see {@link
+     *     WorkflowGraph}); nothing was started
      */
     public void start() {
+        WorkflowGraph graph = WorkflowGraph.of(tasks.values());
         if (!lifecycle.compareAndSet(Lifecycle.NEW, Lifecycle.STARTED)) {
             return;
         }
+        workflows.graph(graph);
         writer.start();
         fireWriter.start();
         wheel.start();
@@ -509,6 +522,21 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return lifecycle.get() == Lifecycle.STARTED;
     }
 
+    // ---- workflows ----------------------------------------------------------------------------------------
+
+    /** The workflows among the registered tasks: each one's root, tasks and edges. */
+    public WorkflowGraph workflowGraph() {
+        return workflows.graph();
+    }
+
+    /**
+     * The newest runs of the workflow that {@code task} belongs to, newest first, as the store has them; empty when
+     * it belongs to none.
+     */
+    public List<WorkflowRun> recentRuns(String task, int limit) {
+        return workflows.recentRuns(Objects.requireNonNull(task, "task"), limit);
+    }
+
     // ---- operations ---------------------------------------------------------------------------------------
 
     /**
@@ -705,10 +733,20 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         }
     }
 
-    /** An instance reached a final state: a waiting fire of its task may start, a fixed-delay series goes on. */
+    /**
+     * An instance reached a final state: a waiting fire of its task may start, a fixed-delay series goes on, a
+     * workflow run goes on.
+     */
     void ended(Due due) {
         dispatcher.release(due);
         fires.ended(due);
+        if (workflows.hasDownstream(due.task().name())) {
+            leadership.advanceRun(due.instanceId());
+        }
+    }
+
+    Workflows workflows() {
+        return workflows;
     }
 
     StoreRouter stores() {

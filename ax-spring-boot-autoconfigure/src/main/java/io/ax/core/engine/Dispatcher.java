@@ -170,7 +170,10 @@ final class Dispatcher {
                 }
                 continue;
             }
-            boolean overlapAllowed = task.concurrent() || due.origin() == InstanceOrigin.DELAYED;
+            // a workflow step belongs to its run: it waits for no other run's step, or its run would stop there
+            boolean overlapAllowed = task.concurrent()
+                    || due.origin() == InstanceOrigin.DELAYED
+                    || due.origin() == InstanceOrigin.WORKFLOW;
             String previous = overlapAllowed ? null : inFlight.putIfAbsent(task.name(), due.instanceId());
             if (previous == null && !overlapAllowed) {
                 heldSince.put(due.instanceId(), engine.clock().nanoTime());

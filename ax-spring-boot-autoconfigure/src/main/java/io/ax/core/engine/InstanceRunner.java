@@ -26,6 +26,8 @@ final class InstanceRunner {
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
     /** One line per successful instance; its own logger, so a busy application can quiet it alone. */
     private static final System.Logger SUMMARY = System.getLogger("io.ax.instances");
+    /** The audit reason of a SUCCESS whose task gave no message. */
+    static final String DEFAULT_SUCCESS_REASON = "succeeded";
 
     /** The longest failure message a log line shows. */
     static final int LOGGED_MESSAGE = 500;
@@ -73,7 +75,8 @@ final class InstanceRunner {
                 engine.nodeId(),
                 task.params(),
                 engine.stores(),
-                engine.payloadCodec());
+                engine.payloadCodec(),
+                engine.workflows());
         try {
             executor = engine.router().route(task.type());
             result = executor.execute(task, context);
@@ -129,7 +132,7 @@ final class InstanceRunner {
                                 InstanceState.RUNNING,
                                 InstanceState.SUCCESS,
                                 ex.attempt,
-                                result.message().isEmpty() ? "succeeded" : result.message(),
+                                result.message().isEmpty() ? DEFAULT_SUCCESS_REASON : result.message(),
                                 null,
                                 0));
         engine.insight().finished(ex.task(), InstanceState.SUCCESS, tookNanos);

@@ -109,7 +109,8 @@ final class Leadership implements Membership.Listener {
     /** The leader assigned an instance to another node. */
     void assigned(Due due, String owner) {
         boolean untilEnd = !due.task().concurrent() && due.origin() != InstanceOrigin.DELAYED
-                || (due.series() && due.task().trigger().measuresFromCompletion());
+                || (due.series() && due.task().trigger().measuresFromCompletion())
+                || engine.workflows().hasDownstream(due.task().name()); // its end moves a workflow run on
         tracked.put(due.instanceId(), new Tracked(due, owner, engine.clock().nanoTime(), untilEnd));
     }
 
@@ -197,6 +198,7 @@ final class Leadership implements Membership.Listener {
         try {
             new Takeover(engine, this).run(epoch);
             adoptOrphans(epoch);
+            engine.workflows().sweep(epoch); // runs whose steps ended while no node led go on
         } catch (FencedOutException e) {
             fencedOut(e);
         } catch (RuntimeException e) {
@@ -226,6 +228,7 @@ final class Leadership implements Membership.Listener {
         engine.prefetcher().reset();
         engine.fires().clear();
         reconciliation.forget();
+        engine.workflows().forget();
         engine.onDispatchThread(() -> engine.dispatcher().clear());
     }
 
@@ -343,6 +346,7 @@ final class Leadership implements Membership.Listener {
                 heartbeatSeen = false;
                 readPaused();
                 adoptOrphans(epoch);
+                engine.workflows().sweep(epoch); // ends this node did not hear of: replays elsewhere, say
             }
             followAssignments(epoch);
             long now = engine.clock().nanoTime();
@@ -444,6 +448,34 @@ final class Leadership implements Membership.Listener {
             });
         } catch (java.util.concurrent.RejectedExecutionException stopped) {
             // the engine stops: the next leader plans it
+        }
+    }
+
+    /**
+     * An instance of a task with downstream tasks ended on this node: if it leads, its run goes on (on ax-leader).
+     * Otherwise the leader hears of it by following its assignment, or finds it in its next sweep.
+     */
+    void advanceRun(String instanceId) {
+        try {
+            thread.execute(() -> {
+                long epoch = membership.epochIfLeader();
+                if (epoch == 0) {
+                    return;
+                }
+                try {
+                    engine.workflows().advance(instanceId, epoch);
+                } catch (FencedOutException e) {
+                    fencedOut(e);
+                } catch (RuntimeException e) {
+                    LOG.log(
+                            Level.WARNING,
+                            "Could not move the workflow run of instance {0} on now; the next sweep will: {1}",
+                            instanceId,
+                            e.toString());
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            // the engine stops: the next leader's sweep moves the run on
         }
     }
 

@@ -2,7 +2,6 @@ package io.ax.core.engine;
 
 import io.ax.core.AxTask;
 import io.ax.core.store.StoredTask;
-import io.ax.core.trigger.OnDemandTrigger;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
@@ -72,7 +71,7 @@ final class Reconciliation {
         Set<String> live = engine.stores().tasksWithLiveFire();
         Set<String> missing = new TreeSet<>();
         for (AxTask task : engine.registered().values()) {
-            if (task.trigger() != OnDemandTrigger.INSTANCE
+            if (task.trigger().firesOnItsOwn()
                     && !live.contains(task.name())
                     && !engine.isPaused(task.name())) { // a paused series has no fire, rightly
                 missing.add(task.name());

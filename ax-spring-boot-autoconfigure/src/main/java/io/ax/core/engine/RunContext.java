@@ -24,6 +24,7 @@ final class RunContext implements AxContext {
     private final Map<String, String> params;
     private final InstanceStore store;
     private final PayloadCodec codec;
+    private final Workflows workflows;
 
     private boolean payloadRead;
     private byte[] payload;
@@ -36,7 +37,8 @@ final class RunContext implements AxContext {
             String nodeId,
             Map<String, String> params,
             InstanceStore store,
-            PayloadCodec codec) {
+            PayloadCodec codec,
+            Workflows workflows) {
         this.taskName = taskName;
         this.instanceId = instanceId;
         this.attempt = attempt;
@@ -45,6 +47,7 @@ final class RunContext implements AxContext {
         this.params = params;
         this.store = store;
         this.codec = codec;
+        this.workflows = workflows;
     }
 
     @Override
@@ -83,6 +86,23 @@ final class RunContext implements AxContext {
         return instance.filter(i -> i.origin() == InstanceOrigin.DELAYED)
                 .map(TaskInstance::key)
                 .orElse(null);
+    }
+
+    @Override
+    public String runId() {
+        if (!workflows.graph().contains(taskName)) {
+            return null; // no query for the tasks of no workflow
+        }
+        return store.find(instanceId).map(workflows::runOf).orElse(null);
+    }
+
+    @Override
+    public Map<String, String> upstreamResults() {
+        if (workflows.graph().upstream(taskName).isEmpty()) {
+            return Map.of();
+        }
+        String run = runId();
+        return run == null ? Map.of() : workflows.upstreamResults(taskName, run);
     }
 
     @Override

@@ -7,7 +7,6 @@ import io.ax.core.TaskInstance;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.OwnedInstance;
 import io.ax.core.store.StoredTask;
-import io.ax.core.trigger.OnDemandTrigger;
 import java.lang.System.Logger.Level;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -104,7 +103,7 @@ final class Takeover {
             }
         });
         for (AxTask task : tasks.values()) {
-            if (withPendingFire.contains(task.name()) || task.trigger() == OnDemandTrigger.INSTANCE) {
+            if (withPendingFire.contains(task.name()) || !task.trigger().firesOnItsOwn()) {
                 continue;
             }
             StoredTask storedTask = stored.get(task.name());

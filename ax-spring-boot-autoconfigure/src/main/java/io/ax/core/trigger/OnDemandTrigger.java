@@ -23,6 +23,11 @@ public enum OnDemandTrigger implements Trigger {
     }
 
     @Override
+    public boolean firesOnItsOwn() {
+        return false;
+    }
+
+    @Override
     public String describe() {
         return "on demand";
     }

@@ -7,7 +7,7 @@ import java.util.Optional;
  * When a task fires. Implementations are immutable values: two tasks whose triggers are equal fire at the same
  * times and share one wheel entry per fire time.
  */
-public sealed interface Trigger permits CronTrigger, IntervalTrigger, OnDemandTrigger {
+public sealed interface Trigger permits CronTrigger, IntervalTrigger, OnDemandTrigger, DependencyTrigger {
 
     /** The first fire time strictly after {@code now}, or empty when the trigger never fires on its own. */
     Optional<Instant> firstFireTime(Instant now);
@@ -33,6 +33,14 @@ public sealed interface Trigger permits CronTrigger, IntervalTrigger, OnDemandTr
     /** Whether the next fire time counts from the end of the previous run (fixed delay) instead of its fire time. */
     default boolean measuresFromCompletion() {
         return false;
+    }
+
+    /**
+     * Whether it has fire times of its own (cron, interval): a series the leader keeps going. False for tasks run
+     * on demand and for workflow steps, which fire when their upstream tasks succeed.
+     */
+    default boolean firesOnItsOwn() {
+        return true;
     }
 
     /** A short human description, e.g. {@code cron '0/5 * * * * ?' in UTC}. */
