@@ -132,8 +132,8 @@ public abstract class WorkflowContract {
     }
 
     private void awaitRunState(AxEngine e, String root, String runId, String state) {
-        await().atMost(BOUND).untilAsserted(() -> assertThat(run(e, root, runId).state())
-                .isEqualTo(state));
+        await().atMost(BOUND)
+                .untilAsserted(() -> assertThat(run(e, root, runId).state()).isEqualTo(state));
     }
 
     @Test
@@ -160,8 +160,8 @@ public abstract class WorkflowContract {
                 .findFirst()
                 .orElseThrow();
         for (String upstream : List.of("clean", "enrich")) {
-            Instant upstreamSucceeded = store.auditTrail(
-                            runsOf(upstream, runId).get(0).instanceId())
+            Instant upstreamSucceeded = store
+                    .auditTrail(runsOf(upstream, runId).get(0).instanceId())
                     .stream()
                     .filter(a -> a.to() == InstanceState.SUCCESS)
                     .map(AuditEntry::at)
@@ -170,8 +170,7 @@ public abstract class WorkflowContract {
             assertThat(loadStarted).as("load after " + upstream).isAfterOrEqualTo(upstreamSucceeded);
         }
         assertThat(load.upstreamResults())
-                .containsExactlyInAnyOrderEntriesOf(
-                        Map.of("clean", "result of clean", "enrich", "result of enrich"));
+                .containsExactlyInAnyOrderEntriesOf(Map.of("clean", "result of clean", "enrich", "result of enrich"));
         assertThat(store.find(load.instanceId()).orElseThrow())
                 .satisfies(i -> assertThat(i.origin()).isEqualTo(InstanceOrigin.WORKFLOW))
                 .satisfies(i -> assertThat(i.key()).isEqualTo(TaskInstance.runKey(runId)));
@@ -215,9 +214,9 @@ public abstract class WorkflowContract {
     void anUpstreamThatDiesBlocksItsRunUntilItsReplaySucceeds() {
         AtomicBoolean broken = new AtomicBoolean(true);
         answering("fetch", "publish", "notify");
-        executor.when("transform", ctx -> broken.get()
-                ? AxResult.failure("source file is malformed")
-                : AxResult.success("transformed"));
+        executor.when(
+                "transform",
+                ctx -> broken.get() ? AxResult.failure("source file is malformed") : AxResult.success("transformed"));
         AxEngine e = engine(
                 "node-w",
                 store,
@@ -229,13 +228,13 @@ public abstract class WorkflowContract {
         String runId = e.triggerNow("fetch");
         awaitRunState(e, "fetch", runId, "blocked");
         String dead = runsOf("transform", runId).get(0).instanceId();
-        await().atMost(BOUND).untilAsserted(() -> assertThat(
-                        run(e, "fetch", runId).steps())
-                .containsEntry("transform", InstanceState.DEAD)
-                .containsEntry("publish", InstanceState.SKIPPED)
-                .containsEntry("notify", InstanceState.SKIPPED));
-        TaskInstance blocked = store.findByKey("publish", TaskInstance.blockedKey(runId))
-                .orElseThrow();
+        await().atMost(BOUND)
+                .untilAsserted(() -> assertThat(run(e, "fetch", runId).steps())
+                        .containsEntry("transform", InstanceState.DEAD)
+                        .containsEntry("publish", InstanceState.SKIPPED)
+                        .containsEntry("notify", InstanceState.SKIPPED));
+        TaskInstance blocked =
+                store.findByKey("publish", TaskInstance.blockedKey(runId)).orElseThrow();
         assertThat(store.auditTrail(blocked.id()))
                 .last()
                 .satisfies(a -> assertThat(a.to()).isEqualTo(InstanceState.SKIPPED))
@@ -261,7 +260,9 @@ public abstract class WorkflowContract {
         AxEngine before = engine("node-w", store, root("nightly"));
         String runId = before.triggerNow("nightly");
         await().atMost(BOUND)
-                .until(() -> store.find(runId).map(i -> i.state() == InstanceState.SUCCESS).orElse(false));
+                .until(() -> store.find(runId)
+                        .map(i -> i.state() == InstanceState.SUCCESS)
+                        .orElse(false));
         before.stop();
         engines.remove(before);
 
