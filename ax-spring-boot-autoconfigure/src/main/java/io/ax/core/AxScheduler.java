@@ -104,6 +104,40 @@ public interface AxScheduler {
     void pause(String taskName);
 
     /**
+     * Registers a task at runtime: it is stored (with an audited history), runs on this node at once and on every
+     * node of the cluster within a heartbeat, and is loaded again at every start. Checked like a task in code: its
+     * executor's {@code check} and the workflow rules; a cron expression is checked when its trigger is built.
+     *
+     * @return the stored definition, version 1
+     * @throws InvalidTaskException when no executor runs it or it breaks a workflow rule
+     * @throws AxException when the name is taken: by a task in code ({@code @AxJob}, {@code ax.tasks}), which a
+     *     runtime definition never replaces, or by a runtime task (use {@link #update})
+     */
+    TaskDefinition register(TaskDefinition definition);
+
+    /**
+     * Replaces a task registered at runtime with a new definition of the same name, from its next fire time: the fire
+     * the old definition planned is cancelled and the new trigger plans the next. Audited.
+     *
+     * @return the stored definition, one version higher
+     * @throws UnknownTaskException when no runtime task has that name
+     * @throws AxException when the name belongs to a task in code, or another node changed the task meanwhile
+     */
+    TaskDefinition update(TaskDefinition definition);
+
+    /**
+     * Removes a task registered at runtime, on every node within a heartbeat; its pending fires are cancelled, work
+     * already running finishes. Audited.
+     *
+     * @throws UnknownTaskException when no runtime task has that name
+     * @throws AxException when the name belongs to a task in code, or other tasks depend on it
+     */
+    void unregister(String taskName);
+
+    /** The tasks registered at runtime, as stored, by name. */
+    List<TaskDefinition> list();
+
+    /**
      * Resumes a paused task; the instances that fell due meanwhile run now.
      *
      * @throws UnknownTaskException when no task has that name

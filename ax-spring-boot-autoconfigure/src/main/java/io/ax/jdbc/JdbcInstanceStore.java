@@ -16,9 +16,11 @@ import io.ax.core.Transition;
 import io.ax.core.cluster.ClusterStore;
 import io.ax.core.cluster.FencedOutException;
 import io.ax.core.cluster.WakeUps;
+import io.ax.core.store.DefinitionChange;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.NewFire;
 import io.ax.core.store.OwnedInstance;
+import io.ax.core.store.StoredDefinition;
 import io.ax.core.store.StoredTask;
 import io.ax.jdbc.GroupWriter.NextFire;
 import java.sql.Statement;
@@ -429,6 +431,79 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     @Override
     public boolean setPaused(String name, boolean paused, Instant at) {
         return jdbc.update(sql.setPaused, paused, Micros.of(at), name) == 1;
+    }
+
+    // ---- runtime task definitions -------------------------------------------------------------------------
+
+    @Override
+    public boolean insertDefinition(StoredDefinition d) {
+        if (d.version() != 1) {
+            throw new IllegalArgumentException("a new definition has version 1, " + d.name() + " has " + d.version());
+        }
+        try {
+            tx.executeWithoutResult(status -> {
+                jdbc.update(sql.insertDefinition, d.name(), d.definition(), 1L, d.node(), Micros.of(d.updatedAt()));
+                audit(d, "REGISTERED", d.definition());
+            });
+            return true;
+        } catch (DataAccessException e) {
+            if (dialect.isDuplicateKey(e)) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public boolean updateDefinition(StoredDefinition d) {
+        Boolean updated = tx.execute(status -> {
+            int rows = jdbc.update(
+                    sql.updateDefinition,
+                    d.definition(),
+                    d.version(),
+                    d.node(),
+                    Micros.of(d.updatedAt()),
+                    d.name(),
+                    d.version() - 1);
+            if (rows == 1) {
+                audit(d, "UPDATED", d.definition());
+            }
+            return rows == 1;
+        });
+        return Boolean.TRUE.equals(updated);
+    }
+
+    @Override
+    public boolean deleteDefinition(String name, long version, String node, Instant at) {
+        Boolean deleted = tx.execute(status -> {
+            int rows = jdbc.update(sql.deleteDefinition, name, version);
+            if (rows == 1) {
+                jdbc.update(sql.insertDefinitionAudit, name, version, "UNREGISTERED", node, Micros.of(at), null);
+            }
+            return rows == 1;
+        });
+        return Boolean.TRUE.equals(deleted);
+    }
+
+    private void audit(StoredDefinition d, String action, String definition) {
+        jdbc.update(
+                sql.insertDefinitionAudit,
+                d.name(),
+                d.version(),
+                action,
+                d.node(),
+                Micros.of(d.updatedAt()),
+                definition);
+    }
+
+    @Override
+    public List<StoredDefinition> findDefinitions() {
+        return jdbc.query(sql.findDefinitions, RowMappers.DEFINITION);
+    }
+
+    @Override
+    public List<DefinitionChange> definitionHistory(String name) {
+        return jdbc.query(sql.definitionHistory, RowMappers.DEFINITION_CHANGE, name);
     }
 
     // ---- dead letters -------------------------------------------------------------------------------------

@@ -5,7 +5,9 @@ import io.ax.core.DeadLetter;
 import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
+import io.ax.core.store.DefinitionChange;
 import io.ax.core.store.OwnedInstance;
+import io.ax.core.store.StoredDefinition;
 import io.ax.core.store.StoredTask;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -53,6 +55,17 @@ final class RowMappers {
             DeadLetterJson.readAttempts(rs.getString(5)),
             rs.getString(6),
             Micros.instant(rs.getLong(7)));
+
+    static final RowMapper<StoredDefinition> DEFINITION = (rs, n) -> new StoredDefinition(
+            rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4), Micros.instant(rs.getLong(5)));
+
+    static final RowMapper<DefinitionChange> DEFINITION_CHANGE = (rs, n) -> new DefinitionChange(
+            rs.getString(1),
+            rs.getLong(2),
+            rs.getString(3),
+            rs.getString(4),
+            Micros.instant(rs.getLong(5)),
+            rs.getString(6));
 
     /** The first column as bytes: a payload, or null. */
     static final RowMapper<byte[]> BYTES = (rs, n) -> rs.getBytes(1);

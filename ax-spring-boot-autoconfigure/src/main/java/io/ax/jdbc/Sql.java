@@ -50,6 +50,12 @@ final class Sql {
     private final String deleteOrphanDeadLettersPrefix;
     final String expiredOrphanDeadLetters;
     private final String deleteExpiredDeadLettersPrefix;
+    final String insertDefinition;
+    final String updateDefinition;
+    final String deleteDefinition;
+    final String findDefinitions;
+    final String insertDefinitionAudit;
+    final String definitionHistory;
 
     Sql(String p, Dialect dialect) {
         insertInstance = "INSERT INTO " + p + "instance (" + INSERT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
@@ -137,6 +143,18 @@ final class Sql {
         deleteExpiredDeadLettersPrefix = "DELETE FROM " + p + "dead_letter WHERE died_us < ? AND NOT EXISTS"
                 + " (SELECT 1 FROM " + p + "instance i WHERE i.id = " + p + "dead_letter.instance_id)"
                 + " AND instance_id IN (";
+        // runtime task definitions: every change conditional on the version it read, audited in the same transaction
+        insertDefinition = "INSERT INTO " + p + "task_definition (name, definition, version, node, updated_us)"
+                + " VALUES (?, ?, ?, ?, ?)";
+        updateDefinition = "UPDATE " + p + "task_definition SET definition = ?, version = ?, node = ?, updated_us = ?"
+                + " WHERE name = ? AND version = ?";
+        deleteDefinition = "DELETE FROM " + p + "task_definition WHERE name = ? AND version = ?";
+        findDefinitions =
+                "SELECT name, definition, version, node, updated_us FROM " + p + "task_definition ORDER BY name";
+        insertDefinitionAudit = "INSERT INTO " + p
+                + "task_definition_audit (name, version, action, node, at_us, definition) VALUES (?, ?, ?, ?, ?, ?)";
+        definitionHistory = "SELECT name, version, action, node, at_us, definition FROM " + p
+                + "task_definition_audit WHERE name = ? ORDER BY id";
     }
 
     /** Bound as: the owner (twice; null for any), the states, the limit. */

@@ -18,9 +18,17 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 final class SoakDb implements AutoCloseable {
 
-    /** AX's tables today (migrations V1-V3); only these are dropped before a run. */
-    private static final List<String> TABLES =
-            List.of("audit", "dead_letter", "instance", "task", "leader", "node", "schema_history");
+    /** AX's tables today (migrations V1-V5); only these are dropped before a run. */
+    private static final List<String> TABLES = List.of(
+            "audit",
+            "dead_letter",
+            "instance",
+            "task",
+            "leader",
+            "node",
+            "task_definition",
+            "task_definition_audit",
+            "schema_history");
 
     /** Row counts of the three tables that grow. */
     record Sizes(long instances, long audit, long deadLetters) {}

@@ -11,6 +11,7 @@ import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.PayloadCodec;
 import io.ax.core.ScheduleRequest;
+import io.ax.core.TaskDefinition;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
 import io.ax.core.UnknownInstanceException;
@@ -126,6 +127,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final DelayedTasks delayed;
     private final PayloadCodec payloadCodec;
     private final Workflows workflows;
+    private final RuntimeTasks runtimeTasks;
     private final AtomicReference<Lifecycle> lifecycle = new AtomicReference<>(Lifecycle.NEW);
 
     AxEngine(AxEngineBuilder b) {
@@ -185,6 +187,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         stores.durableFences(ownLease);
         this.wakeUps = ownLease ? ((ClusterStore) store).wakeUps() : WakeUps.none();
         this.workflows = new Workflows(this);
+        this.runtimeTasks = new RuntimeTasks(this);
         this.leadership = new Leadership(this, b.reconcileEvery);
         this.membership = new Membership(
                 registry,
@@ -255,6 +258,10 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
      *     WorkflowGraph}); nothing was started
      */
     public void start() {
+        if (lifecycle.get() != Lifecycle.NEW) {
+            return;
+        }
+        runtimeTasks.load(); // the tasks registered at runtime, as the store has them
         WorkflowGraph graph = WorkflowGraph.of(tasks.values());
         if (!lifecycle.compareAndSet(Lifecycle.NEW, Lifecycle.STARTED)) {
             return;
@@ -278,6 +285,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             throw e;
         }
         leadership.start();
+        runtimeTasks.start(membership.settings().heartbeat());
         retention.start();
         poller.start();
         wakeUps.listen(signal -> {
@@ -302,6 +310,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         clockGuard.stop();
         wakeUps.close();
         leadership.stop();
+        runtimeTasks.stop();
         retention.stop();
         poller.stop();
         prefetcher.stop();
@@ -520,6 +529,70 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     /** Whether the engine has started and not stopped. */
     public boolean isRunning() {
         return lifecycle.get() == Lifecycle.STARTED;
+    }
+
+    // ---- tasks registered at runtime ----------------------------------------------------------------------
+
+    @Override
+    public TaskDefinition register(TaskDefinition definition) {
+        return runtimeTasks.register(Objects.requireNonNull(definition, "definition"));
+    }
+
+    @Override
+    public TaskDefinition update(TaskDefinition definition) {
+        return runtimeTasks.update(Objects.requireNonNull(definition, "definition"));
+    }
+
+    @Override
+    public void unregister(String taskName) {
+        runtimeTasks.unregister(Objects.requireNonNull(taskName, "taskName"));
+    }
+
+    @Override
+    public List<TaskDefinition> list() {
+        return runtimeTasks.list();
+    }
+
+    /** A task registered at runtime joins this node's tasks; its first fire is planned if this node leads. */
+    void addTask(AxTask task) {
+        register(task);
+    }
+
+    /**
+     * A runtime task's new definition replaces the old one on this node. If this node leads, the fire the old one
+     * planned is cancelled and the new one's first fire planned: the change takes effect from its next fire time.
+     */
+    void replaceTask(AxTask task, String reason) {
+        router.check(task);
+        Map<String, AxTask> next = new java.util.HashMap<>(tasks);
+        next.put(task.name(), task);
+        WorkflowGraph graph = WorkflowGraph.of(next.values());
+        AxTask old = tasks.put(task.name(), task);
+        workflows.graph(graph);
+        if (lifecycle.get() != Lifecycle.STARTED) {
+            return;
+        }
+        stores.saveTask(task.name(), task.trigger().describe(), clock.instant());
+        if (leadership.epoch() > 0) {
+            if (old != null) {
+                fires.cancelPending(old, reason + "; the new definition plans its own fires");
+            }
+            List<FirePlanner.Pending> first = new ArrayList<>();
+            fires.planFirst(task, first);
+            fires.scheduleFires(first);
+        }
+    }
+
+    /** A runtime task leaves this node; if this node leads, its pending fires are cancelled. */
+    void removeTask(String name, String reason) {
+        AxTask old = tasks.remove(name);
+        if (old == null) {
+            return;
+        }
+        workflows.graph(WorkflowGraph.of(tasks.values()));
+        if (lifecycle.get() == Lifecycle.STARTED && leadership.epoch() > 0) {
+            fires.cancelPending(old, reason);
+        }
     }
 
     // ---- workflows ----------------------------------------------------------------------------------------

@@ -284,4 +284,31 @@ final class StoreRouter implements InstanceStore {
     public long deadLetterCount() {
         return durable.deadLetterCount();
     }
+
+    // runtime task definitions live in the configured store, shared by the cluster
+
+    @Override
+    public boolean insertDefinition(io.ax.core.store.StoredDefinition definition) {
+        return durable.insertDefinition(definition);
+    }
+
+    @Override
+    public boolean updateDefinition(io.ax.core.store.StoredDefinition definition) {
+        return durable.updateDefinition(definition);
+    }
+
+    @Override
+    public boolean deleteDefinition(String name, long version, String node, Instant at) {
+        return durable.deleteDefinition(name, version, node, at);
+    }
+
+    @Override
+    public List<io.ax.core.store.StoredDefinition> findDefinitions() {
+        return durable.findDefinitions();
+    }
+
+    @Override
+    public List<io.ax.core.store.DefinitionChange> definitionHistory(String name) {
+        return durable.definitionHistory(name);
+    }
 }

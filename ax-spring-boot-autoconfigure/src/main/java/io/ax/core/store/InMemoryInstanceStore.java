@@ -21,6 +21,7 @@ import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -563,5 +564,69 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
     /** A snapshot of all remembered instances; for tests and diagnostics. */
     public List<TaskInstance> all() {
         return rows.values().stream().map(Row::instance).toList();
+    }
+
+    // ---- runtime task definitions ------------------------------------------------------------------------------
+
+    /** Guards {@link #definitions} and {@link #definitionAudit}: a change and its audit row go together. */
+    private final Object definitionsLock = new Object();
+
+    private final Map<String, StoredDefinition> definitions = new java.util.TreeMap<>();
+    private final List<DefinitionChange> definitionAudit = new ArrayList<>();
+
+    @Override
+    public boolean insertDefinition(StoredDefinition d) {
+        if (d.version() != 1) {
+            throw new IllegalArgumentException("a new definition has version 1, " + d.name() + " has " + d.version());
+        }
+        synchronized (definitionsLock) {
+            if (definitions.putIfAbsent(d.name(), d) != null) {
+                return false;
+            }
+            definitionAudit.add(
+                    new DefinitionChange(d.name(), 1, "REGISTERED", d.node(), d.updatedAt(), d.definition()));
+            return true;
+        }
+    }
+
+    @Override
+    public boolean updateDefinition(StoredDefinition d) {
+        synchronized (definitionsLock) {
+            StoredDefinition old = definitions.get(d.name());
+            if (old == null || old.version() != d.version() - 1) {
+                return false;
+            }
+            definitions.put(d.name(), d);
+            definitionAudit.add(
+                    new DefinitionChange(d.name(), d.version(), "UPDATED", d.node(), d.updatedAt(), d.definition()));
+            return true;
+        }
+    }
+
+    @Override
+    public boolean deleteDefinition(String name, long version, String node, Instant at) {
+        synchronized (definitionsLock) {
+            StoredDefinition old = definitions.get(name);
+            if (old == null || old.version() != version) {
+                return false;
+            }
+            definitions.remove(name);
+            definitionAudit.add(new DefinitionChange(name, version, "UNREGISTERED", node, at, null));
+            return true;
+        }
+    }
+
+    @Override
+    public List<StoredDefinition> findDefinitions() {
+        synchronized (definitionsLock) {
+            return List.copyOf(definitions.values());
+        }
+    }
+
+    @Override
+    public List<DefinitionChange> definitionHistory(String name) {
+        synchronized (definitionsLock) {
+            return definitionAudit.stream().filter(c -> c.name().equals(name)).toList();
+        }
     }
 }

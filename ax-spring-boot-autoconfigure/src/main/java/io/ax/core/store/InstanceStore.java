@@ -198,4 +198,47 @@ public interface InstanceStore {
      * @throws IllegalArgumentException when {@code limit} is below 1
      */
     int deleteFinished(Instant finishedBefore, Instant deadBefore, int limit);
+
+    // ---- runtime task definitions ------------------------------------------------------------------------------
+
+    /**
+     * Stores a task definition registered at runtime (version 1) and audits it as {@code REGISTERED}, in one
+     * transaction.
+     *
+     * @return false when a definition of that name exists already; nothing was written
+     * @throws UnsupportedOperationException when this store keeps no definitions
+     */
+    default boolean insertDefinition(StoredDefinition definition) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no task definitions");
+    }
+
+    /**
+     * Replaces a definition with its next version ({@code definition.version()}), if the stored one is still the
+     * version before it, and audits it as {@code UPDATED}, in one transaction.
+     *
+     * @return false when the definition is gone or another update came first; nothing was written
+     */
+    default boolean updateDefinition(StoredDefinition definition) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no task definitions");
+    }
+
+    /**
+     * Deletes a definition, if it is still at {@code version}, and audits it as {@code UNREGISTERED}, in one
+     * transaction.
+     *
+     * @return false when it is gone or at another version; nothing was written
+     */
+    default boolean deleteDefinition(String name, long version, String node, Instant at) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no task definitions");
+    }
+
+    /** Every stored definition, by name. */
+    default List<StoredDefinition> findDefinitions() {
+        return List.of();
+    }
+
+    /** The audited changes of a definition, oldest first; empty when it never had any. */
+    default List<DefinitionChange> definitionHistory(String name) {
+        return List.of();
+    }
 }

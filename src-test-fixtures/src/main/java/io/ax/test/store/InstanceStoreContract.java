@@ -383,4 +383,57 @@ public abstract class InstanceStoreContract extends RetentionContract {
                 "java.lang.IllegalStateException: " + error,
                 died);
     }
+
+    // ---- runtime task definitions ------------------------------------------------------------------------------
+
+    private static io.ax.core.store.StoredDefinition definition(String name, String text, long version) {
+        return new io.ax.core.store.StoredDefinition(name, text, version, "n1", T0.plusSeconds(version));
+    }
+
+    @Test
+    void aDefinitionIsStoredOnceUpdatedByVersionAndDeletedWithItsHistoryAudited() {
+        assertThat(store.insertDefinition(definition("sync", "type=HTTP\ntarget=a = b\n", 1)))
+                .isTrue();
+        assertThat(store.insertDefinition(definition("sync", "other", 1)))
+                .as("the name is taken")
+                .isFalse();
+        assertThat(store.findDefinitions())
+                .containsExactly(definition("sync", "type=HTTP\ntarget=a = b\n", 1));
+
+        assertThat(store.updateDefinition(definition("sync", "v2", 2))).isTrue();
+        assertThat(store.updateDefinition(definition("sync", "v2 again", 2)))
+                .as("version 1 is gone: a second writer that read it loses")
+                .isFalse();
+        assertThat(store.updateDefinition(definition("unknown", "v2", 2))).isFalse();
+        assertThat(store.findDefinitions()).containsExactly(definition("sync", "v2", 2));
+
+        assertThat(store.deleteDefinition("sync", 1, "n2", T0.plusSeconds(9)))
+                .as("not at version 1 any more")
+                .isFalse();
+        assertThat(store.deleteDefinition("sync", 2, "n2", T0.plusSeconds(9))).isTrue();
+        assertThat(store.findDefinitions()).isEmpty();
+        assertThat(store.deleteDefinition("sync", 2, "n2", T0.plusSeconds(9))).isFalse();
+
+        assertThat(store.definitionHistory("sync"))
+                .extracting(
+                        io.ax.core.store.DefinitionChange::version,
+                        io.ax.core.store.DefinitionChange::action,
+                        io.ax.core.store.DefinitionChange::node,
+                        io.ax.core.store.DefinitionChange::definition)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(1L, "REGISTERED", "n1", "type=HTTP\ntarget=a = b\n"),
+                        org.assertj.core.groups.Tuple.tuple(2L, "UPDATED", "n1", "v2"),
+                        org.assertj.core.groups.Tuple.tuple(2L, "UNREGISTERED", "n2", null));
+        assertThat(store.definitionHistory("sync").get(2).at()).isEqualTo(T0.plusSeconds(9));
+        assertThat(store.definitionHistory("unknown")).isEmpty();
+    }
+
+    @Test
+    void definitionsAreListedByName() {
+        store.insertDefinition(definition("b", "x", 1));
+        store.insertDefinition(definition("a", "y", 1));
+        assertThat(store.findDefinitions())
+                .extracting(io.ax.core.store.StoredDefinition::name)
+                .containsExactly("a", "b");
+    }
 }
