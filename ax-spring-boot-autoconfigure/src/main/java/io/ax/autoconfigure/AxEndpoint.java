@@ -9,6 +9,7 @@ import io.ax.core.IllegalTransitionException;
 import io.ax.core.InstanceDetails;
 import io.ax.core.InstanceState;
 import io.ax.core.InvalidScheduleException;
+import io.ax.core.InvalidTaskException;
 import io.ax.core.TaskInstance;
 import io.ax.core.UnknownInstanceException;
 import io.ax.core.UnknownTaskException;
@@ -146,6 +147,22 @@ public class AxEndpoint {
         };
     }
 
+    /**
+     * {@code tasks/{name}} with the JSON body {@code {"params": "region=us&format=csv"}}: runs the task now with
+     * parameters for this run (only those it declares, checked like the task; see {@link RunParameters}). A trigger
+     * without parameters is {@link #act}'s.
+     */
+    @WriteOperation
+    public WebEndpointResponse<Object> triggerWith(
+            @Selector String section, @Selector String id, @Nullable String params) {
+        if (!"tasks".equals(section)) {
+            return error(404, "Only tasks take parameters, not " + section);
+        }
+        return RunParameters.read(params)
+                .map(p -> ok(() -> new AxDescriptors.Triggered(id, engine.triggerNow(id, p))))
+                .orElseGet(() -> error(400, RunParameters.MALFORMED));
+    }
+
     /** An operator's action on a task, an instance or a dead letter. */
     @WriteOperation
     public WebEndpointResponse<Object> act(@Selector String section, @Selector String id, @Selector String action) {
@@ -281,7 +298,7 @@ public class AxEndpoint {
             return new WebEndpointResponse<>(answer.get());
         } catch (UnknownTaskException | UnknownInstanceException e) {
             return error(404, e.getMessage());
-        } catch (InvalidScheduleException e) {
+        } catch (InvalidScheduleException | InvalidTaskException e) {
             return error(400, e.getMessage());
         } catch (IllegalTransitionException e) {
             return error(409, e.getMessage());

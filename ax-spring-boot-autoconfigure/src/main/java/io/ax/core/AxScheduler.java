@@ -96,6 +96,17 @@ public interface AxScheduler {
     String triggerNow(String taskName);
 
     /**
+     * Runs a task now with parameters for this run, laid over the task's own: only parameters the task declares may
+     * be given (its values are the defaults), and the task's executor checks the result as it checks a definition.
+     * The parameters are stored with the instance (its payload), so a retry or a replay runs with them too.
+     *
+     * @return the new instance's id
+     * @throws UnknownTaskException when no task has that name
+     * @throws InvalidTaskException when a parameter is not the task's, or the executor refuses the result
+     */
+    String triggerNow(String taskName, java.util.Map<String, String> params);
+
+    /**
      * Pauses a task: its trigger's fires are skipped, and its other due instances wait, until {@link #resume}. The
      * flag is stored and survives a restart.
      *

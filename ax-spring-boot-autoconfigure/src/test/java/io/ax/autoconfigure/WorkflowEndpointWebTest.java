@@ -18,7 +18,10 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 
-/** {@code /actuator/ax/workflows} over HTTP, on a JDBC store (embedded H2): the graph and the state of its runs. */
+/**
+ * Over HTTP, on a JDBC store (embedded H2): {@code /actuator/ax/workflows} (the graph and the state of its runs), and
+ * a trigger carrying parameters for its run.
+ */
 @SpringBootTest(
         classes = WorkflowEndpointWebTest.App.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -67,6 +70,37 @@ class WorkflowEndpointWebTest {
         });
     }
 
+    @Test
+    void aTriggerMayCarryParametersTheTaskDeclares() throws Exception {
+        Http.Answer bad = postJson("/actuator/ax/tasks/greet", "{\"params\": \"nmae=Ada\"}");
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.<String>read("$.message")).contains("the task has no parameter 'nmae'");
+        assertThat(postJson("/actuator/ax/tasks/greet", "{\"params\": \"no pair\"}")
+                        .status())
+                .isEqualTo(400);
+        assertThat(postJson("/actuator/ax/tasks/nope", "{\"params\": \"name=x\"}")
+                        .status())
+                .isEqualTo(404);
+
+        Http.Answer ok = postJson("/actuator/ax/tasks/greet", "{\"params\": \"name=Ada%20Lovelace\"}");
+        assertThat(ok.status()).isEqualTo(200);
+        await().atMost(BOUND).until(() -> steps.greeted.contains("Ada Lovelace"));
+        assertThat(new Http(port).post("/actuator/ax/tasks/greet/trigger").status())
+                .isEqualTo(200);
+        await().atMost(BOUND).until(() -> steps.greeted.contains("world"));
+    }
+
+    private Http.Answer postJson(String path, String json) throws Exception {
+        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + path))
+                                .header("Content-Type", "application/json")
+                                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(json))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+        return new Http.Answer(response.statusCode(), response.body());
+    }
+
     @SpringBootConfiguration
     @EnableAutoConfiguration
     @Import(Steps.class)
@@ -75,6 +109,12 @@ class WorkflowEndpointWebTest {
     static class Steps {
         final Set<String> runIds = ConcurrentHashMap.newKeySet();
         final Set<String> done = ConcurrentHashMap.newKeySet();
+        final Set<String> greeted = ConcurrentHashMap.newKeySet();
+
+        @AxJob(name = "greet", params = "name=world", timeout = "5s")
+        void greet(AxContext context) {
+            greeted.add(context.params().get("name"));
+        }
 
         @AxJob(name = "fetch", timeout = "5s")
         void fetch(AxContext context) {

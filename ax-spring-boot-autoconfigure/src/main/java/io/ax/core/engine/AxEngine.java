@@ -418,13 +418,27 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
      */
     @Override
     public String triggerNow(String taskName) {
+        return triggerNow(taskName, Map.of());
+    }
+
+    /**
+     * Runs a task now with parameters of this run laid over its own; see {@link AxScheduler#triggerNow(String,
+     * Map)}.
+     */
+    @Override
+    public String triggerNow(String taskName, Map<String, String> params) {
+        Objects.requireNonNull(params, "params");
         AxTask task = task(taskName).orElseThrow(() -> new UnknownTaskException(taskName));
+        RunParams.apply(task, params, router);
         if (lifecycle.get() != Lifecycle.STARTED) {
             throw new AxException("The AX engine is not running; cannot trigger '" + taskName + "'");
         }
         Instant now = clock.instant();
-        List<Due> written = fires.write(
-                List.of(new FirePlanner.Pending(task, now, InstanceOrigin.ON_DEMAND, "triggered on demand")));
+        String reason = params.isEmpty()
+                ? "triggered on demand"
+                : "triggered on demand with parameters " + new java.util.TreeMap<>(params).keySet();
+        List<Due> written = fires.write(List.of(new FirePlanner.Pending(
+                task, now, InstanceOrigin.ON_DEMAND, reason, params.isEmpty() ? null : RunParams.encode(params))));
         Due due = written.get(0);
         if (leadership.epoch() > 0) {
             dispatcher.expect(due);

@@ -59,7 +59,12 @@ final class FirePlanner {
     }
 
     /** A fire to write: series fires move the task's next fire time; others (catch-ups, on demand) do not. */
-    record Pending(AxTask task, Instant time, InstanceOrigin origin, String reason) {}
+    record Pending(AxTask task, Instant time, InstanceOrigin origin, String reason, byte[] payload) {
+
+        Pending(AxTask task, Instant time, InstanceOrigin origin, String reason) {
+            this(task, time, origin, reason, null);
+        }
+    }
 
     static Pending seriesFire(AxTask task, Instant time) {
         return new Pending(
@@ -240,7 +245,8 @@ final class FirePlanner {
     private static List<Pending> normalize(List<Pending> pending) {
         List<Pending> normalized = new ArrayList<>(pending.size());
         for (Pending p : pending) {
-            normalized.add(new Pending(p.task(), p.time().truncatedTo(ChronoUnit.MICROS), p.origin(), p.reason()));
+            normalized.add(new Pending(
+                    p.task(), p.time().truncatedTo(ChronoUnit.MICROS), p.origin(), p.reason(), p.payload()));
         }
         return normalized;
     }
@@ -258,7 +264,7 @@ final class FirePlanner {
                     now,
                     q.origin(),
                     q.origin().isTriggerFire() ? TaskInstance.fireKey(q.time()) : null);
-            fires.add(new NewFire(instance, q.reason()));
+            fires.add(new NewFire(instance, q.reason(), q.payload()));
         }
         return fires;
     }

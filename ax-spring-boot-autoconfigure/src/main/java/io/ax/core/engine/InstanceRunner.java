@@ -67,19 +67,21 @@ final class InstanceRunner {
         AxExecutor executor = null;
         AxResult result = null;
         Throwable error = null;
-        RunContext context = new RunContext(
-                task.name(),
-                ex.instanceId(),
-                ex.attempt,
-                ex.scheduledTime(),
-                engine.nodeId(),
-                task.params(),
-                engine.stores(),
-                engine.payloadCodec(),
-                engine.workflows());
+        RunContext context = null;
         try {
+            AxTask run = withRunParams(ex); // a store that fails here fails the attempt, which is retried
+            context = new RunContext(
+                    task.name(),
+                    ex.instanceId(),
+                    ex.attempt,
+                    ex.scheduledTime(),
+                    engine.nodeId(),
+                    run.params(),
+                    engine.stores(),
+                    engine.payloadCodec(),
+                    engine.workflows());
             executor = engine.router().route(task.type());
-            result = executor.execute(task, context);
+            result = executor.execute(run, context);
         } catch (Throwable t) {
             error = unwrap(t);
         } finally {
@@ -104,6 +106,20 @@ final class InstanceRunner {
         } catch (RuntimeException | LinkageError e) {
             unrecorded(ex, e); // a worker thread outlives whatever the store (or a missing class) throws
         }
+    }
+
+    /**
+     * The task as this attempt runs it: a run on demand may carry parameters of its own (its payload), laid over the
+     * task's. Read from the store on the worker's thread, for runs on demand only.
+     */
+    private AxTask withRunParams(Execution ex) {
+        if (ex.due.origin() != io.ax.core.InstanceOrigin.ON_DEMAND) {
+            return ex.task();
+        }
+        return engine.stores()
+                .payload(ex.instanceId())
+                .map(bytes -> RunParams.with(ex.task(), RunParams.decode(bytes)))
+                .orElse(ex.task());
     }
 
     /**

@@ -248,4 +248,29 @@ public final class FailingStore implements InstanceStore, ClusterStore {
     public long deadLetterCount() {
         return read("deadLetterCount", store::deadLetterCount);
     }
+
+    @Override
+    public boolean insertDefinition(io.ax.core.store.StoredDefinition definition) {
+        return write("insertDefinition", () -> store.insertDefinition(definition));
+    }
+
+    @Override
+    public boolean updateDefinition(io.ax.core.store.StoredDefinition definition) {
+        return write("updateDefinition", () -> store.updateDefinition(definition));
+    }
+
+    @Override
+    public boolean deleteDefinition(String name, long version, String node, Instant at) {
+        return write("deleteDefinition", () -> store.deleteDefinition(name, version, node, at));
+    }
+
+    @Override
+    public List<io.ax.core.store.StoredDefinition> findDefinitions() {
+        return read("findDefinitions", store::findDefinitions);
+    }
+
+    @Override
+    public List<io.ax.core.store.DefinitionChange> definitionHistory(String name) {
+        return read("definitionHistory", () -> store.definitionHistory(name));
+    }
 }
