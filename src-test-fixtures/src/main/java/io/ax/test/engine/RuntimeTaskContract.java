@@ -41,6 +41,7 @@ public abstract class RuntimeTaskContract {
     /** Heartbeat 100 ms, lease 500 ms, acknowledgement within 300 ms, a look for assignments every 50 ms. */
     private static final ClusterSettings FAST = new ClusterSettings(
             Duration.ofMillis(100), Duration.ofMillis(500), Duration.ofMillis(300), Duration.ofMillis(50), 32);
+
     private static final CronTrigger FAR_AWAY = CronTrigger.of("0 0 0 1 1 ? 2099", ZoneOffset.UTC);
 
     /** A fresh, empty store. */
@@ -146,8 +147,9 @@ public abstract class RuntimeTaskContract {
 
         AxEngine again = engine("node-r", sameStoreAgain());
         assertThat(again.task("report")).contains(every("report", Duration.ofMillis(100)));
-        assertThat(again.list()).singleElement().satisfies(d -> assertThat(d.version())
-                .isEqualTo(2));
+        assertThat(again.list())
+                .singleElement()
+                .satisfies(d -> assertThat(d.version()).isEqualTo(2));
     }
 
     @Test
@@ -194,7 +196,8 @@ public abstract class RuntimeTaskContract {
     void aDefinitionNoExecutorRunsOrThatBreaksAWorkflowIsRefusedAndNotStored() {
         AxEngine e = engine("node-r", store, task("root").build());
 
-        assertThatThrownBy(() -> e.register(TaskDefinition.of(task("pigeon").type("PIGEON").build())))
+        assertThatThrownBy(() -> e.register(
+                        TaskDefinition.of(task("pigeon").type("PIGEON").build())))
                 .isInstanceOf(InvalidTaskException.class)
                 .hasMessageContaining("PIGEON");
         assertThatThrownBy(() -> e.register(TaskDefinition.of(task("orphan")
@@ -205,10 +208,10 @@ public abstract class RuntimeTaskContract {
         assertThat(e.list()).isEmpty();
         assertThat(store.findDefinitions()).isEmpty();
 
-        e.register(TaskDefinition.of(task("step").trigger(DependencyTrigger.after("root")).build()));
+        e.register(TaskDefinition.of(
+                task("step").trigger(DependencyTrigger.after("root")).build()));
         String runId = e.triggerNow("root");
-        await().atMost(BOUND)
-                .until(() -> executor.runsOf("step").stream().anyMatch(c -> runId.equals(c.runId())));
+        await().atMost(BOUND).until(() -> executor.runsOf("step").stream().anyMatch(c -> runId.equals(c.runId())));
     }
 
     @Test
@@ -221,7 +224,8 @@ public abstract class RuntimeTaskContract {
 
         n1.update(TaskDefinition.of(every("report", Duration.ofSeconds(5))));
         await().atMost(BOUND)
-                .until(() -> n2.task("report").map(t -> t.trigger() instanceof IntervalTrigger)
+                .until(() -> n2.task("report")
+                        .map(t -> t.trigger() instanceof IntervalTrigger)
                         .orElse(false));
 
         n2.unregister("report");

@@ -87,18 +87,17 @@ public enum TestDatabase {
     public void dropTables(String prefix) {
         try (Connection c = dataSource().getConnection();
                 Statement s = c.createStatement()) {
-            for (String table :
-                    new String[] {
-                        "dead_letter",
-                        "audit",
-                        "instance",
-                        "task",
-                        "leader",
-                        "node",
-                        "task_definition",
-                        "task_definition_audit",
-                        "schema_history"
-                    }) {
+            for (String table : new String[] {
+                "dead_letter",
+                "audit",
+                "instance",
+                "task",
+                "leader",
+                "node",
+                "task_definition",
+                "task_definition_audit",
+                "schema_history"
+            }) {
                 s.execute("DROP TABLE IF EXISTS " + prefix + table);
             }
             if (this == H2) { // Flyway creates its history table with a quoted, lower-case name on H2

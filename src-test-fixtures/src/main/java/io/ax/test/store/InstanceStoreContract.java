@@ -397,8 +397,7 @@ public abstract class InstanceStoreContract extends RetentionContract {
         assertThat(store.insertDefinition(definition("sync", "other", 1)))
                 .as("the name is taken")
                 .isFalse();
-        assertThat(store.findDefinitions())
-                .containsExactly(definition("sync", "type=HTTP\ntarget=a = b\n", 1));
+        assertThat(store.findDefinitions()).containsExactly(definition("sync", "type=HTTP\ntarget=a = b\n", 1));
 
         assertThat(store.updateDefinition(definition("sync", "v2", 2))).isTrue();
         assertThat(store.updateDefinition(definition("sync", "v2 again", 2)))
