@@ -34,7 +34,8 @@ import java.util.function.UnaryOperator;
  * defined. A target that escapes the script directory, a symbolic link that leads out of it, a missing or
  * non-executable file is refused when the task is defined, and checked again before each run. The script inherits
  * only the environment variables named in {@link ShellSettings#environment()}, plus {@code AX_TASK_NAME}, {@code
- * AX_INSTANCE_ID}, {@code AX_ATTEMPT} and {@code AX_SCHEDULED_TIME}. Its standard input is closed.
+ * AX_INSTANCE_ID}, {@code AX_ATTEMPT}, {@code AX_SCHEDULED_TIME} and, in a workflow run, {@code AX_RUN_ID}. Its
+ * standard input is closed.
  *
  * <p><b>Outcome.</b> Exit code 0 is a success, any other a failure naming the code. The first {@link
  * ShellSettings#maxOutput()} bytes of stdout and of stderr are recorded on the instance; the rest is counted and
@@ -137,6 +138,9 @@ public final class ShellExecutor implements AxExecutor, AutoCloseable {
         env.put("AX_INSTANCE_ID", context.instanceId());
         env.put("AX_ATTEMPT", Integer.toString(context.attempt()));
         env.put("AX_SCHEDULED_TIME", context.scheduledTime().toString());
+        if (context.runId() != null) {
+            env.put("AX_RUN_ID", context.runId());
+        }
         command.env().forEach((name, value) -> env.put(name, Templates.render(value, values, raw)));
         return run(builder);
     }

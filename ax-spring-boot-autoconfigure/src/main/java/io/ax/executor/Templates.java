@@ -11,12 +11,13 @@ import java.util.regex.Pattern;
 
 /**
  * The {@code ${name}} variables of HTTP and shell tasks: {@code ${instanceId}}, {@code ${attempt}}, {@code
- * ${scheduledTime}} (ISO-8601), {@code ${taskName}} and every parameter of the task by its name. Spring resolves its
+ * ${scheduledTime}} (ISO-8601), {@code ${taskName}}, {@code ${runId}} (a workflow run's id; empty outside workflows)
+ * and every parameter of the task by its name. Spring resolves its
  * own placeholders first, when the definition is read; what it leaves is substituted here, per attempt. Stateless.
  */
 final class Templates {
 
-    static final Set<String> BUILT_IN = Set.of("instanceId", "attempt", "scheduledTime", "taskName");
+    static final Set<String> BUILT_IN = Set.of("instanceId", "attempt", "scheduledTime", "taskName", "runId");
 
     private static final Pattern VARIABLE = Pattern.compile("\\$\\{([^}]*)}");
 
@@ -68,6 +69,8 @@ final class Templates {
         values.put("attempt", Integer.toString(context.attempt()));
         values.put("scheduledTime", context.scheduledTime().toString());
         values.put("taskName", context.taskName());
+        String runId = context.runId();
+        values.put("runId", runId == null ? "" : runId);
         return values;
     }
 }
