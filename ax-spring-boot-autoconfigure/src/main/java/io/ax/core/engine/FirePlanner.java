@@ -264,7 +264,11 @@ final class FirePlanner {
                     now,
                     q.origin(),
                     q.origin().isTriggerFire() ? TaskInstance.fireKey(q.time()) : null);
-            fires.add(new NewFire(instance, q.reason(), q.payload()));
+            // a workflow's root starts a run: its id is the run id, said in the audit where the run begins
+            String reason = engine.workflows().graph().isRoot(q.task().name())
+                    ? q.reason() + "; starts workflow run " + instance.id()
+                    : q.reason();
+            fires.add(new NewFire(instance, reason, q.payload()));
         }
         return fires;
     }

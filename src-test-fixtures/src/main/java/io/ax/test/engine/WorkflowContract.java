@@ -178,6 +178,7 @@ public abstract class WorkflowContract {
                 .contains("workflow run " + runId)
                 .contains("clean, enrich succeeded");
         assertThat(runsOf("extract", runId).get(0).runId()).isEqualTo(runId);
+        assertThat(store.auditTrail(runId).get(0).reason()).endsWith("; starts workflow run " + runId);
     }
 
     @Test
