@@ -456,24 +456,40 @@ final class Leadership implements Membership.Listener {
      * Otherwise the leader hears of it by following its assignment, or finds it in its next sweep.
      */
     void advanceRun(String instanceId) {
+        advanceRun(instanceId, 0);
+    }
+
+    /** How often, and how long apart, the leader looks again for an end whose write is still on its way. */
+    private static final int END_LOOKS = 40;
+
+    private static final Duration END_LOOK_EVERY = Duration.ofMillis(50);
+
+    private void advanceRun(String instanceId, int looked) {
         try {
-            thread.execute(() -> {
-                long epoch = membership.epochIfLeader();
-                if (epoch == 0) {
-                    return;
-                }
-                try {
-                    engine.workflows().advance(instanceId, epoch);
-                } catch (FencedOutException e) {
-                    fencedOut(e);
-                } catch (RuntimeException e) {
-                    LOG.log(
-                            Level.WARNING,
-                            "Could not move the workflow run of instance {0} on now; the next sweep will: {1}",
-                            instanceId,
-                            e.toString());
-                }
-            });
+            thread.schedule(
+                    () -> {
+                        long epoch = membership.epochIfLeader();
+                        if (epoch == 0) {
+                            return;
+                        }
+                        try {
+                            // the end is written by the state writer, behind other writes: looked for again until
+                            // it is in the store (after END_LOOKS, the sweep finds it)
+                            if (!engine.workflows().advance(instanceId, epoch) && looked < END_LOOKS) {
+                                advanceRun(instanceId, looked + 1);
+                            }
+                        } catch (FencedOutException e) {
+                            fencedOut(e);
+                        } catch (RuntimeException e) {
+                            LOG.log(
+                                    Level.WARNING,
+                                    "Could not move the workflow run of instance {0} on now; the next sweep will: {1}",
+                                    instanceId,
+                                    e.toString());
+                        }
+                    },
+                    looked == 0 ? 0 : END_LOOK_EVERY.toNanos(),
+                    TimeUnit.NANOSECONDS);
         } catch (java.util.concurrent.RejectedExecutionException stopped) {
             // the engine stops: the next leader's sweep moves the run on
         }

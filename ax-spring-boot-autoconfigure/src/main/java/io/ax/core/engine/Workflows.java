@@ -82,9 +82,18 @@ final class Workflows {
 
     // ---- decisions: on ax-leader, while leading ----------------------------------------------------------------
 
-    /** An instance of a task with downstream tasks ended: its run goes on. */
-    void advance(String instanceId, long epoch) {
-        engine.stores().find(instanceId).ifPresent(i -> advance(i, epoch));
+    /**
+     * An instance of a task with downstream tasks ended: its run goes on.
+     *
+     * @return false when the store does not show the end yet (its write is still on its way): ask again soon
+     */
+    boolean advance(String instanceId, long epoch) {
+        Optional<TaskInstance> ended = engine.stores().find(instanceId);
+        if (ended.isPresent() && !ended.get().state().isFinal()) {
+            return false;
+        }
+        ended.ifPresent(i -> advance(i, epoch));
+        return true;
     }
 
     private void advance(TaskInstance ended, long epoch) {
