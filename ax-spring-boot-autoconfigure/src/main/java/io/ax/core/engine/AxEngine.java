@@ -118,6 +118,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final StateWriter fireWriter;
 
     private final Insight insight;
+    private final AttemptTracer tracer;
     private final ClockGuard clockGuard;
     private final Operations operations;
     private final Membership membership;
@@ -161,6 +162,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                     throw DISPATCH_QUEUE_FULL;
                 });
         this.insight = new Insight(b.observers, clock);
+        this.tracer = b.tracer;
         List<Consumer<AxClockJumpEvent>> clockJumpListeners = List.copyOf(b.clockJumpListeners);
         this.clockGuard = new ClockGuard(
                 new ClockJumpDetector(clock, b.clockJumpThreshold, b.clockPause),
@@ -823,6 +825,10 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
 
     FirePlanner fires() {
         return fires;
+    }
+
+    AttemptTracer tracer() {
+        return tracer;
     }
 
     Insight insight() {
