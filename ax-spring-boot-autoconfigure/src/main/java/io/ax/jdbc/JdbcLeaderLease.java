@@ -39,7 +39,7 @@ public final class JdbcLeaderLease implements LeaderLease {
     public JdbcLeaderLease(DataSource dataSource, String tablePrefix) {
         Objects.requireNonNull(dataSource, "dataSource");
         this.jdbc = new JdbcTemplate(dataSource);
-        this.sql = new ClusterSql(JdbcSchema.checkPrefix(tablePrefix), Vendor.of(dataSource));
+        this.sql = new ClusterSql(JdbcSchema.checkPrefix(tablePrefix), Vendor.dialectOf(dataSource));
     }
 
     /**
@@ -94,7 +94,7 @@ public final class JdbcLeaderLease implements LeaderLease {
             return new LeaderInfo(
                     rs.getString(1),
                     rs.getLong(2),
-                    JdbcInstanceStore.instant(expires),
+                    Micros.instant(expires),
                     Duration.of(expires - rs.getLong(4), ChronoUnit.MICROS));
         });
     }

@@ -35,7 +35,20 @@ class ConfigurationMetadataTest {
             "ax.retention.finished",
             "ax.retention.dead",
             "ax.retention.interval",
-            "ax.retention.batch-size"
+            "ax.retention.batch-size",
+            "ax.tasks",
+            "ax.retry.times",
+            "ax.retry.backoff",
+            "ax.retry.base",
+            "ax.retry.max",
+            "ax.http.allowed-urls",
+            "ax.http.max-recorded-body",
+            "ax.http.connect-timeout",
+            "ax.shell.enabled",
+            "ax.shell.script-dir",
+            "ax.shell.working-dir",
+            "ax.shell.environment",
+            "ax.shell.max-output"
         }) {
             int at = json.indexOf("\"name\": \"" + property + "\"");
             assertThat(at).as(property).isNotNegative();

@@ -226,11 +226,13 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     /**
      * Registers a task. Before {@link #start()} its first fire is computed at start; after, at once.
      *
-     * @throws AxException when the name is taken or no executor accepts its type
+     * @throws io.ax.core.InvalidTaskException when no executor accepts its type, or the executor finds it cannot run (see
+     *     {@link io.ax.core.AxExecutor#check})
+     * @throws AxException when the name is taken
      */
     public void register(AxTask task) {
         Objects.requireNonNull(task, "task");
-        router.route(task.type());
+        router.check(task);
         if (tasks.putIfAbsent(task.name(), task) != null) {
             throw new AxException("A task named '" + task.name() + "' is already registered");
         }
