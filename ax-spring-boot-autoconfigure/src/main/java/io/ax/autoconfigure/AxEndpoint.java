@@ -17,6 +17,7 @@ import io.ax.core.clock.ClockStatus;
 import io.ax.core.cluster.ClusterView;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.Backlog;
+import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.StoredTask;
 import io.ax.core.trigger.CronTrigger;
@@ -46,7 +47,9 @@ import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
  *       letters;
  *   <li>{@code GET /actuator/ax/tasks} and {@code /actuator/ax/tasks/{name}}: trigger, zone, next fire times,
  *       paused, newest instances with state and duration, success and failure counts;
- *   <li>{@code GET /actuator/ax/instances/{id}}: state and full audit trail;
+ *   <li>{@code GET /actuator/ax/overview}: the last hour of this node's executions, minute by minute: fires,
+ *       outcomes, lateness p50/p99;
+ *   <li>{@code GET /actuator/ax/instances/{id}}: state, full audit trail and the start of its payload;
  *   <li>{@code GET /actuator/ax/dead-letters?page=0&size=20}: dead letters, newest first, with the last error.
  * </ul>
  *
@@ -76,12 +79,14 @@ public class AxEndpoint {
     private final AxEngine engine;
     private final InstanceStore store;
     private final TaskActivity activity;
+    private final ExecutionHistory history;
     private final AxClock clock;
 
-    AxEndpoint(AxEngine engine, TaskActivity activity, AxClock clock) {
+    AxEndpoint(AxEngine engine, TaskActivity activity, ExecutionHistory history, AxClock clock) {
         this.engine = engine;
         this.store = engine.store();
         this.activity = activity;
+        this.history = history;
         this.clock = clock;
     }
 
@@ -130,6 +135,7 @@ public class AxEndpoint {
     public WebEndpointResponse<Object> section(@Selector String section, @Nullable String page, @Nullable String size) {
         return switch (section) {
             case "tasks" -> ok(this::tasks);
+            case "overview" -> ok(this::overview);
             case "dead-letters" -> deadLetters(page, size);
             default -> notFound(section);
         };
@@ -240,7 +246,26 @@ public class AxEndpoint {
     }
 
     private AxDescriptors.Instance instance(String id) {
-        return described(engine.find(id).orElseThrow(() -> new UnknownInstanceException(id)));
+        InstanceDetails details = engine.find(id).orElseThrow(() -> new UnknownInstanceException(id));
+        AxDescriptors.Payload payload =
+                store.payload(id).map(AxDescriptors.Payload::of).orElse(null);
+        return AxDescriptors.Instance.of(details.instance(), details.auditTrail(), payload);
+    }
+
+    private AxDescriptors.Overview overview() {
+        ExecutionHistory.Hour hour = history.lastHour();
+        List<AxDescriptors.Minute> minutes = hour.minutes();
+        // the last entry is the minute still going on; the one before it is the last full one
+        long lastFull = minutes.get(minutes.size() - 2).fires();
+        return new AxDescriptors.Overview(
+                engine.nodeId(), storeKind(), lastFull, hour.latenessP50Millis(), hour.latenessP99Millis(), minutes);
+    }
+
+    /** What an operator needs to know of the store: whether PERSISTENT work survives a restart. */
+    private String storeKind() {
+        return store instanceof InMemoryInstanceStore
+                ? "in-memory"
+                : store.getClass().getSimpleName();
     }
 
     private static AxDescriptors.Instance described(InstanceDetails details) {
