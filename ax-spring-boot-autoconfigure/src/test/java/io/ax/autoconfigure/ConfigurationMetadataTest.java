@@ -35,7 +35,10 @@ class ConfigurationMetadataTest {
             "ax.retention.finished",
             "ax.retention.dead",
             "ax.retention.interval",
-            "ax.retention.batch-size"
+            "ax.retention.batch-size",
+            "ax.dashboard.enabled",
+            "ax.dashboard.path",
+            "ax.dashboard.write-role"
         }) {
             int at = json.indexOf("\"name\": \"" + property + "\"");
             assertThat(at).as(property).isNotNegative();
