@@ -218,7 +218,7 @@
             card('Node', node.node, 'node'),
             card('Role', node.role, 'role'),
             card('Leader', node.leader || 'none', 'leader'),
-            card('Store', overview.store, 'store'),
+            card('Store', node.store || overview.store, 'store'),
             card('Live nodes', (node.liveNodes || []).length, 'nodes'),
             card('Tasks', node.tasks, 'tasks'),
             card('Backlog', backlog + (backlog ? ' (oldest ' + millis(node.oldestBacklogAgeMillis) + ')' : ''),
@@ -281,7 +281,9 @@
             (H - PAD - (H - 2 * PAD) * m[key] / max).toFixed(1));
         }
       });
-      return points.length ? s('polyline', {class: cls, points: points.join(' ')}) : null;
+      // a dot per minute, so that a single minute with fires shows too; a line joins them
+      return [s('polyline', {class: cls, points: points.join(' ')}),
+        points.map(p => s('circle', {class: cls + ' dot', cx: p.split(',')[0], cy: p.split(',')[1], r: 2.5}))];
     };
     return frame(millis(max), [line('latenessP50Millis', 'p50'), line('latenessP99Millis', 'p99')]);
   }
@@ -296,7 +298,7 @@
           const next = (t.nextFireTimes || []).slice(0, 3);
           return h('tr', {'data-task': t.name},
             h('td', {class: 'name'}, h('a', {href: '#/instances?task=' + seg(t.name)}, t.name)),
-            h('td', {}, t.trigger, t.zone ? '' : null),
+            h('td', {}, t.trigger),
             h('td', {}, t.group),
             h('td', {class: 'paused'}, t.paused
               ? h('span', {class: 'state paused', 'data-paused': 'true'}, 'paused')
@@ -389,7 +391,8 @@
         return h('div', {},
           instances.length ? table(['Instance', 'Task', 'State', 'Attempt', 'Scheduled', 'Updated'], rows)
             : h('p', {class: 'muted', 'data-empty': 'true'}, 'No instance matches.'),
-          pager('#/instances', params, page, instances.length === PAGE_SIZE, result.total));
+          pager('#/instances', params, page, result.more === undefined ? instances.length === PAGE_SIZE : result.more,
+            result.total));
       }
     };
   }
@@ -534,10 +537,12 @@
       a.classList.toggle('current', a.dataset.page === (r.name === 'instance' ? 'instances' : r.name));
     }
     const region = h('div', {id: 'content'});
-    document.getElementById('main').replaceChildren(
-      h('h1', {}, page.title, r.arg ? h('span', {class: 'muted mono'}, ' ' + r.arg) : null),
-      page.head || null,
-      region);
+    const parts = [h('h1', {}, page.title, r.arg ? h('span', {class: 'muted mono'}, ' ' + r.arg) : null)];
+    if (page.head) {
+      parts.push(page.head);
+    }
+    parts.push(region);
+    document.getElementById('main').replaceChildren(...parts);
     document.title = 'AX · ' + page.title;
     view = {page, region, generation};
     refreshNow();
