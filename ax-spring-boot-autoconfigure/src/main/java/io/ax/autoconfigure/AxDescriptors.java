@@ -17,6 +17,9 @@ public final class AxDescriptors {
      * {@code /actuator/ax}: this node and the engine.
      *
      * @param node this node's id
+     * @param storeKind where the instances live: {@code in-memory} (lost when the process stops), {@code jdbc}, or
+     *     a custom store's own word
+     * @param store the store in words: for JDBC the database and its URL without credentials
      * @param role {@code leader} or {@code standby}
      * @param leader the leading node; null when none is known
      * @param epoch the leader's fencing token
@@ -35,6 +38,8 @@ public final class AxDescriptors {
      */
     public record Node(
             String node,
+            String storeKind,
+            String store,
             String role,
             String leader,
             long epoch,
@@ -77,19 +82,13 @@ public final class AxDescriptors {
      * {@code /actuator/ax/overview}: the last hour of this node's executions, minute by minute, for a chart.
      *
      * @param node this node's id
-     * @param store where PERSISTENT instances are kept: {@code in-memory}, or the store's kind
      * @param firesLastMinute fires (first attempts started) in the last full minute
      * @param latenessP50Millis median lateness of the hour's fires (start minus scheduled time); null without fires
      * @param latenessP99Millis its 99th percentile; null without fires
      * @param minutes the sixty minutes up to now, oldest first, the current (partial) one last
      */
     public record Overview(
-            String node,
-            String store,
-            long firesLastMinute,
-            Long latenessP50Millis,
-            Long latenessP99Millis,
-            List<Minute> minutes) {}
+            String node, long firesLastMinute, Long latenessP50Millis, Long latenessP99Millis, List<Minute> minutes) {}
 
     /**
      * One minute of this node's executions. Percentiles are read from bins at most 12.5 % wide, never below the
@@ -145,14 +144,31 @@ public final class AxDescriptors {
      * An instance in a list.
      *
      * @param id its id
+     * @param task its task
      * @param scheduledTime its fire time
      * @param state its state
      * @param attempt its attempt number
-     * @param durationMillis how long its last attempt ran; null while none has ended
+     * @param durationMillis how long its last attempt ran; null while none has ended (and in search results)
      * @param updatedAt when it last changed
      */
     public record InstanceSummary(
-            String id, Instant scheduledTime, String state, int attempt, Long durationMillis, Instant updatedAt) {}
+            String id,
+            String task,
+            Instant scheduledTime,
+            String state,
+            int attempt,
+            Long durationMillis,
+            Instant updatedAt) {}
+
+    /**
+     * {@code /actuator/ax/instances?...}: one page of a search, newest scheduled time first.
+     *
+     * @param page the page's number, from 0
+     * @param size the page's size
+     * @param more whether a later page has instances
+     * @param instances the page
+     */
+    public record Instances(int page, int size, boolean more, List<InstanceSummary> instances) {}
 
     /**
      * {@code /actuator/ax/instances/{id}}: an instance and its full audit trail, oldest first.

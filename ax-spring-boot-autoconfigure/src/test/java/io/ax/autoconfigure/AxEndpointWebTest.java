@@ -34,6 +34,7 @@ import org.springframework.context.annotation.Import;
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "management.endpoints.web.exposure.include=ax,health",
+            "management.endpoint.ax.access=unrestricted",
             "ax.node-id=ops-node",
             "spring.datasource.url=jdbc:h2:mem:ax-endpoint-web;DB_CLOSE_DELAY=-1"
         })
@@ -71,6 +72,8 @@ class AxEndpointWebTest {
 
         assertThat(answer.status()).isEqualTo(200);
         assertThat(answer.<String>read("$.node")).isEqualTo("ops-node");
+        assertThat(answer.<String>read("$.storeKind")).isEqualTo("jdbc");
+        assertThat(answer.<String>read("$.store")).isEqualTo("jdbc (H2 at jdbc:h2:mem:ax-endpoint-web)");
         assertThat(answer.<String>read("$.role")).isEqualTo("leader");
         assertThat(answer.<String>read("$.leader")).isEqualTo("ops-node");
         assertThat(answer.<Integer>read("$.epoch")).as("its first lease").isEqualTo(1);
@@ -155,7 +158,6 @@ class AxEndpointWebTest {
 
         assertThat(answer.status()).isEqualTo(200);
         assertThat(answer.<String>read("$.node")).isEqualTo("ops-node");
-        assertThat(answer.<String>read("$.store")).isEqualTo("JdbcInstanceStore");
         List<String> starts = answer.read("$.minutes[*].start");
         assertThat(starts).hasSize(60);
         assertThat(Instant.parse(starts.get(59)))
@@ -232,6 +234,9 @@ class AxEndpointWebTest {
         assertThat(answer.<String>read("$.task")).isEqualTo("handler");
         String id = answer.read("$.instanceId");
         await().atMost(BOUND).until(() -> state(id) == InstanceState.SUCCESS);
+        assertThat(store.auditTrail(id).get(0).reason())
+                .as("who asked, though nobody logged in")
+                .isEqualTo("triggered on demand by operator 'anonymous' from 127.0.0.1");
     }
 
     @Test
@@ -260,7 +265,7 @@ class AxEndpointWebTest {
         assertThat(answer.status()).isEqualTo(200);
         assertThat(answer.<String>read("$.state")).isEqualTo("CANCELLED");
         List<String> reasons = answer.read("$.audit[*].reason");
-        assertThat(reasons).last().isEqualTo("cancelled by operator");
+        assertThat(reasons).last().isEqualTo("cancelled by operator 'anonymous' from 127.0.0.1");
         assertThat(state(id)).isEqualTo(InstanceState.CANCELLED);
     }
 
@@ -302,7 +307,7 @@ class AxEndpointWebTest {
             assertThat(instance.<List<String>>read("$.audit[?(@.from == 'DEAD')].reason"))
                     .singleElement()
                     .asString()
-                    .startsWith("replayed by operator");
+                    .startsWith("replayed by operator 'anonymous' from 127.0.0.1");
             assertThat(http.get("/actuator/ax/dead-letters?size=200").<List<String>>read("$.deadLetters[*].instanceId"))
                     .doesNotContain(id);
             assertThat(http.post("/actuator/ax/dead-letters/" + id + "/replay").status())
