@@ -48,8 +48,8 @@ import org.springframework.context.annotation.Bean;
  * The dashboard in a real browser: headless Chromium (Debian's {@code chromium} and {@code chromium-driver}) against
  * the sample application on a random port. An operator pauses a task, finds a DEAD instance by its state, reads its
  * payload and error (both hostile markup, shown as text and never run) and replays it until it succeeds; a viewer
- * sees the same pages without a single write button. Each page is saved as a screenshot under
- * {@code target/dashboard/}.
+ * sees the same pages without a single write button. Both sign in through the sample's form login (its users, with
+ * passwords of this test). Each page is saved as a screenshot under {@code target/dashboard/}.
  *
  * <p>Without Chromium the test is skipped with the reason, unless {@code AX_TEST_SERVICES=required} (CI), where it
  * fails. The driver is the local one: nothing is downloaded at test time.
@@ -58,7 +58,8 @@ import org.springframework.context.annotation.Bean;
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "sample.retry.base=100ms",
-            "management.endpoint.ax.access=unrestricted",
+            "sample.users.viewer-password=" + DashboardBrowserTest.VIEWER_PASSWORD,
+            "sample.users.operator-password=" + DashboardBrowserTest.OPERATOR_PASSWORD,
             "spring.datasource.url=jdbc:h2:mem:dashboard-browser-test;DB_CLOSE_DELAY=-1"
         })
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -71,6 +72,11 @@ class DashboardBrowserTest {
     /** A payload, and so an error message, that would run script if the dashboard wrote it as HTML. */
     static final String HOSTILE =
             "<script>window.axPwned='script'</script>" + "<img src=x onerror=\"window.axPwned='img'\"><b>bold?</b>";
+
+    static final String VIEWER_PASSWORD = "viewer-secret";
+    static final String OPERATOR_PASSWORD = "operator-secret";
+    private static final java.util.function.Function<String, String> PASSWORD_OF =
+            user -> user.equals("operator") ? OPERATOR_PASSWORD : VIEWER_PASSWORD;
 
     private static final Duration BOUND = Duration.ofSeconds(20);
 
@@ -128,12 +134,24 @@ class DashboardBrowserTest {
 
     @Test
     @Order(1)
+    void theDashboardAsksWhoYouAreFirst() {
+        browser.get(url("/login"));
+        browser.manage().deleteAllCookies();
+
+        browser.get(url("/ax/"));
+
+        new WebDriverWait(browser, BOUND).until(d -> d.getCurrentUrl().endsWith("/login"));
+        screenshot("login");
+    }
+
+    @Test
+    @Order(2)
     void theOverviewShowsTheNodeTheStoreAndTheLastHour() {
         signIn("operator");
         open("#/overview");
 
         WebElement store = waitFor(By.cssSelector("[data-card=store] .value"));
-        assertThat(store.getText()).isEqualTo("JdbcInstanceStore");
+        assertThat(store.getText()).startsWith("jdbc");
         assertThat(text(By.cssSelector("[data-card=role] .value"))).isEqualTo("leader");
         assertThat(browser.findElements(By.cssSelector("[data-chart=fires] svg rect")))
                 .hasSize(60);
@@ -142,7 +160,7 @@ class DashboardBrowserTest {
     }
 
     @Test
-    @Order(2)
+    @Order(3)
     void anOperatorPausesATaskAndSeesItPausedThenResumesIt() {
         signIn("operator");
         open("#/tasks");
@@ -161,7 +179,7 @@ class DashboardBrowserTest {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void anOperatorFindsADeadInstanceByStateReadsItsHostileTextAsTextAndReplaysItToSuccess() {
         String id = deadHostileInstance();
         signIn("operator");
@@ -191,13 +209,16 @@ class DashboardBrowserTest {
         click(By.cssSelector("[data-instance-detail] button[data-action=replay]"));
         waitFor(By.cssSelector("#instance-state [data-state=SUCCESS]"));
         assertThat(store.find(id).orElseThrow().state()).isEqualTo(InstanceState.SUCCESS);
+        assertThat(text(By.id("timeline")))
+                .as("the signed-in operator is audited")
+                .contains("by operator 'operator'");
         assertThat(browser.findElements(By.cssSelector("#timeline li[data-to]")))
                 .last()
                 .satisfies(li -> assertThat(li.getDomAttribute("data-to")).isEqualTo("SUCCESS"));
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void theNodesPageListsThisNodeAsLeader() {
         signIn("operator");
         open("#/nodes");
@@ -208,7 +229,7 @@ class DashboardBrowserTest {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void aViewerSeesThePagesWithoutAWriteButton() {
         String id = deadHostileInstance();
         signIn("viewer");
@@ -243,10 +264,15 @@ class DashboardBrowserTest {
         return id;
     }
 
+    /** Signs in through the sample's form login, as a person would; the dashboard is where it lands. */
     private void signIn(String user) {
-        browser.get(url("/ax/"));
-        browser.manage().deleteAllCookies();
-        browser.manage().addCookie(new org.openqa.selenium.Cookie(TestSecurity.COOKIE, user));
+        browser.get(url("/login"));
+        browser.manage().deleteAllCookies(); // signed out: a new session
+        browser.get(url("/login"));
+        waitFor(By.id("username")).sendKeys(user);
+        browser.findElement(By.id("password")).sendKeys(PASSWORD_OF.apply(user));
+        click(By.cssSelector("button[type=submit]"));
+        new WebDriverWait(browser, BOUND).until(d -> d.getCurrentUrl().endsWith("/ax/"));
     }
 
     private void open(String hash) {
@@ -343,11 +369,6 @@ class DashboardBrowserTest {
         @Bean
         Echo echo() {
             return new Echo();
-        }
-
-        @Bean
-        TestSecurity testSecurity() {
-            return new TestSecurity();
         }
     }
 }

@@ -218,7 +218,7 @@
             card('Node', node.node, 'node'),
             card('Role', node.role, 'role'),
             card('Leader', node.leader || 'none', 'leader'),
-            card('Store', node.store || overview.store, 'store'),
+            card('Store', node.store, 'store'),
             card('Live nodes', (node.liveNodes || []).length, 'nodes'),
             card('Tasks', node.tasks, 'tasks'),
             card('Backlog', backlog + (backlog ? ' (oldest ' + millis(node.oldestBacklogAgeMillis) + ')' : ''),
@@ -391,8 +391,7 @@
         return h('div', {},
           instances.length ? table(['Instance', 'Task', 'State', 'Attempt', 'Scheduled', 'Updated'], rows)
             : h('p', {class: 'muted', 'data-empty': 'true'}, 'No instance matches.'),
-          pager('#/instances', params, page, result.more === undefined ? instances.length === PAGE_SIZE : result.more,
-            result.total));
+          pager('#/instances', params, page, result.more));
       }
     };
   }
@@ -583,8 +582,8 @@
       return;
     }
     const who = document.getElementById('who');
-    who.replaceChildren(document.createTextNode(session.user ? session.user : 'not signed in'),
-      document.createTextNode(session.canWrite ? ' · operator' : ' · read-only'));
+    who.replaceChildren(document.createTextNode(session.user ? 'signed in as ' + session.user : 'not signed in'),
+      document.createTextNode(session.canWrite ? ' · may act' : ' · read-only'));
     who.dataset.canWrite = String(session.canWrite);
     if (!session.endpoint) {
       notice('The ax Actuator endpoint is not exposed: add "ax" to management.endpoints.web.exposure.include.',
