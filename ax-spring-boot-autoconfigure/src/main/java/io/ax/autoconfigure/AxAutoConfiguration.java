@@ -8,6 +8,7 @@ import io.ax.core.clock.AxClock;
 import io.ax.core.cluster.ClusterSettings;
 import io.ax.core.cluster.LeaderLease;
 import io.ax.core.cluster.NodeRegistry;
+import io.ax.core.engine.AttemptTracer;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.AxEngineBuilder;
 import io.ax.core.engine.EngineObserver;
@@ -80,6 +81,7 @@ public final class AxAutoConfiguration {
             ApplicationEventPublisher events,
             AxDeadLetterHandler deadLetterHandler,
             ObjectProvider<EngineObserver> observers,
+            ObjectProvider<AttemptTracer> tracer,
             ObjectProvider<LeaderLease> lease,
             ObjectProvider<NodeRegistry> registry) {
         Map<String, PoolSettings> pools = new LinkedHashMap<>();
@@ -117,6 +119,7 @@ public final class AxAutoConfiguration {
             builder.cluster(sharedLease, sharedRegistry);
         }
         observers.orderedStream().forEach(builder::observer);
+        tracer.ifAvailable(builder::tracer);
         return builder.build();
     }
 

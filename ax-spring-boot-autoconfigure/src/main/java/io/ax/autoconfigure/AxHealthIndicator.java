@@ -4,6 +4,7 @@ import io.ax.core.clock.ClockStatus;
 import io.ax.core.cluster.ClusterView;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.Backlog;
+import io.ax.core.store.StoreDescription;
 import java.time.Duration;
 import java.util.Locale;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
@@ -21,7 +22,7 @@ import org.springframework.boot.health.contributor.Status;
  *   <li>UP otherwise.
  * </ul>
  *
- * Details: node, role, leader, epoch, backlog per pool, the oldest due-but-not-started age, clock, dead letters.
+ * Details: node, storeKind and storeDescription (for JDBC the database and its URL without credentials), role, leader, epoch, backlog per pool, the oldest due-but-not-started age, clock, dead letters.
  */
 final class AxHealthIndicator extends AbstractHealthIndicator {
 
@@ -52,6 +53,8 @@ final class AxHealthIndicator extends AbstractHealthIndicator {
                         "clock",
                         clock.paused() ? "paused for " + clock.pauseLeft().toMillis() + " ms" : "ok");
         try {
+            StoreDescription store = engine.store().describe();
+            builder.withDetail("storeKind", store.kind()).withDetail("storeDescription", store.toString());
             builder.withDetail("deadLetters", engine.store().deadLetterCount());
         } catch (RuntimeException e) {
             builder.down(e).withDetail("store", "unreachable");

@@ -16,11 +16,17 @@ import io.ax.core.Transition;
 import io.ax.core.cluster.ClusterStore;
 import io.ax.core.cluster.FencedOutException;
 import io.ax.core.cluster.WakeUps;
+import io.ax.core.store.InstanceQuery;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.NewFire;
 import io.ax.core.store.OwnedInstance;
+import io.ax.core.store.StoreDescription;
 import io.ax.core.store.StoredTask;
 import io.ax.jdbc.GroupWriter.NextFire;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -273,6 +279,32 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     @Override
     public List<TaskInstance> findByTask(String taskName, int limit) {
         return jdbc.query(sql.findByTask, INSTANCE, taskName, limit);
+    }
+
+    /** {@code jdbc}, with the database product and its URL without credentials; asked of the database once. */
+    @Override
+    public StoreDescription describe() {
+        StoreDescription known = description;
+        if (known == null) {
+            try (Connection connection = dataSource.getConnection()) {
+                DatabaseMetaData meta = connection.getMetaData();
+                known = new StoreDescription(
+                        "jdbc", meta.getDatabaseProductName() + " at " + JdbcUrls.withoutCredentials(meta.getURL()));
+            } catch (SQLException | RuntimeException e) {
+                return new StoreDescription("jdbc", vendor.name() + ", not reachable now: " + e.getMessage());
+            }
+            description = known;
+        }
+        return known;
+    }
+
+    /** Set by the first {@link #describe}: the database answers it once. */
+    private volatile StoreDescription description;
+
+    @Override
+    public List<TaskInstance> search(InstanceQuery query) {
+        InstanceSearch search = new InstanceSearch(tablePrefix, query);
+        return jdbc.query(search.sql(), INSTANCE, search.args());
     }
 
     @Override
