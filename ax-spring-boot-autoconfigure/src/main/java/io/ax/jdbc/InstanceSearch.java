@@ -23,10 +23,10 @@ final class InstanceSearch {
             condition(where, "state = ?", query.state().name());
         }
         if (query.from() != null) {
-            condition(where, "scheduled_us >= ?", JdbcInstanceStore.microsAbove(query.from()));
+            condition(where, "scheduled_us >= ?", Micros.above(query.from()));
         }
         if (query.to() != null) {
-            condition(where, "scheduled_us < ?", JdbcInstanceStore.microsAbove(query.to()));
+            condition(where, "scheduled_us < ?", Micros.above(query.to()));
         }
         sql = "SELECT " + Sql.INSTANCE_COLUMNS + " FROM " + tablePrefix + "instance" + where
                 + " ORDER BY scheduled_us DESC, id DESC LIMIT ? OFFSET ?";

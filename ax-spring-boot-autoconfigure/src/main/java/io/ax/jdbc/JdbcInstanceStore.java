@@ -25,7 +25,6 @@ import io.ax.core.store.StoredTask;
 import io.ax.jdbc.GroupWriter.NextFire;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
@@ -291,7 +290,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
                 known = new StoreDescription(
                         "jdbc", meta.getDatabaseProductName() + " at " + JdbcUrls.withoutCredentials(meta.getURL()));
             } catch (SQLException | RuntimeException e) {
-                return new StoreDescription("jdbc", vendor.name() + ", not reachable now: " + e.getMessage());
+                return new StoreDescription("jdbc", "a database not reachable now: " + e.getMessage());
             }
             description = known;
         }
