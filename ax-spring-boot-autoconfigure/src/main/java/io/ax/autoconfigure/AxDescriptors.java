@@ -78,6 +78,39 @@ public final class AxDescriptors {
      */
     public record Clock(String status, long pauseLeftMillis, long jumps, Long lastJumpMillis, Instant lastJumpAt) {}
 
+    /**
+     * {@code /actuator/ax/overview}: the last hour of this node's executions, minute by minute, for a chart.
+     *
+     * @param node this node's id
+     * @param firesLastMinute fires (first attempts started) in the last full minute
+     * @param latenessP50Millis median lateness of the hour's fires (start minus scheduled time); null without fires
+     * @param latenessP99Millis its 99th percentile; null without fires
+     * @param minutes the sixty minutes up to now, oldest first, the current (partial) one last
+     */
+    public record Overview(
+            String node, long firesLastMinute, Long latenessP50Millis, Long latenessP99Millis, List<Minute> minutes) {}
+
+    /**
+     * One minute of this node's executions. Percentiles are read from bins at most 12.5 % wide, never below the
+     * true value.
+     *
+     * @param start when it began
+     * @param fires first attempts that started in it
+     * @param successes attempts that succeeded in it
+     * @param failures attempts that failed or timed out in it
+     * @param deadLetters instances that went DEAD in it
+     * @param latenessP50Millis median lateness of its fires; null without fires
+     * @param latenessP99Millis 99th percentile of their lateness; null without fires
+     */
+    public record Minute(
+            Instant start,
+            long fires,
+            long successes,
+            long failures,
+            long deadLetters,
+            Long latenessP50Millis,
+            Long latenessP99Millis) {}
+
     /** {@code /actuator/ax/tasks}. */
     public record Tasks(List<Task> tasks) {}
 
@@ -142,6 +175,7 @@ public final class AxDescriptors {
      *
      * @param origin what made it: SERIES (its trigger), CATCH_UP, ON_DEMAND, DELAYED (AxScheduler)
      * @param key its key within the task; null when it has none
+     * @param payload the start of its payload; null when it has none, or in answers to an action
      */
     public record Instance(
             String id,
@@ -153,9 +187,14 @@ public final class AxDescriptors {
             Instant updatedAt,
             String origin,
             String key,
-            List<Audit> audit) {
+            List<Audit> audit,
+            Payload payload) {
 
         static Instance of(TaskInstance i, List<AuditEntry> trail) {
+            return of(i, trail, null);
+        }
+
+        static Instance of(TaskInstance i, List<AuditEntry> trail, Payload payload) {
             return new Instance(
                     i.id(),
                     i.taskName(),
@@ -166,7 +205,30 @@ public final class AxDescriptors {
                     i.updatedAt(),
                     i.origin().name(),
                     i.key(),
-                    trail.stream().map(Audit::of).toList());
+                    trail.stream().map(Audit::of).toList(),
+                    payload);
+        }
+    }
+
+    /**
+     * The start of an instance's payload, as text: enough to recognize it, bounded so that a large payload never
+     * makes a large answer.
+     *
+     * @param bytes its whole size
+     * @param text its first {@value #MAX_BYTES} bytes read as UTF-8 (bytes that are not UTF-8 read as U+FFFD)
+     * @param truncated whether {@code text} stops before the end
+     */
+    public record Payload(int bytes, String text, boolean truncated) {
+
+        /** How many bytes of a payload an answer shows. */
+        public static final int MAX_BYTES = 4096;
+
+        static Payload of(byte[] payload) {
+            int shown = Math.min(payload.length, MAX_BYTES);
+            return new Payload(
+                    payload.length,
+                    new String(payload, 0, shown, java.nio.charset.StandardCharsets.UTF_8),
+                    shown < payload.length);
         }
     }
 

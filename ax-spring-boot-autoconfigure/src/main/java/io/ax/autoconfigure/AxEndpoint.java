@@ -48,10 +48,12 @@ import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
  *       letters;
  *   <li>{@code GET /actuator/ax/tasks} and {@code /actuator/ax/tasks/{name}}: trigger, zone, next fire times,
  *       paused, newest instances with state and duration, success and failure counts;
+ *   <li>{@code GET /actuator/ax/overview}: the last hour of this node's executions, minute by minute: fires,
+ *       outcomes, lateness p50/p99;
  *   <li>{@code GET /actuator/ax/instances?task=&state=&from=&to=&page=0&size=20}: a search, each criterion
  *       optional ({@code from} inclusive, {@code to} exclusive, ISO-8601 instants, on the scheduled time), newest
  *       first;
- *   <li>{@code GET /actuator/ax/instances/{id}}: state and full audit trail;
+ *   <li>{@code GET /actuator/ax/instances/{id}}: state, full audit trail and the start of its payload;
  *   <li>{@code GET /actuator/ax/dead-letters?page=0&size=20}: dead letters, newest first, with the last error.
  * </ul>
  *
@@ -83,12 +85,14 @@ public class AxEndpoint {
     private final AxEngine engine;
     private final InstanceStore store;
     private final TaskActivity activity;
+    private final ExecutionHistory history;
     private final AxClock clock;
 
-    AxEndpoint(AxEngine engine, TaskActivity activity, AxClock clock) {
+    AxEndpoint(AxEngine engine, TaskActivity activity, ExecutionHistory history, AxClock clock) {
         this.engine = engine;
         this.store = engine.store();
         this.activity = activity;
+        this.history = history;
         this.clock = clock;
     }
 
@@ -147,6 +151,7 @@ public class AxEndpoint {
             @Nullable String to) {
         return switch (section) {
             case "tasks" -> ok(this::tasks);
+            case "overview" -> ok(this::overview);
             case "dead-letters" -> deadLetters(page, size);
             case "instances" ->
                 InstanceSearchRequest.parse(task, state, from, to, page, size)
@@ -286,7 +291,19 @@ public class AxEndpoint {
     }
 
     private AxDescriptors.Instance instance(String id) {
-        return described(engine.find(id).orElseThrow(() -> new UnknownInstanceException(id)));
+        InstanceDetails details = engine.find(id).orElseThrow(() -> new UnknownInstanceException(id));
+        AxDescriptors.Payload payload =
+                store.payload(id).map(AxDescriptors.Payload::of).orElse(null);
+        return AxDescriptors.Instance.of(details.instance(), details.auditTrail(), payload);
+    }
+
+    private AxDescriptors.Overview overview() {
+        ExecutionHistory.Hour hour = history.lastHour();
+        List<AxDescriptors.Minute> minutes = hour.minutes();
+        // the last entry is the minute still going on; the one before it is the last full one
+        long lastFull = minutes.get(minutes.size() - 2).fires();
+        return new AxDescriptors.Overview(
+                engine.nodeId(), lastFull, hour.latenessP50Millis(), hour.latenessP99Millis(), minutes);
     }
 
     private static AxDescriptors.Instance described(InstanceDetails details) {

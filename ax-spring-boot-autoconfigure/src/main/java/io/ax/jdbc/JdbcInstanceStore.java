@@ -290,7 +290,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
                 known = new StoreDescription(
                         "jdbc", meta.getDatabaseProductName() + " at " + JdbcUrls.withoutCredentials(meta.getURL()));
             } catch (SQLException | RuntimeException e) {
-                return new StoreDescription("jdbc", "database not reachable now: " + e.getMessage());
+                return new StoreDescription("jdbc", "a database not reachable now: " + e.getMessage());
             }
             description = known;
         }

@@ -5,7 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.ax.core.AxContext;
 import io.ax.core.AxJob;
+import io.ax.core.AxScheduler;
 import io.ax.core.InstanceState;
+import io.ax.core.ScheduleRequest;
 import io.ax.core.TaskInstance;
 import io.ax.core.store.InstanceStore;
 import java.time.Duration;
@@ -48,6 +50,9 @@ class AxEndpointWebTest {
 
     @Autowired
     Jobs jobs;
+
+    @Autowired
+    AxScheduler scheduler;
 
     private Http http;
 
@@ -142,6 +147,60 @@ class AxEndpointWebTest {
         assertThat(answer.<String>read("$.audit[0].from")).isNull();
         assertThat(answer.<String>read("$.audit[4].from")).isEqualTo("RUNNING");
         assertThat(answer.<String>read("$.audit[1].reason")).startsWith("due at");
+    }
+
+    @Test
+    void theOverviewSectionCountsTheLastHourMinuteByMinute() {
+        String id = http.post("/actuator/ax/tasks/handler/trigger").read("$.instanceId");
+        await().atMost(BOUND).until(() -> state(id) == InstanceState.SUCCESS);
+
+        Http.Answer answer = http.get("/actuator/ax/overview");
+
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.<String>read("$.node")).isEqualTo("ops-node");
+        List<String> starts = answer.read("$.minutes[*].start");
+        assertThat(starts).hasSize(60);
+        assertThat(Instant.parse(starts.get(59)))
+                .isBefore(Instant.now())
+                .isAfter(Instant.now().minusSeconds(120));
+        assertThat(Duration.between(Instant.parse(starts.get(0)), Instant.parse(starts.get(59))))
+                .isEqualTo(Duration.ofMinutes(59));
+        assertThat(answer.<List<Integer>>read("$.minutes[*].fires").stream()
+                        .mapToInt(Integer::intValue)
+                        .sum())
+                .isPositive();
+        assertThat(answer.<List<Integer>>read("$.minutes[*].successes").stream()
+                        .mapToInt(Integer::intValue)
+                        .sum())
+                .isPositive();
+        assertThat(answer.<Integer>read("$.latenessP50Millis")).isNotNegative();
+        assertThat(answer.<Integer>read("$.latenessP99Millis"))
+                .isGreaterThanOrEqualTo(answer.<Integer>read("$.latenessP50Millis"));
+    }
+
+    @Test
+    void anInstanceShowsTheStartOfItsPayload() {
+        String small = scheduler.schedule(
+                ScheduleRequest.of("waiting").after(Duration.ofHours(1)).payload("<script>alert(1)</script>"));
+        String large = scheduler.schedule(
+                ScheduleRequest.of("waiting").after(Duration.ofHours(1)).payload("x".repeat(5_000)));
+        String none = scheduler.schedule(ScheduleRequest.of("waiting").after(Duration.ofHours(1)));
+        try {
+            Http.Answer shown = http.get("/actuator/ax/instances/" + small);
+            assertThat(shown.<String>read("$.payload.text")).isEqualTo("<script>alert(1)</script>");
+            assertThat(shown.<Integer>read("$.payload.bytes")).isEqualTo(25);
+            assertThat(shown.<Boolean>read("$.payload.truncated")).isFalse();
+
+            Http.Answer cut = http.get("/actuator/ax/instances/" + large);
+            assertThat(cut.<String>read("$.payload.text")).hasSize(4096);
+            assertThat(cut.<Integer>read("$.payload.bytes")).isEqualTo(5_000);
+            assertThat(cut.<Boolean>read("$.payload.truncated")).isTrue();
+
+            assertThat(http.get("/actuator/ax/instances/" + none).<Object>read("$.payload"))
+                    .isNull();
+        } finally {
+            List.of(small, large, none).forEach(scheduler::cancel);
+        }
     }
 
     @Test

@@ -48,7 +48,10 @@ class ConfigurationMetadataTest {
             "ax.shell.script-dir",
             "ax.shell.working-dir",
             "ax.shell.environment",
-            "ax.shell.max-output"
+            "ax.shell.max-output",
+            "ax.dashboard.enabled",
+            "ax.dashboard.path",
+            "ax.dashboard.write-role"
         }) {
             int at = json.indexOf("\"name\": \"" + property + "\"");
             assertThat(at).as(property).isNotNegative();
