@@ -2,12 +2,14 @@ package io.ax.jdbc;
 
 import io.ax.core.AuditEntry;
 import io.ax.core.AxException;
+import io.ax.core.AxIdempotency;
 import io.ax.core.DeadLetter;
 import io.ax.core.DuplicateInstanceException;
 import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
+import io.ax.core.clock.TimeReference;
 import io.ax.core.cluster.ClusterStore;
 import io.ax.core.cluster.FencedOutException;
 import io.ax.core.cluster.WakeUps;
@@ -72,6 +74,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     private final JdbcNodeRegistry registry;
     private final DataSource dataSource;
     private final String tablePrefix;
+    private final JdbcIdempotency idempotency;
 
     /**
      * @param dataSource where the tables live
@@ -88,6 +91,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
         this.registry = new JdbcNodeRegistry(dataSource, tablePrefix);
         this.dataSource = dataSource;
         this.tablePrefix = tablePrefix;
+        this.idempotency = new JdbcIdempotency(jdbc, tablePrefix, vendor);
     }
 
     /**
@@ -97,6 +101,18 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     @Override
     public WakeUps wakeUps() {
         return vendor == Vendor.POSTGRESQL ? new PostgresWakeUps(dataSource, tablePrefix) : WakeUps.none();
+    }
+
+    /** Idempotency keys in this store's {@code idempotency} table, claimed on the database's clock. */
+    @Override
+    public Optional<AxIdempotency> idempotency() {
+        return Optional.of(idempotency);
+    }
+
+    /** The database's clock. */
+    @Override
+    public Optional<TimeReference> timeReference() {
+        return Optional.of(new JdbcTimeReference(jdbc, vendor));
     }
 
     /** The leader lease in this store's tables; its epoch fences the leader's writes here. */

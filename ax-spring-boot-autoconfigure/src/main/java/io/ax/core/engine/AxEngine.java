@@ -3,6 +3,7 @@ package io.ax.core.engine;
 import io.ax.core.AxClockJumpEvent;
 import io.ax.core.AxDeadLetterEvent;
 import io.ax.core.AxException;
+import io.ax.core.AxIdempotency;
 import io.ax.core.AxScheduler;
 import io.ax.core.AxTask;
 import io.ax.core.IllegalTransitionException;
@@ -18,6 +19,8 @@ import io.ax.core.UnknownTaskException;
 import io.ax.core.clock.AxClock;
 import io.ax.core.clock.ClockJumpDetector;
 import io.ax.core.clock.ClockStatus;
+import io.ax.core.clock.ClusterTime;
+import io.ax.core.clock.ClusterTimeStatus;
 import io.ax.core.cluster.ClusterSettings;
 import io.ax.core.cluster.ClusterStore;
 import io.ax.core.cluster.ClusterView;
@@ -28,6 +31,7 @@ import io.ax.core.cluster.Membership;
 import io.ax.core.cluster.NodeInfo;
 import io.ax.core.cluster.NodeRegistry;
 import io.ax.core.cluster.WakeUps;
+import io.ax.core.store.InMemoryIdempotency;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.OwnedInstance;
@@ -122,6 +126,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final Retention retention;
     private final AssignmentPoller poller;
     private final WakeUps wakeUps;
+    private final AxIdempotency idempotency;
+    private final ClusterTime clusterTime; // null: the clock is taken as it is
     private final Prefetcher prefetcher;
     private final DelayedTasks delayed;
     private final PayloadCodec payloadCodec;
@@ -130,7 +136,11 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     AxEngine(AxEngineBuilder b) {
         this.store = Objects.requireNonNull(b.store, "store");
         this.router = Objects.requireNonNull(b.router, "router");
-        this.clock = Objects.requireNonNull(b.clock, "clock");
+        Objects.requireNonNull(b.clock, "clock");
+        // fire times are decided on the cluster's clock when there is one: this node's, corrected by its offset
+        this.clusterTime =
+                b.timeReference == null ? null : new ClusterTime(b.clock, b.timeReference, b.clusterTimeRefresh);
+        this.clock = clusterTime != null ? clusterTime : b.clock;
         this.nodeId = Objects.requireNonNull(b.nodeId, "nodeId");
         this.shutdownAwait = b.shutdownAwait;
         this.deadLetterListeners = List.copyOf(b.deadLetterListeners);
@@ -182,7 +192,12 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         stores.memory().fencedBy(() -> lease.current().epoch());
         boolean ownLease = store instanceof ClusterStore own && own.leaderLease() == lease;
         stores.durableFences(ownLease);
-        this.wakeUps = ownLease ? ((ClusterStore) store).wakeUps() : WakeUps.none();
+        if (b.wakeUps != null) {
+            this.wakeUps = b.wakeUps;
+        } else {
+            this.wakeUps = ownLease ? ((ClusterStore) store).wakeUps() : WakeUps.none();
+        }
+        this.idempotency = b.idempotency != null ? b.idempotency : new InMemoryIdempotency(clock);
         this.leadership = new Leadership(this, b.reconcileEvery);
         this.membership = new Membership(
                 registry,
@@ -245,6 +260,9 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         if (!lifecycle.compareAndSet(Lifecycle.NEW, Lifecycle.STARTED)) {
             return;
         }
+        if (clusterTime != null) {
+            clusterTime.start(); // the offset is known before the first fire time is decided
+        }
         writer.start();
         fireWriter.start();
         wheel.start();
@@ -285,6 +303,9 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             return;
         }
         clockGuard.stop();
+        if (clusterTime != null) {
+            clusterTime.stop();
+        }
         wakeUps.close();
         leadership.stop();
         retention.stop();
@@ -549,6 +570,14 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return insight.backlog();
     }
 
+    /**
+     * This node's offset from the cluster's reference clock (Redis or the database), which fire times are decided
+     * on; empty when the engine's clock is taken as it is (no reference, or a clock of the application's own).
+     */
+    public Optional<ClusterTimeStatus> clusterTime() {
+        return clusterTime == null ? Optional.empty() : Optional.of(clusterTime.status());
+    }
+
     /** What the clock-jump guard has seen, and whether trigger decisions wait now. */
     public ClockStatus clockStatus() {
         return clockGuard.status();
@@ -711,6 +740,10 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
 
     StoreRouter stores() {
         return stores;
+    }
+
+    AxIdempotency idempotency() {
+        return idempotency;
     }
 
     PayloadCodec payloadCodec() {

@@ -69,7 +69,8 @@ final class InstanceRunner {
                 engine.nodeId(),
                 task.params(),
                 engine.stores(),
-                engine.payloadCodec());
+                engine.payloadCodec(),
+                engine.idempotency());
         try {
             executor = engine.router().route(task.type());
             result = executor.execute(task, context);
