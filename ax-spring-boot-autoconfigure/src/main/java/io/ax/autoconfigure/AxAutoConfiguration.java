@@ -2,11 +2,14 @@ package io.ax.autoconfigure;
 
 import io.ax.core.AxException;
 import io.ax.core.AxExecutor;
+import io.ax.core.AxIdempotency;
 import io.ax.core.PayloadCodec;
 import io.ax.core.clock.AxClock;
+import io.ax.core.clock.TimeReference;
 import io.ax.core.cluster.ClusterSettings;
 import io.ax.core.cluster.LeaderLease;
 import io.ax.core.cluster.NodeRegistry;
+import io.ax.core.cluster.WakeUps;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.AxEngineBuilder;
 import io.ax.core.engine.EngineObserver;
@@ -53,6 +56,13 @@ public final class AxAutoConfiguration {
         return new InMemoryInstanceStore(properties.getMemory().getMaxFinishedInstances());
     }
 
+    /** Without Redis: the store's table, or this JVM's keys for a store without one. */
+    @Bean
+    @ConditionalOnMissingBean
+    AxIdempotency axIdempotency(InstanceStore store, AxClock clock) {
+        return StoreDefaults.idempotency(store, clock);
+    }
+
     @Bean
     @ConditionalOnMissingBean
     LocalMethodExecutor axLocalMethodExecutor() {
@@ -76,7 +86,10 @@ public final class AxAutoConfiguration {
             ApplicationEventPublisher events,
             ObjectProvider<EngineObserver> observers,
             ObjectProvider<LeaderLease> lease,
-            ObjectProvider<NodeRegistry> registry) {
+            ObjectProvider<NodeRegistry> registry,
+            AxIdempotency idempotency,
+            ObjectProvider<WakeUps> wakeUps,
+            ObjectProvider<TimeReference> timeReference) {
         Map<String, PoolSettings> pools = new LinkedHashMap<>();
         properties
                 .getPools()
@@ -110,6 +123,16 @@ public final class AxAutoConfiguration {
         NodeRegistry sharedRegistry = registry.getIfAvailable();
         if (sharedLease != null && sharedRegistry != null) {
             builder.cluster(sharedLease, sharedRegistry);
+        }
+        builder.idempotency(idempotency);
+        wakeUps.ifAvailable(builder::wakeUps); // Redis pub/sub; else the store's own
+        AxProperties.Clock clockSettings = properties.getClock();
+        // the offset corrects the system clock; a clock of the application's own (a test's) is taken as it is
+        if (clockSettings.isClusterOffset() && clock == AxClock.system()) {
+            TimeReference reference = timeReference.getIfAvailable(() -> StoreDefaults.timeReference(store));
+            if (reference != null) {
+                builder.clusterTime(reference, clockSettings.getOffsetRefresh());
+            }
         }
         observers.orderedStream().forEach(builder::observer);
         return builder.build();

@@ -367,6 +367,16 @@ public class AxProperties {
         /** How long trigger decisions wait after a clock jump; health is OUT_OF_SERVICE meanwhile. */
         private Duration pause = Duration.ofSeconds(2);
 
+        /**
+         * Whether fire times are decided on the cluster's clock: this node's clock corrected by its offset from Redis
+         * TIME (with Redis) or the database's clock, measured with round-trip compensation. Applies to the system
+         * clock only; a clock bean of the application's own is taken as it is.
+         */
+        private boolean clusterOffset = true;
+
+        /** How often the offset from the cluster's clock is measured again. */
+        private Duration offsetRefresh = Duration.ofSeconds(30);
+
         public Duration getJumpThreshold() {
             return jumpThreshold;
         }
@@ -381,6 +391,22 @@ public class AxProperties {
 
         public void setPause(Duration pause) {
             this.pause = pause;
+        }
+
+        public boolean isClusterOffset() {
+            return clusterOffset;
+        }
+
+        public void setClusterOffset(boolean clusterOffset) {
+            this.clusterOffset = clusterOffset;
+        }
+
+        public Duration getOffsetRefresh() {
+            return offsetRefresh;
+        }
+
+        public void setOffsetRefresh(Duration offsetRefresh) {
+            this.offsetRefresh = offsetRefresh;
         }
     }
 

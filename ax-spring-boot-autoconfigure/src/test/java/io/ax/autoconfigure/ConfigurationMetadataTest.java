@@ -35,7 +35,14 @@ class ConfigurationMetadataTest {
             "ax.retention.finished",
             "ax.retention.dead",
             "ax.retention.interval",
-            "ax.retention.batch-size"
+            "ax.retention.batch-size",
+            "ax.clock.cluster-offset",
+            "ax.clock.offset-refresh",
+            "ax.redis.enabled",
+            "ax.redis.key-prefix",
+            "ax.redis.retry",
+            "ax.redis.lock.ttl",
+            "ax.redis.lock.renew"
         }) {
             int at = json.indexOf("\"name\": \"" + property + "\"");
             assertThat(at).as(property).isNotNegative();
