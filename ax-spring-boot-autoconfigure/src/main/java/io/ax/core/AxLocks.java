@@ -15,8 +15,9 @@ public interface AxLocks {
      * Takes the lock {@code name} when no one holds it.
      *
      * @param name what the lock guards; not blank
-     * @param onLost called once, on a thread of the locks' own, if the lock is lost before it is released; must not
-     *     block (interrupting the worker thread, setting a flag). Not called after {@link AxLock#close()}
+     * @param onLost called once if the lock is lost before it is released, on a thread of the locks' own (or on the
+     *     holder's own thread when its {@link AxLock#isLost()} is the first to see the lease run out); must not block
+     *     (interrupting the worker thread, setting a flag). Not called after {@link AxLock#close()}
      * @return the lock, renewed until closed; empty when another holder has it, or the store cannot be reached
      */
     Optional<AxLock> tryAcquire(String name, Runnable onLost);

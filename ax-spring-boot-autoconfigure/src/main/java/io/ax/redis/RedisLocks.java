@@ -4,7 +4,6 @@ import io.ax.core.AxLock;
 import io.ax.core.AxLocks;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -109,10 +108,6 @@ final class RedisLocks implements AxLocks, AutoCloseable {
 
     ScheduledThreadPoolExecutor watch() {
         return watch;
-    }
-
-    List<String> keys(String key) {
-        return List.of(key);
     }
 
     /** Stops renewing every lock; held ones expire in Redis after their ttl. */
