@@ -121,6 +121,10 @@ public final class AxAutoConfiguration {
         // by default the store keeps the lease and registry; an application may put them elsewhere
         LeaderLease sharedLease = lease.getIfAvailable();
         NodeRegistry sharedRegistry = registry.getIfAvailable();
+        if (properties.getCluster().getLeaseStore() == AxProperties.LeaseStore.REDIS && sharedLease == null) {
+            throw new AxException("ax.cluster.lease-store=redis needs Redis: a RedisConnectionFactory in the"
+                    + " application (spring-boot-starter-data-redis) and ax.redis.enabled not false");
+        }
         if (sharedLease != null && sharedRegistry != null) {
             builder.cluster(sharedLease, sharedRegistry);
         }

@@ -354,6 +354,14 @@ public class AxProperties {
         }
     }
 
+    /** Where the leader lease lives. */
+    public enum LeaseStore {
+        /** The database's leader row. */
+        JDBC,
+        /** The application's Redis; the epochs are recorded in the database for fencing. */
+        REDIS
+    }
+
     /** Clock-jump guard. */
     public static class Clock {
 
@@ -554,6 +562,21 @@ public class AxProperties {
 
         /** Points per node on the consistent-hash ring that spreads instances over the live nodes. */
         private int virtualNodes = 32;
+
+        /**
+         * Where the leader lease lives: jdbc (the database's leader row) or redis (a hash on the application's Redis,
+         * on Redis's clock, each new epoch recorded in the database's leader row before it is used, so the leader's
+         * writes stay fenced by the database). With redis, no node leads while Redis is down.
+         */
+        private LeaseStore leaseStore = LeaseStore.JDBC;
+
+        public LeaseStore getLeaseStore() {
+            return leaseStore;
+        }
+
+        public void setLeaseStore(LeaseStore leaseStore) {
+            this.leaseStore = leaseStore;
+        }
 
         public Duration getHeartbeat() {
             return heartbeat;

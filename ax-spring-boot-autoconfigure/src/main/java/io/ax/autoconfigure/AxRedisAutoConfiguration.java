@@ -5,6 +5,10 @@ import io.ax.core.AxIdempotency;
 import io.ax.core.AxLocks;
 import io.ax.core.clock.AxClock;
 import io.ax.core.clock.TimeReference;
+import io.ax.core.cluster.ClusterStore;
+import io.ax.core.cluster.EpochFence;
+import io.ax.core.cluster.LeaderLease;
+import io.ax.core.cluster.NodeRegistry;
 import io.ax.core.cluster.WakeUps;
 import io.ax.core.store.InstanceStore;
 import io.ax.redis.AxRedis;
@@ -15,6 +19,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -74,6 +79,27 @@ public final class AxRedisAutoConfiguration {
     @ConditionalOnMissingBean
     TimeReference axTimeReference(AxRedis redis, InstanceStore store) {
         return redis.timeReference(StoreDefaults.timeReference(store));
+    }
+
+    /** {@code ax.cluster.lease-store=redis}: the lease on Redis, its epochs recorded in the database's leader row. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnProperty(name = "ax.cluster.lease-store", havingValue = "redis")
+    LeaderLease axLeaderLease(AxRedis redis, InstanceStore store) {
+        if (store instanceof ClusterStore shared && shared.leaderLease() instanceof EpochFence fence) {
+            return redis.leaderLease(fence);
+        }
+        throw new AxException("ax.cluster.lease-store=redis needs the JDBC store (a DataSource), whose leader row"
+                + " records the epochs that fence the leader's writes; this application keeps AX in "
+                + store.getClass().getSimpleName());
+    }
+
+    /** The nodes stay registered in the store, beside the lease that the store's writes are fenced by. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnProperty(name = "ax.cluster.lease-store", havingValue = "redis")
+    NodeRegistry axNodeRegistry(InstanceStore store) {
+        return ((ClusterStore) store).nodeRegistry();
     }
 
     @Bean

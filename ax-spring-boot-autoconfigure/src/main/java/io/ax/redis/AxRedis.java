@@ -3,6 +3,8 @@ package io.ax.redis;
 import io.ax.core.AxIdempotency;
 import io.ax.core.AxLocks;
 import io.ax.core.clock.TimeReference;
+import io.ax.core.cluster.EpochFence;
+import io.ax.core.cluster.EpochMirroringLease;
 import io.ax.core.cluster.WakeUps;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,6 +54,14 @@ public final class AxRedis implements AutoCloseable {
      */
     public AxLocks locks(Duration ttl, Duration renew) {
         return new RedisLocks(link, ttl, renew, System::nanoTime);
+    }
+
+    /**
+     * The leader lease on Redis, which records each epoch it grants in {@code fence} (the database's lease row) before
+     * granting it, so the leader's database writes stay fenced. No fallback: while Redis is down no node leads.
+     */
+    public EpochMirroringLease leaderLease(EpochFence fence) {
+        return new RedisLeaderLease(link, fence);
     }
 
     /** Idempotency keys on Redis, in {@code fallback} while Redis is down. */

@@ -7,6 +7,8 @@ import io.ax.core.AxIdempotency;
 import io.ax.core.AxLock;
 import io.ax.core.AxLocks;
 import io.ax.core.clock.AxClock;
+import io.ax.core.cluster.EpochMirroringLease;
+import io.ax.core.cluster.LeaderLease;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.store.InMemoryIdempotency;
 import io.ax.test.redis.RedisServerProcess;
@@ -98,6 +100,51 @@ class AxRedisAutoConfigurationTest {
                                     .value())
                             .isBetween(0.0, 1.0);
                 });
+    }
+
+    @Test
+    void leadsThroughALeaseOnRedisWhoseEpochTheDatabaseRecords() {
+        runner().withConfiguration(AutoConfigurations.of(
+                        org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration.class,
+                        AxJdbcAutoConfiguration.class))
+                .withPropertyValues(
+                        "spring.datasource.url=jdbc:h2:mem:" + java.util.UUID.randomUUID() + ";DB_CLOSE_DELAY=-1",
+                        "spring.datasource.username=sa",
+                        "ax.cluster.lease-store=redis")
+                .run(context -> {
+                    assertThat(context.getBean(LeaderLease.class)).isInstanceOf(EpochMirroringLease.class);
+                    AxEngine engine = context.getBean(AxEngine.class);
+                    await().atMost(Duration.ofSeconds(10))
+                            .until(() -> engine.cluster().isLeader());
+                    long epoch = engine.cluster().epoch();
+                    assertThat(epoch).isPositive();
+                    StringRedisTemplate redis = new StringRedisTemplate(factory);
+                    assertThat(redis.<String, String>opsForHash().get(prefix + "leader", "epoch"))
+                            .isEqualTo(Long.toString(epoch));
+                    assertThat(new org.springframework.jdbc.core.JdbcTemplate(
+                                            context.getBean(javax.sql.DataSource.class))
+                                    .queryForObject("SELECT epoch FROM ax_leader", Long.class))
+                            .as("recorded in the database, where it fences the leader's writes")
+                            .isEqualTo(epoch);
+                });
+    }
+
+    @Test
+    void aLeaseOnRedisWithoutADatabaseFailsStartUpSayingWhy() {
+        runner().withPropertyValues("ax.cluster.lease-store=redis")
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .rootCause()
+                        .hasMessageContaining("ax.cluster.lease-store=redis needs the JDBC store"));
+    }
+
+    @Test
+    void aLeaseOnRedisWithoutRedisFailsStartUpSayingWhy() {
+        runner().withPropertyValues("ax.cluster.lease-store=redis", "ax.redis.enabled=false")
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .rootCause()
+                        .hasMessageContaining("ax.cluster.lease-store=redis needs Redis"));
     }
 
     @Test

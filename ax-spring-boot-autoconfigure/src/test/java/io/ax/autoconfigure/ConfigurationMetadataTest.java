@@ -42,7 +42,8 @@ class ConfigurationMetadataTest {
             "ax.redis.key-prefix",
             "ax.redis.retry",
             "ax.redis.lock.ttl",
-            "ax.redis.lock.renew"
+            "ax.redis.lock.renew",
+            "ax.cluster.lease-store"
         }) {
             int at = json.indexOf("\"name\": \"" + property + "\"");
             assertThat(at).as(property).isNotNegative();

@@ -24,6 +24,7 @@ import io.ax.core.clock.ClusterTimeStatus;
 import io.ax.core.cluster.ClusterSettings;
 import io.ax.core.cluster.ClusterStore;
 import io.ax.core.cluster.ClusterView;
+import io.ax.core.cluster.EpochMirroringLease;
 import io.ax.core.cluster.LeaderLease;
 import io.ax.core.cluster.LocalLeaderLease;
 import io.ax.core.cluster.LocalNodeRegistry;
@@ -190,7 +191,10 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         // this node's MEMORY executions: fenced by whichever lease makes it leader; the configured store only when
         // it keeps that lease itself
         stores.memory().fencedBy(() -> lease.current().epoch());
-        boolean ownLease = store instanceof ClusterStore own && own.leaderLease() == lease;
+        // the store fences the leader's writes when it keeps the lease, or receives the epochs of one kept elsewhere
+        boolean ownLease = store instanceof ClusterStore own
+                && (own.leaderLease() == lease
+                        || lease instanceof EpochMirroringLease mirrored && mirrored.fence() == own.leaderLease());
         stores.durableFences(ownLease);
         if (b.wakeUps != null) {
             this.wakeUps = b.wakeUps;
