@@ -87,8 +87,7 @@ public enum TestDatabase {
     public void dropTables(String prefix) {
         try (Connection c = dataSource().getConnection();
                 Statement s = c.createStatement()) {
-            for (String table :
-                    new String[] {
+            for (String table : new String[] {
                 "dead_letter", "audit", "instance", "task", "leader", "node", "idempotency", "schema_history"
             }) {
                 s.execute("DROP TABLE IF EXISTS " + prefix + table);

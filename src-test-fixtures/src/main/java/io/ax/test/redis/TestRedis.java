@@ -76,8 +76,8 @@ public final class TestRedis {
         }
         StringRedisTemplate redis = new StringRedisTemplate(factory);
         List<String> keys = new ArrayList<>();
-        try (Cursor<String> cursor =
-                redis.scan(ScanOptions.scanOptions().match(prefix + "*").count(1000).build())) {
+        try (Cursor<String> cursor = redis.scan(
+                ScanOptions.scanOptions().match(prefix + "*").count(1000).build())) {
             cursor.forEachRemaining(keys::add);
         }
         if (!keys.isEmpty()) {

@@ -84,7 +84,8 @@ public abstract class IdempotencyContract {
         assertThatThrownBy(() -> idempotency().claim(" ", Duration.ofMinutes(1)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("blank");
-        assertThatThrownBy(() -> idempotency().claim("x".repeat(AxIdempotency.MAX_KEY_LENGTH + 1), Duration.ofMinutes(1)))
+        assertThatThrownBy(() ->
+                        idempotency().claim("x".repeat(AxIdempotency.MAX_KEY_LENGTH + 1), Duration.ofMinutes(1)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("at most");
         assertThatThrownBy(() -> idempotency().claim("k", Duration.ZERO))
