@@ -276,6 +276,9 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             membership.start(); // a node alone leads at once; the takeover plans and loads before this returns
         } catch (RuntimeException e) {
             lifecycle.set(Lifecycle.STOPPED);
+            if (clusterTime != null) {
+                clusterTime.stop();
+            }
             prefetcher.stop();
             wheel.close();
             dispatchExecutor.shutdownNow();
