@@ -1,5 +1,6 @@
 package io.ax.autoconfigure;
 
+import io.ax.core.AxDeadLetterHandler;
 import io.ax.core.AxException;
 import io.ax.core.AxExecutor;
 import io.ax.core.AxIdempotency;
@@ -10,6 +11,7 @@ import io.ax.core.cluster.ClusterSettings;
 import io.ax.core.cluster.LeaderLease;
 import io.ax.core.cluster.NodeRegistry;
 import io.ax.core.cluster.WakeUps;
+import io.ax.core.engine.AttemptTracer;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.AxEngineBuilder;
 import io.ax.core.engine.EngineObserver;
@@ -31,17 +33,20 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import tools.jackson.databind.ObjectMapper;
 
 /**
  * Wires the AX engine: store, executors, router, engine, its life cycle and the discovery of {@code @AxJob}
- * methods. Dead letters and clock jumps become Spring application events; every {@code EngineObserver} bean hears
+ * methods and {@code ax.tasks} entries. Dead letters go to the {@link AxDeadLetterHandler} (by default: a Spring
+ * application event) and clock jumps become Spring application events; every {@code EngineObserver} bean hears
  * what the engine does. Every bean backs off when the application defines its own; {@code ax.enabled=false} turns
  * all off.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "ax.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(AxProperties.class)
+@Import(AxExecutorConfiguration.class)
 public final class AxAutoConfiguration {
 
     @Bean
@@ -84,7 +89,9 @@ public final class AxAutoConfiguration {
             AxClock clock,
             ObjectProvider<PayloadCodec> payloadCodec,
             ApplicationEventPublisher events,
+            AxDeadLetterHandler deadLetterHandler,
             ObjectProvider<EngineObserver> observers,
+            ObjectProvider<AttemptTracer> tracer,
             ObjectProvider<LeaderLease> lease,
             ObjectProvider<NodeRegistry> registry,
             AxIdempotency idempotency,
@@ -114,7 +121,7 @@ public final class AxAutoConfiguration {
                 .maxPayloadSize((int) properties.getPayload().getMaxSize().toBytes())
                 .clockJumpThreshold(properties.getClock().getJumpThreshold())
                 .clockPause(properties.getClock().getPause())
-                .onDeadLetter(events::publishEvent)
+                .onDeadLetter(event -> deadLetterHandler.handle(event.deadLetter()))
                 .onClockJump(events::publishEvent)
                 .clusterSettings(clusterSettings(properties.getCluster()))
                 .retention(retentionSettings(properties.getRetention()));
@@ -139,6 +146,7 @@ public final class AxAutoConfiguration {
             }
         }
         observers.orderedStream().forEach(builder::observer);
+        tracer.ifAvailable(builder::tracer);
         return builder.build();
     }
 

@@ -4,6 +4,7 @@ import io.ax.core.clock.ClockStatus;
 import io.ax.core.cluster.ClusterView;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.Backlog;
+import io.ax.core.store.StoreDescription;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -22,8 +23,9 @@ import org.springframework.boot.health.contributor.Status;
  *   <li>UP otherwise.
  * </ul>
  *
- * Details: node, role, leader, epoch, backlog per pool, the oldest due-but-not-started age, clock, the cluster time
- * offset, dead letters, and parts AX can do without (Redis), which never change the status.
+ * Details: node, storeKind and storeDescription (for JDBC the database and its URL without credentials), role,
+ * leader, epoch, backlog per pool, the oldest due-but-not-started age, clock, the cluster time offset, dead letters,
+ * and parts AX can do without (Redis), which never change the status.
  */
 final class AxHealthIndicator extends AbstractHealthIndicator {
 
@@ -66,6 +68,8 @@ final class AxHealthIndicator extends AbstractHealthIndicator {
             builder.withDetail(detail.name(), detail.value());
         }
         try {
+            StoreDescription store = engine.store().describe();
+            builder.withDetail("storeKind", store.kind()).withDetail("storeDescription", store.toString());
             builder.withDetail("deadLetters", engine.store().deadLetterCount());
         } catch (RuntimeException e) {
             builder.down(e).withDetail("store", "unreachable");

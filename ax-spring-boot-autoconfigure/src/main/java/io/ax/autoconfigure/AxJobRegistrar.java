@@ -1,8 +1,12 @@
 package io.ax.autoconfigure;
 
+import io.ax.core.AxContext;
 import io.ax.core.AxJob;
 import io.ax.core.AxTask;
+import io.ax.core.InvalidTaskException;
+import io.ax.core.RetryPolicy;
 import io.ax.core.engine.AxEngine;
+import io.ax.core.engine.ExecutorRouter;
 import io.ax.executor.LocalMethodExecutor;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -22,11 +26,13 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ReflectionUtils;
 
 /**
- * Finds {@link AxJob} methods on every bean as it is created, and once all singletons exist turns them into tasks,
- * binds them to the {@link LocalMethodExecutor} and registers them with the {@link AxEngine}. Any invalid definition
- * fails start-up with an {@link InvalidJobDefinitionException}.
+ * Finds {@link AxJob} methods on every bean as it is created, and once all singletons exist turns them and the
+ * {@code ax.tasks} entries into tasks, checks that an executor claims each and finds it runnable, binds LOCAL ones
+ * to the {@link LocalMethodExecutor} and registers them all with the {@link AxEngine}. Any invalid definition fails
+ * start-up with an {@link InvalidJobDefinitionException}.
  */
 final class AxJobRegistrar implements BeanPostProcessor, SmartInitializingSingleton, BeanFactoryAware {
 
@@ -67,23 +73,25 @@ final class AxJobRegistrar implements BeanPostProcessor, SmartInitializingSingle
         AxProperties properties = beanFactory.getBean(AxProperties.class);
         AxEngine engine = beanFactory.getBean(AxEngine.class);
         LocalMethodExecutor executor = beanFactory.getBean(LocalMethodExecutor.class);
-        AxJobDefinitions definitions = new AxJobDefinitions(this::resolvePlaceholders, properties.getDefaultZone());
+        ExecutorRouter router = beanFactory.getBean(ExecutorRouter.class);
+        TaskDefinitionReader reader =
+                new TaskDefinitionReader(properties.getDefaultZone(), beanFactory.getBean(RetryPolicy.class));
+        AxJobDefinitions definitions = new AxJobDefinitions(this::resolvePlaceholders, reader);
         List<Found> jobs;
         synchronized (found) {
             jobs = List.copyOf(found);
             found.clear();
         }
         Map<String, String> names = new HashMap<>();
-        List<AxTask> tasks = new ArrayList<>();
+        List<Defined> defined = new ArrayList<>();
         for (Found f : jobs) {
             AxTask task = definitions.define(f.beanName(), f.method(), f.job());
-            String other = names.putIfAbsent(task.name(), AxJobDefinitions.describe(f.method()));
+            TaskSpec.Source source = AxJobDefinitions.source(f.method());
+            String other = names.putIfAbsent(task.name(), "@AxJob on " + AxJobDefinitions.describe(f.method()));
             if (other != null) {
-                throw new InvalidJobDefinitionException(
-                        AxJobDefinitions.describe(f.method()),
-                        "name",
-                        "the name '" + task.name() + "' is already used by " + other);
+                throw source.invalid("name", "the name '" + task.name() + "' is already used by " + other);
             }
+            check(router, task, source);
             if (!definitions.setsTimeout(f.method(), f.job())) {
                 LOG.warn(
                         "@AxJob '{}' on {} sets no timeout; it gets the default {}s. Set timeout = \"...\" to choose",
@@ -91,19 +99,83 @@ final class AxJobRegistrar implements BeanPostProcessor, SmartInitializingSingle
                         AxJobDefinitions.describe(f.method()),
                         AxTask.DEFAULT_TIMEOUT.toSeconds());
             }
-            tasks.add(task);
+            defined.add(new Defined(task, f.bean(), f.method()));
         }
-        for (int i = 0; i < tasks.size(); i++) {
-            Found f = jobs.get(i);
-            executor.bind(tasks.get(i).name(), f.bean(), f.method());
-            engine.register(tasks.get(i));
+        ConfiguredTasks configured = new ConfiguredTasks(reader);
+        Map<String, AxTaskProperties.Task> entries =
+                beanFactory.getBean(AxTaskProperties.class).getTasks();
+        entries.forEach((name, entry) -> {
+            TaskSpec.Source source = ConfiguredTasks.source(name);
+            AxTask task = configured.define(name, entry);
+            String other = names.putIfAbsent(task.name(), "ax.tasks." + name);
+            if (other != null) {
+                throw source.invalid("name", "the name '" + task.name() + "' is already used by " + other);
+            }
+            check(router, task, source);
+            if (entry.getTimeout() == null || entry.getTimeout().isBlank()) {
+                LOG.warn(
+                        "ax.tasks.{} sets no timeout; it gets the default {}s. Set ax.tasks.{}.timeout to choose",
+                        name,
+                        AxTask.DEFAULT_TIMEOUT.toSeconds(),
+                        name);
+            }
+            defined.add(AxTask.LOCAL.equals(task.type()) ? local(task, source) : new Defined(task, null, null));
+        });
+        for (Defined d : defined) {
+            if (d.bean() != null) {
+                executor.bind(d.task().name(), d.bean(), d.method());
+            }
+            engine.register(d.task());
         }
-        if (!tasks.isEmpty()) {
+        if (!defined.isEmpty()) {
             LOG.info(
-                    "AX registered {} @AxJob task(s): {}",
-                    tasks.size(),
-                    tasks.stream().map(AxTask::name).toList());
+                    "AX registered {} task(s): {}",
+                    defined.size(),
+                    defined.stream().map(d -> d.task().name()).toList());
         }
+    }
+
+    /** A task ready to register, with the bean method it runs when it is LOCAL. */
+    private record Defined(AxTask task, Object bean, Method method) {}
+
+    /** An executor claims the task's type and finds it can run: else start-up fails, naming the attribute. */
+    private static void check(ExecutorRouter router, AxTask task, TaskSpec.Source source) {
+        try {
+            router.check(task);
+        } catch (InvalidTaskException e) {
+            throw source.invalid(e.attribute(), e.reason());
+        }
+    }
+
+    /** The bean and method a configured LOCAL task names as {@code beanName.methodName}. */
+    private Defined local(AxTask task, TaskSpec.Source source) {
+        String target = task.target();
+        int dot = target.lastIndexOf('.');
+        if (dot <= 0 || dot == target.length() - 1) {
+            throw source.invalid("target", "'" + target + "' is not beanName.methodName");
+        }
+        String beanName = target.substring(0, dot);
+        String methodName = target.substring(dot + 1);
+        if (!beanFactory.containsBean(beanName)) {
+            throw source.invalid("target", "there is no bean named '" + beanName + "'");
+        }
+        Object bean = beanFactory.getBean(beanName);
+        Class<?> type = AopUtils.getTargetClass(bean);
+        Method method = null;
+        for (Class<?>[] parameters : List.<Class<?>[]>of(new Class<?>[0], new Class<?>[] {AxContext.class})) {
+            Method m = ReflectionUtils.findMethod(type, methodName, parameters);
+            if (m != null) {
+                method = m;
+                break;
+            }
+        }
+        if (method == null) {
+            throw source.invalid(
+                    "target",
+                    "bean '" + beanName + "' (" + type.getName() + ") has no method " + methodName + "() or "
+                            + methodName + "(AxContext)");
+        }
+        return new Defined(task, bean, AopUtils.selectInvocableMethod(method, bean.getClass()));
     }
 
     private String resolvePlaceholders(String value) {

@@ -63,6 +63,9 @@ public class AxProperties {
     /** How long finished history stays in the store. */
     private final Retention retention = new Retention();
 
+    /** The operator's web dashboard. */
+    private final Dashboard dashboard = new Dashboard();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -141,6 +144,10 @@ public class AxProperties {
 
     public Retention getRetention() {
         return retention;
+    }
+
+    public Dashboard getDashboard() {
+        return dashboard;
     }
 
     /** Time wheel settings. */
@@ -616,6 +623,49 @@ public class AxProperties {
 
         public void setVirtualNodes(int virtualNodes) {
             this.virtualNodes = virtualNodes;
+        }
+    }
+
+    /**
+     * The operator's web dashboard: HTML pages served by the application itself that read the {@code ax} Actuator
+     * endpoint with the browser's session. It adds no security of its own: protect its path like the endpoint's.
+     */
+    public static class Dashboard {
+
+        /** Whether the application serves the dashboard (a servlet web application with Actuator only). */
+        private boolean enabled = false;
+
+        /** Where the dashboard is served, e.g. /ax (then /ax/ is its overview page). */
+        private String path = "/ax";
+
+        /**
+         * The role (as the servlet request's isUserInRole checks it) a user needs to see the dashboard's write
+         * buttons: pause, resume, trigger, cancel, replay. Users without it only read.
+         */
+        private String writeRole = "OPERATOR";
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getPath() {
+            return path;
+        }
+
+        public void setPath(String path) {
+            this.path = path;
+        }
+
+        public String getWriteRole() {
+            return writeRole;
+        }
+
+        public void setWriteRole(String writeRole) {
+            this.writeRole = writeRole;
         }
     }
 }

@@ -2,25 +2,60 @@ package io.ax.autoconfigure;
 
 import io.ax.core.AxException;
 
-/** An {@code @AxJob} that cannot run as written; thrown at start-up, naming the method, the attribute and why. */
+/**
+ * A task definition that cannot run as written, an {@code @AxJob} or an {@code ax.tasks.<name>} entry; thrown at
+ * start-up, naming the definition, the attribute and why. Both kinds of definition give the same reasons.
+ */
 public final class InvalidJobDefinitionException extends AxException {
 
     private final String method;
+    private final String definition;
     private final String attribute;
+    private final String fix;
 
-    InvalidJobDefinitionException(String method, String attribute, String reason) {
-        super("Invalid @AxJob on " + method + ": attribute '" + attribute + "': " + reason);
+    private InvalidJobDefinitionException(
+            String method, String definition, String attribute, String reason, String fix) {
+        super("Invalid " + definition + ": attribute '" + attribute + "': " + reason);
         this.method = method;
+        this.definition = definition;
         this.attribute = attribute;
+        this.fix = fix;
     }
 
-    /** The annotated method, as {@code com.example.Jobs.report()}. */
+    /** An invalid {@code @AxJob} on {@code method}. */
+    InvalidJobDefinitionException(String method, String attribute, String reason) {
+        this(
+                method,
+                "@AxJob on " + method,
+                attribute,
+                reason,
+                "Fix attribute '" + attribute + "' of the @AxJob on " + method + ".");
+    }
+
+    /** An invalid {@code ax.tasks.<name>} entry. */
+    static InvalidJobDefinitionException ofProperties(String taskKey, String attribute, String reason) {
+        String property = "ax.tasks." + taskKey + "." + attribute;
+        return new InvalidJobDefinitionException(
+                null, "task ax.tasks." + taskKey, attribute, reason, "Fix property " + property + ".");
+    }
+
+    /** The annotated method, as {@code com.example.Jobs.report()}; null for a task defined in properties. */
     public String method() {
         return method;
     }
 
-    /** The attribute at fault, e.g. {@code cron}. */
+    /** What is invalid, as {@code @AxJob on com.example.Jobs.report()} or {@code task ax.tasks.report}. */
+    public String definition() {
+        return definition;
+    }
+
+    /** The attribute at fault, e.g. {@code cron} (of an {@code @AxJob}) or {@code trigger.cron} (of a property). */
     public String attribute() {
         return attribute;
+    }
+
+    /** What to change, for the failure analysis. */
+    String fix() {
+        return fix;
     }
 }

@@ -11,6 +11,14 @@ public interface AxExecutor {
     boolean matchTaskType(String type);
 
     /**
+     * Checks a task of a type this executor claims when the task is defined (registered), so that a task that
+     * could never run fails at start-up, not at its first fire. Does nothing by default.
+     *
+     * @throws InvalidTaskException naming the attribute at fault and why (without echoing secrets)
+     */
+    default void check(AxTask task) {}
+
+    /**
      * Runs one attempt.
      *
      * @return the outcome; null counts as success

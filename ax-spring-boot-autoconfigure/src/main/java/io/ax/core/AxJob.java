@@ -55,7 +55,19 @@ public @interface AxJob {
     /** What happens to fire times missed while nothing ran (the application was down); default one catch-up. */
     MisfirePolicy misfire() default MisfirePolicy.FIRE_ONCE;
 
-    /** How failed attempts are retried; default none. */
+    /** Where its instances live: PERSISTENT (the default) in the store, MEMORY only in this process. */
+    Durability durability() default Durability.PERSISTENT;
+
+    /**
+     * Static parameters as {@code key=value} entries (placeholders allowed in the value), handed to the method in
+     * {@link AxContext#params()}.
+     */
+    String[] params() default {};
+
+    /**
+     * How failed attempts are retried; default the application's default policy ({@code ax.retry.*}, which retries
+     * nothing unless configured). A {@code @Retry} with every attribute at its default counts as none set.
+     */
     Retry retry() default @Retry;
 
     /** Retry settings of an {@link AxJob}. */

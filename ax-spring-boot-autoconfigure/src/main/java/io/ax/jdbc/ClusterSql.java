@@ -1,7 +1,7 @@
 package io.ax.jdbc;
 
 /**
- * Every statement of the lease and the node registry, with the table prefix and the vendor's clock applied.
+ * Every statement of the lease and the node registry, with the table prefix and the dialect's clock applied.
  * Parameters are always bound, never inlined. Each time is read from the database's clock ({@code now} below) inside
  * the statement that decides on it, so no node's clock is ever compared with another's.
  */
@@ -20,8 +20,8 @@ final class ClusterSql {
     final String nodes;
     final String removeNode;
 
-    ClusterSql(String p, Vendor vendor) {
-        String now = vendor.nowMicros();
+    ClusterSql(String p, Dialect dialect) {
+        String now = dialect.nowMicros();
         String leader = p + "leader";
         // A lease is held while now < expires_us. The epoch is set first: MySQL assigns from left to right and lets
         // later assignments see earlier ones, so the CASE must read holder and expires_us before they change.

@@ -28,9 +28,9 @@ final class JdbcIdempotency implements AxIdempotency {
     private final String deleteExpiredPrefix;
     private final AtomicInteger sincePurge = new AtomicInteger();
 
-    JdbcIdempotency(JdbcTemplate jdbc, String prefix, Vendor vendor) {
+    JdbcIdempotency(JdbcTemplate jdbc, String prefix, Dialect dialect) {
         this.jdbc = jdbc;
-        String now = vendor.nowMicros();
+        String now = dialect.nowMicros();
         String table = prefix + "idempotency";
         insert = "INSERT INTO " + table + " (idem_key, expires_us) VALUES (?, " + now + " + ?)";
         takeOver = "UPDATE " + table + " SET expires_us = " + now + " + ? WHERE idem_key = ? AND expires_us <= " + now;

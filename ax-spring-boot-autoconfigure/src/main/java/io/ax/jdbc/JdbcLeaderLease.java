@@ -40,7 +40,7 @@ public final class JdbcLeaderLease implements LeaderLease, EpochFence {
     public JdbcLeaderLease(DataSource dataSource, String tablePrefix) {
         Objects.requireNonNull(dataSource, "dataSource");
         this.jdbc = new JdbcTemplate(dataSource);
-        this.sql = new ClusterSql(JdbcSchema.checkPrefix(tablePrefix), Vendor.of(dataSource));
+        this.sql = new ClusterSql(JdbcSchema.checkPrefix(tablePrefix), Vendor.dialectOf(dataSource));
     }
 
     /**
@@ -95,7 +95,7 @@ public final class JdbcLeaderLease implements LeaderLease, EpochFence {
             return new LeaderInfo(
                     rs.getString(1),
                     rs.getLong(2),
-                    JdbcInstanceStore.instant(expires),
+                    Micros.instant(expires),
                     Duration.of(expires - rs.getLong(4), ChronoUnit.MICROS));
         });
     }

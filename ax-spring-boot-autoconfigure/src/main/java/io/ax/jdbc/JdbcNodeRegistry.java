@@ -15,7 +15,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
-import org.springframework.dao.DuplicateKeyException;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 
@@ -38,6 +38,7 @@ public final class JdbcNodeRegistry implements NodeRegistry {
     private static final int MAX_GROUPS = 2_000;
 
     private final JdbcTemplate jdbc;
+    private final Dialect dialect;
     private final ClusterSql sql;
 
     /**
@@ -47,8 +48,10 @@ public final class JdbcNodeRegistry implements NodeRegistry {
      */
     public JdbcNodeRegistry(DataSource dataSource, String tablePrefix) {
         Objects.requireNonNull(dataSource, "dataSource");
+        String prefix = JdbcSchema.checkPrefix(tablePrefix);
         this.jdbc = new JdbcTemplate(dataSource);
-        this.sql = new ClusterSql(JdbcSchema.checkPrefix(tablePrefix), Vendor.of(dataSource));
+        this.dialect = Vendor.dialectOf(dataSource);
+        this.sql = new ClusterSql(prefix, dialect);
     }
 
     /**
@@ -67,7 +70,7 @@ public final class JdbcNodeRegistry implements NodeRegistry {
         check(node.incarnation(), MAX_INCARNATION, "incarnation");
         check(node.host(), MAX_HOST, "host");
         String groups = encode(node.groups());
-        long startedUs = JdbcInstanceStore.micros(node.startedAt());
+        long startedUs = Micros.of(node.startedAt());
         for (int i = 0; i < REGISTER_TRIES; i++) {
             try {
                 jdbc.update(
@@ -79,7 +82,10 @@ public final class JdbcNodeRegistry implements NodeRegistry {
                         groups,
                         node.capacity());
                 return;
-            } catch (DuplicateKeyException taken) {
+            } catch (DataAccessException e) {
+                if (!dialect.isDuplicateKey(e)) {
+                    throw e;
+                }
                 // the id has a row: ours to refresh, a dead one to take over, or a live one to refuse
             }
             int rows = jdbc.update(
@@ -141,8 +147,8 @@ public final class JdbcNodeRegistry implements NodeRegistry {
                 rs.getString(1),
                 rs.getString(2),
                 rs.getString(3),
-                JdbcInstanceStore.instant(rs.getLong(4)),
-                JdbcInstanceStore.instant(heartbeat),
+                Micros.instant(rs.getLong(4)),
+                Micros.instant(heartbeat),
                 Duration.of(rs.getLong(8) - heartbeat, ChronoUnit.MICROS),
                 decode(rs.getString(6)),
                 rs.getInt(7));

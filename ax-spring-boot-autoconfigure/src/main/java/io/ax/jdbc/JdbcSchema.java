@@ -33,11 +33,11 @@ public final class JdbcSchema {
     /** Brings AX's tables up to {@code targetVersion} ({@code latest} for all); upgrade tests start from old ones. */
     static int migrate(DataSource dataSource, String tablePrefix, String targetVersion) {
         String prefix = checkPrefix(tablePrefix);
-        Vendor vendor = Vendor.of(dataSource);
+        Dialect dialect = Vendor.dialectOf(dataSource);
         MigrateResult result = Flyway.configure(JdbcSchema.class.getClassLoader())
-                .configuration(vendorSettings(vendor))
+                .configuration(dialect.flywaySettings())
                 .dataSource(dataSource)
-                .locations(vendor.migrationLocation())
+                .locations(dialect.migrationLocation())
                 .table(prefix + "schema_history")
                 .placeholders(Map.of("prefix", prefix))
                 .baselineOnMigrate(true)
@@ -49,15 +49,6 @@ public final class JdbcSchema {
             throw new AxException("AX schema migration failed: " + result.warnings);
         }
         return result.migrationsExecuted;
-    }
-
-    /**
-     * On PostgreSQL, Flyway's lock is a session lock rather than a lock held in an open transaction: a migration
-     * that builds an index {@code CONCURRENTLY} waits for every older transaction to end, and would wait for
-     * Flyway's own forever.
-     */
-    private static Map<String, String> vendorSettings(Vendor vendor) {
-        return vendor == Vendor.POSTGRESQL ? Map.of("flyway.postgresql.transactional.lock", "false") : Map.of();
     }
 
     /** Whether AX's tables with this prefix exist (and can be read). */

@@ -11,9 +11,9 @@ final class JdbcTimeReference implements TimeReference {
     private final JdbcTemplate jdbc;
     private final String now;
 
-    JdbcTimeReference(JdbcTemplate jdbc, Vendor vendor) {
+    JdbcTimeReference(JdbcTemplate jdbc, Dialect dialect) {
         this.jdbc = jdbc;
-        this.now = "SELECT " + vendor.nowMicros();
+        this.now = "SELECT " + dialect.nowMicros();
     }
 
     @Override

@@ -1,8 +1,10 @@
 package io.ax.jdbc;
 
 import io.ax.core.AuditEntry;
+import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
+import io.ax.core.store.NewFire;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -20,9 +22,16 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Set-based statements for PostgreSQL: a whole group of rows goes as arrays into one statement ({@code unnest}),
- * so thousands of instances cost a handful of round trips instead of one statement each.
+ * so thousands of instances cost a handful of round trips instead of one statement each. No statement fails on a
+ * duplicate key ({@code ON CONFLICT DO NOTHING}): on PostgreSQL that failure would abort the whole transaction.
  */
-final class PostgresBulk {
+final class PostgresBulk implements GroupWriter {
+
+    /**
+     * How many payload bytes one set-based insert carries at most (unless a single payload is larger): a group of
+     * thousands of large payloads goes as several statements instead of one message of hundreds of megabytes.
+     */
+    private static final int PAYLOAD_BYTES = 8 * 1024 * 1024;
 
     private final JdbcTemplate jdbc;
     private final String insertInstances;
@@ -67,13 +76,36 @@ final class PostgresBulk {
     }
 
     /**
-     * Inserts instances with their payloads, skipping those whose task already has an instance with the same key
-     * (also earlier in {@code instances}); returns the ids written.
+     * {@inheritDoc}
      *
-     * @param payloads per instance, its payload or null
+     * <p>In as few statements as their payloads allow, duplicates left out by the database.
      */
-    Set<String> insertInstances(List<TaskInstance> instances, List<byte[]> payloads, long fence) {
-        int n = instances.size();
+    @Override
+    public boolean[] insertInstances(List<NewFire> fires, long fence) {
+        Set<String> ids = new HashSet<>();
+        int from = 0;
+        long bytes = 0;
+        for (int i = 0; i < fires.size(); i++) {
+            byte[] payload = fires.get(i).payload();
+            int size = payload == null ? 0 : payload.length;
+            if (i > from && bytes + size > PAYLOAD_BYTES) {
+                ids.addAll(insertGroup(fires.subList(from, i), fence));
+                from = i;
+                bytes = 0;
+            }
+            bytes += size;
+        }
+        ids.addAll(insertGroup(fires.subList(from, fires.size()), fence));
+        boolean[] written = new boolean[fires.size()];
+        for (int i = 0; i < written.length; i++) {
+            written[i] = ids.contains(fires.get(i).instance().id());
+        }
+        return written;
+    }
+
+    /** One statement for the group; returns the ids written. */
+    private Set<String> insertGroup(List<NewFire> fires, long fence) {
+        int n = fires.size();
         String[] ids = new String[n];
         String[] tasks = new String[n];
         Long[] scheduled = new Long[n];
@@ -85,17 +117,17 @@ final class PostgresBulk {
         String[] keys = new String[n];
         byte[][] bytes = new byte[n][];
         for (int i = 0; i < n; i++) {
-            TaskInstance in = instances.get(i);
+            TaskInstance in = fires.get(i).instance();
             ids[i] = in.id();
             tasks[i] = in.taskName();
-            scheduled[i] = JdbcInstanceStore.micros(in.scheduledTime());
+            scheduled[i] = Micros.of(in.scheduledTime());
             states[i] = in.state().name();
             attempts[i] = in.attempt();
             nodes[i] = in.node();
-            updated[i] = JdbcInstanceStore.micros(in.updatedAt());
+            updated[i] = Micros.of(in.updatedAt());
             origins[i] = in.origin().name();
             keys[i] = in.key();
-            bytes[i] = payloads.get(i);
+            bytes[i] = fires.get(i).payload();
         }
         if (fence > 0) {
             return returningIds(
@@ -125,7 +157,8 @@ final class PostgresBulk {
      *
      * @return per transition, whether it applied
      */
-    boolean[] transitionAll(List<Transition> transitions) {
+    @Override
+    public boolean[] transitionAll(List<Transition> transitions) {
         boolean[] applied = new boolean[transitions.size()];
         Map<String, ArrayDeque<Integer>> pending = new LinkedHashMap<>();
         for (int i = 0; i < transitions.size(); i++) {
@@ -167,8 +200,8 @@ final class PostgresBulk {
                 to[k] = last.to().name();
                 attempts[k] = last.attempt();
                 nodes[k] = last.node();
-                at[k] = JdbcInstanceStore.micros(last.at());
-                due[k] = first.dueAt() == null ? null : JdbcInstanceStore.micros(first.dueAt());
+                at[k] = Micros.of(last.at());
+                due[k] = first.dueAt() == null ? null : Micros.of(first.dueAt());
                 OwnerChange change = OwnerChange.of(transitions, run);
                 clearOwner[k] = change.clear() ? 1 : 0;
                 owners[k] = change.owner();
@@ -206,9 +239,7 @@ final class PostgresBulk {
         List<AuditEntry> entries = new ArrayList<>(transitions.size());
         for (int i = 0; i < applied.length; i++) {
             if (applied[i]) {
-                Transition t = transitions.get(i);
-                entries.add(
-                        new AuditEntry(t.instanceId(), t.from(), t.to(), t.node(), t.attempt(), t.at(), t.reason()));
+                entries.add(Binder.auditEntry(transitions.get(i)));
             }
         }
         insertAudits(entries);
@@ -225,7 +256,7 @@ final class PostgresBulk {
                 && (next.dueAt() == null || next.dueAt().equals(first.dueAt()))
                 // an owner condition holds after the chain only if the chain set that owner itself
                 && (next.expectedOwner() == null
-                        || (last.to() != io.ax.core.InstanceState.SCHEDULED
+                        || (last.to() != InstanceState.SCHEDULED
                                 && next.expectedOwner().equals(last.owner())))
                 && (next.fence() == 0 || next.fence() == first.fence());
     }
@@ -252,7 +283,7 @@ final class PostgresBulk {
             String owner = null;
             for (int i : run) {
                 Transition t = transitions.get(i);
-                if (t.to() == io.ax.core.InstanceState.SCHEDULED) {
+                if (t.to() == InstanceState.SCHEDULED) {
                     clear = true;
                     owner = null;
                 } else if (t.owner() != null) {
@@ -264,7 +295,8 @@ final class PostgresBulk {
         }
     }
 
-    void insertAudits(List<AuditEntry> entries) {
+    @Override
+    public void insertAudits(List<AuditEntry> entries) {
         int n = entries.size();
         if (n == 0) {
             return;
@@ -283,15 +315,15 @@ final class PostgresBulk {
             to[i] = e.to().name();
             nodes[i] = e.node();
             attempts[i] = e.attempt();
-            at[i] = JdbcInstanceStore.micros(e.at());
-            reasons[i] = JdbcInstanceStore.clip(e.reason());
+            at[i] = Micros.of(e.at());
+            reasons[i] = Binder.clip(e.reason());
         }
         execute(insertAudits, ids, from, to, nodes, attempts, at, reasons);
     }
 
-    /** Sets the next fire time of tasks: name, next fire (micros), changed at (micros). */
-    void updateNextFires(List<Object[]> rows) {
-        int n = rows.size();
+    @Override
+    public void updateNextFires(List<NextFire> fires) {
+        int n = fires.size();
         if (n == 0) {
             return;
         }
@@ -299,9 +331,10 @@ final class PostgresBulk {
         Long[] next = new Long[n];
         Long[] at = new Long[n];
         for (int i = 0; i < n; i++) {
-            next[i] = (Long) rows.get(i)[0];
-            at[i] = (Long) rows.get(i)[1];
-            names[i] = (String) rows.get(i)[2];
+            NextFire f = fires.get(i);
+            names[i] = f.taskName();
+            next[i] = Micros.of(f.next());
+            at[i] = Micros.of(f.at());
         }
         execute(updateNextFires, names, next, at);
     }

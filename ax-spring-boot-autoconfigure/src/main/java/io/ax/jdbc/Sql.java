@@ -1,6 +1,11 @@
 package io.ax.jdbc;
 
-/** Every statement of the JDBC store, with the table prefix applied. Parameters are always bound, never inlined. */
+import java.util.Collections;
+
+/**
+ * Every statement of the JDBC store, with the table prefix and the dialect's part applied. Parameters are always
+ * bound, never inlined; a statement over a list of values gets one {@code ?} per value.
+ */
 final class Sql {
 
     /** What a {@code TaskInstance} is read from, in the order the row mapper expects. */
@@ -12,9 +17,9 @@ final class Sql {
     final String insertInstance;
     final String insertInstanceFenced;
     final String currentEpoch;
-    final String findOwnedPrefix;
+    private final String findOwnedPrefix;
     final String tasksWithLiveFire;
-    final String findAllPrefix;
+    private final String findAllPrefix;
     final String instanceExists;
     final String updateState;
     final String insertAudit;
@@ -31,7 +36,7 @@ final class Sql {
     final String deleteDeadLetter;
     final String deadLetters;
     final String countDeadLetters;
-    final String findByStatesPrefix;
+    private final String findByStatesPrefix;
     final String findScheduledFirst;
     final String findScheduledAfter;
     final String findByKey;
@@ -40,13 +45,13 @@ final class Sql {
     final String auditReschedule;
     final String expiredFinished;
     final String expiredDead;
-    final String deleteExpiredPrefix;
-    final String deleteOrphanAuditPrefix;
-    final String deleteOrphanDeadLettersPrefix;
+    private final String deleteExpiredPrefix;
+    private final String deleteOrphanAuditPrefix;
+    private final String deleteOrphanDeadLettersPrefix;
     final String expiredOrphanDeadLetters;
-    final String deleteExpiredDeadLettersPrefix;
+    private final String deleteExpiredDeadLettersPrefix;
 
-    Sql(String p, Vendor vendor) {
+    Sql(String p, Dialect dialect) {
         insertInstance = "INSERT INTO " + p + "instance (" + INSERT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
         // a leader's trigger decision: written only while its epoch is current, checked by the statement itself
         insertInstanceFenced = "INSERT INTO " + p + "instance (" + INSERT_COLUMNS + ")"
@@ -78,10 +83,9 @@ final class Sql {
                 + " ORDER BY scheduled_us DESC LIMIT ?";
         findByStatesPrefix = "SELECT " + INSTANCE_COLUMNS + " FROM " + p + "instance WHERE state IN (";
         // Both read the (state, scheduled_us, id) index as one range, in its order, and stop at the LIMIT. The
-        // cursor is spelt out: MariaDB scans a row comparison (scheduled_us, id) > (?, ?) from the start of the
-        // state. When many rows are due, MariaDB also prefers a lookup on the state alone, walking every due row
-        // before the cursor and every pending one after the bound; FORCE INDEX makes it take the range.
-        String due = p + "instance" + (vendor == Vendor.MYSQL ? " FORCE INDEX (" + p + "instance_state_due)" : "");
+        // cursor is spelt out, not a row comparison (scheduled_us, id) > (?, ?), which MariaDB scans from the start
+        // of the state.
+        String due = dialect.dueRange(p);
         findScheduledFirst = "SELECT " + INSTANCE_COLUMNS + " FROM " + due
                 + " WHERE state = 'SCHEDULED' AND scheduled_us < ?"
                 + " ORDER BY scheduled_us, id LIMIT ?";
@@ -133,5 +137,41 @@ final class Sql {
         deleteExpiredDeadLettersPrefix = "DELETE FROM " + p + "dead_letter WHERE died_us < ? AND NOT EXISTS"
                 + " (SELECT 1 FROM " + p + "instance i WHERE i.id = " + p + "dead_letter.instance_id)"
                 + " AND instance_id IN (";
+    }
+
+    /** Bound as: the owner (twice; null for any), the states, the limit. */
+    String findOwned(int states) {
+        return findOwnedPrefix + marks(states) + ") ORDER BY scheduled_us, id LIMIT ?";
+    }
+
+    /** Bound as: the states, the limit. */
+    String findByStates(int states) {
+        return findByStatesPrefix + marks(states) + ") ORDER BY scheduled_us, id LIMIT ?";
+    }
+
+    String findAll(int ids) {
+        return findAllPrefix + marks(ids) + ")";
+    }
+
+    /** Bound as: finished before, dead before, the ids. */
+    String deleteExpired(int ids) {
+        return deleteExpiredPrefix + marks(ids) + ")";
+    }
+
+    String deleteOrphanAudit(int ids) {
+        return deleteOrphanAuditPrefix + marks(ids) + ")";
+    }
+
+    String deleteOrphanDeadLetters(int ids) {
+        return deleteOrphanDeadLettersPrefix + marks(ids) + ")";
+    }
+
+    /** Bound as: died before, the ids. */
+    String deleteExpiredDeadLetters(int ids) {
+        return deleteExpiredDeadLettersPrefix + marks(ids) + ")";
+    }
+
+    private static String marks(int n) {
+        return String.join(", ", Collections.nCopies(n, "?"));
     }
 }

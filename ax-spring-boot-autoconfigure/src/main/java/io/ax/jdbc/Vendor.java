@@ -6,39 +6,29 @@ import java.sql.SQLException;
 import java.util.Locale;
 import javax.sql.DataSource;
 
-/** The databases AX supports, told apart by the JDBC driver's product name. */
+/**
+ * The databases AX supports, told apart by the JDBC driver's product name, each with its {@link Dialect}. This is
+ * the one place that looks at which database it is; everything else asks the dialect.
+ */
 enum Vendor {
-    // clock_timestamp(), not now(): now() is fixed when the transaction starts, however long it then waits for a lock
-    POSTGRESQL("postgresql", "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)"),
-    /**
-     * MySQL and MariaDB share one schema and one dialect. The clock is read in UTC: UNIX_TIMESTAMP(NOW(6)) reads it
-     * in the session's time zone and maps the hour repeated when daylight saving time ends onto one hour earlier.
-     */
-    MYSQL("mysql", "TIMESTAMPDIFF(MICROSECOND, TIMESTAMP '1970-01-01 00:00:00', UTC_TIMESTAMP(6))"),
-    // Its CURRENT_TIMESTAMP stays
-    // the same for a whole transaction. EXTRACT(EPOCH ...) counts from the instant itself, where a DATEDIFF against a
-    // zoned epoch came out off by the session's offset from UTC
-    H2("h2", "CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000000 AS BIGINT)");
+    POSTGRESQL(new PostgresDialect()),
+    /** MySQL and MariaDB share one schema and one dialect. */
+    MYSQL(new MySqlDialect()),
+    H2(new H2Dialect());
 
-    private final String migrationFolder;
-    private final String nowMicros;
+    private final Dialect dialect;
 
-    Vendor(String migrationFolder, String nowMicros) {
-        this.migrationFolder = migrationFolder;
-        this.nowMicros = nowMicros;
+    Vendor(Dialect dialect) {
+        this.dialect = dialect;
     }
 
-    /**
-     * An SQL expression for the database's clock now, in microseconds since the epoch: lease expiry and heartbeats
-     * are measured on it, never on a node's clock.
-     */
-    String nowMicros() {
-        return nowMicros;
+    Dialect dialect() {
+        return dialect;
     }
 
-    /** Where this vendor's migrations live in the jar. */
-    String migrationLocation() {
-        return "classpath:io/ax/jdbc/migration/" + migrationFolder;
+    /** The dialect of the database behind {@code dataSource}; asks it once, over one connection. */
+    static Dialect dialectOf(DataSource dataSource) {
+        return of(dataSource).dialect();
     }
 
     static Vendor of(DataSource dataSource) {

@@ -83,7 +83,11 @@ class AxRedisAutoConfigurationTest {
                 .withBean(SimpleMeterRegistry.class)
                 .run(context -> {
                     AxEngine engine = context.getBean(AxEngine.class);
-                    AxDescriptors.ClusterTime shown = new AxEndpoint(engine, new TaskActivity(), AxClock.system())
+                    AxDescriptors.ClusterTime shown = new AxEndpoint(
+                                    engine,
+                                    new TaskActivity(),
+                                    new ExecutionHistory(AxClock.system()),
+                                    AxClock.system())
                             .node()
                             .clock()
                             .clusterTime();

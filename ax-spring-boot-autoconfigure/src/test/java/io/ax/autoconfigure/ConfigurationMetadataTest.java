@@ -43,7 +43,23 @@ class ConfigurationMetadataTest {
             "ax.redis.retry",
             "ax.redis.lock.ttl",
             "ax.redis.lock.renew",
-            "ax.cluster.lease-store"
+            "ax.cluster.lease-store",
+            "ax.tasks",
+            "ax.retry.times",
+            "ax.retry.backoff",
+            "ax.retry.base",
+            "ax.retry.max",
+            "ax.http.allowed-urls",
+            "ax.http.max-recorded-body",
+            "ax.http.connect-timeout",
+            "ax.shell.enabled",
+            "ax.shell.script-dir",
+            "ax.shell.working-dir",
+            "ax.shell.environment",
+            "ax.shell.max-output",
+            "ax.dashboard.enabled",
+            "ax.dashboard.path",
+            "ax.dashboard.write-role"
         }) {
             int at = json.indexOf("\"name\": \"" + property + "\"");
             assertThat(at).as(property).isNotNegative();

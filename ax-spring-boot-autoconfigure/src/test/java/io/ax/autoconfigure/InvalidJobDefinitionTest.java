@@ -32,7 +32,14 @@ class InvalidJobDefinitionTest {
                 Arguments.of(BadRetry.class, "BadRetryJob.run()", "retry.times", "'many' is not a number"),
                 Arguments.of(MissingPlaceholder.class, "MissingPlaceholderJob.run()", "cron", "nowhere.to.be.found"),
                 Arguments.of(DuplicateNames.class, "DuplicateNamesJob.", "name", "'twin' is already used by"),
-                Arguments.of(ZoneWithoutCron.class, "ZoneWithoutCronJob.run()", "zone", "only to a cron"));
+                Arguments.of(ZoneWithoutCron.class, "ZoneWithoutCronJob.run()", "zone", "only to a cron"),
+                Arguments.of(BadParams.class, "BadParamsJob.run()", "params", "'region' is not key=value"),
+                Arguments.of(
+                        FiveFieldCron.class,
+                        "FiveFieldCronJob.run()",
+                        "cron",
+                        "AX cron starts with seconds: '0 30 2 * * ?'"),
+                Arguments.of(NeverFires.class, "NeverFiresJob.run()", "cron", "it can never fire"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -196,6 +203,47 @@ class InvalidJobDefinitionTest {
         @Bean
         ZoneWithoutCronJob job() {
             return new ZoneWithoutCronJob();
+        }
+    }
+
+    static class BadParamsJob {
+        @AxJob(
+                timeout = "1s",
+                params = {"size=1", "region"})
+        void run() {}
+    }
+
+    static class FiveFieldCronJob {
+        @AxJob(cron = "30 2 * * *", timeout = "1s")
+        void run() {}
+    }
+
+    static class NeverFiresJob {
+        @AxJob(cron = "0 0 0 31 4 ?", timeout = "1s")
+        void run() {}
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class BadParams {
+        @Bean
+        BadParamsJob job() {
+            return new BadParamsJob();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class FiveFieldCron {
+        @Bean
+        FiveFieldCronJob job() {
+            return new FiveFieldCronJob();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class NeverFires {
+        @Bean
+        NeverFiresJob job() {
+            return new NeverFiresJob();
         }
     }
 }

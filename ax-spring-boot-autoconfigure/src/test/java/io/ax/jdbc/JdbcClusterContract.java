@@ -90,13 +90,17 @@ abstract class JdbcClusterContract {
     }
 
     private AxEngine node(String id, AxTask... tasks) {
+        return node(id, FAST, tasks);
+    }
+
+    private AxEngine node(String id, ClusterSettings settings, AxTask... tasks) {
         Cuttable link = new Cuttable(new JdbcLeaderLease(dataSource, PREFIX), new JdbcNodeRegistry(dataSource, PREFIX));
         links.put(id, link);
         AxEngine e = AxEngine.builder()
                 .store(new JdbcInstanceStore(dataSource, PREFIX))
                 .router(new ExecutorRouter(List.of(executor)))
                 .nodeId(id)
-                .clusterSettings(FAST)
+                .clusterSettings(settings)
                 .cluster(link, link)
                 .shutdownAwait(Duration.ofSeconds(2))
                 .build();
@@ -376,8 +380,10 @@ abstract class JdbcClusterContract {
 
     @Test
     void twoLiveNodesWithOneIdIsAClearStartUpError() {
-        node("twin").start();
-        AxEngine second = node("twin");
+        // the default lease (10 s): with FAST's 500 ms, a loaded machine that delays the first node's heartbeats
+        // lets its row expire, and the second start rightly takes the id over
+        node("twin", ClusterSettings.defaults()).start();
+        AxEngine second = node("twin", ClusterSettings.defaults());
         assertThatThrownBy(second::start)
                 .isInstanceOf(io.ax.core.cluster.NodeIdInUseException.class)
                 .hasMessageContaining("twin");

@@ -18,7 +18,7 @@ class JdbcTimeReferenceTest {
     void theDatabaseClockGivesASmallOffsetWithItsUncertainty(TestDatabase database) {
         TimeReference reference = new JdbcTimeReference(
                 new org.springframework.jdbc.core.JdbcTemplate(database.dataSource()),
-                Vendor.of(database.dataSource()));
+                Vendor.dialectOf(database.dataSource()));
         ClusterTime time = new ClusterTime(AxClock.system(), reference, Duration.ofSeconds(30));
 
         assertThat(time.measure()).isTrue();

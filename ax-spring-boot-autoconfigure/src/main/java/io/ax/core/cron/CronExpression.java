@@ -35,6 +35,10 @@ import java.util.Optional;
  * month); no fire time after 2099 is produced; some malformed input that Quartz silently ignores is
  * rejected.
  *
+ * <p>The macros of Unix cron stand for a whole expression: {@code @yearly} (and {@code @annually}) is
+ * {@code 0 0 0 1 1 ?}, {@code @monthly} {@code 0 0 0 1 * ?}, {@code @weekly} {@code 0 0 0 ? * SUN},
+ * {@code @daily} (and {@code @midnight}) {@code 0 0 0 * * ?}, {@code @hourly} {@code 0 0 * * * ?}.
+ *
  * <p>Instances are immutable and thread-safe. {@link #equals(Object)} and {@link #hashCode()}
  * compare the expression text.
  */
@@ -276,6 +280,40 @@ public final class CronExpression {
             }
         }
         return -1;
+    }
+
+    /** The same schedule under another text: a macro such as {@code @daily} keeps its name. */
+    CronExpression named(String text) {
+        return new CronExpression(text, seconds, minutes, hours, days, months, years);
+    }
+
+    /**
+     * Checks that the expression fires at least once between 1970 and 2099. Quartz accepts an expression that
+     * never fires (such as {@code 0 0 0 30 2 ?}, the 30th of February) and simply never runs it; a task defined
+     * with one is a mistake, so definitions call this to say so at once.
+     *
+     * @return this expression
+     * @throws CronParseException naming the reason when it can never fire
+     */
+    public CronExpression requireCanFire() {
+        if (months == 0) {
+            throw new CronParseException(
+                    expression,
+                    CronField.DAY_OF_MONTH.label,
+                    -1,
+                    "it can never fire: no month of its month field has a day of its day-of-month field (such as"
+                            + " February 30)");
+        }
+        if (next(ZonedDateTime.of(MIN_YEAR - 1, 12, 30, 0, 0, 0, 0, ZoneOffset.UTC))
+                .isEmpty()) {
+            throw new CronParseException(
+                    expression,
+                    null,
+                    -1,
+                    "it can never fire: no time in the years " + MIN_YEAR + "-" + MAX_YEAR + " matches all its"
+                            + " fields");
+        }
+        return this;
     }
 
     /** Returns the expression exactly as it was given to {@link #parse(String)}. */

@@ -6,7 +6,8 @@ package io.ax.core.cron;
  * <p>The message quotes the expression, names the field when the problem is specific to one field,
  * and gives the 0-based character index into the expression where the problem was found, for
  * example {@code Invalid cron expression '0 0 25 * * ?': hours value 25 out of range 0-23 at
- * position 4}.
+ * position 4}. For common mistakes (five Unix fields, both day fields restricted) it ends with the
+ * expression the user most likely meant.
  *
  * <p>Instances are immutable.
  */
@@ -29,7 +30,16 @@ public class CronParseException extends IllegalArgumentException {
      * @param detail what is wrong, without the expression or the position
      */
     CronParseException(String expression, String field, int position, String detail) {
-        super(message(expression, position, detail));
+        this(expression, field, position, detail, null);
+    }
+
+    /**
+     * Creates an exception whose message ends with a suggestion.
+     *
+     * @param hint how to fix it, such as the expression the user most likely meant; or {@code null}
+     */
+    CronParseException(String expression, String field, int position, String detail, String hint) {
+        super(message(expression, position, detail) + (hint == null ? "" : "; " + hint));
         this.expression = expression;
         this.field = field;
         this.position = position;

@@ -21,13 +21,22 @@ final class CronParser {
         if (expression == null) {
             throw new CronParseException(null, null, -1, "expression must not be null");
         }
+        String macro = CronHints.expandMacro(expression);
+        if (macro != null) {
+            return new CronParser(macro).parse().named(expression);
+        }
+        if (CronHints.looksLikeMacro(expression)) {
+            throw new CronParseException(expression, null, expression.indexOf('@'), CronHints.unknownMacro(expression));
+        }
         return new CronParser(expression).parse();
     }
 
     private CronExpression parse() {
         List<int[]> tokens = tokenize();
         if (tokens.size() < 6) {
-            throw error(null, expression.length(), "expected 6 or 7 fields but found " + tokens.size());
+            String hint = tokens.size() == 5 ? CronHints.fiveFields(expression, texts(tokens)) : null;
+            throw new CronParseException(
+                    expression, null, expression.length(), "expected 6 or 7 fields but found " + tokens.size(), hint);
         }
         if (tokens.size() > 7) {
             throw error(null, tokens.get(7)[0], "expected 6 or 7 fields but found " + tokens.size());
@@ -42,10 +51,13 @@ final class CronParser {
         boolean dowUnspecified = isQuestionMark(dowToken);
         if (domUnspecified == dowUnspecified) {
             String problem = domUnspecified ? "both are '?'" : "neither is '?'";
-            throw error(
-                    CronField.DAY_OF_WEEK,
+            String[] fields = texts(tokens.subList(0, 6));
+            throw new CronParseException(
+                    expression,
+                    CronField.DAY_OF_WEEK.label,
                     dowToken[0],
-                    "exactly one of day-of-month and day-of-week must be '?', but " + problem);
+                    "exactly one of day-of-month and day-of-week must be '?', but " + problem,
+                    domUnspecified ? CronHints.bothDaysUnspecified(fields) : CronHints.bothDaysRestricted(fields));
         }
         DayRule days = domUnspecified ? parseDaysOfWeek(dowToken) : parseDaysOfMonth(domToken);
         long[] years;
@@ -77,6 +89,10 @@ final class CronParser {
             tokens.add(new int[] {start, i});
         }
         return tokens;
+    }
+
+    private String[] texts(List<int[]> tokens) {
+        return tokens.stream().map(t -> expression.substring(t[0], t[1])).toArray(String[]::new);
     }
 
     private static boolean isSeparator(char c) {

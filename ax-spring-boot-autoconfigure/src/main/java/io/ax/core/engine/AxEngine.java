@@ -6,10 +6,12 @@ import io.ax.core.AxException;
 import io.ax.core.AxIdempotency;
 import io.ax.core.AxScheduler;
 import io.ax.core.AxTask;
+import io.ax.core.Durability;
 import io.ax.core.IllegalTransitionException;
 import io.ax.core.InstanceDetails;
 import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
+import io.ax.core.Operator;
 import io.ax.core.PayloadCodec;
 import io.ax.core.ScheduleRequest;
 import io.ax.core.TaskInstance;
@@ -34,6 +36,7 @@ import io.ax.core.cluster.NodeRegistry;
 import io.ax.core.cluster.WakeUps;
 import io.ax.core.store.InMemoryIdempotency;
 import io.ax.core.store.InMemoryInstanceStore;
+import io.ax.core.store.InstanceQuery;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.OwnedInstance;
 import io.ax.core.wheel.WheelTimer;
@@ -120,6 +123,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final StateWriter fireWriter;
 
     private final Insight insight;
+    private final AttemptTracer tracer;
     private final ClockGuard clockGuard;
     private final Operations operations;
     private final Membership membership;
@@ -169,6 +173,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                     throw DISPATCH_QUEUE_FULL;
                 });
         this.insight = new Insight(b.observers, clock);
+        this.tracer = b.tracer;
         List<Consumer<AxClockJumpEvent>> clockJumpListeners = List.copyOf(b.clockJumpListeners);
         this.clockGuard = new ClockGuard(
                 new ClockJumpDetector(clock, b.clockJumpThreshold, b.clockPause),
@@ -240,11 +245,13 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     /**
      * Registers a task. Before {@link #start()} its first fire is computed at start; after, at once.
      *
-     * @throws AxException when the name is taken or no executor accepts its type
+     * @throws io.ax.core.InvalidTaskException when no executor accepts its type, or the executor finds it cannot run (see
+     *     {@link io.ax.core.AxExecutor#check})
+     * @throws AxException when the name is taken
      */
     public void register(AxTask task) {
         Objects.requireNonNull(task, "task");
-        router.route(task.type());
+        router.check(task);
         if (tasks.putIfAbsent(task.name(), task) != null) {
             throw new AxException("A task named '" + task.name() + "' is already registered");
         }
@@ -298,7 +305,20 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             }
         });
         clockGuard.start();
-        LOG.log(Level.INFO, "AX engine started on node {0} with {1} task(s)", nodeId, tasks.size());
+        LOG.log(Level.INFO, startedLine());
+    }
+
+    /**
+     * The one line that tells, at start, what this engine is: node, store, its tasks by durability and its cluster
+     * role; a newcomer reads in it whether AX keeps its work in memory or in the database.
+     */
+    private String startedLine() {
+        long memoryTasks = tasks.values().stream()
+                .filter(t -> t.durability() == Durability.MEMORY)
+                .count();
+        return "AX engine started on node " + nodeId + ": store " + store.describe() + ", " + tasks.size()
+                + " task(s) (" + (tasks.size() - memoryTasks) + " PERSISTENT, " + memoryTasks + " MEMORY)"
+                + ", cluster role " + membership.view().role().name().toLowerCase(java.util.Locale.ROOT);
     }
 
     /**
@@ -422,13 +442,23 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
      */
     @Override
     public String triggerNow(String taskName) {
+        return triggerNow(taskName, null);
+    }
+
+    /**
+     * Like {@link #triggerNow(String)}, asked by an operator: the new instance's audit trail and one INFO line name
+     * who asked.
+     *
+     * @param by who asked; null when nobody in particular (the application itself)
+     */
+    public String triggerNow(String taskName, Operator by) {
         AxTask task = task(taskName).orElseThrow(() -> new UnknownTaskException(taskName));
         if (lifecycle.get() != Lifecycle.STARTED) {
             throw new AxException("The AX engine is not running; cannot trigger '" + taskName + "'");
         }
         Instant now = clock.instant();
-        List<Due> written = fires.write(
-                List.of(new FirePlanner.Pending(task, now, InstanceOrigin.ON_DEMAND, "triggered on demand")));
+        List<Due> written = fires.write(List.of(
+                new FirePlanner.Pending(task, now, InstanceOrigin.ON_DEMAND, "triggered on demand" + byWhom(by))));
         Due due = written.get(0);
         if (leadership.epoch() > 0) {
             dispatcher.expect(due);
@@ -436,7 +466,20 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         } else {
             wakeUps.signal(List.of(WakeUps.LEADER)); // the leader assigns it
         }
+        if (by != null) {
+            LOG.log(
+                    Level.INFO,
+                    "Task ''{0}'' triggered by operator {1}: instance {2}",
+                    taskName,
+                    by.describe(),
+                    due.instanceId());
+        }
         return due.instanceId();
+    }
+
+    /** How an audit reason names who asked: {@code " by operator 'alice' from 10.0.0.7"}, or nothing. */
+    static String byWhom(Operator by) {
+        return by == null ? "" : " by operator " + by.describe();
     }
 
     @Override
@@ -470,6 +513,16 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
      */
     @Override
     public void pause(String taskName) {
+        pause(taskName, null);
+    }
+
+    /**
+     * Like {@link #pause(String)}, asked by an operator, who is named in the audit trail of the cancelled fires and
+     * in the log line.
+     *
+     * @param by who asked; null when nobody in particular (the application itself)
+     */
+    public void pause(String taskName, Operator by) {
         AxTask task = task(taskName).orElseThrow(() -> new UnknownTaskException(taskName));
         paused.add(taskName);
         Instant now = clock.instant();
@@ -477,19 +530,30 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             stores.saveTask(taskName, task.trigger().describe(), now);
             stores.setPaused(taskName, true, now);
         }
-        int cancelled = fires.cancelPending(task, "task paused; its series goes on when it is resumed");
-        LOG.log(Level.INFO, "Task ''{0}'' paused ({1} pending fire(s) cancelled)", taskName, cancelled);
+        int cancelled =
+                fires.cancelPending(task, "task paused" + byWhom(by) + "; its series goes on when it is resumed");
+        LOG.log(Level.INFO, "Task ''{0}'' paused{1} ({2} pending fire(s) cancelled)", taskName, byWhom(by), cancelled);
     }
 
     /** Resumes a paused task on every node (within a heartbeat): its series goes on from now. */
     @Override
     public void resume(String taskName) {
+        resume(taskName, null);
+    }
+
+    /**
+     * Like {@link #resume(String)}, asked by an operator, who is named in the log line and, when this node leads, in
+     * the audit trail of the series' next fire.
+     *
+     * @param by who asked; null when nobody in particular (the application itself)
+     */
+    public void resume(String taskName, Operator by) {
         AxTask task = task(taskName).orElseThrow(() -> new UnknownTaskException(taskName));
         stores.setPaused(taskName, false, clock.instant());
         if (paused.remove(taskName) && lifecycle.get() == Lifecycle.STARTED) {
-            leadership.resumed(task);
+            leadership.resumed(task, "resumed" + byWhom(by));
         }
-        LOG.log(Level.INFO, "Task ''{0}'' resumed", taskName);
+        LOG.log(Level.INFO, "Task ''{0}'' resumed{1}", taskName, byWhom(by));
     }
 
     /** Whether a task is paused. */
@@ -547,7 +611,16 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
      * @throws AxException when it changed state while being cancelled
      */
     public InstanceDetails cancelWaiting(String instanceId) {
-        return operations.cancelWaiting(instanceId);
+        return operations.cancelWaiting(instanceId, null);
+    }
+
+    /**
+     * Like {@link #cancelWaiting(String)}, asked by an operator, who is named in the audit trail and the log line.
+     *
+     * @param by who asked; null when nobody in particular
+     */
+    public InstanceDetails cancelWaiting(String instanceId, Operator by) {
+        return operations.cancelWaiting(instanceId, by);
     }
 
     /**
@@ -562,10 +635,27 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
      * @throws AxException when the engine is not running, or the instance changed state meanwhile
      */
     public InstanceDetails replay(String instanceId) {
-        return operations.replay(instanceId);
+        return operations.replay(instanceId, null);
+    }
+
+    /**
+     * Like {@link #replay(String)}, asked by an operator, who is named in the audit trail and the log line.
+     *
+     * @param by who asked; null when nobody in particular
+     */
+    public InstanceDetails replay(String instanceId, Operator by) {
+        return operations.replay(instanceId, by);
     }
 
     // ---- insight ------------------------------------------------------------------------------------------
+
+    /**
+     * The instances that meet an operator's search, newest scheduled time first, from every store (MEMORY ones
+     * too); see {@link InstanceStore#search}.
+     */
+    public List<TaskInstance> search(InstanceQuery query) {
+        return stores.search(Objects.requireNonNull(query, "query"));
+    }
 
     /** A task's newest instances, newest scheduled time first, from every store (MEMORY ones too). */
     public List<TaskInstance> instancesOf(String taskName, int limit) {
@@ -757,6 +847,10 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return payloadCodec;
     }
 
+    DelayedTasks delayed() {
+        return delayed;
+    }
+
     Prefetcher prefetcher() {
         return prefetcher;
     }
@@ -773,6 +867,10 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
 
     FirePlanner fires() {
         return fires;
+    }
+
+    AttemptTracer tracer() {
+        return tracer;
     }
 
     Insight insight() {

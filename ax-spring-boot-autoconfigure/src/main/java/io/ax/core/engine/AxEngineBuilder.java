@@ -52,6 +52,7 @@ public final class AxEngineBuilder {
     final List<Consumer<AxDeadLetterEvent>> deadLetterListeners = new ArrayList<>();
     final List<Consumer<AxClockJumpEvent>> clockJumpListeners = new ArrayList<>();
     final List<EngineObserver> observers = new ArrayList<>();
+    AttemptTracer tracer = AttemptTracer.NONE;
 
     AxEngineBuilder() {}
 
@@ -192,6 +193,12 @@ public final class AxEngineBuilder {
     /** Adds an observer of what the engine does (metrics, insight); see {@link EngineObserver}. */
     public AxEngineBuilder observer(EngineObserver observer) {
         observers.add(Objects.requireNonNull(observer, "observer"));
+        return this;
+    }
+
+    /** Opens a scope (a span) around each attempt; see {@link AttemptTracer}. Default: none. */
+    public AxEngineBuilder tracer(AttemptTracer tracer) {
+        this.tracer = Objects.requireNonNull(tracer, "tracer");
         return this;
     }
 

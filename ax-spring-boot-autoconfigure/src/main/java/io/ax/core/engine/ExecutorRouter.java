@@ -2,6 +2,8 @@ package io.ax.core.engine;
 
 import io.ax.core.AxException;
 import io.ax.core.AxExecutor;
+import io.ax.core.AxTask;
+import io.ax.core.InvalidTaskException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,7 +38,27 @@ public final class ExecutorRouter {
                 return executor;
             }
         }
-        throw new AxException("No executor accepts task type '" + type + "' (registered: "
-                + executors.stream().map(e -> e.getClass().getSimpleName()).toList() + ")");
+        throw new AxException(noExecutor(type));
+    }
+
+    /**
+     * Checks that a task can run: an executor claims its type and finds nothing wrong with it ({@link
+     * AxExecutor#check}).
+     *
+     * @throws InvalidTaskException naming the attribute at fault
+     */
+    public void check(AxTask task) {
+        AxExecutor executor;
+        try {
+            executor = route(task.type());
+        } catch (AxException e) {
+            throw new InvalidTaskException(task.name(), "type", noExecutor(task.type()));
+        }
+        executor.check(task);
+    }
+
+    private String noExecutor(String type) {
+        return "no executor claims task type '" + type + "' (executors: "
+                + executors.stream().map(e -> e.getClass().getSimpleName()).toList() + ")";
     }
 }

@@ -39,6 +39,7 @@ final class FirePlanner {
     private final Duration misfireThreshold;
     private final int maxCatchUp;
     private final TriggerGroups groups = new TriggerGroups();
+    private final MisfireLog misfires;
     /** Instances that fell due and wait for the next drain; touched only on the dispatch thread. */
     private final List<Due> ready = new ArrayList<>();
     /**
@@ -54,6 +55,7 @@ final class FirePlanner {
         this.nodeId = engine.nodeId();
         this.misfireThreshold = misfireThreshold;
         this.maxCatchUp = maxCatchUp;
+        this.misfires = new MisfireLog(clock, engine::after);
     }
 
     /** A fire to write: series fires move the task's next fire time; others (catch-ups, on demand) do not. */
@@ -129,14 +131,11 @@ final class FirePlanner {
             }
         }
         Optional<Instant> resumed = task.trigger().resumeAfter(firstMissed, now);
-        LOG.log(
-                Level.WARNING,
-                "Task ''{0}'' missed fire times from {1}; misfire policy {2}: {3} catch-up(s), next fire {4}",
+        misfires.missed(
                 task.name(),
-                firstMissed,
-                policy,
-                caughtUp,
-                resumed.map(Instant::toString).orElse("never"));
+                "Task '" + task.name() + "' missed fire times from " + firstMissed + "; misfire policy " + policy + ": "
+                        + caughtUp + " catch-up(s), next fire "
+                        + resumed.map(Instant::toString).orElse("never"));
         resumed.ifPresent(t -> out.add(seriesFire(task, t)));
     }
 
@@ -465,7 +464,7 @@ final class FirePlanner {
      * The task was resumed: its series starts again from now, unless it still has a pending fire (a pause and a
      * resume quicker than the leader).
      */
-    List<Pending> planResumed(AxTask task) {
+    List<Pending> planResumed(AxTask task, String why) {
         List<Pending> planned = new ArrayList<>(1);
         boolean pending = store.findByTask(task.name(), 100).stream()
                 .anyMatch(i -> !i.state().isFinal() && i.origin().isTriggerFire());
@@ -476,7 +475,7 @@ final class FirePlanner {
                             task,
                             t,
                             InstanceOrigin.SERIES,
-                            "resumed; fire time of " + task.trigger().describe())));
+                            why + "; fire time of " + task.trigger().describe())));
         }
         return planned;
     }

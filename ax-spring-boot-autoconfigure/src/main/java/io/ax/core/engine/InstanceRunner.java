@@ -8,6 +8,7 @@ import io.ax.core.AxResult;
 import io.ax.core.AxTask;
 import io.ax.core.DeadLetter;
 import io.ax.core.InstanceState;
+import io.ax.core.SecretParams;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.System.Logger.Level;
@@ -25,6 +26,9 @@ final class InstanceRunner {
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
     /** One line per successful instance; its own logger, so a busy application can quiet it alone. */
     private static final System.Logger SUMMARY = System.getLogger("io.ax.instances");
+
+    /** The longest failure message a log line shows. */
+    static final int LOGGED_MESSAGE = 500;
 
     private final AxEngine engine;
     /** Instances whose attempt a worker of this node runs right now (until the worker is done with it). */
@@ -71,6 +75,7 @@ final class InstanceRunner {
                 engine.stores(),
                 engine.payloadCodec(),
                 engine.idempotency());
+        AttemptTracer.Scope span = beginSpan(ex);
         try {
             executor = engine.router().route(task.type());
             result = executor.execute(task, context);
@@ -81,6 +86,11 @@ final class InstanceRunner {
         }
         boolean mine = ex.finish();
         Thread.interrupted(); // an interrupt meant for this attempt must not reach the next work of this thread
+        endSpan(
+                ex,
+                span,
+                !mine ? "timeout" : error == null && (result == null || result.succeeded()) ? "success" : "failed",
+                error);
         if (!mine) {
             return; // the timeout ended this attempt and decides what follows
         }
@@ -97,6 +107,29 @@ final class InstanceRunner {
             }
         } catch (RuntimeException | LinkageError e) {
             unrecorded(ex, e); // a worker thread outlives whatever the store (or a missing class) throws
+        }
+    }
+
+    private AttemptTracer.Scope beginSpan(Execution ex) {
+        try {
+            return engine.tracer()
+                    .begin(new AttemptTracer.Attempt(ex.task(), ex.instanceId(), ex.attempt, ex.scheduledTime()));
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "The attempt tracer failed to begin: {0}", e.toString());
+            return outcome -> {};
+        }
+    }
+
+    private static void endSpan(Execution ex, AttemptTracer.Scope span, String outcome, Throwable error) {
+        try {
+            span.end(new AttemptTracer.Outcome(outcome, error));
+        } catch (RuntimeException e) {
+            LOG.log(
+                    Level.WARNING,
+                    "The attempt tracer failed to end attempt {0} of instance {1}: {2}",
+                    ex.attempt,
+                    ex.instanceId(),
+                    e.toString());
         }
     }
 
@@ -222,7 +255,7 @@ final class InstanceRunner {
                     ex.instanceId(),
                     ex.attempt,
                     outcome,
-                    message,
+                    brief(message),
                     wait.toMillis());
             engine.after(wait, () -> engine.dispatcher().dispatch(ex.due, InstanceState.RETRYING, next));
             return;
@@ -255,7 +288,7 @@ final class InstanceRunner {
                 LOG.log(
                         Level.ERROR,
                         "Task '" + task.name() + "' instance " + ex.instanceId() + " DEAD after " + ex.attempt
-                                + " attempt(s) in " + tookNanos / 1_000_000 + " ms: " + message,
+                                + " attempt(s) in " + tookNanos / 1_000_000 + " ms: " + brief(message),
                         error);
             } else {
                 LOG.log(
@@ -264,7 +297,7 @@ final class InstanceRunner {
                         task.name(),
                         ex.instanceId(),
                         ex.attempt,
-                        message);
+                        brief(message));
             }
             engine.publishDeadLetter(new AxDeadLetterEvent(letter));
         } finally {
@@ -282,7 +315,7 @@ final class InstanceRunner {
                 ex.instanceId(),
                 ex.task().name(),
                 ex.scheduledTime(),
-                ex.task().params(),
+                SecretParams.redact(ex.task().params()), // a dead letter is shown and stored: no credentials
                 attempts,
                 error == null ? message : stackTrace(error),
                 engine.clock().instant());
@@ -317,6 +350,18 @@ final class InstanceRunner {
     private static String describe(Throwable t) {
         String message = t.getMessage();
         return t.getClass().getName() + (message == null ? "" : ": " + message);
+    }
+
+    /**
+     * A failure's message as logged: its start. An executor may record much on the instance (an HTTP body, a
+     * script's output), which stays whole in the audit trail; a log line stays short.
+     */
+    static String brief(String message) {
+        if (message.length() <= LOGGED_MESSAGE) {
+            return message;
+        }
+        return message.substring(0, LOGGED_MESSAGE) + "... (" + (message.length() - LOGGED_MESSAGE)
+                + " more characters not logged)";
     }
 
     private static String stackTrace(Throwable t) {

@@ -19,9 +19,12 @@ public record CronTrigger(CronExpression expression, ZoneId zone) implements Tri
         Objects.requireNonNull(zone, "zone");
     }
 
-    /** Parses {@code expression}; throws {@link io.ax.core.cron.CronParseException} when it is invalid. */
+    /**
+     * Parses {@code expression}; throws {@link io.ax.core.cron.CronParseException} when it is invalid or can never
+     * fire (see {@link CronExpression#requireCanFire()}).
+     */
     public static CronTrigger of(String expression, ZoneId zone) {
-        return new CronTrigger(CronExpression.parse(expression), zone);
+        return new CronTrigger(CronExpression.parse(expression).requireCanFire(), zone);
     }
 
     @Override

@@ -1,0 +1,190 @@
+package io.ax.jdbc;
+
+import io.ax.core.AuditEntry;
+import io.ax.core.InstanceState;
+import io.ax.core.TaskInstance;
+import io.ax.core.Transition;
+import java.sql.Types;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The bound arguments of the store's statements, in the order of their {@code ?} marks in {@link Sql}, and the SQL
+ * types of those whose values may be null: a null binds on every driver only with its type declared.
+ */
+final class Binder {
+
+    /** The longest reason an audit row keeps. */
+    private static final int REASON_LIMIT = 2_000;
+    /** The longest trigger description a task row keeps. */
+    private static final int DESCRIPTION_LIMIT = 500;
+
+    /** The SQL types of {@link #instanceArgs}, so that null keys and payloads bind on every driver. */
+    static final int[] INSERT_TYPES = {
+        Types.VARCHAR,
+        Types.VARCHAR,
+        Types.BIGINT,
+        Types.VARCHAR,
+        Types.INTEGER,
+        Types.VARCHAR,
+        Types.BIGINT,
+        Types.VARCHAR,
+        Types.VARCHAR,
+        Types.VARBINARY
+    };
+
+    /** {@link #INSERT_TYPES} and the epoch a fenced insert is conditional on. */
+    static final int[] INSERT_TYPES_FENCED = fencedTypes();
+
+    /** The SQL types of {@link #updateArgs}: the due time is often null in every row of a batch. */
+    static final int[] UPDATE_TYPES = {
+        Types.VARCHAR,
+        Types.INTEGER,
+        Types.VARCHAR,
+        Types.BIGINT, // state, attempt, node, updated
+        Types.INTEGER,
+        Types.VARCHAR,
+        Types.BIGINT,
+        Types.BIGINT, // clear owner, owner, epoch (twice)
+        Types.VARCHAR,
+        Types.VARCHAR,
+        Types.BIGINT, // id, from state, due time
+        Types.VARCHAR,
+        Types.VARCHAR,
+        Types.BIGINT,
+        Types.BIGINT // expected owner (twice), fence (twice)
+    };
+
+    private Binder() {}
+
+    /** For {@link Sql#insertInstance}: the instance's columns, then its payload (or null). */
+    static Object[] instanceArgs(TaskInstance i, byte[] payload) {
+        return new Object[] {
+            i.id(),
+            i.taskName(),
+            Micros.of(i.scheduledTime()),
+            i.state().name(),
+            i.attempt(),
+            i.node(),
+            Micros.of(i.updatedAt()),
+            i.origin().name(),
+            i.key(),
+            payload
+        };
+    }
+
+    /** For {@link Sql#insertInstanceFenced} when {@code fence > 0}: the arguments, then the epoch; else as they are. */
+    static Object[] fenced(Object[] args, long fence) {
+        if (fence == 0) {
+            return args;
+        }
+        Object[] withFence = Arrays.copyOf(args, args.length + 1);
+        withFence[args.length] = fence;
+        return withFence;
+    }
+
+    /** For {@link Sql#updateState}. */
+    static Object[] updateArgs(Transition t) {
+        return new Object[] {
+            t.to().name(),
+            t.attempt(),
+            t.node(),
+            Micros.of(t.at()),
+            t.to() == InstanceState.SCHEDULED ? 1 : 0,
+            t.owner(),
+            t.fence(),
+            t.fence(),
+            t.instanceId(),
+            t.from().name(),
+            t.dueAt() == null ? null : Micros.of(t.dueAt()),
+            t.expectedOwner(),
+            t.expectedOwner(),
+            t.fence(),
+            t.fence()
+        };
+    }
+
+    /** The audit row a transition leaves. */
+    static AuditEntry auditEntry(Transition t) {
+        return new AuditEntry(t.instanceId(), t.from(), t.to(), t.node(), t.attempt(), t.at(), t.reason());
+    }
+
+    /** For {@link Sql#insertAudit}. */
+    static Object[] auditArgs(AuditEntry e) {
+        return new Object[] {
+            e.instanceId(),
+            e.from() == null ? null : e.from().name(),
+            e.to().name(),
+            e.node(),
+            e.attempt(),
+            Micros.of(e.at()),
+            clip(e.reason())
+        };
+    }
+
+    /** For {@link Sql#updateTaskNextFire}. */
+    static Object[] nextFireArgs(GroupWriter.NextFire f) {
+        return new Object[] {Micros.of(f.next()), Micros.of(f.at()), f.taskName()};
+    }
+
+    /** For {@link Sql#findOwned}: the owner (twice; null for any), the states, the limit. */
+    static Object[] ownedArgs(String owner, Set<InstanceState> states, int limit) {
+        Object[] args = new Object[states.size() + 3];
+        args[0] = owner;
+        args[1] = owner;
+        int i = 2;
+        for (InstanceState s : states) {
+            args[i++] = s.name();
+        }
+        args[i] = limit;
+        return args;
+    }
+
+    /** The SQL types of {@link #ownedArgs}: the owner may be null. */
+    static int[] ownedTypes(int states) {
+        int[] types = new int[states + 3];
+        Arrays.fill(types, Types.VARCHAR);
+        types[types.length - 1] = Types.INTEGER;
+        return types;
+    }
+
+    /** For {@link Sql#findByStates}: the states, the limit. */
+    static Object[] stateArgs(Set<InstanceState> states, int limit) {
+        Object[] args = new Object[states.size() + 1];
+        int i = 0;
+        for (InstanceState s : states) {
+            args[i++] = s.name();
+        }
+        args[i] = limit;
+        return args;
+    }
+
+    /** For a statement that compares times first, then lists ids. */
+    static Object[] withTimes(List<String> ids, long... times) {
+        Object[] args = new Object[times.length + ids.size()];
+        for (int i = 0; i < times.length; i++) {
+            args[i] = times[i];
+        }
+        for (int i = 0; i < ids.size(); i++) {
+            args[times.length + i] = ids.get(i);
+        }
+        return args;
+    }
+
+    /** A reason as the audit table keeps it: its first 2,000 characters. */
+    static String clip(String reason) {
+        return reason.length() > REASON_LIMIT ? reason.substring(0, REASON_LIMIT) : reason;
+    }
+
+    /** A trigger as the task table describes it: its first 500 characters. */
+    static String description(String trigger) {
+        return trigger.length() > DESCRIPTION_LIMIT ? trigger.substring(0, DESCRIPTION_LIMIT) : trigger;
+    }
+
+    private static int[] fencedTypes() {
+        int[] t = Arrays.copyOf(INSERT_TYPES, INSERT_TYPES.length + 1);
+        t[INSERT_TYPES.length] = Types.BIGINT;
+        return t;
+    }
+}

@@ -1,0 +1,62 @@
+package io.ax.jdbc;
+
+import io.ax.core.cluster.WakeUps;
+import java.sql.SQLException;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Everything that differs between the databases AX runs on: the SQL text that is not the same everywhere, how groups
+ * of rows are written, how the database says a unique key already holds a row, where the migrations live and how
+ * wake-ups travel. One short class per vendor; {@link Vendor} picks it from the JDBC driver. Outside the dialects
+ * the package writes SQL that every vendor reads alike. Implementations are stateless and thread-safe.
+ */
+interface Dialect {
+
+    /**
+     * An SQL expression for the database's clock now, in microseconds since the epoch, read when the statement runs:
+     * lease expiry and heartbeats are measured on it, never on a node's clock.
+     */
+    String nowMicros();
+
+    /**
+     * The instance table as the due-time reads name it in their {@code FROM}: with whatever this database needs to
+     * read the {@code (state, scheduled_us, id)} index as one range, in its order, and stop at the {@code LIMIT}.
+     */
+    String dueRange(String prefix);
+
+    /** How this database takes groups of new instances, state changes and audit rows in few round trips. */
+    GroupWriter groupWriter(JdbcTemplate jdbc, Sql sql, String prefix);
+
+    /** Whether this one exception (not its causes) is the database refusing a row that a unique key already holds. */
+    boolean isDuplicateKeyError(SQLException e);
+
+    /**
+     * Whether {@code failure}, or an exception it wraps (a cause, or the next exception of a batch), is the database
+     * refusing a row that a unique key already holds.
+     */
+    default boolean isDuplicateKey(Throwable failure) {
+        // bounded: a chain of causes is short, and a cycle in it must not spin
+        int depth = 0;
+        for (Throwable t = failure; t != null && depth < 32; t = t.getCause(), depth++) {
+            if (t instanceof SQLException sql) {
+                for (SQLException s = sql; s != null && depth < 32; s = s.getNextException(), depth++) {
+                    if (isDuplicateKeyError(s)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Wake-ups through the database between nodes on the tables of {@code prefix}, or none: the nodes poll. */
+    WakeUps wakeUps(DataSource dataSource, String prefix);
+
+    /** Where this database's migrations live in the jar. */
+    String migrationLocation();
+
+    /** Flyway settings this database needs beyond the usual ones. */
+    Map<String, String> flywaySettings();
+}

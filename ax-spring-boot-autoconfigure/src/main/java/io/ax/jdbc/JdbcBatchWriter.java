@@ -1,0 +1,114 @@
+package io.ax.jdbc;
+
+import io.ax.core.AuditEntry;
+import io.ax.core.AxException;
+import io.ax.core.Transition;
+import io.ax.core.store.NewFire;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Groups as JDBC batches, one statement per row: for H2, MySQL and MariaDB, where a statement that fails on a
+ * duplicate key undoes only itself, not the transaction around it.
+ */
+final class JdbcBatchWriter implements GroupWriter {
+
+    private final JdbcTemplate jdbc;
+    private final JdbcBatches batches;
+    private final Sql sql;
+    private final Dialect dialect;
+
+    JdbcBatchWriter(JdbcTemplate jdbc, Sql sql, Dialect dialect) {
+        this.jdbc = jdbc;
+        this.batches = new JdbcBatches(jdbc);
+        this.sql = sql;
+        this.dialect = dialect;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The fast path is one batch; if it meets a duplicate, each row is checked and inserted on its own.
+     */
+    @Override
+    public boolean[] insertInstances(List<NewFire> fires, long fence) {
+        boolean[] written = new boolean[fires.size()];
+        String insert = fence > 0 ? sql.insertInstanceFenced : sql.insertInstance;
+        int[] types = fence > 0 ? Binder.INSERT_TYPES_FENCED : Binder.INSERT_TYPES;
+        List<Object[]> rows = fires.stream()
+                .map(f -> Binder.fenced(Binder.instanceArgs(f.instance(), f.payload()), fence))
+                .toList();
+        try {
+            int[] counts = batches.run(insert, rows, types);
+            for (int i = 0; i < counts.length; i++) {
+                written[i] = counts[i] != 0; // 0: fenced out (a duplicate throws)
+            }
+        } catch (DataAccessException e) {
+            if (!dialect.isDuplicateKey(e)) {
+                throw e;
+            }
+            for (int i = 0; i < written.length; i++) {
+                if (exists(fires.get(i))) {
+                    written[i] = true; // the batch got as far as this row
+                    continue;
+                }
+                try {
+                    written[i] = jdbc.update(insert, rows.get(i), types) == 1;
+                } catch (DataAccessException duplicate) {
+                    if (!dialect.isDuplicateKey(duplicate)) {
+                        throw duplicate;
+                    }
+                    written[i] = false;
+                }
+            }
+        }
+        return written;
+    }
+
+    private boolean exists(NewFire fire) {
+        Integer n = jdbc.queryForObject(
+                sql.instanceExists, Integer.class, fire.instance().id());
+        return n != null && n > 0;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One conditional update per change, in order, so a later change of the same instance sees the earlier one.
+     *
+     * @throws AxException when the driver does not report the row count of each update
+     */
+    @Override
+    public boolean[] transitionAll(List<Transition> transitions) {
+        int[] counts = batches.run(
+                sql.updateState, transitions.stream().map(Binder::updateArgs).toList(), Binder.UPDATE_TYPES);
+        boolean[] applied = new boolean[counts.length];
+        List<Object[]> audits = new ArrayList<>(counts.length);
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] == Statement.SUCCESS_NO_INFO) {
+                throw new AxException("The JDBC driver does not report row counts of batched updates;"
+                        + " AX needs them to know which conditional update won");
+            }
+            applied[i] = counts[i] == 1;
+            if (applied[i]) {
+                audits.add(Binder.auditArgs(Binder.auditEntry(transitions.get(i))));
+            }
+        }
+        batches.run(sql.insertAudit, audits);
+        return applied;
+    }
+
+    @Override
+    public void insertAudits(List<AuditEntry> entries) {
+        batches.run(sql.insertAudit, entries.stream().map(Binder::auditArgs).toList());
+    }
+
+    @Override
+    public void updateNextFires(List<NextFire> fires) {
+        batches.run(
+                sql.updateTaskNextFire, fires.stream().map(Binder::nextFireArgs).toList());
+    }
+}
