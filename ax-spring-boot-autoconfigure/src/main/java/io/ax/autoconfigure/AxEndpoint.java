@@ -178,7 +178,6 @@ public class AxEndpoint {
         };
     }
 
-    /** An operator's action on a task, an instance or a dead letter. */
     /** An operator's action on a task, an instance or a dead letter; who asks is audited (see {@link EndpointOperators}). */
     @WriteOperation
     public WebEndpointResponse<Object> act(@Selector String section, @Selector String id, @Selector String action) {

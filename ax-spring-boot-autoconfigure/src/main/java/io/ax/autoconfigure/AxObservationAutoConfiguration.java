@@ -10,7 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * Each attempt as a Micrometer observation ({@code ax.execution}), when the application has an
+ * Each attempt as a Micrometer observation ({@code ax.attempt}), when the application has an
  * {@link ObservationRegistry}: with Spring Boot's tracing, a span per attempt.
  */
 @AutoConfiguration(

@@ -19,7 +19,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 
-/** Each attempt is an {@code ax.execution} observation, current while its handler runs. */
+/** Each attempt is an {@code ax.attempt} observation, current while its handler runs. */
 class AxObservationTest {
 
     private static final Duration BOUND = Duration.ofSeconds(10);
@@ -39,7 +39,7 @@ class AxObservationTest {
                     await().atMost(BOUND).until(() -> state(engine, id) == InstanceState.SUCCESS);
 
                     assertThat(registry)
-                            .hasObservationWithNameEqualTo("ax.execution")
+                            .hasObservationWithNameEqualTo("ax.attempt")
                             .that()
                             .hasContextualNameEqualTo("ax traced")
                             .hasLowCardinalityKeyValue("task", "traced")
@@ -53,7 +53,7 @@ class AxObservationTest {
                     assertThat(current)
                             .as("the handler ran inside its attempt's observation")
                             .isNotNull();
-                    assertThat(current.getContext().getName()).isEqualTo("ax.execution");
+                    assertThat(current.getContext().getName()).isEqualTo("ax.attempt");
                 });
     }
 
@@ -68,7 +68,7 @@ class AxObservationTest {
                     await().atMost(BOUND).until(() -> state(engine, id) == InstanceState.DEAD);
 
                     assertThat(registry)
-                            .hasObservationWithNameEqualTo("ax.execution")
+                            .hasObservationWithNameEqualTo("ax.attempt")
                             .that()
                             .hasLowCardinalityKeyValue("task", "broken")
                             .hasLowCardinalityKeyValue("outcome", "failed")
