@@ -68,7 +68,11 @@ class PrometheusScrapeTest {
     }
 
     private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        // the sample lets viewers read the Actuator endpoints (health is public)
+        String viewer = java.util.Base64.getEncoder()
+                .encodeToString("viewer:viewer".getBytes(java.nio.charset.StandardCharsets.UTF_8));
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .header("Authorization", "Basic " + viewer)
                 .timeout(Duration.ofSeconds(10))
                 .build();
         return http.send(request, HttpResponse.BodyHandlers.ofString());

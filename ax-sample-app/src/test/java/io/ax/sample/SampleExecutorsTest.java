@@ -41,7 +41,7 @@ class SampleExecutorsTest {
     void theHttpTaskCallsTheSamplesOwnHealthEndpoint() {
         AxTask task = engine.task("self-check").orElseThrow();
         assertThat(task.type()).isEqualTo(HttpExecutor.TYPE);
-        assertThat(task.target()).isEqualTo("http://localhost:" + PORT + "/actuator/health");
+        assertThat(task.target()).isEqualTo("http://127.0.0.1:" + PORT + "/actuator/health");
         assertThat(task.params()).containsEntry("header.X-Ax-Instance", "${instanceId}");
 
         String id = engine.triggerNow("self-check");

@@ -17,6 +17,9 @@ public final class AxDescriptors {
      * {@code /actuator/ax}: this node and the engine.
      *
      * @param node this node's id
+     * @param storeKind where the instances live: {@code in-memory} (lost when the process stops), {@code jdbc}, or
+     *     a custom store's own word
+     * @param store the store in words: for JDBC the database and its URL without credentials
      * @param role {@code leader} or {@code standby}
      * @param leader the leading node; null when none is known
      * @param epoch the leader's fencing token
@@ -35,6 +38,8 @@ public final class AxDescriptors {
      */
     public record Node(
             String node,
+            String storeKind,
+            String store,
             String role,
             String leader,
             long epoch,
@@ -70,8 +75,60 @@ public final class AxDescriptors {
      * @param jumps jumps seen since the start
      * @param lastJumpMillis the last jump (negative: backwards); null when none
      * @param lastJumpAt when it was seen; null when none
+     * @param clusterTime this node's offset from the cluster's clock; null when the clock is taken as it is
      */
-    public record Clock(String status, long pauseLeftMillis, long jumps, Long lastJumpMillis, Instant lastJumpAt) {}
+    public record Clock(
+            String status,
+            long pauseLeftMillis,
+            long jumps,
+            Long lastJumpMillis,
+            Instant lastJumpAt,
+            ClusterTime clusterTime) {}
+
+    /**
+     * This node's offset from the cluster's reference clock, which fire times are decided on.
+     *
+     * @param source {@code redis} or {@code database}: the clock the last reading came from
+     * @param offsetMicros how far the reference is ahead of this node's clock (negative: behind)
+     * @param uncertaintyMicros how far the true offset may be from it either way (half the reading's round trip)
+     * @param measuredAt when it was measured
+     * @param failing why the last reading failed (the offset is the one before); null when it succeeded
+     */
+    public record ClusterTime(
+            String source, long offsetMicros, long uncertaintyMicros, Instant measuredAt, String failing) {}
+
+    /**
+     * {@code /actuator/ax/overview}: the last hour of this node's executions, minute by minute, for a chart.
+     *
+     * @param node this node's id
+     * @param firesLastMinute fires (first attempts started) in the last full minute
+     * @param latenessP50Millis median lateness of the hour's fires (start minus scheduled time); null without fires
+     * @param latenessP99Millis its 99th percentile; null without fires
+     * @param minutes the sixty minutes up to now, oldest first, the current (partial) one last
+     */
+    public record Overview(
+            String node, long firesLastMinute, Long latenessP50Millis, Long latenessP99Millis, List<Minute> minutes) {}
+
+    /**
+     * One minute of this node's executions. Percentiles are read from bins at most 12.5 % wide, never below the
+     * true value.
+     *
+     * @param start when it began
+     * @param fires first attempts that started in it
+     * @param successes attempts that succeeded in it
+     * @param failures attempts that failed or timed out in it
+     * @param deadLetters instances that went DEAD in it
+     * @param latenessP50Millis median lateness of its fires; null without fires
+     * @param latenessP99Millis 99th percentile of their lateness; null without fires
+     */
+    public record Minute(
+            Instant start,
+            long fires,
+            long successes,
+            long failures,
+            long deadLetters,
+            Long latenessP50Millis,
+            Long latenessP99Millis) {}
 
     /** {@code /actuator/ax/tasks}. */
     public record Tasks(List<Task> tasks) {}
@@ -106,20 +163,38 @@ public final class AxDescriptors {
      * An instance in a list.
      *
      * @param id its id
+     * @param task its task
      * @param scheduledTime its fire time
      * @param state its state
      * @param attempt its attempt number
-     * @param durationMillis how long its last attempt ran; null while none has ended
+     * @param durationMillis how long its last attempt ran; null while none has ended (and in search results)
      * @param updatedAt when it last changed
      */
     public record InstanceSummary(
-            String id, Instant scheduledTime, String state, int attempt, Long durationMillis, Instant updatedAt) {}
+            String id,
+            String task,
+            Instant scheduledTime,
+            String state,
+            int attempt,
+            Long durationMillis,
+            Instant updatedAt) {}
+
+    /**
+     * {@code /actuator/ax/instances?...}: one page of a search, newest scheduled time first.
+     *
+     * @param page the page's number, from 0
+     * @param size the page's size
+     * @param more whether a later page has instances
+     * @param instances the page
+     */
+    public record Instances(int page, int size, boolean more, List<InstanceSummary> instances) {}
 
     /**
      * {@code /actuator/ax/instances/{id}}: an instance and its full audit trail, oldest first.
      *
      * @param origin what made it: SERIES (its trigger), CATCH_UP, ON_DEMAND, DELAYED (AxScheduler)
      * @param key its key within the task; null when it has none
+     * @param payload the start of its payload; null when it has none, or in answers to an action
      */
     public record Instance(
             String id,
@@ -131,9 +206,14 @@ public final class AxDescriptors {
             Instant updatedAt,
             String origin,
             String key,
-            List<Audit> audit) {
+            List<Audit> audit,
+            Payload payload) {
 
         static Instance of(TaskInstance i, List<AuditEntry> trail) {
+            return of(i, trail, null);
+        }
+
+        static Instance of(TaskInstance i, List<AuditEntry> trail, Payload payload) {
             return new Instance(
                     i.id(),
                     i.taskName(),
@@ -144,7 +224,30 @@ public final class AxDescriptors {
                     i.updatedAt(),
                     i.origin().name(),
                     i.key(),
-                    trail.stream().map(Audit::of).toList());
+                    trail.stream().map(Audit::of).toList(),
+                    payload);
+        }
+    }
+
+    /**
+     * The start of an instance's payload, as text: enough to recognize it, bounded so that a large payload never
+     * makes a large answer.
+     *
+     * @param bytes its whole size
+     * @param text its first {@value #MAX_BYTES} bytes read as UTF-8 (bytes that are not UTF-8 read as U+FFFD)
+     * @param truncated whether {@code text} stops before the end
+     */
+    public record Payload(int bytes, String text, boolean truncated) {
+
+        /** How many bytes of a payload an answer shows. */
+        public static final int MAX_BYTES = 4096;
+
+        static Payload of(byte[] payload) {
+            int shown = Math.min(payload.length, MAX_BYTES);
+            return new Payload(
+                    payload.length,
+                    new String(payload, 0, shown, java.nio.charset.StandardCharsets.UTF_8),
+                    shown < payload.length);
         }
     }
 

@@ -19,6 +19,7 @@ import io.ax.core.cluster.ClusterView;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.Backlog;
 import io.ax.core.store.InstanceStore;
+import io.ax.core.store.StoreDescription;
 import io.ax.core.store.StoredTask;
 import io.ax.core.trigger.CronTrigger;
 import io.ax.core.trigger.Trigger;
@@ -31,6 +32,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -47,11 +49,18 @@ import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
  *       letters;
  *   <li>{@code GET /actuator/ax/tasks} and {@code /actuator/ax/tasks/{name}}: trigger, zone, next fire times,
  *       paused, newest instances with state and duration, success and failure counts;
- *   <li>{@code GET /actuator/ax/instances/{id}}: state and full audit trail;
+ *   <li>{@code GET /actuator/ax/overview}: the last hour of this node's executions, minute by minute: fires,
+ *       outcomes, lateness p50/p99;
+ *   <li>{@code GET /actuator/ax/instances?task=&state=&from=&to=&page=0&size=20}: a search, each criterion
+ *       optional ({@code from} inclusive, {@code to} exclusive, ISO-8601 instants, on the scheduled time), newest
+ *       first;
+ *   <li>{@code GET /actuator/ax/instances/{id}}: state, full audit trail and the start of its payload;
  *   <li>{@code GET /actuator/ax/dead-letters?page=0&size=20}: dead letters, newest first, with the last error.
  * </ul>
  *
- * Writes (Actuator write operations, secured like any other):
+ * Writes (Actuator write operations), each audited and logged with the caller's principal and remote address. The
+ * endpoint is <b>read-only by default</b>: writes answer as if absent until the application allows them with {@code
+ * management.endpoint.ax.access=unrestricted}, which it should do only behind its own security (an operator role).
  *
  * <ul>
  *   <li>{@code POST /actuator/ax/tasks/{name}/trigger}, {@code .../pause}, {@code .../resume};
@@ -65,7 +74,7 @@ import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
  * store's query), an action the instance's state does not allow 409, a bad page or argument 400, each with a
  * message; none of them writes anything.
  */
-@WebEndpoint(id = "ax")
+@WebEndpoint(id = "ax", defaultAccess = Access.READ_ONLY)
 public class AxEndpoint {
 
     static final int DEFAULT_PAGE_SIZE = 20;
@@ -77,12 +86,14 @@ public class AxEndpoint {
     private final AxEngine engine;
     private final InstanceStore store;
     private final TaskActivity activity;
+    private final ExecutionHistory history;
     private final AxClock clock;
 
-    AxEndpoint(AxEngine engine, TaskActivity activity, AxClock clock) {
+    AxEndpoint(AxEngine engine, TaskActivity activity, ExecutionHistory history, AxClock clock) {
         this.engine = engine;
         this.store = engine.store();
         this.activity = activity;
+        this.history = history;
         this.clock = clock;
     }
 
@@ -92,8 +103,11 @@ public class AxEndpoint {
         ClusterView cluster = engine.cluster();
         Backlog backlog = engine.backlog();
         ClockStatus clock = engine.clockStatus();
+        StoreDescription described = store.describe();
         return new AxDescriptors.Node(
                 cluster.nodeId(),
+                described.kind(),
+                described.toString(),
                 lower(cluster.role()),
                 cluster.leader(),
                 cluster.epoch(),
@@ -108,7 +122,15 @@ public class AxEndpoint {
                         clock.pauseLeft().toMillis(),
                         clock.jumps(),
                         clock.lastJump() == null ? null : clock.lastJump().toMillis(),
-                        clock.lastJumpAt()),
+                        clock.lastJumpAt(),
+                        engine.clusterTime()
+                                .map(t -> new AxDescriptors.ClusterTime(
+                                        t.source(),
+                                        t.offset().toNanos() / 1_000,
+                                        t.uncertainty().toNanos() / 1_000,
+                                        t.measuredAt(),
+                                        t.failing()))
+                                .orElse(null)),
                 store.deadLetterCount(),
                 engine.tasks().size(),
                 cluster.leaseExpiresAt(),
@@ -128,11 +150,22 @@ public class AxEndpoint {
      * garbage ({@code size=abc}) gets the same 400 with a message as a number out of range.
      */
     @ReadOperation
-    public WebEndpointResponse<Object> section(@Selector String section, @Nullable String page, @Nullable String size) {
+    public WebEndpointResponse<Object> section(
+            @Selector String section,
+            @Nullable String page,
+            @Nullable String size,
+            @Nullable String task,
+            @Nullable String state,
+            @Nullable String from,
+            @Nullable String to) {
         return switch (section) {
             case "tasks" -> ok(this::tasks);
+            case "overview" -> ok(this::overview);
             case "workflows" -> ok(() -> WorkflowDescriptors.of(engine));
             case "dead-letters" -> deadLetters(page, size);
+            case "instances" ->
+                InstanceSearchRequest.parse(task, state, from, to, page, size)
+                        .map(this::search, AxEndpoint::badRequest);
             default -> notFound(section);
         };
     }
@@ -159,28 +192,31 @@ public class AxEndpoint {
             return error(404, "Only tasks take parameters, not " + section);
         }
         return RunParameters.read(params)
-                .map(p -> ok(() -> new AxDescriptors.Triggered(id, engine.triggerNow(id, p))))
+                .map(p -> ok(
+                        () -> new AxDescriptors.Triggered(id, engine.triggerNow(id, p, EndpointOperators.current()))))
                 .orElseGet(() -> error(400, RunParameters.MALFORMED));
     }
 
-    /** An operator's action on a task, an instance or a dead letter. */
+    /** An operator's action on a task, an instance or a dead letter; who asks is audited (see {@link EndpointOperators}). */
     @WriteOperation
     public WebEndpointResponse<Object> act(@Selector String section, @Selector String id, @Selector String action) {
         String what = section + "/" + action;
         return switch (what) {
-            case "tasks/trigger" -> ok(() -> new AxDescriptors.Triggered(id, engine.triggerNow(id)));
+            case "tasks/trigger" ->
+                ok(() -> new AxDescriptors.Triggered(id, engine.triggerNow(id, EndpointOperators.current())));
             case "tasks/pause" ->
                 ok(() -> {
-                    engine.pause(id);
+                    engine.pause(id, EndpointOperators.current());
                     return new AxDescriptors.Paused(id, true);
                 });
             case "tasks/resume" ->
                 ok(() -> {
-                    engine.resume(id);
+                    engine.resume(id, EndpointOperators.current());
                     return new AxDescriptors.Paused(id, false);
                 });
             case "instances/cancel" -> cancel(section, id);
-            case "instances/replay", "dead-letters/replay" -> ok(() -> described(engine.replay(id)));
+            case "instances/replay", "dead-letters/replay" ->
+                ok(() -> described(engine.replay(id, EndpointOperators.current())));
             default -> error(404, "No action '" + action + "' on " + section);
         };
     }
@@ -191,7 +227,25 @@ public class AxEndpoint {
         if (!"instances".equals(section)) {
             return error(404, "Only instances can be deleted (cancelled), not " + section);
         }
-        return ok(() -> described(engine.cancelWaiting(id)));
+        return ok(() -> described(engine.cancelWaiting(id, EndpointOperators.current())));
+    }
+
+    private WebEndpointResponse<Object> search(InstanceSearchRequest request) {
+        List<TaskInstance> found = engine.search(request.query());
+        boolean more = found.size() > request.size();
+        List<InstanceSummary> page =
+                found.stream().limit(request.size()).map(this::searchSummary).toList();
+        return new WebEndpointResponse<>(new AxDescriptors.Instances(request.page(), request.size(), more, page));
+    }
+
+    /** A search hit: without the last attempt's duration, which would cost one audit read per row. */
+    private InstanceSummary searchSummary(TaskInstance i) {
+        return new InstanceSummary(
+                i.id(), i.taskName(), i.scheduledTime(), i.state().name(), i.attempt(), null, i.updatedAt());
+    }
+
+    private static WebEndpointResponse<Object> badRequest(String message) {
+        return error(400, message);
     }
 
     private AxDescriptors.Tasks tasks() {
@@ -241,7 +295,13 @@ public class AxEndpoint {
 
     private InstanceSummary summary(TaskInstance i) {
         return new InstanceSummary(
-                i.id(), i.scheduledTime(), i.state().name(), i.attempt(), lastAttemptMillis(i.id()), i.updatedAt());
+                i.id(),
+                i.taskName(),
+                i.scheduledTime(),
+                i.state().name(),
+                i.attempt(),
+                lastAttemptMillis(i.id()),
+                i.updatedAt());
     }
 
     /** How long the last attempt ran: from its RUNNING row to the row after it. */
@@ -258,7 +318,19 @@ public class AxEndpoint {
     }
 
     private AxDescriptors.Instance instance(String id) {
-        return described(engine.find(id).orElseThrow(() -> new UnknownInstanceException(id)));
+        InstanceDetails details = engine.find(id).orElseThrow(() -> new UnknownInstanceException(id));
+        AxDescriptors.Payload payload =
+                store.payload(id).map(AxDescriptors.Payload::of).orElse(null);
+        return AxDescriptors.Instance.of(details.instance(), details.auditTrail(), payload);
+    }
+
+    private AxDescriptors.Overview overview() {
+        ExecutionHistory.Hour hour = history.lastHour();
+        List<AxDescriptors.Minute> minutes = hour.minutes();
+        // the last entry is the minute still going on; the one before it is the last full one
+        long lastFull = minutes.get(minutes.size() - 2).fires();
+        return new AxDescriptors.Overview(
+                engine.nodeId(), lastFull, hour.latenessP50Millis(), hour.latenessP99Millis(), minutes);
     }
 
     private static AxDescriptors.Instance described(InstanceDetails details) {

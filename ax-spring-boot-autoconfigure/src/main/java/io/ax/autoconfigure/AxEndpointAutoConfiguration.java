@@ -26,7 +26,14 @@ public final class AxEndpointAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnAvailableEndpoint(AxEndpoint.class)
-    AxEndpoint axEndpoint(AxEngine engine, TaskActivity activity, AxClock clock) {
-        return new AxEndpoint(engine, activity, clock);
+    ExecutionHistory axExecutionHistory(AxClock clock) {
+        return new ExecutionHistory(clock);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint(AxEndpoint.class)
+    AxEndpoint axEndpoint(AxEngine engine, TaskActivity activity, ExecutionHistory history, AxClock clock) {
+        return new AxEndpoint(engine, activity, history, clock);
     }
 }

@@ -63,6 +63,9 @@ public class AxProperties {
     /** How long finished history stays in the store. */
     private final Retention retention = new Retention();
 
+    /** The operator's web dashboard. */
+    private final Dashboard dashboard = new Dashboard();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -141,6 +144,10 @@ public class AxProperties {
 
     public Retention getRetention() {
         return retention;
+    }
+
+    public Dashboard getDashboard() {
+        return dashboard;
     }
 
     /** Time wheel settings. */
@@ -354,6 +361,14 @@ public class AxProperties {
         }
     }
 
+    /** Where the leader lease lives. */
+    public enum LeaseStore {
+        /** The database's leader row. */
+        JDBC,
+        /** The application's Redis; the epochs are recorded in the database for fencing. */
+        REDIS
+    }
+
     /** Clock-jump guard. */
     public static class Clock {
 
@@ -366,6 +381,16 @@ public class AxProperties {
 
         /** How long trigger decisions wait after a clock jump; health is OUT_OF_SERVICE meanwhile. */
         private Duration pause = Duration.ofSeconds(2);
+
+        /**
+         * Whether fire times are decided on the cluster's clock: this node's clock corrected by its offset from Redis
+         * TIME (with Redis) or the database's clock, measured with round-trip compensation. Applies to the system
+         * clock only; a clock bean of the application's own is taken as it is.
+         */
+        private boolean clusterOffset = true;
+
+        /** How often the offset from the cluster's clock is measured again. */
+        private Duration offsetRefresh = Duration.ofSeconds(30);
 
         public Duration getJumpThreshold() {
             return jumpThreshold;
@@ -381,6 +406,22 @@ public class AxProperties {
 
         public void setPause(Duration pause) {
             this.pause = pause;
+        }
+
+        public boolean isClusterOffset() {
+            return clusterOffset;
+        }
+
+        public void setClusterOffset(boolean clusterOffset) {
+            this.clusterOffset = clusterOffset;
+        }
+
+        public Duration getOffsetRefresh() {
+            return offsetRefresh;
+        }
+
+        public void setOffsetRefresh(Duration offsetRefresh) {
+            this.offsetRefresh = offsetRefresh;
         }
     }
 
@@ -529,6 +570,21 @@ public class AxProperties {
         /** Points per node on the consistent-hash ring that spreads instances over the live nodes. */
         private int virtualNodes = 32;
 
+        /**
+         * Where the leader lease lives: jdbc (the database's leader row) or redis (a hash on the application's Redis,
+         * on Redis's clock, each new epoch recorded in the database's leader row before it is used, so the leader's
+         * writes stay fenced by the database). With redis, no node leads while Redis is down.
+         */
+        private LeaseStore leaseStore = LeaseStore.JDBC;
+
+        public LeaseStore getLeaseStore() {
+            return leaseStore;
+        }
+
+        public void setLeaseStore(LeaseStore leaseStore) {
+            this.leaseStore = leaseStore;
+        }
+
         public Duration getHeartbeat() {
             return heartbeat;
         }
@@ -567,6 +623,49 @@ public class AxProperties {
 
         public void setVirtualNodes(int virtualNodes) {
             this.virtualNodes = virtualNodes;
+        }
+    }
+
+    /**
+     * The operator's web dashboard: HTML pages served by the application itself that read the {@code ax} Actuator
+     * endpoint with the browser's session. It adds no security of its own: protect its path like the endpoint's.
+     */
+    public static class Dashboard {
+
+        /** Whether the application serves the dashboard (a servlet web application with Actuator only). */
+        private boolean enabled = false;
+
+        /** Where the dashboard is served, e.g. /ax (then /ax/ is its overview page). */
+        private String path = "/ax";
+
+        /**
+         * The role (as the servlet request's isUserInRole checks it) a user needs to see the dashboard's write
+         * buttons: pause, resume, trigger, cancel, replay. Users without it only read.
+         */
+        private String writeRole = "OPERATOR";
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getPath() {
+            return path;
+        }
+
+        public void setPath(String path) {
+            this.path = path;
+        }
+
+        public String getWriteRole() {
+            return writeRole;
+        }
+
+        public void setWriteRole(String writeRole) {
+            this.writeRole = writeRole;
         }
     }
 }

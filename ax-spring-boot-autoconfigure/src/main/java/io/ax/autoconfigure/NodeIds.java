@@ -1,6 +1,9 @@
 package io.ax.autoconfigure;
 
-/** Picks this node's id: the configured one, else {@code <host>-<pid>}. */
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
+/** Picks this node's id: the configured one, else {@code <host>-<pid>}, the host as the JDK resolves it. */
 final class NodeIds {
 
     private NodeIds() {}
@@ -9,10 +12,19 @@ final class NodeIds {
         if (configured != null && !configured.isBlank()) {
             return configured.trim();
         }
-        String host = System.getenv("HOSTNAME");
-        if (host == null || host.isBlank()) {
-            host = "node";
+        return host() + "-" + ProcessHandle.current().pid();
+    }
+
+    /**
+     * This machine's name from {@link InetAddress}, not the {@code HOSTNAME} variable, which a shell sets but a
+     * service manager or a container runtime may not export.
+     */
+    static String host() {
+        try {
+            String name = InetAddress.getLocalHost().getHostName();
+            return name == null || name.isBlank() ? "node" : name;
+        } catch (UnknownHostException e) {
+            return "node";
         }
-        return host + "-" + ProcessHandle.current().pid();
     }
 }

@@ -8,21 +8,28 @@ import static io.ax.jdbc.RowMappers.TASK;
 
 import io.ax.core.AuditEntry;
 import io.ax.core.AxException;
+import io.ax.core.AxIdempotency;
 import io.ax.core.DeadLetter;
 import io.ax.core.DuplicateInstanceException;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
+import io.ax.core.clock.TimeReference;
 import io.ax.core.cluster.ClusterStore;
 import io.ax.core.cluster.FencedOutException;
 import io.ax.core.cluster.WakeUps;
 import io.ax.core.store.DefinitionChange;
+import io.ax.core.store.InstanceQuery;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.NewFire;
 import io.ax.core.store.OwnedInstance;
+import io.ax.core.store.StoreDescription;
 import io.ax.core.store.StoredDefinition;
 import io.ax.core.store.StoredTask;
 import io.ax.jdbc.GroupWriter.NextFire;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -64,6 +71,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     private final JdbcNodeRegistry registry;
     private final DataSource dataSource;
     private final String tablePrefix;
+    private final JdbcIdempotency idempotency;
 
     /**
      * @param dataSource where the tables live
@@ -81,6 +89,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
         this.registry = new JdbcNodeRegistry(dataSource, tablePrefix);
         this.dataSource = dataSource;
         this.tablePrefix = tablePrefix;
+        this.idempotency = new JdbcIdempotency(jdbc, tablePrefix, dialect);
     }
 
     /**
@@ -90,6 +99,18 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     @Override
     public WakeUps wakeUps() {
         return dialect.wakeUps(dataSource, tablePrefix);
+    }
+
+    /** Idempotency keys in this store's {@code idempotency} table, claimed on the database's clock. */
+    @Override
+    public Optional<AxIdempotency> idempotency() {
+        return Optional.of(idempotency);
+    }
+
+    /** The database's clock. */
+    @Override
+    public Optional<TimeReference> timeReference() {
+        return Optional.of(new JdbcTimeReference(jdbc, dialect));
     }
 
     /** The leader lease in this store's tables; its epoch fences the leader's writes here. */
@@ -275,6 +296,32 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     @Override
     public List<TaskInstance> findByTask(String taskName, int limit) {
         return jdbc.query(sql.findByTask, INSTANCE, taskName, limit);
+    }
+
+    /** {@code jdbc}, with the database product and its URL without credentials; asked of the database once. */
+    @Override
+    public StoreDescription describe() {
+        StoreDescription known = description;
+        if (known == null) {
+            try (Connection connection = dataSource.getConnection()) {
+                DatabaseMetaData meta = connection.getMetaData();
+                known = new StoreDescription(
+                        "jdbc", meta.getDatabaseProductName() + " at " + JdbcUrls.withoutCredentials(meta.getURL()));
+            } catch (SQLException | RuntimeException e) {
+                return new StoreDescription("jdbc", "a database not reachable now: " + e.getMessage());
+            }
+            description = known;
+        }
+        return known;
+    }
+
+    /** Set by the first {@link #describe}: the database answers it once. */
+    private volatile StoreDescription description;
+
+    @Override
+    public List<TaskInstance> search(InstanceQuery query) {
+        InstanceSearch search = new InstanceSearch(tablePrefix, query);
+        return jdbc.query(search.sql(), INSTANCE, search.args());
     }
 
     @Override

@@ -5,7 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.ax.core.AxContext;
 import io.ax.core.AxJob;
+import io.ax.core.AxScheduler;
 import io.ax.core.InstanceState;
+import io.ax.core.ScheduleRequest;
 import io.ax.core.TaskInstance;
 import io.ax.core.store.InstanceStore;
 import java.time.Duration;
@@ -32,6 +34,7 @@ import org.springframework.context.annotation.Import;
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "management.endpoints.web.exposure.include=ax,health",
+            "management.endpoint.ax.access=unrestricted",
             "ax.node-id=ops-node",
             "spring.datasource.url=jdbc:h2:mem:ax-endpoint-web;DB_CLOSE_DELAY=-1"
         })
@@ -47,6 +50,9 @@ class AxEndpointWebTest {
 
     @Autowired
     Jobs jobs;
+
+    @Autowired
+    AxScheduler scheduler;
 
     private Http http;
 
@@ -66,6 +72,8 @@ class AxEndpointWebTest {
 
         assertThat(answer.status()).isEqualTo(200);
         assertThat(answer.<String>read("$.node")).isEqualTo("ops-node");
+        assertThat(answer.<String>read("$.storeKind")).isEqualTo("jdbc");
+        assertThat(answer.<String>read("$.store")).isEqualTo("jdbc (H2 at jdbc:h2:mem:ax-endpoint-web)");
         assertThat(answer.<String>read("$.role")).isEqualTo("leader");
         assertThat(answer.<String>read("$.leader")).isEqualTo("ops-node");
         assertThat(answer.<Integer>read("$.epoch")).as("its first lease").isEqualTo(1);
@@ -142,6 +150,60 @@ class AxEndpointWebTest {
     }
 
     @Test
+    void theOverviewSectionCountsTheLastHourMinuteByMinute() {
+        String id = http.post("/actuator/ax/tasks/handler/trigger").read("$.instanceId");
+        await().atMost(BOUND).until(() -> state(id) == InstanceState.SUCCESS);
+
+        Http.Answer answer = http.get("/actuator/ax/overview");
+
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.<String>read("$.node")).isEqualTo("ops-node");
+        List<String> starts = answer.read("$.minutes[*].start");
+        assertThat(starts).hasSize(60);
+        assertThat(Instant.parse(starts.get(59)))
+                .isBefore(Instant.now())
+                .isAfter(Instant.now().minusSeconds(120));
+        assertThat(Duration.between(Instant.parse(starts.get(0)), Instant.parse(starts.get(59))))
+                .isEqualTo(Duration.ofMinutes(59));
+        assertThat(answer.<List<Integer>>read("$.minutes[*].fires").stream()
+                        .mapToInt(Integer::intValue)
+                        .sum())
+                .isPositive();
+        assertThat(answer.<List<Integer>>read("$.minutes[*].successes").stream()
+                        .mapToInt(Integer::intValue)
+                        .sum())
+                .isPositive();
+        assertThat(answer.<Integer>read("$.latenessP50Millis")).isNotNegative();
+        assertThat(answer.<Integer>read("$.latenessP99Millis"))
+                .isGreaterThanOrEqualTo(answer.<Integer>read("$.latenessP50Millis"));
+    }
+
+    @Test
+    void anInstanceShowsTheStartOfItsPayload() {
+        String small = scheduler.schedule(
+                ScheduleRequest.of("waiting").after(Duration.ofHours(1)).payload("<script>alert(1)</script>"));
+        String large = scheduler.schedule(
+                ScheduleRequest.of("waiting").after(Duration.ofHours(1)).payload("x".repeat(5_000)));
+        String none = scheduler.schedule(ScheduleRequest.of("waiting").after(Duration.ofHours(1)));
+        try {
+            Http.Answer shown = http.get("/actuator/ax/instances/" + small);
+            assertThat(shown.<String>read("$.payload.text")).isEqualTo("<script>alert(1)</script>");
+            assertThat(shown.<Integer>read("$.payload.bytes")).isEqualTo(25);
+            assertThat(shown.<Boolean>read("$.payload.truncated")).isFalse();
+
+            Http.Answer cut = http.get("/actuator/ax/instances/" + large);
+            assertThat(cut.<String>read("$.payload.text")).hasSize(4096);
+            assertThat(cut.<Integer>read("$.payload.bytes")).isEqualTo(5_000);
+            assertThat(cut.<Boolean>read("$.payload.truncated")).isTrue();
+
+            assertThat(http.get("/actuator/ax/instances/" + none).<Object>read("$.payload"))
+                    .isNull();
+        } finally {
+            List.of(small, large, none).forEach(scheduler::cancel);
+        }
+    }
+
+    @Test
     void deadLettersArePagedNewestFirstWithTheLastError() {
         String older = deadInstance();
         String newer = deadInstance();
@@ -172,6 +234,9 @@ class AxEndpointWebTest {
         assertThat(answer.<String>read("$.task")).isEqualTo("handler");
         String id = answer.read("$.instanceId");
         await().atMost(BOUND).until(() -> state(id) == InstanceState.SUCCESS);
+        assertThat(store.auditTrail(id).get(0).reason())
+                .as("who asked, though nobody logged in")
+                .isEqualTo("triggered on demand by operator 'anonymous' from 127.0.0.1");
     }
 
     @Test
@@ -200,7 +265,7 @@ class AxEndpointWebTest {
         assertThat(answer.status()).isEqualTo(200);
         assertThat(answer.<String>read("$.state")).isEqualTo("CANCELLED");
         List<String> reasons = answer.read("$.audit[*].reason");
-        assertThat(reasons).last().isEqualTo("cancelled by operator");
+        assertThat(reasons).last().isEqualTo("cancelled by operator 'anonymous' from 127.0.0.1");
         assertThat(state(id)).isEqualTo(InstanceState.CANCELLED);
     }
 
@@ -242,7 +307,7 @@ class AxEndpointWebTest {
             assertThat(instance.<List<String>>read("$.audit[?(@.from == 'DEAD')].reason"))
                     .singleElement()
                     .asString()
-                    .startsWith("replayed by operator");
+                    .startsWith("replayed by operator 'anonymous' from 127.0.0.1");
             assertThat(http.get("/actuator/ax/dead-letters?size=200").<List<String>>read("$.deadLetters[*].instanceId"))
                     .doesNotContain(id);
             assertThat(http.post("/actuator/ax/dead-letters/" + id + "/replay").status())

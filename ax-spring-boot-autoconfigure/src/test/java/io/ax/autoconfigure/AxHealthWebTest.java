@@ -29,6 +29,7 @@ import org.springframework.context.annotation.Import;
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "management.endpoints.web.exposure.include=ax,health",
+            "management.endpoint.ax.access=unrestricted",
             "management.endpoint.health.show-details=always",
             "ax.node-id=health-node",
             "ax.pools.slow.threads=1",

@@ -36,6 +36,14 @@ class ConfigurationMetadataTest {
             "ax.retention.dead",
             "ax.retention.interval",
             "ax.retention.batch-size",
+            "ax.clock.cluster-offset",
+            "ax.clock.offset-refresh",
+            "ax.redis.enabled",
+            "ax.redis.key-prefix",
+            "ax.redis.retry",
+            "ax.redis.lock.ttl",
+            "ax.redis.lock.renew",
+            "ax.cluster.lease-store",
             "ax.tasks",
             "ax.retry.times",
             "ax.retry.backoff",
@@ -48,7 +56,10 @@ class ConfigurationMetadataTest {
             "ax.shell.script-dir",
             "ax.shell.working-dir",
             "ax.shell.environment",
-            "ax.shell.max-output"
+            "ax.shell.max-output",
+            "ax.dashboard.enabled",
+            "ax.dashboard.path",
+            "ax.dashboard.write-role"
         }) {
             int at = json.indexOf("\"name\": \"" + property + "\"");
             assertThat(at).as(property).isNotNegative();

@@ -27,6 +27,7 @@ import org.springframework.context.annotation.Import;
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "management.endpoints.web.exposure.include=ax",
+            "management.endpoint.ax.access=unrestricted",
             "spring.datasource.url=jdbc:h2:mem:ax-workflow-web;DB_CLOSE_DELAY=-1"
         })
 class WorkflowEndpointWebTest {

@@ -18,7 +18,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 final class SoakDb implements AutoCloseable {
 
-    /** AX's tables today (migrations V1-V5); only these are dropped before a run. */
+    /** AX's tables today (migrations V1-V6); only these are dropped before a run. */
     private static final List<String> TABLES = List.of(
             "audit",
             "dead_letter",
@@ -26,6 +26,7 @@ final class SoakDb implements AutoCloseable {
             "task",
             "leader",
             "node",
+            "idempotency",
             "task_definition",
             "task_definition_audit",
             "schema_history");

@@ -3,12 +3,15 @@ package io.ax.core.engine;
 import io.ax.core.AxClockJumpEvent;
 import io.ax.core.AxDeadLetterEvent;
 import io.ax.core.AxException;
+import io.ax.core.AxIdempotency;
 import io.ax.core.AxScheduler;
 import io.ax.core.AxTask;
+import io.ax.core.Durability;
 import io.ax.core.IllegalTransitionException;
 import io.ax.core.InstanceDetails;
 import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
+import io.ax.core.Operator;
 import io.ax.core.PayloadCodec;
 import io.ax.core.ScheduleRequest;
 import io.ax.core.TaskDefinition;
@@ -19,9 +22,12 @@ import io.ax.core.UnknownTaskException;
 import io.ax.core.clock.AxClock;
 import io.ax.core.clock.ClockJumpDetector;
 import io.ax.core.clock.ClockStatus;
+import io.ax.core.clock.ClusterTime;
+import io.ax.core.clock.ClusterTimeStatus;
 import io.ax.core.cluster.ClusterSettings;
 import io.ax.core.cluster.ClusterStore;
 import io.ax.core.cluster.ClusterView;
+import io.ax.core.cluster.EpochMirroringLease;
 import io.ax.core.cluster.LeaderLease;
 import io.ax.core.cluster.LocalLeaderLease;
 import io.ax.core.cluster.LocalNodeRegistry;
@@ -29,7 +35,9 @@ import io.ax.core.cluster.Membership;
 import io.ax.core.cluster.NodeInfo;
 import io.ax.core.cluster.NodeRegistry;
 import io.ax.core.cluster.WakeUps;
+import io.ax.core.store.InMemoryIdempotency;
 import io.ax.core.store.InMemoryInstanceStore;
+import io.ax.core.store.InstanceQuery;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.OwnedInstance;
 import io.ax.core.wheel.WheelTimer;
@@ -116,6 +124,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final StateWriter fireWriter;
 
     private final Insight insight;
+    private final AttemptTracer tracer;
     private final ClockGuard clockGuard;
     private final Operations operations;
     private final Membership membership;
@@ -123,6 +132,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final Retention retention;
     private final AssignmentPoller poller;
     private final WakeUps wakeUps;
+    private final AxIdempotency idempotency;
+    private final ClusterTime clusterTime; // null: the clock is taken as it is
     private final Prefetcher prefetcher;
     private final DelayedTasks delayed;
     private final PayloadCodec payloadCodec;
@@ -133,7 +144,11 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     AxEngine(AxEngineBuilder b) {
         this.store = Objects.requireNonNull(b.store, "store");
         this.router = Objects.requireNonNull(b.router, "router");
-        this.clock = Objects.requireNonNull(b.clock, "clock");
+        Objects.requireNonNull(b.clock, "clock");
+        // fire times are decided on the cluster's clock when there is one: this node's, corrected by its offset
+        this.clusterTime =
+                b.timeReference == null ? null : new ClusterTime(b.clock, b.timeReference, b.clusterTimeRefresh);
+        this.clock = clusterTime != null ? clusterTime : b.clock;
         this.nodeId = Objects.requireNonNull(b.nodeId, "nodeId");
         this.shutdownAwait = b.shutdownAwait;
         this.deadLetterListeners = List.copyOf(b.deadLetterListeners);
@@ -161,6 +176,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                     throw DISPATCH_QUEUE_FULL;
                 });
         this.insight = new Insight(b.observers, clock);
+        this.tracer = b.tracer;
         List<Consumer<AxClockJumpEvent>> clockJumpListeners = List.copyOf(b.clockJumpListeners);
         this.clockGuard = new ClockGuard(
                 new ClockJumpDetector(clock, b.clockJumpThreshold, b.clockPause),
@@ -183,9 +199,17 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         // this node's MEMORY executions: fenced by whichever lease makes it leader; the configured store only when
         // it keeps that lease itself
         stores.memory().fencedBy(() -> lease.current().epoch());
-        boolean ownLease = store instanceof ClusterStore own && own.leaderLease() == lease;
+        // the store fences the leader's writes when it keeps the lease, or receives the epochs of one kept elsewhere
+        boolean ownLease = store instanceof ClusterStore own
+                && (own.leaderLease() == lease
+                        || lease instanceof EpochMirroringLease mirrored && mirrored.fence() == own.leaderLease());
         stores.durableFences(ownLease);
-        this.wakeUps = ownLease ? ((ClusterStore) store).wakeUps() : WakeUps.none();
+        if (b.wakeUps != null) {
+            this.wakeUps = b.wakeUps;
+        } else {
+            this.wakeUps = ownLease ? ((ClusterStore) store).wakeUps() : WakeUps.none();
+        }
+        this.idempotency = b.idempotency != null ? b.idempotency : new InMemoryIdempotency(clock);
         this.workflows = new Workflows(this);
         this.runtimeTasks = new RuntimeTasks(this);
         this.leadership = new Leadership(this, b.reconcileEvery);
@@ -267,6 +291,9 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             return;
         }
         workflows.graph(graph);
+        if (clusterTime != null) {
+            clusterTime.start(); // the offset is known before the first fire time is decided
+        }
         writer.start();
         fireWriter.start();
         wheel.start();
@@ -276,6 +303,9 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             membership.start(); // a node alone leads at once; the takeover plans and loads before this returns
         } catch (RuntimeException e) {
             lifecycle.set(Lifecycle.STOPPED);
+            if (clusterTime != null) {
+                clusterTime.stop();
+            }
             prefetcher.stop();
             wheel.close();
             dispatchExecutor.shutdownNow();
@@ -296,7 +326,20 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             }
         });
         clockGuard.start();
-        LOG.log(Level.INFO, "AX engine started on node {0} with {1} task(s)", nodeId, tasks.size());
+        LOG.log(Level.INFO, startedLine());
+    }
+
+    /**
+     * The one line that tells, at start, what this engine is: node, store, its tasks by durability and its cluster
+     * role; a newcomer reads in it whether AX keeps its work in memory or in the database.
+     */
+    private String startedLine() {
+        long memoryTasks = tasks.values().stream()
+                .filter(t -> t.durability() == Durability.MEMORY)
+                .count();
+        return "AX engine started on node " + nodeId + ": store " + store.describe() + ", " + tasks.size()
+                + " task(s) (" + (tasks.size() - memoryTasks) + " PERSISTENT, " + memoryTasks + " MEMORY)"
+                + ", cluster role " + membership.view().role().name().toLowerCase(java.util.Locale.ROOT);
     }
 
     /**
@@ -308,6 +351,9 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             return;
         }
         clockGuard.stop();
+        if (clusterTime != null) {
+            clusterTime.stop();
+        }
         wakeUps.close();
         leadership.stop();
         runtimeTasks.stop();
@@ -418,7 +464,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
      */
     @Override
     public String triggerNow(String taskName) {
-        return triggerNow(taskName, Map.of());
+        return triggerNow(taskName, Map.of(), null);
     }
 
     /**
@@ -427,6 +473,26 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
      */
     @Override
     public String triggerNow(String taskName, Map<String, String> params) {
+        return triggerNow(taskName, params, null);
+    }
+
+    /**
+     * Like {@link #triggerNow(String)}, asked by an operator: the new instance's audit trail and one INFO line name
+     * who asked.
+     *
+     * @param by who asked; null when nobody in particular (the application itself)
+     */
+    public String triggerNow(String taskName, Operator by) {
+        return triggerNow(taskName, Map.of(), by);
+    }
+
+    /**
+     * Runs a task now with parameters of this run (see {@link AxScheduler#triggerNow(String, Map)}), asked by an
+     * operator (see {@link #triggerNow(String, Operator)}).
+     *
+     * @param by who asked; null when nobody in particular (the application itself)
+     */
+    public String triggerNow(String taskName, Map<String, String> params, Operator by) {
         Objects.requireNonNull(params, "params");
         AxTask task = task(taskName).orElseThrow(() -> new UnknownTaskException(taskName));
         RunParams.apply(task, params, router);
@@ -434,9 +500,10 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             throw new AxException("The AX engine is not running; cannot trigger '" + taskName + "'");
         }
         Instant now = clock.instant();
-        String reason = params.isEmpty()
-                ? "triggered on demand"
-                : "triggered on demand with parameters " + new java.util.TreeMap<>(params).keySet();
+        String reason = (params.isEmpty()
+                        ? "triggered on demand"
+                        : "triggered on demand with parameters " + new java.util.TreeMap<>(params).keySet())
+                + byWhom(by);
         List<Due> written = fires.write(List.of(new FirePlanner.Pending(
                 task, now, InstanceOrigin.ON_DEMAND, reason, params.isEmpty() ? null : RunParams.encode(params))));
         Due due = written.get(0);
@@ -446,7 +513,20 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         } else {
             wakeUps.signal(List.of(WakeUps.LEADER)); // the leader assigns it
         }
+        if (by != null) {
+            LOG.log(
+                    Level.INFO,
+                    "Task ''{0}'' triggered by operator {1}: instance {2}",
+                    taskName,
+                    by.describe(),
+                    due.instanceId());
+        }
         return due.instanceId();
+    }
+
+    /** How an audit reason names who asked: {@code " by operator 'alice' from 10.0.0.7"}, or nothing. */
+    static String byWhom(Operator by) {
+        return by == null ? "" : " by operator " + by.describe();
     }
 
     @Override
@@ -480,6 +560,16 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
      */
     @Override
     public void pause(String taskName) {
+        pause(taskName, null);
+    }
+
+    /**
+     * Like {@link #pause(String)}, asked by an operator, who is named in the audit trail of the cancelled fires and
+     * in the log line.
+     *
+     * @param by who asked; null when nobody in particular (the application itself)
+     */
+    public void pause(String taskName, Operator by) {
         AxTask task = task(taskName).orElseThrow(() -> new UnknownTaskException(taskName));
         paused.add(taskName);
         Instant now = clock.instant();
@@ -487,19 +577,30 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             stores.saveTask(taskName, task.trigger().describe(), now);
             stores.setPaused(taskName, true, now);
         }
-        int cancelled = fires.cancelPending(task, "task paused; its series goes on when it is resumed");
-        LOG.log(Level.INFO, "Task ''{0}'' paused ({1} pending fire(s) cancelled)", taskName, cancelled);
+        int cancelled =
+                fires.cancelPending(task, "task paused" + byWhom(by) + "; its series goes on when it is resumed");
+        LOG.log(Level.INFO, "Task ''{0}'' paused{1} ({2} pending fire(s) cancelled)", taskName, byWhom(by), cancelled);
     }
 
     /** Resumes a paused task on every node (within a heartbeat): its series goes on from now. */
     @Override
     public void resume(String taskName) {
+        resume(taskName, null);
+    }
+
+    /**
+     * Like {@link #resume(String)}, asked by an operator, who is named in the log line and, when this node leads, in
+     * the audit trail of the series' next fire.
+     *
+     * @param by who asked; null when nobody in particular (the application itself)
+     */
+    public void resume(String taskName, Operator by) {
         AxTask task = task(taskName).orElseThrow(() -> new UnknownTaskException(taskName));
         stores.setPaused(taskName, false, clock.instant());
         if (paused.remove(taskName) && lifecycle.get() == Lifecycle.STARTED) {
-            leadership.resumed(task);
+            leadership.resumed(task, "resumed" + byWhom(by));
         }
-        LOG.log(Level.INFO, "Task ''{0}'' resumed", taskName);
+        LOG.log(Level.INFO, "Task ''{0}'' resumed{1}", taskName, byWhom(by));
     }
 
     /** Whether a task is paused. */
@@ -636,7 +737,16 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
      * @throws AxException when it changed state while being cancelled
      */
     public InstanceDetails cancelWaiting(String instanceId) {
-        return operations.cancelWaiting(instanceId);
+        return operations.cancelWaiting(instanceId, null);
+    }
+
+    /**
+     * Like {@link #cancelWaiting(String)}, asked by an operator, who is named in the audit trail and the log line.
+     *
+     * @param by who asked; null when nobody in particular
+     */
+    public InstanceDetails cancelWaiting(String instanceId, Operator by) {
+        return operations.cancelWaiting(instanceId, by);
     }
 
     /**
@@ -651,10 +761,27 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
      * @throws AxException when the engine is not running, or the instance changed state meanwhile
      */
     public InstanceDetails replay(String instanceId) {
-        return operations.replay(instanceId);
+        return operations.replay(instanceId, null);
+    }
+
+    /**
+     * Like {@link #replay(String)}, asked by an operator, who is named in the audit trail and the log line.
+     *
+     * @param by who asked; null when nobody in particular
+     */
+    public InstanceDetails replay(String instanceId, Operator by) {
+        return operations.replay(instanceId, by);
     }
 
     // ---- insight ------------------------------------------------------------------------------------------
+
+    /**
+     * The instances that meet an operator's search, newest scheduled time first, from every store (MEMORY ones
+     * too); see {@link InstanceStore#search}.
+     */
+    public List<TaskInstance> search(InstanceQuery query) {
+        return stores.search(Objects.requireNonNull(query, "query"));
+    }
 
     /** A task's newest instances, newest scheduled time first, from every store (MEMORY ones too). */
     public List<TaskInstance> instancesOf(String taskName, int limit) {
@@ -664,6 +791,14 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     /** Instances due but not started on this node, per pool, and how long the oldest has waited. No query. */
     public Backlog backlog() {
         return insight.backlog();
+    }
+
+    /**
+     * This node's offset from the cluster's reference clock (Redis or the database), which fire times are decided
+     * on; empty when the engine's clock is taken as it is (no reference, or a clock of the application's own).
+     */
+    public Optional<ClusterTimeStatus> clusterTime() {
+        return clusterTime == null ? Optional.empty() : Optional.of(clusterTime.status());
     }
 
     /** What the clock-jump guard has seen, and whether trigger decisions wait now. */
@@ -840,8 +975,16 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return stores;
     }
 
+    AxIdempotency idempotency() {
+        return idempotency;
+    }
+
     PayloadCodec payloadCodec() {
         return payloadCodec;
+    }
+
+    DelayedTasks delayed() {
+        return delayed;
     }
 
     Prefetcher prefetcher() {
@@ -860,6 +1003,10 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
 
     FirePlanner fires() {
         return fires;
+    }
+
+    AttemptTracer tracer() {
+        return tracer;
     }
 
     Insight insight() {

@@ -136,19 +136,24 @@ final class DelayedTasks {
     // ---- cancel, reschedule, find -----------------------------------------------------------------------
 
     boolean cancel(String instanceId) {
+        return cancel(instanceId, "cancelled");
+    }
+
+    /** Cancels a SCHEDULED instance, audited with {@code reason}; false when it does not wait (any more). */
+    boolean cancel(String instanceId, String reason) {
         if (!InstanceIds.isWellFormed(instanceId)) {
             return false;
         }
         MemoryTask waiting = memory.pending(instanceId);
         if (waiting != null && memory.cancel(instanceId, waiting)) {
-            return cancelInStore(instanceId, 0);
+            return cancelInStore(instanceId, 0, reason);
         }
         Optional<TaskInstance> found = engine.stores().find(instanceId);
         if (found.isEmpty() || found.get().state() != InstanceState.SCHEDULED) {
             return false;
         }
         TaskInstance instance = found.get();
-        boolean cancelled = cancelInStore(instanceId, instance.attempt());
+        boolean cancelled = cancelInStore(instanceId, instance.attempt(), reason);
         if (cancelled) {
             engine.fires().dequeue(instanceId);
         }
@@ -162,7 +167,7 @@ final class DelayedTasks {
      * SCHEDULED -&gt; CANCELLED, written at once rather than through the engine's writer: a cancel works on an engine
      * that is not started (a process that only schedules), and the store's condition settles a race with a fire.
      */
-    private boolean cancelInStore(String instanceId, int attempt) {
+    private boolean cancelInStore(String instanceId, int attempt, String reason) {
         return engine.stores()
                 .transition(new Transition(
                         instanceId,
@@ -171,7 +176,7 @@ final class DelayedTasks {
                         attempt,
                         engine.nodeId(),
                         engine.clock().instant(),
-                        "cancelled"));
+                        reason));
     }
 
     boolean reschedule(String instanceId, Instant newTime) {

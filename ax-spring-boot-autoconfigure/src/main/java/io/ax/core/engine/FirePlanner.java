@@ -474,7 +474,7 @@ final class FirePlanner {
      * The task was resumed: its series starts again from now, unless it still has a pending fire (a pause and a
      * resume quicker than the leader).
      */
-    List<Pending> planResumed(AxTask task) {
+    List<Pending> planResumed(AxTask task, String why) {
         List<Pending> planned = new ArrayList<>(1);
         boolean pending = store.findByTask(task.name(), 100).stream()
                 .anyMatch(i -> !i.state().isFinal() && i.origin().isTriggerFire());
@@ -485,7 +485,7 @@ final class FirePlanner {
                             task,
                             t,
                             InstanceOrigin.SERIES,
-                            "resumed; fire time of " + task.trigger().describe())));
+                            why + "; fire time of " + task.trigger().describe())));
         }
         return planned;
     }

@@ -68,6 +68,7 @@ final class InstanceRunner {
         AxResult result = null;
         Throwable error = null;
         RunContext context = null;
+        AttemptTracer.Scope span = beginSpan(ex);
         try {
             AxTask run = withRunParams(ex); // a store that fails here fails the attempt, which is retried
             context = new RunContext(
@@ -79,6 +80,7 @@ final class InstanceRunner {
                     run.params(),
                     engine.stores(),
                     engine.payloadCodec(),
+                    engine.idempotency(),
                     engine.workflows());
             executor = engine.router().route(task.type());
             result = executor.execute(run, context);
@@ -89,6 +91,11 @@ final class InstanceRunner {
         }
         boolean mine = ex.finish();
         Thread.interrupted(); // an interrupt meant for this attempt must not reach the next work of this thread
+        endSpan(
+                ex,
+                span,
+                !mine ? "timeout" : error == null && (result == null || result.succeeded()) ? "success" : "failed",
+                error);
         if (!mine) {
             return; // the timeout ended this attempt and decides what follows
         }
@@ -105,6 +112,29 @@ final class InstanceRunner {
             }
         } catch (RuntimeException | LinkageError e) {
             unrecorded(ex, e); // a worker thread outlives whatever the store (or a missing class) throws
+        }
+    }
+
+    private AttemptTracer.Scope beginSpan(Execution ex) {
+        try {
+            return engine.tracer()
+                    .begin(new AttemptTracer.Attempt(ex.task(), ex.instanceId(), ex.attempt, ex.scheduledTime()));
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "The attempt tracer failed to begin: {0}", e.toString());
+            return outcome -> {};
+        }
+    }
+
+    private static void endSpan(Execution ex, AttemptTracer.Scope span, String outcome, Throwable error) {
+        try {
+            span.end(new AttemptTracer.Outcome(outcome, error));
+        } catch (RuntimeException e) {
+            LOG.log(
+                    Level.WARNING,
+                    "The attempt tracer failed to end attempt {0} of instance {1}: {2}",
+                    ex.attempt,
+                    ex.instanceId(),
+                    e.toString());
         }
     }
 

@@ -254,7 +254,7 @@ final class Leadership implements Membership.Listener {
             if (t.paused()) {
                 engine.paused().add(t.name());
             } else if (engine.paused().remove(t.name())) {
-                resumeNow(engine.registered().get(t.name()));
+                resumeNow(engine.registered().get(t.name()), "resumed on another node");
             }
         }
     }
@@ -496,9 +496,9 @@ final class Leadership implements Membership.Listener {
     }
 
     /** A task was resumed on this node: if it leads, its series starts again (on ax-leader). */
-    void resumed(AxTask task) {
+    void resumed(AxTask task, String why) {
         try {
-            thread.execute(() -> resumeNow(task));
+            thread.execute(() -> resumeNow(task, why));
         } catch (java.util.concurrent.RejectedExecutionException stopped) {
             // the engine stops: the next leader plans it
         }
@@ -508,14 +508,14 @@ final class Leadership implements Membership.Listener {
      * On ax-leader: a paused task was resumed. Its MEMORY executions held here go, its series is planned from now,
      * and what waited in the store is swept in.
      */
-    private void resumeNow(AxTask task) {
+    private void resumeNow(AxTask task, String why) {
         engine.onDispatchThread(() -> engine.dispatcher().resume(task.name()));
         long epoch = membership.epochIfLeader();
         if (epoch == 0) {
             return;
         }
         try {
-            engine.fires().scheduleFires(engine.fires().planResumed(task), epoch);
+            engine.fires().scheduleFires(engine.fires().planResumed(task, why), epoch);
         } catch (RuntimeException e) {
             // the reconciliation gives the series its next fire
             LOG.log(Level.WARNING, "Could not plan the resumed task ''{0}'' now: {1}", task.name(), e.toString());

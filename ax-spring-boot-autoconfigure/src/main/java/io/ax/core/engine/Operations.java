@@ -6,6 +6,7 @@ import io.ax.core.IllegalTransitionException;
 import io.ax.core.InstanceDetails;
 import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
+import io.ax.core.Operator;
 import io.ax.core.TaskInstance;
 import io.ax.core.UnknownInstanceException;
 import io.ax.core.UnknownTaskException;
@@ -19,7 +20,7 @@ import java.lang.System.Logger.Level;
 final class Operations {
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
-    static final String REPLAYED = "replayed by operator: a new cycle of attempts";
+    static final String REPLAYED = "replayed by operator";
     static final String CANCELLED = "cancelled by operator";
 
     private final AxEngine engine;
@@ -28,16 +29,18 @@ final class Operations {
         this.engine = engine;
     }
 
-    InstanceDetails cancelWaiting(String instanceId) {
+    /** @param by who asked, named in the audit row and the log line; null when nobody in particular */
+    InstanceDetails cancelWaiting(String instanceId, Operator by) {
+        String reason = CANCELLED + named(by);
         TaskInstance instance = find(instanceId);
         InstanceState from = instance.state();
         if (from == InstanceState.SCHEDULED) {
             // the scheduler's cancel knows MEMORY executions in the wheel and lets a series go on
-            if (!engine.cancel(instanceId)) {
+            if (!engine.delayed().cancel(instanceId, reason)) {
                 throw changedMeanwhile(instanceId, InstanceState.CANCELLED);
             }
         } else if (from == InstanceState.RETRYING) {
-            if (!engine.writer().move(instanceId, from, InstanceState.CANCELLED, instance.attempt(), CANCELLED)) {
+            if (!engine.writer().move(instanceId, from, InstanceState.CANCELLED, instance.attempt(), reason)) {
                 throw changedMeanwhile(instanceId, InstanceState.CANCELLED);
             }
             AxTask task = engine.registered().get(instance.taskName());
@@ -48,11 +51,13 @@ final class Operations {
         } else {
             throw new IllegalTransitionException(instanceId, from, InstanceState.CANCELLED);
         }
-        LOG.log(Level.INFO, "Instance {0} of task ''{1}'' cancelled by operator", instanceId, instance.taskName());
+        LOG.log(Level.INFO, "Instance {0} of task ''{1}'' {2}", instanceId, instance.taskName(), reason);
         return details(instanceId);
     }
 
-    InstanceDetails replay(String instanceId) {
+    /** @param by who asked, named in the audit row and the log line; null when nobody in particular */
+    InstanceDetails replay(String instanceId, Operator by) {
+        String reason = REPLAYED + named(by);
         TaskInstance instance = find(instanceId);
         if (instance.state() != InstanceState.DEAD) {
             throw new IllegalTransitionException(instanceId, instance.state(), InstanceState.RETRYING);
@@ -68,7 +73,12 @@ final class Operations {
         // this node adopts the instance: it runs the new cycle
         if (!engine.writer()
                 .apply(engine.writer()
-                        .change(instanceId, InstanceState.DEAD, InstanceState.RETRYING, 0, REPLAYED)
+                        .change(
+                                instanceId,
+                                InstanceState.DEAD,
+                                InstanceState.RETRYING,
+                                0,
+                                reason + ": a new cycle of attempts")
                         .assignedTo(engine.nodeId(), 0))) {
             throw changedMeanwhile(instanceId, InstanceState.RETRYING);
         }
@@ -80,8 +90,12 @@ final class Operations {
         InstanceDetails replayed = details(instanceId); // as the replay left it, before the new attempt moves it on
         engine.dispatcher().markInFlight(due);
         engine.onDispatchThread(() -> engine.dispatcher().dispatch(due, InstanceState.RETRYING, 1));
-        LOG.log(Level.INFO, "Instance {0} of task ''{1}'' replayed by operator", instanceId, task.name());
+        LOG.log(Level.INFO, "Instance {0} of task ''{1}'' {2}", instanceId, task.name(), reason);
         return replayed;
+    }
+
+    private static String named(Operator by) {
+        return by == null ? "" : " " + by.describe();
     }
 
     private TaskInstance find(String instanceId) {

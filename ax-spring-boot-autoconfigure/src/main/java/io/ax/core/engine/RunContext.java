@@ -1,11 +1,13 @@
 package io.ax.core.engine;
 
 import io.ax.core.AxContext;
+import io.ax.core.AxIdempotency;
 import io.ax.core.InstanceOrigin;
 import io.ax.core.PayloadCodec;
 import io.ax.core.TaskInstance;
 import io.ax.core.store.InstanceStore;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -24,6 +26,7 @@ final class RunContext implements AxContext {
     private final Map<String, String> params;
     private final InstanceStore store;
     private final PayloadCodec codec;
+    private final AxIdempotency idempotency;
     private final Workflows workflows;
 
     private boolean payloadRead;
@@ -38,6 +41,7 @@ final class RunContext implements AxContext {
             Map<String, String> params,
             InstanceStore store,
             PayloadCodec codec,
+            AxIdempotency idempotency,
             Workflows workflows) {
         this.taskName = taskName;
         this.instanceId = instanceId;
@@ -47,6 +51,7 @@ final class RunContext implements AxContext {
         this.params = params;
         this.store = store;
         this.codec = codec;
+        this.idempotency = idempotency;
         this.workflows = workflows;
     }
 
@@ -127,6 +132,11 @@ final class RunContext implements AxContext {
             return type.cast(new String(bytes, StandardCharsets.UTF_8));
         }
         return codec.decode(bytes, type);
+    }
+
+    @Override
+    public boolean idempotent(String key, Duration ttl) {
+        return idempotency.claim(key, ttl);
     }
 
     @Override

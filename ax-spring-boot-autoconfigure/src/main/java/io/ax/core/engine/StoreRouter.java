@@ -6,9 +6,11 @@ import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
 import io.ax.core.store.InMemoryInstanceStore;
+import io.ax.core.store.InstanceQuery;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.NewFire;
 import io.ax.core.store.OwnedInstance;
+import io.ax.core.store.StoreDescription;
 import io.ax.core.store.StoredTask;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -171,6 +173,25 @@ final class StoreRouter implements InstanceStore {
                 s -> s.findByTask(taskName, limit),
                 Comparator.comparing(TaskInstance::scheduledTime).reversed(),
                 limit);
+    }
+
+    /** The configured store's: MEMORY instances are in memory whatever it is. */
+    @Override
+    public StoreDescription describe() {
+        return durable.describe();
+    }
+
+    /** Both stores' matches, merged from their first; then the page asked for. */
+    @Override
+    public List<TaskInstance> search(InstanceQuery query) {
+        InstanceQuery fromStart = query.fromStart();
+        List<TaskInstance> merged = merge(
+                s -> s.search(fromStart),
+                Comparator.comparing(TaskInstance::scheduledTime)
+                        .thenComparing(TaskInstance::id)
+                        .reversed(),
+                fromStart.limit());
+        return merged.stream().skip(query.offset()).limit(query.limit()).toList();
     }
 
     /** Both stores' answers as one list in {@code order}; each store's own order is kept among its rows. */

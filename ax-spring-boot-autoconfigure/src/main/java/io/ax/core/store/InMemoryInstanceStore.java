@@ -453,6 +453,27 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
     }
 
     @Override
+    public StoreDescription describe() {
+        return StoreDescription.IN_MEMORY;
+    }
+
+    /** Reads every instance held: the in-memory store is bounded by its retention, and searches are rare. */
+    @Override
+    public List<TaskInstance> search(InstanceQuery query) {
+        return rows.values().stream()
+                .map(Row::instance)
+                .filter(query::matches)
+                .sorted(NEWEST_FIRST)
+                .skip(query.offset())
+                .limit(query.limit())
+                .toList();
+    }
+
+    private static final Comparator<TaskInstance> NEWEST_FIRST = Comparator.comparing(TaskInstance::scheduledTime)
+            .thenComparing(TaskInstance::id)
+            .reversed();
+
+    @Override
     public List<AuditEntry> auditTrail(String instanceId) {
         List<AuditEntry> copy = new ArrayList<>();
         rows.computeIfPresent(instanceId, (id, row) -> {

@@ -149,6 +149,21 @@ public interface InstanceStore {
     /** The newest instances of a task, newest scheduled time first, at most {@code limit}. */
     List<TaskInstance> findByTask(String taskName, int limit);
 
+    /**
+     * What kind of store this is and where it keeps its data, for people; never with credentials. The default names
+     * the implementation's class.
+     */
+    default StoreDescription describe() {
+        return new StoreDescription(getClass().getSimpleName(), null);
+    }
+
+    /**
+     * The instances that meet {@code query}'s criteria, newest scheduled time first (ties by id, descending),
+     * skipping {@code query.offset()}, at most {@code query.limit()}: what an operator searches by task, state and
+     * time range.
+     */
+    List<TaskInstance> search(InstanceQuery query);
+
     /** Every audited transition of an instance, oldest first; empty if unknown. */
     List<AuditEntry> auditTrail(String instanceId);
 

@@ -13,6 +13,7 @@ import io.ax.core.Backoff;
 import io.ax.core.DeadLetter;
 import io.ax.core.IllegalTransitionException;
 import io.ax.core.InstanceState;
+import io.ax.core.Operator;
 import io.ax.core.RetryPolicy;
 import io.ax.core.TaskInstance;
 import io.ax.core.UnknownInstanceException;
@@ -87,9 +88,51 @@ class OperationsTest {
         assertThat(store.auditTrail(pending.id())).last().satisfies(a -> {
             assertThat(a.from()).isEqualTo(InstanceState.SCHEDULED);
             assertThat(a.to()).isEqualTo(InstanceState.CANCELLED);
-            assertThat(a.reason()).isEqualTo("cancelled");
+            assertThat(a.reason()).isEqualTo("cancelled by operator");
             assertThat(a.node()).isEqualTo("node-a");
         });
+    }
+
+    @Test
+    void everyOperatorActionNamesWhoAskedInTheAuditTrail() {
+        Operator alice = new Operator("alice", "10.0.0.7");
+        AxEngine e = start(
+                task("paced")
+                        .trigger(IntervalTrigger.fixedDelay(Duration.ofHours(1), Duration.ofHours(1)))
+                        .build(),
+                task("doomed").build());
+        executor.when("doomed", ctx -> {
+            throw new IllegalStateException("down");
+        });
+
+        e.pause("paced", alice);
+        assertThat(store.findByTask("paced", 10))
+                .singleElement()
+                .satisfies(i -> assertThat(store.auditTrail(i.id()))
+                        .last()
+                        .extracting(AuditEntry::reason)
+                        .isEqualTo("task paused by operator 'alice' from 10.0.0.7; its series goes on when it is"
+                                + " resumed"));
+        e.resume("paced", new Operator("bob", null));
+        await().atMost(BOUND)
+                .until(() ->
+                        store.findByTask("paced", 10).stream().anyMatch(i -> i.state() == InstanceState.SCHEDULED));
+        TaskInstance next = only("paced", InstanceState.SCHEDULED);
+        assertThat(store.auditTrail(next.id()).get(0).reason()).startsWith("resumed by operator 'bob'; fire time of");
+        assertThat(e.cancelWaiting(next.id(), alice).auditTrail())
+                .last()
+                .extracting(AuditEntry::reason)
+                .isEqualTo("cancelled by operator 'alice' from 10.0.0.7");
+
+        String id = e.triggerNow("doomed", alice);
+        assertThat(store.auditTrail(id).get(0).reason())
+                .isEqualTo("triggered on demand by operator 'alice' from 10.0.0.7");
+        await().atMost(BOUND).until(() -> state(id) == InstanceState.DEAD);
+        assertThat(e.replay(id, new Operator("eve\nINFO forged", "10.0.0.9")).auditTrail())
+                .last()
+                .extracting(AuditEntry::reason)
+                .as("a name cannot start a line of its own")
+                .isEqualTo("replayed by operator 'eve?INFO forged' from 10.0.0.9: a new cycle of attempts");
     }
 
     @Test

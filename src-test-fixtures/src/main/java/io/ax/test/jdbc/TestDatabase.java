@@ -94,6 +94,7 @@ public enum TestDatabase {
                 "task",
                 "leader",
                 "node",
+                "idempotency",
                 "task_definition",
                 "task_definition_audit",
                 "schema_history"
@@ -131,7 +132,14 @@ public enum TestDatabase {
         try (Connection c = dataSource().getConnection();
                 Statement s = c.createStatement()) {
             for (String table : new String[] {
-                "dead_letter", "audit", "instance", "task", "node", "task_definition", "task_definition_audit"
+                "dead_letter",
+                "audit",
+                "instance",
+                "task",
+                "node",
+                "idempotency",
+                "task_definition",
+                "task_definition_audit"
             }) {
                 s.execute("DELETE FROM " + prefix + table);
             }

@@ -8,6 +8,7 @@ import io.ax.core.Transition;
 import io.ax.core.cluster.ClusterStore;
 import io.ax.core.cluster.LeaderLease;
 import io.ax.core.cluster.NodeRegistry;
+import io.ax.core.store.InstanceQuery;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.NewFire;
 import io.ax.core.store.OwnedInstance;
@@ -217,6 +218,11 @@ public final class FailingStore implements InstanceStore, ClusterStore {
     @Override
     public List<TaskInstance> findByTask(String taskName, int limit) {
         return read("findByTask", () -> store.findByTask(taskName, limit));
+    }
+
+    @Override
+    public List<TaskInstance> search(InstanceQuery query) {
+        return read("search", () -> store.search(query));
     }
 
     @Override

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * retention, DEAD ones only after their own, with their audit rows and dead letters, never more than asked for and
  * never an unfinished instance. Part of {@link InstanceStoreContract}.
  */
-abstract class RetentionContract extends DelayedTaskContract {
+abstract class RetentionContract extends InstanceSearchContract {
 
     /** When the old history finished. */
     private static final Instant OLD = T0;

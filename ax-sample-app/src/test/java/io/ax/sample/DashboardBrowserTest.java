@@ -1,0 +1,374 @@
+package io.ax.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.ax.core.AxContext;
+import io.ax.core.AxJob;
+import io.ax.core.AxScheduler;
+import io.ax.core.InstanceState;
+import io.ax.core.ScheduleRequest;
+import io.ax.core.engine.AxEngine;
+import io.ax.core.store.InstanceStore;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The dashboard in a real browser: headless Chromium (Debian's {@code chromium} and {@code chromium-driver}) against
+ * the sample application on a random port. An operator pauses a task, finds a DEAD instance by its state, reads its
+ * payload and error (both hostile markup, shown as text and never run) and replays it until it succeeds; a viewer
+ * sees the same pages without a single write button. Both sign in through the sample's form login (its users, with
+ * passwords of this test). Each page is saved as a screenshot under {@code target/dashboard/}.
+ *
+ * <p>Without Chromium the test is skipped with the reason, unless {@code AX_TEST_SERVICES=required} (CI), where it
+ * fails. The driver is the local one: nothing is downloaded at test time.
+ */
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "sample.retry.base=100ms",
+            "sample.users.viewer-password=" + DashboardBrowserTest.VIEWER_PASSWORD,
+            "sample.users.operator-password=" + DashboardBrowserTest.OPERATOR_PASSWORD,
+            "spring.datasource.url=jdbc:h2:mem:dashboard-browser-test;DB_CLOSE_DELAY=-1"
+        })
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class DashboardBrowserTest {
+
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    static final Path SCREENSHOTS = Path.of("target", "dashboard");
+
+    /** A payload, and so an error message, that would run script if the dashboard wrote it as HTML. */
+    static final String HOSTILE =
+            "<script>window.axPwned='script'</script>" + "<img src=x onerror=\"window.axPwned='img'\"><b>bold?</b>";
+
+    static final String VIEWER_PASSWORD = "viewer-secret";
+    static final String OPERATOR_PASSWORD = "operator-secret";
+    private static final java.util.function.Function<String, String> PASSWORD_OF =
+            user -> user.equals("operator") ? OPERATOR_PASSWORD : VIEWER_PASSWORD;
+
+    private static final Duration BOUND = Duration.ofSeconds(20);
+
+    private static WebDriver browser;
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    AxScheduler scheduler;
+
+    @Autowired
+    AxEngine engine;
+
+    @Autowired
+    InstanceStore store;
+
+    @Autowired
+    Echo echo;
+
+    @BeforeAll
+    static void startBrowser() throws IOException {
+        boolean present = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+        String missing = "Chromium is not installed (" + CHROMIUM + ", " + CHROMEDRIVER
+                + "): apt-get install -y chromium chromium-driver";
+        if ("required".equals(System.getenv("AX_TEST_SERVICES"))) {
+            assertThat(present).as(missing).isTrue();
+        }
+        Assumptions.assumeTrue(present, missing);
+
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments(
+                "--headless=new",
+                "--no-sandbox", // root in a container has no user namespace for the sandbox
+                "--disable-dev-shm-usage",
+                "--disable-gpu",
+                "--window-size=1360,900",
+                "--lang=en-US");
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File(CHROMEDRIVER.toString()))
+                .usingAnyFreePort()
+                .build();
+        browser = new ChromeDriver(service, options);
+        browser.manage().timeouts().pageLoadTimeout(BOUND).scriptTimeout(BOUND);
+        Files.createDirectories(SCREENSHOTS);
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void theDashboardAsksWhoYouAreFirst() {
+        browser.get(url("/login"));
+        browser.manage().deleteAllCookies();
+
+        browser.get(url("/ax/"));
+
+        new WebDriverWait(browser, BOUND).until(d -> d.getCurrentUrl().endsWith("/login"));
+        screenshot("login");
+    }
+
+    @Test
+    @Order(2)
+    void theOverviewShowsTheNodeTheStoreAndTheLastHour() {
+        signIn("operator");
+        open("#/overview");
+
+        WebElement store = waitFor(By.cssSelector("[data-card=store] .value"));
+        assertThat(store.getText()).startsWith("jdbc");
+        assertThat(text(By.cssSelector("[data-card=role] .value"))).isEqualTo("leader");
+        assertThat(browser.findElements(By.cssSelector("[data-chart=fires] svg rect")))
+                .hasSize(60);
+        assertThat(text(By.id("who"))).contains("operator");
+        screenshot("overview");
+    }
+
+    @Test
+    @Order(3)
+    void anOperatorPausesATaskAndSeesItPausedThenResumesIt() {
+        signIn("operator");
+        open("#/tasks");
+        waitFor(By.cssSelector("tr[data-task=heartbeat]"));
+        assertThat(taskNames()).contains("heartbeat", "tick", "flaky", "doomed", "slow", "closeUnpaidOrder", "echo");
+        screenshot("tasks");
+
+        click(By.cssSelector("tr[data-task=heartbeat] button[data-action=pause]"));
+        waitFor(By.cssSelector("tr[data-task=heartbeat] [data-paused=true]"));
+        assertThat(engine.isPaused("heartbeat")).isTrue();
+        assertThat(store.findTask("heartbeat").orElseThrow().paused()).isTrue();
+
+        click(By.cssSelector("tr[data-task=heartbeat] button[data-action=resume]"));
+        waitFor(By.cssSelector("tr[data-task=heartbeat] [data-paused=false]"));
+        assertThat(engine.isPaused("heartbeat")).isFalse();
+    }
+
+    @Test
+    @Order(4)
+    void anOperatorFindsADeadInstanceByStateReadsItsHostileTextAsTextAndReplaysItToSuccess() {
+        String id = deadHostileInstance();
+        signIn("operator");
+
+        open("#/dead-letters");
+        WebElement letter = waitFor(By.cssSelector("tr[data-dead-letter='" + id + "'] td.error"));
+        assertThat(letter.getText()).contains("<script>window.axPwned='script'</script>");
+        assertNothingRan();
+        screenshot("dead-letters");
+
+        open("#/instances");
+        new Select(waitFor(By.cssSelector("#search select[name=state]"))).selectByValue("DEAD");
+        browser.findElement(By.cssSelector("#search input[name=task]")).sendKeys("echo");
+        click(By.cssSelector("#search button[data-action=search]"));
+        waitFor(By.cssSelector("tr[data-instance-row='" + id + "']"));
+        assertThat(browser.findElements(By.cssSelector("tr[data-instance-row]")))
+                .allSatisfy(row -> assertThat(row.getDomAttribute("data-state")).isEqualTo("DEAD"));
+        screenshot("instances");
+
+        click(By.cssSelector("tr[data-instance-row='" + id + "'] a[data-instance]"));
+        assertThat(waitFor(By.id("payload")).getText()).isEqualTo(HOSTILE);
+        assertThat(text(By.id("timeline"))).contains("rejected " + HOSTILE);
+        assertNothingRan();
+        screenshot("instance");
+
+        echo.fixed.set(true);
+        click(By.cssSelector("[data-instance-detail] button[data-action=replay]"));
+        waitFor(By.cssSelector("#instance-state [data-state=SUCCESS]"));
+        assertThat(store.find(id).orElseThrow().state()).isEqualTo(InstanceState.SUCCESS);
+        assertThat(text(By.id("timeline")))
+                .as("the signed-in operator is audited")
+                .contains("by operator 'operator'");
+        assertThat(browser.findElements(By.cssSelector("#timeline li[data-to]")))
+                .last()
+                .satisfies(li -> assertThat(li.getDomAttribute("data-to")).isEqualTo("SUCCESS"));
+    }
+
+    @Test
+    @Order(5)
+    void theNodesPageListsThisNodeAsLeader() {
+        signIn("operator");
+        open("#/nodes");
+
+        WebElement row = waitFor(By.cssSelector("tr[data-node='" + engine.nodeId() + "']"));
+        assertThat(row.getText()).contains("leader", "(this node)");
+        screenshot("nodes");
+    }
+
+    @Test
+    @Order(6)
+    void aViewerSeesThePagesWithoutAWriteButton() {
+        String id = deadHostileInstance();
+        signIn("viewer");
+
+        open("#/tasks");
+        waitFor(By.cssSelector("tr[data-task=heartbeat]"));
+        assertThat(text(By.id("who"))).contains("viewer", "read-only");
+        assertNoWriteButtons();
+
+        open("#/dead-letters");
+        waitFor(By.cssSelector("tr[data-dead-letter='" + id + "']"));
+        assertNoWriteButtons();
+
+        open("#/instance/" + id);
+        waitFor(By.cssSelector("#instance-state [data-state=DEAD]"));
+        assertNoWriteButtons();
+        screenshot("instance-viewer");
+    }
+
+    // ---- helpers ----------------------------------------------------------------------------------------------
+
+    /** An instance of {@code echo} scheduled with the hostile payload, DEAD after its one attempt. */
+    private String deadHostileInstance() {
+        echo.fixed.set(false);
+        String id = scheduler.schedule(
+                ScheduleRequest.of("echo").after(Duration.ofMillis(1)).payload(HOSTILE));
+        await().atMost(BOUND)
+                .until(() ->
+                        store.find(id).map(i -> i.state() == InstanceState.DEAD).orElse(false)
+                                && store.deadLetters(0, 200).stream()
+                                        .anyMatch(d -> d.instanceId().equals(id)));
+        return id;
+    }
+
+    /** Signs in through the sample's form login, as a person would; the dashboard is where it lands. */
+    private void signIn(String user) {
+        browser.get(url("/login"));
+        browser.manage().deleteAllCookies(); // signed out: a new session
+        browser.get(url("/login"));
+        waitFor(By.id("username")).sendKeys(user);
+        browser.findElement(By.id("password")).sendKeys(PASSWORD_OF.apply(user));
+        click(By.cssSelector("button[type=submit]"));
+        new WebDriverWait(browser, BOUND).until(d -> d.getCurrentUrl().endsWith("/ax/"));
+    }
+
+    private void open(String hash) {
+        browser.get(url("/ax/" + hash));
+        browser.navigate().refresh(); // a new hash alone would keep the page and its session
+        waitFor(By.cssSelector("body[data-loaded=true]"));
+    }
+
+    private String url(String path) {
+        return "http://127.0.0.1:" + port + path;
+    }
+
+    private WebElement waitFor(By by) {
+        return new WebDriverWait(browser, BOUND)
+                .ignoring(StaleElementReferenceException.class)
+                .until(d -> {
+                    List<WebElement> found = d.findElements(by);
+                    return found.isEmpty() || !found.get(0).isDisplayed() ? null : found.get(0);
+                });
+    }
+
+    /** Clicks, trying again when a poll redrew the element between finding and clicking it. */
+    private void click(By by) {
+        new WebDriverWait(browser, BOUND)
+                .ignoring(StaleElementReferenceException.class)
+                .until(d -> {
+                    WebElement element = d.findElement(by);
+                    if (!element.isDisplayed() || !element.isEnabled()) {
+                        return false;
+                    }
+                    element.click();
+                    return true;
+                });
+    }
+
+    private String text(By by) {
+        return new WebDriverWait(browser, BOUND)
+                .ignoring(StaleElementReferenceException.class)
+                .until(d -> d.findElement(by).getText());
+    }
+
+    private List<String> taskNames() {
+        return new WebDriverWait(browser, BOUND)
+                .ignoring(StaleElementReferenceException.class)
+                .until(d -> d.findElements(By.cssSelector("tr[data-task]")).stream()
+                        .map(row -> row.getDomAttribute("data-task"))
+                        .toList());
+    }
+
+    /** Neither the page's scripts nor its DOM got anything from the hostile text but text. */
+    private void assertNothingRan() {
+        JavascriptExecutor js = (JavascriptExecutor) browser;
+        assertThat(js.executeScript("return window.axPwned === undefined"))
+                .as("no injected script ran")
+                .isEqualTo(true);
+        assertThat(js.executeScript(
+                        "return document.querySelectorAll('#content script, #content img," + " #content b').length"))
+                .as("no element was made from the data")
+                .isEqualTo(0L);
+    }
+
+    private void assertNoWriteButtons() {
+        assertThat(browser.findElements(By.cssSelector("button[data-action]")).stream()
+                        .map(b -> b.getDomAttribute("data-action"))
+                        .filter(a -> !"search".equals(a))
+                        .toList())
+                .isEmpty();
+    }
+
+    private static void screenshot(String name) {
+        File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
+        try {
+            Files.copy(shot.toPath(), SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A job whose error repeats its payload: it fails (at once DEAD, no retry) until told it is fixed. */
+    static class Echo {
+        final AtomicBoolean fixed = new AtomicBoolean();
+
+        @AxJob(name = "echo", timeout = "5s")
+        public void echo(AxContext context) {
+            if (!fixed.get()) {
+                throw new IllegalStateException("rejected " + context.payloadString());
+            }
+        }
+    }
+
+    @TestConfiguration
+    static class Jobs {
+
+        @Bean
+        Echo echo() {
+            return new Echo();
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package io.ax.autoconfigure;
+
+import io.ax.core.engine.AttemptTracer;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+
+/**
+ * Each attempt as a Micrometer {@link Observation} named {@value #NAME}: with Spring Boot's tracing a span per
+ * attempt, current on the worker thread while the handler runs, so that its own spans and logs belong to it.
+ *
+ * <p>Not named {@code ax.execution}: that is the timer {@link AxMetrics} keeps, with its own tags ({@code task} only
+ * when asked for); Boot's meter handler makes a timer of every observation under the observation's name, and two
+ * timers of one name with other tags clash in Prometheus.
+ * Low-cardinality keys: {@code task}, {@code group}, {@code outcome} ({@code success}, {@code failed},
+ * {@code timeout}); high-cardinality: {@code instance.id}, {@code attempt}.
+ */
+final class ObservationAttemptTracer implements AttemptTracer {
+
+    static final String NAME = "ax.attempt";
+
+    private final ObservationRegistry registry;
+
+    ObservationAttemptTracer(ObservationRegistry registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public Scope begin(Attempt attempt) {
+        Observation observation = Observation.createNotStarted(NAME, registry)
+                .contextualName("ax " + attempt.task().name())
+                .lowCardinalityKeyValue("task", attempt.task().name())
+                .lowCardinalityKeyValue("group", attempt.task().group())
+                .highCardinalityKeyValue("instance.id", attempt.instanceId())
+                .highCardinalityKeyValue("attempt", Integer.toString(attempt.attempt()))
+                .start();
+        Observation.Scope scope = observation.openScope();
+        return outcome -> {
+            observation.lowCardinalityKeyValue("outcome", outcome.name());
+            if (outcome.error() != null) {
+                observation.error(outcome.error());
+            }
+            scope.close();
+            observation.stop();
+        };
+    }
+}

@@ -1,0 +1,603 @@
+/*
+ * The AX dashboard: reads the `ax` Actuator endpoint with the browser's session and redraws the current page every
+ * few seconds. Every value comes from the server and may hold attacker-chosen text (task names, payloads, error
+ * messages), so the DOM is built with createElement and text nodes only: no innerHTML, no HTML strings.
+ */
+(function () {
+  'use strict';
+
+  const POLL_MS = 3000;
+  const PAGE_SIZE = 20;
+  const ERROR_CHARS = 400;
+  const STATES = ['CREATED', 'SCHEDULED', 'DISPATCHED', 'RUNNING', 'SUCCESS', 'FAILED', 'TIMEOUT', 'RETRYING',
+    'DEAD', 'CANCELLED', 'SKIPPED'];
+  const SVG = 'http://www.w3.org/2000/svg';
+
+  let session = null;
+  let view = null; // the page on screen: {route, refresh(), region}
+  let generation = 0; // bumped on every navigation: answers for an older page are dropped
+  let busy = false; // an action is on its way: no redraw under the operator's cursor
+  let lastDrawn = '';
+
+  // ---- DOM helpers: text only ------------------------------------------------------------------------------
+
+  /** An element; attrs are set as attributes (on* keys as listeners), children as text nodes or elements. */
+  function h(tag, attrs, ...children) {
+    return build(document.createElement(tag), attrs, children);
+  }
+
+  function s(tag, attrs, ...children) {
+    return build(document.createElementNS(SVG, tag), attrs, children);
+  }
+
+  function build(el, attrs, children) {
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) {
+        continue;
+      }
+      if (key.startsWith('on') && typeof value === 'function') {
+        el.addEventListener(key.substring(2), value);
+      } else {
+        el.setAttribute(key, value === true ? '' : String(value));
+      }
+    }
+    append(el, children);
+    return el;
+  }
+
+  function append(el, children) {
+    for (const child of children) {
+      if (child === null || child === undefined || child === false) {
+        continue;
+      }
+      if (Array.isArray(child)) {
+        append(el, child);
+      } else if (child instanceof Node) {
+        el.appendChild(child);
+      } else {
+        el.appendChild(document.createTextNode(String(child)));
+      }
+    }
+  }
+
+  function time(iso) {
+    if (!iso) {
+      return '—';
+    }
+    return String(iso).replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  }
+
+  function relative(iso) {
+    if (!iso) {
+      return '';
+    }
+    const seconds = Math.round((Date.parse(iso) - Date.now()) / 1000);
+    const size = Math.abs(seconds);
+    const amount = size < 120 ? size + ' s' : size < 7200 ? Math.round(size / 60) + ' min'
+      : size < 172800 ? Math.round(size / 3600) + ' h' : Math.round(size / 86400) + ' d';
+    return seconds >= 0 ? 'in ' + amount : amount + ' ago';
+  }
+
+  function millis(ms) {
+    if (ms === null || ms === undefined) {
+      return '—';
+    }
+    return ms < 1000 ? ms + ' ms' : ms < 120000 ? (ms / 1000).toFixed(1) + ' s' : Math.round(ms / 60000) + ' min';
+  }
+
+  function bounded(text, max) {
+    if (text === null || text === undefined) {
+      return '';
+    }
+    const t = String(text);
+    return t.length > max ? t.substring(0, max) + '…' : t;
+  }
+
+  function stateBadge(state) {
+    return h('span', {class: 'state ' + state, 'data-state': state}, state);
+  }
+
+  function instanceLink(id) {
+    return h('a', {href: '#/instance/' + encodeURIComponent(id), class: 'mono', 'data-instance': id}, id);
+  }
+
+  function card(label, value, key) {
+    return h('div', {class: 'card', 'data-card': key}, h('div', {class: 'label'}, label),
+      h('div', {class: 'value'}, value));
+  }
+
+  function table(headers, rows) {
+    return h('table', {}, h('thead', {}, h('tr', {}, headers.map(x => h('th', {}, x)))), h('tbody', {}, rows));
+  }
+
+  function notice(text, kind) {
+    const el = document.getElementById('notice');
+    if (!text) {
+      el.hidden = true;
+      el.replaceChildren();
+      return;
+    }
+    el.className = 'notice' + (kind ? ' ' + kind : '');
+    el.replaceChildren(document.createTextNode(text));
+    el.hidden = false;
+  }
+
+  // ---- talking to the endpoint ------------------------------------------------------------------------------
+
+  function csrfToken() {
+    for (const part of document.cookie.split(';')) {
+      const [name, ...value] = part.trim().split('=');
+      if (name === 'XSRF-TOKEN') {
+        return decodeURIComponent(value.join('='));
+      }
+    }
+    return null;
+  }
+
+  async function answer(response) {
+    const text = await response.text();
+    let body = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch (e) {
+      body = null; // a login page or a proxy's error page
+    }
+    if (!response.ok) {
+      const why = body && body.message ? body.message : response.statusText;
+      const error = new Error(response.status + ' ' + why);
+      error.status = response.status;
+      throw error;
+    }
+    if (body === null && text) {
+      throw new Error('The server did not answer with JSON (signed out?)');
+    }
+    return body;
+  }
+
+  // X-Requested-With keeps Spring Security's HTTP Basic from asking the browser for a password on a 401
+  const READ_HEADERS = {'Accept': 'application/json', 'X-Requested-With': 'XMLHttpRequest'};
+
+  async function read(path) {
+    return answer(await fetch(session.endpoint + path, {credentials: 'same-origin', headers: READ_HEADERS}));
+  }
+
+  async function write(method, path) {
+    const headers = Object.assign({}, READ_HEADERS);
+    const token = csrfToken();
+    if (token) {
+      headers['X-XSRF-TOKEN'] = token;
+    }
+    return answer(await fetch(session.endpoint + path, {method: method, credentials: 'same-origin', headers}));
+  }
+
+  /** A write button: disabled while its request runs; the page redraws when it is done. */
+  function actionButton(label, action, method, path, done, danger) {
+    return h('button', {
+      type: 'button', 'data-action': action, class: danger ? 'danger' : null,
+      onclick: async (event) => {
+        const button = event.currentTarget;
+        button.disabled = true;
+        busy = true;
+        try {
+          const result = await write(method, path);
+          notice(done(result));
+        } catch (e) {
+          notice(label + ' failed: ' + e.message, 'error');
+        } finally {
+          busy = false;
+          lastDrawn = '';
+          refreshNow();
+        }
+      }
+    }, label);
+  }
+
+  function seg(text) {
+    return encodeURIComponent(text);
+  }
+
+  // ---- pages ------------------------------------------------------------------------------------------------
+
+  const pages = {
+    'overview': overviewPage,
+    'tasks': tasksPage,
+    'instances': instancesPage,
+    'instance': instancePage,
+    'dead-letters': deadLettersPage,
+    'nodes': nodesPage
+  };
+
+  function overviewPage() {
+    return {
+      title: 'Overview',
+      async load() {
+        const [node, overview] = await Promise.all([read(''), read('/overview')]);
+        const backlog = Object.values(node.backlog || {}).reduce((a, b) => a + b, 0);
+        return h('div', {},
+          h('div', {class: 'cards'},
+            card('Node', node.node, 'node'),
+            card('Role', node.role, 'role'),
+            card('Leader', node.leader || 'none', 'leader'),
+            card('Store', node.store, 'store'),
+            card('Live nodes', (node.liveNodes || []).length, 'nodes'),
+            card('Tasks', node.tasks, 'tasks'),
+            card('Backlog', backlog + (backlog ? ' (oldest ' + millis(node.oldestBacklogAgeMillis) + ')' : ''),
+              'backlog'),
+            card('Executing', node.executing, 'executing'),
+            card('Dead letters', node.deadLetters, 'dead-letters'),
+            card('Fires in the last full minute', overview.firesLastMinute, 'fires'),
+            card('Lateness p50 / p99 (hour)',
+              millis(overview.latenessP50Millis) + ' / ' + millis(overview.latenessP99Millis), 'lateness'),
+            card('Clock', node.clock.status + (node.clock.jumps ? ', ' + node.clock.jumps + ' jump(s)' : ''),
+              'clock')),
+          h('div', {class: 'charts'},
+            h('div', {class: 'chart', 'data-chart': 'fires'},
+              h('div', {}, 'Fires per minute, last hour'), firesChart(overview.minutes)),
+            h('div', {class: 'chart', 'data-chart': 'lateness'},
+              h('div', {}, 'Lateness per minute, last hour: ',
+                h('span', {class: 'legend-p50'}, 'p50'), ' and ', h('span', {class: 'legend-p99'}, 'p99')),
+              latenessChart(overview.minutes))));
+      }
+    };
+  }
+
+  const W = 600;
+  const H = 160;
+  const PAD = 24;
+
+  function frame(maxLabel, children) {
+    return s('svg', {viewBox: '0 0 ' + W + ' ' + H, role: 'img', preserveAspectRatio: 'none'},
+      s('line', {class: 'axis', x1: PAD, y1: H - PAD, x2: W, y2: H - PAD}),
+      s('text', {x: 0, y: 12}, maxLabel),
+      s('text', {x: PAD, y: H - 6}, '60 min ago'),
+      s('text', {x: W - 24, y: H - 6}, 'now'),
+      children);
+  }
+
+  function xOf(i, n) {
+    return PAD + (W - PAD) * i / n;
+  }
+
+  function firesChart(minutes) {
+    const max = Math.max(1, ...minutes.map(m => m.fires));
+    const width = (W - PAD) / minutes.length;
+    const bars = minutes.map((m, i) => {
+      const height = (H - 2 * PAD) * m.fires / max;
+      return s('rect', {class: 'bar', x: xOf(i, minutes.length), y: H - PAD - height,
+        width: Math.max(1, width - 1), height: height},
+      s('title', {}, time(m.start) + ': ' + m.fires + ' fire(s)'));
+    });
+    return frame(String(max), bars);
+  }
+
+  function latenessChart(minutes) {
+    const values = minutes.flatMap(m => [m.latenessP50Millis, m.latenessP99Millis]).filter(v => v !== null);
+    const max = Math.max(1, ...values);
+    const line = (key, cls) => {
+      const points = [];
+      minutes.forEach((m, i) => {
+        if (m[key] !== null) {
+          points.push(xOf(i + 0.5, minutes.length).toFixed(1) + ',' +
+            (H - PAD - (H - 2 * PAD) * m[key] / max).toFixed(1));
+        }
+      });
+      // a dot per minute, so that a single minute with fires shows too; a line joins them
+      return [s('polyline', {class: cls, points: points.join(' ')}),
+        points.map(p => s('circle', {class: cls + ' dot', cx: p.split(',')[0], cy: p.split(',')[1], r: 2.5}))];
+    };
+    return frame(millis(max), [line('latenessP50Millis', 'p50'), line('latenessP99Millis', 'p99')]);
+  }
+
+  function tasksPage() {
+    return {
+      title: 'Tasks',
+      async load() {
+        const tasks = (await read('/tasks')).tasks;
+        const rows = tasks.map(t => {
+          const last = (t.lastInstances || [])[0];
+          const next = (t.nextFireTimes || []).slice(0, 3);
+          return h('tr', {'data-task': t.name},
+            h('td', {class: 'name'}, h('a', {href: '#/instances?task=' + seg(t.name)}, t.name)),
+            h('td', {}, t.trigger),
+            h('td', {}, t.group),
+            h('td', {class: 'paused'}, t.paused
+              ? h('span', {class: 'state paused', 'data-paused': 'true'}, 'paused')
+              : h('span', {class: 'state active', 'data-paused': 'false'}, 'active')),
+            h('td', {class: 'next'}, next.length
+              ? next.map(n => h('div', {title: time(n)}, relative(n))) : h('span', {class: 'muted'}, '—')),
+            h('td', {class: 'last'}, last
+              ? [stateBadge(last.state), ' ', h('a', {href: '#/instance/' + seg(last.id)}, time(last.scheduledTime))]
+              : h('span', {class: 'muted'}, 'none yet')),
+            h('td', {class: 'num'}, t.successes + ' / ' + t.failures + ' / ' + t.deadLetters),
+            h('td', {class: 'actions'}, session.canWrite ? [
+              t.paused
+                ? actionButton('Resume', 'resume', 'POST', '/tasks/' + seg(t.name) + '/resume',
+                  () => 'Task ' + t.name + ' resumed')
+                : actionButton('Pause', 'pause', 'POST', '/tasks/' + seg(t.name) + '/pause',
+                  () => 'Task ' + t.name + ' paused'),
+              actionButton('Trigger', 'trigger', 'POST', '/tasks/' + seg(t.name) + '/trigger',
+                r => 'Task ' + t.name + ' triggered: instance ' + r.instanceId)
+            ] : null));
+        });
+        return table(['Task', 'Trigger', 'Group', 'State', 'Next fires', 'Last instance',
+          'OK / failed / dead (this node)', session.canWrite ? 'Actions' : ''], rows);
+      }
+    };
+  }
+
+  function toIso(local) {
+    return local ? new Date(local).toISOString() : '';
+  }
+
+  function instancesPage(params) {
+    const page = Math.max(0, parseInt(params.get('page') || '0', 10) || 0);
+    const form = h('form', {class: 'search', id: 'search'});
+    const taskInput = h('input', {name: 'task', type: 'text', list: 'task-names', value: params.get('task') || '',
+      placeholder: 'any task'});
+    const stateSelect = h('select', {name: 'state'}, h('option', {value: ''}, 'any state'),
+      STATES.map(st => h('option', {value: st, selected: params.get('state') === st}, st)));
+    const fromInput = h('input', {name: 'from', type: 'datetime-local', step: 1});
+    const toInput = h('input', {name: 'to', type: 'datetime-local', step: 1});
+    const taskNames = h('datalist', {id: 'task-names'});
+    append(form, [
+      h('label', {}, 'Task', taskInput, taskNames),
+      h('label', {}, 'State', stateSelect),
+      h('label', {}, 'Scheduled from (your time)', fromInput),
+      h('label', {}, 'to', toInput),
+      h('button', {type: 'submit', 'data-action': 'search'}, 'Search')]);
+    setLocal(fromInput, params.get('from'));
+    setLocal(toInput, params.get('to'));
+    form.addEventListener('submit', event => {
+      event.preventDefault();
+      const q = new URLSearchParams();
+      if (taskInput.value.trim()) {
+        q.set('task', taskInput.value.trim());
+      }
+      if (stateSelect.value) {
+        q.set('state', stateSelect.value);
+      }
+      if (fromInput.value) {
+        q.set('from', toIso(fromInput.value));
+      }
+      if (toInput.value) {
+        q.set('to', toIso(toInput.value));
+      }
+      q.set('page', '0');
+      location.hash = '#/instances?' + q.toString();
+    });
+    read('/tasks').then(r => taskNames.replaceChildren(...r.tasks.map(t => h('option', {value: t.name}))))
+      .catch(() => {});
+    return {
+      title: 'Instances',
+      head: form,
+      async load() {
+        const q = new URLSearchParams();
+        for (const key of ['task', 'state', 'from', 'to']) {
+          if (params.get(key)) {
+            q.set(key, params.get(key));
+          }
+        }
+        q.set('page', String(page));
+        q.set('size', String(PAGE_SIZE));
+        const result = await read('/instances?' + q.toString());
+        const instances = result.instances || [];
+        const rows = instances.map(i => h('tr', {'data-instance-row': i.id, 'data-state': i.state},
+          h('td', {}, instanceLink(i.id)),
+          h('td', {}, i.task),
+          h('td', {}, stateBadge(i.state)),
+          h('td', {class: 'num'}, i.attempt),
+          h('td', {}, time(i.scheduledTime)),
+          h('td', {}, time(i.updatedAt))));
+        return h('div', {},
+          instances.length ? table(['Instance', 'Task', 'State', 'Attempt', 'Scheduled', 'Updated'], rows)
+            : h('p', {class: 'muted', 'data-empty': 'true'}, 'No instance matches.'),
+          pager('#/instances', params, page, result.more));
+      }
+    };
+  }
+
+  function setLocal(input, iso) {
+    if (!iso) {
+      return;
+    }
+    const d = new Date(iso);
+    if (isNaN(d.getTime())) {
+      return;
+    }
+    const local = new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().substring(0, 19);
+    input.value = local;
+  }
+
+  function pager(base, params, page, more, total) {
+    const to = p => {
+      const q = new URLSearchParams(params);
+      q.set('page', String(p));
+      return base + '?' + q.toString();
+    };
+    return h('div', {class: 'pager'},
+      page > 0 ? h('a', {href: to(page - 1), 'data-page-link': 'previous'}, '‹ previous') : null,
+      h('span', {class: 'muted'}, 'page ' + (page + 1) +
+        (total !== undefined && total !== null ? ' of ' + Math.max(1, Math.ceil(total / PAGE_SIZE)) : '')),
+      more ? h('a', {href: to(page + 1), 'data-page-link': 'next'}, 'next ›') : null);
+  }
+
+  function instancePage(params, id) {
+    return {
+      title: 'Instance',
+      async load() {
+        const i = await read('/instances/' + seg(id));
+        const actions = [];
+        if (session.canWrite && (i.state === 'SCHEDULED' || i.state === 'RETRYING')) {
+          actions.push(actionButton('Cancel', 'cancel', 'POST', '/instances/' + seg(i.id) + '/cancel',
+            r => 'Instance ' + r.id + ' cancelled', true));
+        }
+        if (session.canWrite && i.state === 'DEAD') {
+          actions.push(actionButton('Replay', 'replay', 'POST', '/instances/' + seg(i.id) + '/replay',
+            r => 'Instance ' + r.id + ' replayed: now ' + r.state));
+        }
+        return h('div', {'data-instance-detail': i.id},
+          h('dl', {class: 'facts'},
+            h('dt', {}, 'Id'), h('dd', {class: 'mono'}, i.id),
+            h('dt', {}, 'Task'), h('dd', {}, h('a', {href: '#/instances?task=' + seg(i.task)}, i.task)),
+            h('dt', {}, 'State'), h('dd', {id: 'instance-state'}, stateBadge(i.state)),
+            h('dt', {}, 'Attempt'), h('dd', {}, i.attempt),
+            h('dt', {}, 'Scheduled'), h('dd', {}, time(i.scheduledTime)),
+            h('dt', {}, 'Updated'), h('dd', {}, time(i.updatedAt) + ' by ' + i.node),
+            h('dt', {}, 'Origin'), h('dd', {}, i.origin),
+            h('dt', {}, 'Key'), h('dd', {class: 'mono'}, i.key || '—')),
+          actions.length ? h('div', {class: 'actions'}, actions) : null,
+          h('h2', {}, 'Payload'),
+          i.payload
+            ? [h('pre', {class: 'payload mono', id: 'payload'}, i.payload.text),
+              h('div', {class: 'muted'}, i.payload.bytes + ' bytes' +
+                (i.payload.truncated ? ', the first ' + i.payload.text.length + ' characters shown' : ''))]
+            : h('p', {class: 'muted'}, 'none'),
+          h('h2', {}, 'Audit trail'),
+          h('ol', {class: 'timeline', id: 'timeline'}, (i.audit || []).map(a => h('li', {'data-to': a.to},
+            h('span', {class: 'when'}, time(a.at)),
+            a.from ? [stateBadge(a.from), ' → '] : null, stateBadge(a.to),
+            h('span', {class: 'muted'}, ' attempt ' + a.attempt + ' on ' + a.node),
+            a.reason ? h('pre', {class: 'reason'}, a.reason) : null))));
+      }
+    };
+  }
+
+  function deadLettersPage(params) {
+    const page = Math.max(0, parseInt(params.get('page') || '0', 10) || 0);
+    return {
+      title: 'Dead letters',
+      async load() {
+        const result = await read('/dead-letters?page=' + page + '&size=' + PAGE_SIZE);
+        const rows = result.deadLetters.map(d => h('tr', {'data-dead-letter': d.instanceId},
+          h('td', {}, instanceLink(d.instanceId)),
+          h('td', {}, d.task),
+          h('td', {}, time(d.diedAt)),
+          h('td', {class: 'num'}, d.attempts),
+          h('td', {class: 'error'}, h('pre', {class: 'mono', title: bounded(d.lastError, 2000)},
+            bounded(d.lastError, ERROR_CHARS))),
+          h('td', {}, session.canWrite
+            ? actionButton('Replay', 'replay', 'POST', '/dead-letters/' + seg(d.instanceId) + '/replay',
+              r => 'Instance ' + r.id + ' replayed: now ' + r.state)
+            : null)));
+        return h('div', {},
+          h('p', {class: 'muted'}, result.total + ' dead letter(s), newest first'),
+          rows.length ? table(['Instance', 'Task', 'Died', 'Attempts', 'Last error', ''], rows)
+            : h('p', {class: 'muted'}, 'None.'),
+          pager('#/dead-letters', params, page, (page + 1) * PAGE_SIZE < result.total, result.total));
+      }
+    };
+  }
+
+  function nodesPage() {
+    return {
+      title: 'Nodes',
+      async load() {
+        const node = await read('');
+        const rows = (node.nodes || []).map(n => h('tr', {'data-node': n.node},
+          h('td', {class: 'mono'}, n.node),
+          h('td', {}, n.node === node.leader ? 'leader' : 'standby', n.node === node.node ? ' (this node)' : ''),
+          h('td', {}, n.host),
+          h('td', {}, time(n.startedAt)),
+          h('td', {class: 'num'}, millis(n.heartbeatAgeMillis)),
+          h('td', {class: 'num'}, n.capacityFree)));
+        const reassigned = Object.entries(node.reassigned || {}).map(([k, v]) => k + ': ' + v).join(', ');
+        return h('div', {},
+          h('div', {class: 'cards'},
+            card('Leader', node.leader || 'none', 'leader'),
+            card('Epoch', node.epoch, 'epoch'),
+            card('Lease expires', time(node.leaseExpiresAt), 'lease'),
+            card('Reassigned by this node', reassigned || '0', 'reassigned')),
+          h('h2', {}, 'Live nodes'),
+          table(['Node', 'Role', 'Host', 'Started', 'Heartbeat age', 'Free capacity'], rows));
+      }
+    };
+  }
+
+  // ---- routing and polling ----------------------------------------------------------------------------------
+
+  function route() {
+    const hash = location.hash.replace(/^#\/?/, '');
+    const [path, query] = hash.split('?');
+    const [name, ...rest] = path.split('/');
+    return {
+      name: pages[name] ? name : 'overview',
+      arg: rest.length ? decodeURIComponent(rest.join('/')) : null,
+      params: new URLSearchParams(query || '')
+    };
+  }
+
+  function navigate() {
+    generation++;
+    lastDrawn = '';
+    notice(null);
+    const r = route();
+    const page = pages[r.name](r.params, r.arg);
+    for (const a of document.querySelectorAll('#nav a')) {
+      a.classList.toggle('current', a.dataset.page === (r.name === 'instance' ? 'instances' : r.name));
+    }
+    const region = h('div', {id: 'content'});
+    const parts = [h('h1', {}, page.title, r.arg ? h('span', {class: 'muted mono'}, ' ' + r.arg) : null)];
+    if (page.head) {
+      parts.push(page.head);
+    }
+    parts.push(region);
+    document.getElementById('main').replaceChildren(...parts);
+    document.title = 'AX · ' + page.title;
+    view = {page, region, generation};
+    refreshNow();
+  }
+
+  async function refreshNow() {
+    if (!view || busy) {
+      return;
+    }
+    const mine = view;
+    try {
+      const content = await mine.page.load();
+      if (mine.generation !== generation || busy) {
+        return;
+      }
+      // redraw only what changed, so that a button under the cursor stays the same element between polls
+      const drawn = new XMLSerializer().serializeToString(content);
+      if (drawn !== lastDrawn) {
+        mine.region.replaceChildren(content);
+        lastDrawn = drawn;
+      }
+      document.getElementById('refreshed').textContent = 'Updated ' + new Date().toLocaleTimeString();
+      document.body.dataset.loaded = 'true';
+    } catch (e) {
+      if (mine.generation === generation) {
+        notice(e.status === 401 || e.status === 403
+          ? 'Not allowed (' + e.message + '): sign in with a user who may read the ax endpoint.'
+          : 'Could not read the ax endpoint: ' + e.message, 'error');
+      }
+    }
+  }
+
+  async function start() {
+    try {
+      session = await answer(await fetch('api/session', {credentials: 'same-origin', headers: READ_HEADERS}));
+    } catch (e) {
+      notice('Could not read the session: ' + e.message, 'error');
+      return;
+    }
+    const who = document.getElementById('who');
+    who.replaceChildren(document.createTextNode(session.user ? 'signed in as ' + session.user : 'not signed in'),
+      document.createTextNode(session.canWrite ? ' · may act' : ' · read-only'));
+    who.dataset.canWrite = String(session.canWrite);
+    if (!session.endpoint) {
+      notice('The ax Actuator endpoint is not exposed: add "ax" to management.endpoints.web.exposure.include.',
+        'error');
+      return;
+    }
+    window.addEventListener('hashchange', navigate);
+    navigate();
+    setInterval(() => {
+      if (!document.hidden) {
+        refreshNow();
+      }
+    }, POLL_MS);
+  }
+
+  start();
+}());
