@@ -5,6 +5,7 @@ import io.ax.core.AxJob;
 import io.ax.core.AxTask;
 import io.ax.core.Backoff;
 import java.lang.reflect.Method;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -47,7 +48,7 @@ final class AxJobDefinitions {
                 resolve(method, "fixedRate", job.fixedRate()),
                 resolve(method, "fixedDelay", job.fixedDelay()),
                 resolve(method, "initialDelay", job.initialDelay()),
-                java.util.Arrays.stream(job.dependsOn())
+                Arrays.stream(job.dependsOn())
                         .map(d -> resolve(method, "dependsOn", d).trim())
                         .toList(),
                 resolve(method, "timeout", job.timeout()),

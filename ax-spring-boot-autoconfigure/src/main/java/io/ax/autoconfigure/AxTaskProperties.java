@@ -4,7 +4,9 @@ import io.ax.core.Backoff;
 import io.ax.core.Durability;
 import io.ax.core.MisfirePolicy;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -164,7 +166,7 @@ public class AxTaskProperties {
          * The tasks this one waits for: it runs once all of them ended SUCCESS in the same workflow run. Excludes
          * cron, fixed-rate and fixed-delay.
          */
-        private java.util.List<String> dependsOn = new java.util.ArrayList<>();
+        private List<String> dependsOn = new ArrayList<>();
 
         public String getCron() {
             return cron;
@@ -206,11 +208,11 @@ public class AxTaskProperties {
             this.initialDelay = initialDelay;
         }
 
-        public java.util.List<String> getDependsOn() {
+        public List<String> getDependsOn() {
             return dependsOn;
         }
 
-        public void setDependsOn(java.util.List<String> dependsOn) {
+        public void setDependsOn(List<String> dependsOn) {
             this.dependsOn = dependsOn;
         }
     }

@@ -1,6 +1,7 @@
 package io.ax.autoconfigure;
 
 import io.ax.core.AxTask;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -48,7 +49,7 @@ final class ConfiguredTasks {
                 text(trigger.getFixedDelay()),
                 text(trigger.getInitialDelay()),
                 trigger.getDependsOn() == null
-                        ? java.util.List.of()
+                        ? List.of()
                         : trigger.getDependsOn().stream()
                                 .map(d -> d == null ? "" : d.trim())
                                 .toList(),

@@ -3,6 +3,7 @@ package io.ax.autoconfigure;
 import io.ax.core.Backoff;
 import io.ax.core.Durability;
 import io.ax.core.MisfirePolicy;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -22,7 +23,7 @@ record TaskSpec(
         String fixedRate,
         String fixedDelay,
         String initialDelay,
-        java.util.List<String> dependsOn,
+        List<String> dependsOn,
         String timeout,
         boolean concurrent,
         String group,

@@ -5,12 +5,14 @@ import io.ax.core.DeadLetter;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
+import io.ax.core.store.DefinitionChange;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceQuery;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.NewFire;
 import io.ax.core.store.OwnedInstance;
 import io.ax.core.store.StoreDescription;
+import io.ax.core.store.StoredDefinition;
 import io.ax.core.store.StoredTask;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -309,12 +311,12 @@ final class StoreRouter implements InstanceStore {
     // runtime task definitions live in the configured store, shared by the cluster
 
     @Override
-    public boolean insertDefinition(io.ax.core.store.StoredDefinition definition) {
+    public boolean insertDefinition(StoredDefinition definition) {
         return durable.insertDefinition(definition);
     }
 
     @Override
-    public boolean updateDefinition(io.ax.core.store.StoredDefinition definition) {
+    public boolean updateDefinition(StoredDefinition definition) {
         return durable.updateDefinition(definition);
     }
 
@@ -324,12 +326,12 @@ final class StoreRouter implements InstanceStore {
     }
 
     @Override
-    public List<io.ax.core.store.StoredDefinition> findDefinitions() {
+    public List<StoredDefinition> findDefinitions() {
         return durable.findDefinitions();
     }
 
     @Override
-    public List<io.ax.core.store.DefinitionChange> definitionHistory(String name) {
+    public List<DefinitionChange> definitionHistory(String name) {
         return durable.definitionHistory(name);
     }
 }

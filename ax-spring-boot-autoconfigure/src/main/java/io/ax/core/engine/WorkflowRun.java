@@ -2,6 +2,8 @@ package io.ax.core.engine;
 
 import io.ax.core.InstanceState;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -23,6 +25,6 @@ public record WorkflowRun(
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(root, "root");
         Objects.requireNonNull(state, "state");
-        steps = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(steps));
+        steps = Collections.unmodifiableMap(new LinkedHashMap<>(steps)); // in the workflow's order
     }
 }

@@ -4,6 +4,7 @@ import io.ax.core.AuditEntry;
 import io.ax.core.AxContext;
 import io.ax.core.AxTask;
 import io.ax.core.DuplicateInstanceException;
+import io.ax.core.Durability;
 import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
@@ -164,7 +165,7 @@ final class Workflows {
                 }
             } else {
                 blocked = new TaskInstance(
-                        InstanceIds.next(io.ax.core.Durability.PERSISTENT, now),
+                        InstanceIds.next(Durability.PERSISTENT, now),
                         taskName,
                         now.truncatedTo(ChronoUnit.MICROS),
                         InstanceState.CREATED,
