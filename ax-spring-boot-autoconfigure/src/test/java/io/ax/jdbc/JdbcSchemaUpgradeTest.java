@@ -37,8 +37,8 @@ class JdbcSchemaUpgradeTest {
             String triggered = v1Instance(jdbc, "adhoc", T2, "SCHEDULED");
 
             assertThat(JdbcSchema.migrate(dataSource, PREFIX))
-                    .as("V2, V3 and V4")
-                    .isEqualTo(3);
+                    .as("V2, V3, V4 and V8")
+                    .isEqualTo(4);
 
             JdbcInstanceStore store = new JdbcInstanceStore(dataSource, PREFIX);
             assertThat(store.find(pending).orElseThrow())
