@@ -120,6 +120,17 @@ class AxTracingTest {
     }
 
     @Test
+    void aRunTriggeredByHandInsideASpanStartsATraceOfItsOwn() {
+        runner.run(context -> {
+            Scheduled triggered = scheduleInsideASpan(context, engine -> engine.triggerNow("traced"));
+
+            MutableSpan attempt = attemptSpan(context, triggered.id(), 1);
+            assertThat(attempt.parentId()).isNull();
+            assertThat(attempt.traceId()).isNotEqualTo(triggered.traceId());
+        });
+    }
+
+    @Test
     void withOnlyB3PropagationNothingIsCapturedAndTheAttemptIsARootSpan() {
         runner.withPropertyValues("management.tracing.propagation.type=b3").run(context -> {
             Scheduled scheduled =
