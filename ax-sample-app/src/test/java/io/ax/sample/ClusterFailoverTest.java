@@ -181,7 +181,7 @@ class ClusterFailoverTest {
                         "256m",
                         SampleApplication.class,
                         List.of(
-                                "--spring.profiles.active=postgres",
+                                "--spring.profiles.active=postgres,no-demo-tasks",
                                 "--spring.datasource.url=" + url,
                                 "--spring.datasource.username=" + pg.user(),
                                 "--spring.datasource.password=" + pg.password(),

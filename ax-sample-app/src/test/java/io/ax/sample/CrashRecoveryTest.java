@@ -64,7 +64,7 @@ class CrashRecoveryTest {
                 "256m",
                 SampleApplication.class,
                 List.of(
-                        "--spring.profiles.active=postgres",
+                        "--spring.profiles.active=postgres,no-demo-tasks",
                         "--spring.datasource.url=" + pg.url(),
                         "--spring.datasource.username=" + pg.user(),
                         "--spring.datasource.password=" + pg.password(),

@@ -138,6 +138,7 @@ class DelayedCrashRecoveryTest {
                 "512m",
                 CrashProbeApplication.class,
                 List.of(
+                        "--spring.profiles.active=no-demo-tasks",
                         "--spring.datasource.url=" + pg.url(),
                         "--spring.datasource.username=" + pg.user(),
                         "--spring.datasource.password=" + pg.password(),

@@ -46,7 +46,7 @@ class ShutdownTest {
                 "256m",
                 SampleApplication.class,
                 List.of(
-                        "--spring.profiles.active=postgres",
+                        "--spring.profiles.active=postgres,no-demo-tasks",
                         "--spring.datasource.url=jdbc:postgresql://127.0.0.1:" + proxy.port() + "/test",
                         "--spring.datasource.username=" + pg.user(),
                         "--spring.datasource.password=" + pg.password(),

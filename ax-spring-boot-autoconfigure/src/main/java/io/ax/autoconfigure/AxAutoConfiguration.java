@@ -3,11 +3,14 @@ package io.ax.autoconfigure;
 import io.ax.core.AxDeadLetterHandler;
 import io.ax.core.AxException;
 import io.ax.core.AxExecutor;
+import io.ax.core.AxIdempotency;
 import io.ax.core.PayloadCodec;
 import io.ax.core.clock.AxClock;
+import io.ax.core.clock.TimeReference;
 import io.ax.core.cluster.ClusterSettings;
 import io.ax.core.cluster.LeaderLease;
 import io.ax.core.cluster.NodeRegistry;
+import io.ax.core.cluster.WakeUps;
 import io.ax.core.engine.AttemptTracer;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.AxEngineBuilder;
@@ -59,6 +62,13 @@ public final class AxAutoConfiguration {
         return new InMemoryInstanceStore(properties.getMemory().getMaxFinishedInstances());
     }
 
+    /** Without Redis: the store's table, or this JVM's keys for a store without one. */
+    @Bean
+    @ConditionalOnMissingBean
+    AxIdempotency axIdempotency(InstanceStore store, AxClock clock) {
+        return StoreDefaults.idempotency(store, clock);
+    }
+
     @Bean
     @ConditionalOnMissingBean
     LocalMethodExecutor axLocalMethodExecutor() {
@@ -85,7 +95,10 @@ public final class AxAutoConfiguration {
             ObjectProvider<AttemptTracer> tracer,
             ObjectProvider<TraceContextCapture> traceCapture,
             ObjectProvider<LeaderLease> lease,
-            ObjectProvider<NodeRegistry> registry) {
+            ObjectProvider<NodeRegistry> registry,
+            AxIdempotency idempotency,
+            ObjectProvider<WakeUps> wakeUps,
+            ObjectProvider<TimeReference> timeReference) {
         Map<String, PoolSettings> pools = new LinkedHashMap<>();
         properties
                 .getPools()
@@ -117,8 +130,22 @@ public final class AxAutoConfiguration {
         // by default the store keeps the lease and registry; an application may put them elsewhere
         LeaderLease sharedLease = lease.getIfAvailable();
         NodeRegistry sharedRegistry = registry.getIfAvailable();
+        if (properties.getCluster().getLeaseStore() == AxProperties.LeaseStore.REDIS && sharedLease == null) {
+            throw new AxException("ax.cluster.lease-store=redis needs Redis: a RedisConnectionFactory in the"
+                    + " application (spring-boot-starter-data-redis) and ax.redis.enabled not false");
+        }
         if (sharedLease != null && sharedRegistry != null) {
             builder.cluster(sharedLease, sharedRegistry);
+        }
+        builder.idempotency(idempotency);
+        wakeUps.ifAvailable(builder::wakeUps); // Redis pub/sub; else the store's own
+        AxProperties.Clock clockSettings = properties.getClock();
+        // the offset corrects the system clock; a clock of the application's own (a test's) is taken as it is
+        if (clockSettings.isClusterOffset() && clock == AxClock.system()) {
+            TimeReference reference = timeReference.getIfAvailable(() -> StoreDefaults.timeReference(store));
+            if (reference != null) {
+                builder.clusterTime(reference, clockSettings.getOffsetRefresh());
+            }
         }
         observers.orderedStream().forEach(builder::observer);
         tracer.ifAvailable(builder::tracer);

@@ -75,8 +75,27 @@ public final class AxDescriptors {
      * @param jumps jumps seen since the start
      * @param lastJumpMillis the last jump (negative: backwards); null when none
      * @param lastJumpAt when it was seen; null when none
+     * @param clusterTime this node's offset from the cluster's clock; null when the clock is taken as it is
      */
-    public record Clock(String status, long pauseLeftMillis, long jumps, Long lastJumpMillis, Instant lastJumpAt) {}
+    public record Clock(
+            String status,
+            long pauseLeftMillis,
+            long jumps,
+            Long lastJumpMillis,
+            Instant lastJumpAt,
+            ClusterTime clusterTime) {}
+
+    /**
+     * This node's offset from the cluster's reference clock, which fire times are decided on.
+     *
+     * @param source {@code redis} or {@code database}: the clock the last reading came from
+     * @param offsetMicros how far the reference is ahead of this node's clock (negative: behind)
+     * @param uncertaintyMicros how far the true offset may be from it either way (half the reading's round trip)
+     * @param measuredAt when it was measured
+     * @param failing why the last reading failed (the offset is the one before); null when it succeeded
+     */
+    public record ClusterTime(
+            String source, long offsetMicros, long uncertaintyMicros, Instant measuredAt, String failing) {}
 
     /**
      * {@code /actuator/ax/overview}: the last hour of this node's executions, minute by minute, for a chart.

@@ -121,7 +121,15 @@ public class AxEndpoint {
                         clock.pauseLeft().toMillis(),
                         clock.jumps(),
                         clock.lastJump() == null ? null : clock.lastJump().toMillis(),
-                        clock.lastJumpAt()),
+                        clock.lastJumpAt(),
+                        engine.clusterTime()
+                                .map(t -> new AxDescriptors.ClusterTime(
+                                        t.source(),
+                                        t.offset().toNanos() / 1_000,
+                                        t.uncertainty().toNanos() / 1_000,
+                                        t.measuredAt(),
+                                        t.failing()))
+                                .orElse(null)),
                 store.deadLetterCount(),
                 engine.tasks().size(),
                 cluster.leaseExpiresAt(),

@@ -2,6 +2,7 @@ package io.ax.autoconfigure;
 
 import io.ax.core.engine.AxEngine;
 import java.util.Locale;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -22,11 +23,13 @@ public final class AxHealthAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "axHealthIndicator")
-    AxHealthIndicator axHealthIndicator(AxEngine engine, AxProperties properties) {
+    AxHealthIndicator axHealthIndicator(
+            AxEngine engine, AxProperties properties, ObjectProvider<AxHealthDetail> details) {
         AxProperties.Health health = properties.getHealth();
         return new AxHealthIndicator(
                 engine,
                 health.getMaxBacklogAge(),
-                new Status(health.getBacklogStatus().trim().toUpperCase(Locale.ROOT)));
+                new Status(health.getBacklogStatus().trim().toUpperCase(Locale.ROOT)),
+                details.orderedStream().toList());
     }
 }

@@ -6,6 +6,7 @@ import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.Backlog;
 import io.ax.core.store.StoreDescription;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
@@ -22,7 +23,9 @@ import org.springframework.boot.health.contributor.Status;
  *   <li>UP otherwise.
  * </ul>
  *
- * Details: node, storeKind and storeDescription (for JDBC the database and its URL without credentials), role, leader, epoch, backlog per pool, the oldest due-but-not-started age, clock, dead letters.
+ * Details: node, storeKind and storeDescription (for JDBC the database and its URL without credentials), role,
+ * leader, epoch, backlog per pool, the oldest due-but-not-started age, clock, the cluster time offset, dead letters,
+ * and parts AX can do without (Redis), which never change the status.
  */
 final class AxHealthIndicator extends AbstractHealthIndicator {
 
@@ -30,9 +33,12 @@ final class AxHealthIndicator extends AbstractHealthIndicator {
     private final Duration maxBacklogAge;
     private final Status backlogStatus;
 
-    AxHealthIndicator(AxEngine engine, Duration maxBacklogAge, Status backlogStatus) {
+    private final List<AxHealthDetail> details;
+
+    AxHealthIndicator(AxEngine engine, Duration maxBacklogAge, Status backlogStatus, List<AxHealthDetail> details) {
         super("AX health check failed");
         this.engine = engine;
+        this.details = List.copyOf(details);
         this.maxBacklogAge = maxBacklogAge;
         this.backlogStatus = backlogStatus;
     }
@@ -52,6 +58,15 @@ final class AxHealthIndicator extends AbstractHealthIndicator {
                 .withDetail(
                         "clock",
                         clock.paused() ? "paused for " + clock.pauseLeft().toMillis() + " ms" : "ok");
+        engine.clusterTime()
+                .ifPresent(t -> builder.withDetail(
+                        "clusterTime",
+                        t.source() + " offset " + t.offset().toNanos() / 1_000 + " us +/- "
+                                + t.uncertainty().toNanos() / 1_000 + " us"
+                                + (t.failing() == null ? "" : " (last reading failed)")));
+        for (AxHealthDetail detail : details) { // shown, never deciding the status: AX does without them
+            builder.withDetail(detail.name(), detail.value());
+        }
         try {
             StoreDescription store = engine.store().describe();
             builder.withDetail("storeKind", store.kind()).withDetail("storeDescription", store.toString());

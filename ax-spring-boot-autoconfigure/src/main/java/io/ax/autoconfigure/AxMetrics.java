@@ -68,6 +68,25 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
                 .description("Seconds since this node's store writes began to fail; 0 while they land")
                 .baseUnit("seconds")
                 .register(registry);
+        Gauge.builder(
+                        "ax.clock.offset",
+                        this,
+                        m -> m.read(e -> e.clusterTime()
+                                .map(t -> t.offset().toNanos() / 1e9)
+                                .orElse(0.0)))
+                .description("How far the cluster's clock (Redis or the database) is ahead of this node's; fire times"
+                        + " are decided on this node's clock plus this offset")
+                .baseUnit("seconds")
+                .register(registry);
+        Gauge.builder(
+                        "ax.clock.offset.uncertainty",
+                        this,
+                        m -> m.read(e -> e.clusterTime()
+                                .map(t -> t.uncertainty().toNanos() / 1e9)
+                                .orElse(0.0)))
+                .description("How far the true clock offset may be from the measured one: half a reading's round trip")
+                .baseUnit("seconds")
+                .register(registry);
         FunctionCounter.builder("ax.series.repaired", this, m -> m.read(e -> e.repairedSeries()))
                 .description("Series the leader found without their next fire and repaired")
                 .register(registry);

@@ -361,6 +361,14 @@ public class AxProperties {
         }
     }
 
+    /** Where the leader lease lives. */
+    public enum LeaseStore {
+        /** The database's leader row. */
+        JDBC,
+        /** The application's Redis; the epochs are recorded in the database for fencing. */
+        REDIS
+    }
+
     /** Clock-jump guard. */
     public static class Clock {
 
@@ -373,6 +381,16 @@ public class AxProperties {
 
         /** How long trigger decisions wait after a clock jump; health is OUT_OF_SERVICE meanwhile. */
         private Duration pause = Duration.ofSeconds(2);
+
+        /**
+         * Whether fire times are decided on the cluster's clock: this node's clock corrected by its offset from Redis
+         * TIME (with Redis) or the database's clock, measured with round-trip compensation. Applies to the system
+         * clock only; a clock bean of the application's own is taken as it is.
+         */
+        private boolean clusterOffset = true;
+
+        /** How often the offset from the cluster's clock is measured again. */
+        private Duration offsetRefresh = Duration.ofSeconds(30);
 
         public Duration getJumpThreshold() {
             return jumpThreshold;
@@ -388,6 +406,22 @@ public class AxProperties {
 
         public void setPause(Duration pause) {
             this.pause = pause;
+        }
+
+        public boolean isClusterOffset() {
+            return clusterOffset;
+        }
+
+        public void setClusterOffset(boolean clusterOffset) {
+            this.clusterOffset = clusterOffset;
+        }
+
+        public Duration getOffsetRefresh() {
+            return offsetRefresh;
+        }
+
+        public void setOffsetRefresh(Duration offsetRefresh) {
+            this.offsetRefresh = offsetRefresh;
         }
     }
 
@@ -535,6 +569,21 @@ public class AxProperties {
 
         /** Points per node on the consistent-hash ring that spreads instances over the live nodes. */
         private int virtualNodes = 32;
+
+        /**
+         * Where the leader lease lives: jdbc (the database's leader row) or redis (a hash on the application's Redis,
+         * on Redis's clock, each new epoch recorded in the database's leader row before it is used, so the leader's
+         * writes stay fenced by the database). With redis, no node leads while Redis is down.
+         */
+        private LeaseStore leaseStore = LeaseStore.JDBC;
+
+        public LeaseStore getLeaseStore() {
+            return leaseStore;
+        }
+
+        public void setLeaseStore(LeaseStore leaseStore) {
+            this.leaseStore = leaseStore;
+        }
 
         public Duration getHeartbeat() {
             return heartbeat;

@@ -1,5 +1,6 @@
 package io.ax.core;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 
@@ -55,5 +56,17 @@ public interface AxContext {
      */
     default <T> T payload(Class<T> type) {
         return null;
+    }
+
+    /**
+     * Claims an idempotency key for {@code ttl}, shared by every node (see {@link AxIdempotency}): true for the first
+     * caller, false for every repeat meanwhile, such as a retry or a second delivery of this instance. Guard an effect
+     * that must happen once with it: {@code if (context.idempotent("mail:" + orderId, Duration.ofDays(1))) send();}
+     *
+     * @throws IllegalArgumentException when the key is blank or too long, or the ttl is not positive
+     * @throws UnsupportedOperationException when this context has no idempotency keys (a hand-made context)
+     */
+    default boolean idempotent(String key, Duration ttl) {
+        throw new UnsupportedOperationException("this AxContext has no idempotency keys");
     }
 }

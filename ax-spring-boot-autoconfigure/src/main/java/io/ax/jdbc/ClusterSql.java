@@ -11,6 +11,7 @@ final class ClusterSql {
     final String renew;
     final String release;
     final String readLease;
+    final String advanceEpoch;
 
     final String insertNode;
     final String takeOverNode;
@@ -34,6 +35,9 @@ final class ClusterSql {
         release = "UPDATE " + leader + " SET expires_us = " + now + " - 1"
                 + " WHERE name = 'leader' AND holder = ? AND epoch = ? AND expires_us > " + now;
         readLease = "SELECT holder, epoch, expires_us, " + now + " FROM " + leader + " WHERE name = 'leader'";
+        // an epoch granted by a lease kept elsewhere: recorded for the fenced writes, never lowered
+        advanceEpoch = "UPDATE " + leader + " SET epoch = ?, holder = ?, renewed_us = " + now
+                + " WHERE name = 'leader' AND epoch < ?";
 
         String node = p + "node";
         insertNode = "INSERT INTO " + node

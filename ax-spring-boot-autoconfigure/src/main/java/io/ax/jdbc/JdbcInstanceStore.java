@@ -8,11 +8,13 @@ import static io.ax.jdbc.RowMappers.TASK;
 
 import io.ax.core.AuditEntry;
 import io.ax.core.AxException;
+import io.ax.core.AxIdempotency;
 import io.ax.core.DeadLetter;
 import io.ax.core.DuplicateInstanceException;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
+import io.ax.core.clock.TimeReference;
 import io.ax.core.cluster.ClusterStore;
 import io.ax.core.cluster.FencedOutException;
 import io.ax.core.cluster.WakeUps;
@@ -67,6 +69,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     private final JdbcNodeRegistry registry;
     private final DataSource dataSource;
     private final String tablePrefix;
+    private final JdbcIdempotency idempotency;
 
     /**
      * @param dataSource where the tables live
@@ -84,6 +87,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
         this.registry = new JdbcNodeRegistry(dataSource, tablePrefix);
         this.dataSource = dataSource;
         this.tablePrefix = tablePrefix;
+        this.idempotency = new JdbcIdempotency(jdbc, tablePrefix, dialect);
     }
 
     /**
@@ -93,6 +97,18 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     @Override
     public WakeUps wakeUps() {
         return dialect.wakeUps(dataSource, tablePrefix);
+    }
+
+    /** Idempotency keys in this store's {@code idempotency} table, claimed on the database's clock. */
+    @Override
+    public Optional<AxIdempotency> idempotency() {
+        return Optional.of(idempotency);
+    }
+
+    /** The database's clock. */
+    @Override
+    public Optional<TimeReference> timeReference() {
+        return Optional.of(new JdbcTimeReference(jdbc, dialect));
     }
 
     /** The leader lease in this store's tables; its epoch fences the leader's writes here. */

@@ -1,6 +1,7 @@
 package io.ax.jdbc;
 
 import io.ax.core.AxException;
+import io.ax.core.cluster.EpochFence;
 import io.ax.core.cluster.LeaderInfo;
 import io.ax.core.cluster.LeaderLease;
 import io.ax.core.cluster.Lease;
@@ -23,7 +24,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * <p>Create the tables first with {@link JdbcSchema#migrate}. Every method throws Spring's {@code
  * DataAccessException} when the database cannot be reached.
  */
-public final class JdbcLeaderLease implements LeaderLease {
+public final class JdbcLeaderLease implements LeaderLease, EpochFence {
 
     /** The longest lease whose expiry, added to the database's clock, still fits in a BIGINT: ~146,000 years. */
     private static final long MAX_MICROS = Long.MAX_VALUE / 2;
@@ -97,6 +98,23 @@ public final class JdbcLeaderLease implements LeaderLease {
                     Micros.instant(expires),
                     Duration.of(expires - rs.getLong(4), ChronoUnit.MICROS));
         });
+    }
+
+    /** The epoch in the leader row: the last one granted, by this lease or by one that records its epochs here. */
+    @Override
+    public long highestEpoch() {
+        return current().epoch();
+    }
+
+    /**
+     * Records an epoch granted by a lease kept elsewhere (Redis), with its holder, when it is above the row's: the
+     * leader's fenced writes then carry it and a deposed leader's are refused. The row's expiry is left alone: with
+     * the lease elsewhere, no node takes this one.
+     */
+    @Override
+    public boolean advance(String holder, long epoch) {
+        Objects.requireNonNull(holder, "holder");
+        return once(jdbc.update(sql.advanceEpoch, epoch, holder, epoch));
     }
 
     /**

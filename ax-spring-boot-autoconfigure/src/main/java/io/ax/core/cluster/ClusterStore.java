@@ -1,5 +1,9 @@
 package io.ax.core.cluster;
 
+import io.ax.core.AxIdempotency;
+import io.ax.core.clock.TimeReference;
+import java.util.Optional;
+
 /**
  * A store that also keeps the cluster's leader lease and node registry, next to the rows the leader's fenced writes
  * change: an engine on such a store takes part in the cluster of every engine on the same store, with no further
@@ -16,5 +20,15 @@ public interface ClusterStore {
     /** How nodes on this store signal each other; none by default (they poll). */
     default WakeUps wakeUps() {
         return WakeUps.none();
+    }
+
+    /** The idempotency keys kept with this store's rows, shared by its nodes; empty when it keeps none. */
+    default Optional<AxIdempotency> idempotency() {
+        return Optional.empty();
+    }
+
+    /** The store's own clock, which every node on it reads alike; empty when it has none of its own. */
+    default Optional<TimeReference> timeReference() {
+        return Optional.empty();
     }
 }

@@ -3,6 +3,7 @@ package io.ax.core.engine;
 import io.ax.core.AxClockJumpEvent;
 import io.ax.core.AxDeadLetterEvent;
 import io.ax.core.AxException;
+import io.ax.core.AxIdempotency;
 import io.ax.core.AxScheduler;
 import io.ax.core.AxTask;
 import io.ax.core.Durability;
@@ -20,9 +21,12 @@ import io.ax.core.UnknownTaskException;
 import io.ax.core.clock.AxClock;
 import io.ax.core.clock.ClockJumpDetector;
 import io.ax.core.clock.ClockStatus;
+import io.ax.core.clock.ClusterTime;
+import io.ax.core.clock.ClusterTimeStatus;
 import io.ax.core.cluster.ClusterSettings;
 import io.ax.core.cluster.ClusterStore;
 import io.ax.core.cluster.ClusterView;
+import io.ax.core.cluster.EpochMirroringLease;
 import io.ax.core.cluster.LeaderLease;
 import io.ax.core.cluster.LocalLeaderLease;
 import io.ax.core.cluster.LocalNodeRegistry;
@@ -30,6 +34,7 @@ import io.ax.core.cluster.Membership;
 import io.ax.core.cluster.NodeInfo;
 import io.ax.core.cluster.NodeRegistry;
 import io.ax.core.cluster.WakeUps;
+import io.ax.core.store.InMemoryIdempotency;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceQuery;
 import io.ax.core.store.InstanceStore;
@@ -126,6 +131,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final Retention retention;
     private final AssignmentPoller poller;
     private final WakeUps wakeUps;
+    private final AxIdempotency idempotency;
+    private final ClusterTime clusterTime; // null: the clock is taken as it is
     private final Prefetcher prefetcher;
     private final DelayedTasks delayed;
     private final PayloadCodec payloadCodec;
@@ -134,7 +141,11 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     AxEngine(AxEngineBuilder b) {
         this.store = Objects.requireNonNull(b.store, "store");
         this.router = Objects.requireNonNull(b.router, "router");
-        this.clock = Objects.requireNonNull(b.clock, "clock");
+        Objects.requireNonNull(b.clock, "clock");
+        // fire times are decided on the cluster's clock when there is one: this node's, corrected by its offset
+        this.clusterTime =
+                b.timeReference == null ? null : new ClusterTime(b.clock, b.timeReference, b.clusterTimeRefresh);
+        this.clock = clusterTime != null ? clusterTime : b.clock;
         this.nodeId = Objects.requireNonNull(b.nodeId, "nodeId");
         this.shutdownAwait = b.shutdownAwait;
         this.deadLetterListeners = List.copyOf(b.deadLetterListeners);
@@ -185,9 +196,17 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         // this node's MEMORY executions: fenced by whichever lease makes it leader; the configured store only when
         // it keeps that lease itself
         stores.memory().fencedBy(() -> lease.current().epoch());
-        boolean ownLease = store instanceof ClusterStore own && own.leaderLease() == lease;
+        // the store fences the leader's writes when it keeps the lease, or receives the epochs of one kept elsewhere
+        boolean ownLease = store instanceof ClusterStore own
+                && (own.leaderLease() == lease
+                        || lease instanceof EpochMirroringLease mirrored && mirrored.fence() == own.leaderLease());
         stores.durableFences(ownLease);
-        this.wakeUps = ownLease ? ((ClusterStore) store).wakeUps() : WakeUps.none();
+        if (b.wakeUps != null) {
+            this.wakeUps = b.wakeUps;
+        } else {
+            this.wakeUps = ownLease ? ((ClusterStore) store).wakeUps() : WakeUps.none();
+        }
+        this.idempotency = b.idempotency != null ? b.idempotency : new InMemoryIdempotency(clock);
         this.leadership = new Leadership(this, b.reconcileEvery);
         this.membership = new Membership(
                 registry,
@@ -252,6 +271,9 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         if (!lifecycle.compareAndSet(Lifecycle.NEW, Lifecycle.STARTED)) {
             return;
         }
+        if (clusterTime != null) {
+            clusterTime.start(); // the offset is known before the first fire time is decided
+        }
         writer.start();
         fireWriter.start();
         wheel.start();
@@ -261,6 +283,9 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             membership.start(); // a node alone leads at once; the takeover plans and loads before this returns
         } catch (RuntimeException e) {
             lifecycle.set(Lifecycle.STOPPED);
+            if (clusterTime != null) {
+                clusterTime.stop();
+            }
             prefetcher.stop();
             wheel.close();
             dispatchExecutor.shutdownNow();
@@ -305,6 +330,9 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             return;
         }
         clockGuard.stop();
+        if (clusterTime != null) {
+            clusterTime.stop();
+        }
         wakeUps.close();
         leadership.stop();
         retention.stop();
@@ -639,6 +667,14 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return insight.backlog();
     }
 
+    /**
+     * This node's offset from the cluster's reference clock (Redis or the database), which fire times are decided
+     * on; empty when the engine's clock is taken as it is (no reference, or a clock of the application's own).
+     */
+    public Optional<ClusterTimeStatus> clusterTime() {
+        return clusterTime == null ? Optional.empty() : Optional.of(clusterTime.status());
+    }
+
     /** What the clock-jump guard has seen, and whether trigger decisions wait now. */
     public ClockStatus clockStatus() {
         return clockGuard.status();
@@ -801,6 +837,10 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
 
     StoreRouter stores() {
         return stores;
+    }
+
+    AxIdempotency idempotency() {
+        return idempotency;
     }
 
     PayloadCodec payloadCodec() {

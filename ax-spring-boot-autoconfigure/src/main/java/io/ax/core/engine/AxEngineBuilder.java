@@ -2,11 +2,14 @@ package io.ax.core.engine;
 
 import io.ax.core.AxClockJumpEvent;
 import io.ax.core.AxDeadLetterEvent;
+import io.ax.core.AxIdempotency;
 import io.ax.core.PayloadCodec;
 import io.ax.core.clock.AxClock;
+import io.ax.core.clock.TimeReference;
 import io.ax.core.cluster.ClusterSettings;
 import io.ax.core.cluster.LeaderLease;
 import io.ax.core.cluster.NodeRegistry;
+import io.ax.core.cluster.WakeUps;
 import io.ax.core.store.InstanceStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,6 +35,10 @@ public final class AxEngineBuilder {
     Duration clockPause = Duration.ofSeconds(2);
     LeaderLease lease;
     NodeRegistry registry;
+    WakeUps wakeUps;
+    TimeReference timeReference;
+    Duration clusterTimeRefresh = Duration.ofSeconds(30);
+    AxIdempotency idempotency;
     AxClock leaseClock = AxClock.system();
     ClusterSettings clusterSettings = ClusterSettings.defaults();
     Duration prefetchWindow = Duration.ofSeconds(60);
@@ -212,6 +219,35 @@ public final class AxEngineBuilder {
     public AxEngineBuilder cluster(LeaderLease lease, NodeRegistry registry) {
         this.lease = Objects.requireNonNull(lease, "lease");
         this.registry = Objects.requireNonNull(registry, "registry");
+        return this;
+    }
+
+    /**
+     * How the nodes signal each other (Redis pub/sub, say). Default: the store's own when it keeps the cluster's
+     * lease ({@code LISTEN/NOTIFY} on PostgreSQL), else none, and the nodes find their work by polling.
+     */
+    public AxEngineBuilder wakeUps(WakeUps wakeUps) {
+        this.wakeUps = Objects.requireNonNull(wakeUps, "wakeUps");
+        return this;
+    }
+
+    /**
+     * Decides fire times on the cluster's clock: the engine's clock corrected by its offset from {@code reference}
+     * (Redis {@code TIME}, the database's clock), measured at start and every {@code refresh}. Default: the clock as
+     * it is.
+     */
+    public AxEngineBuilder clusterTime(TimeReference reference, Duration refresh) {
+        this.timeReference = Objects.requireNonNull(reference, "reference");
+        this.clusterTimeRefresh = positive(refresh, "refresh");
+        return this;
+    }
+
+    /**
+     * Where {@link io.ax.core.AxContext#idempotent} claims its keys. Default: in this JVM, which is right only for a
+     * node alone.
+     */
+    public AxEngineBuilder idempotency(AxIdempotency idempotency) {
+        this.idempotency = Objects.requireNonNull(idempotency, "idempotency");
         return this;
     }
 

@@ -73,7 +73,8 @@ final class InstanceRunner {
                 engine.nodeId(),
                 task.params(),
                 engine.stores(),
-                engine.payloadCodec());
+                engine.payloadCodec(),
+                engine.idempotency());
         AttemptTracer.Scope span = beginSpan(ex);
         try {
             executor = engine.router().route(task.type());

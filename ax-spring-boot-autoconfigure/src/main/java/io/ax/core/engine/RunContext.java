@@ -1,11 +1,13 @@
 package io.ax.core.engine;
 
 import io.ax.core.AxContext;
+import io.ax.core.AxIdempotency;
 import io.ax.core.InstanceOrigin;
 import io.ax.core.PayloadCodec;
 import io.ax.core.TaskInstance;
 import io.ax.core.store.InstanceStore;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -24,6 +26,7 @@ final class RunContext implements AxContext {
     private final Map<String, String> params;
     private final InstanceStore store;
     private final PayloadCodec codec;
+    private final AxIdempotency idempotency;
 
     private boolean payloadRead;
     private byte[] payload;
@@ -36,7 +39,8 @@ final class RunContext implements AxContext {
             String nodeId,
             Map<String, String> params,
             InstanceStore store,
-            PayloadCodec codec) {
+            PayloadCodec codec,
+            AxIdempotency idempotency) {
         this.taskName = taskName;
         this.instanceId = instanceId;
         this.attempt = attempt;
@@ -45,6 +49,7 @@ final class RunContext implements AxContext {
         this.params = params;
         this.store = store;
         this.codec = codec;
+        this.idempotency = idempotency;
     }
 
     @Override
@@ -107,6 +112,11 @@ final class RunContext implements AxContext {
             return type.cast(new String(bytes, StandardCharsets.UTF_8));
         }
         return codec.decode(bytes, type);
+    }
+
+    @Override
+    public boolean idempotent(String key, Duration ttl) {
+        return idempotency.claim(key, ttl);
     }
 
     @Override

@@ -87,8 +87,9 @@ public enum TestDatabase {
     public void dropTables(String prefix) {
         try (Connection c = dataSource().getConnection();
                 Statement s = c.createStatement()) {
-            for (String table :
-                    new String[] {"dead_letter", "audit", "instance", "task", "leader", "node", "schema_history"}) {
+            for (String table : new String[] {
+                "dead_letter", "audit", "instance", "task", "leader", "node", "idempotency", "schema_history"
+            }) {
                 s.execute("DROP TABLE IF EXISTS " + prefix + table);
             }
             if (this == H2) { // Flyway creates its history table with a quoted, lower-case name on H2
@@ -121,7 +122,7 @@ public enum TestDatabase {
     public void truncate(String prefix) {
         try (Connection c = dataSource().getConnection();
                 Statement s = c.createStatement()) {
-            for (String table : new String[] {"dead_letter", "audit", "instance", "task", "node"}) {
+            for (String table : new String[] {"dead_letter", "audit", "instance", "task", "node", "idempotency"}) {
                 s.execute("DELETE FROM " + prefix + table);
             }
             // the lease's one row is updated, never inserted: the migration seeds it and nothing else adds it

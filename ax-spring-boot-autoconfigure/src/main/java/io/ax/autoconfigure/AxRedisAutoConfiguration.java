@@ -1,0 +1,127 @@
+package io.ax.autoconfigure;
+
+import io.ax.core.AxException;
+import io.ax.core.AxIdempotency;
+import io.ax.core.AxLocks;
+import io.ax.core.clock.AxClock;
+import io.ax.core.clock.TimeReference;
+import io.ax.core.cluster.ClusterStore;
+import io.ax.core.cluster.EpochFence;
+import io.ax.core.cluster.LeaderLease;
+import io.ax.core.cluster.NodeRegistry;
+import io.ax.core.cluster.WakeUps;
+import io.ax.core.store.InstanceStore;
+import io.ax.redis.AxRedis;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * Puts AX's locks, idempotency keys, wake-ups and cluster clock on Redis when the application has a {@link
+ * RedisConnectionFactory} and {@code ax.redis.enabled} is not false; each falls back to the database path while Redis
+ * does not answer (locks are refused instead). Without Redis, {@link AxAutoConfiguration} keeps them on the store.
+ */
+@AutoConfiguration(
+        before = AxAutoConfiguration.class,
+        after = AxJdbcAutoConfiguration.class,
+        afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@ConditionalOnClass(RedisConnectionFactory.class)
+@ConditionalOnBean(RedisConnectionFactory.class)
+@ConditionalOnBooleanProperty(
+        name = {"ax.enabled", "ax.redis.enabled"},
+        matchIfMissing = true)
+@EnableConfigurationProperties(AxRedisProperties.class)
+public final class AxRedisAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    AxRedis axRedis(RedisConnectionFactory factory, AxRedisProperties properties) {
+        try {
+            return new AxRedis(factory, properties.getKeyPrefix(), properties.getRetry());
+        } catch (IllegalArgumentException e) {
+            throw new AxException("Invalid AX Redis settings: " + e.getMessage(), e);
+        }
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    AxLocks axLocks(AxRedis redis, AxRedisProperties properties) {
+        try {
+            return redis.locks(
+                    properties.getLock().getTtl(), properties.getLock().getRenew());
+        } catch (IllegalArgumentException e) {
+            throw new AxException("Invalid AX Redis settings: " + e.getMessage(), e);
+        }
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    AxIdempotency axIdempotency(AxRedis redis, InstanceStore store, AxClock clock) {
+        return redis.idempotency(StoreDefaults.idempotency(store, clock));
+    }
+
+    /** Closed by the engine that listens on it. */
+    @Bean(destroyMethod = "")
+    @ConditionalOnMissingBean
+    WakeUps axWakeUps(AxRedis redis, InstanceStore store) {
+        return redis.wakeUps(StoreDefaults.wakeUps(store));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    TimeReference axTimeReference(AxRedis redis, InstanceStore store) {
+        return redis.timeReference(StoreDefaults.timeReference(store));
+    }
+
+    /** {@code ax.cluster.lease-store=redis}: the lease on Redis, its epochs recorded in the database's leader row. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnProperty(name = "ax.cluster.lease-store", havingValue = "redis")
+    LeaderLease axLeaderLease(AxRedis redis, InstanceStore store) {
+        if (store instanceof ClusterStore shared && shared.leaderLease() instanceof EpochFence fence) {
+            return redis.leaderLease(fence);
+        }
+        throw new AxException("ax.cluster.lease-store=redis needs the JDBC store (a DataSource), whose leader row"
+                + " records the epochs that fence the leader's writes; this application keeps AX in "
+                + store.getClass().getSimpleName());
+    }
+
+    /** The nodes stay registered in the store, beside the lease that the store's writes are fenced by. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnProperty(name = "ax.cluster.lease-store", havingValue = "redis")
+    NodeRegistry axNodeRegistry(InstanceStore store) {
+        return ((ClusterStore) store).nodeRegistry();
+    }
+
+    @Bean
+    AxHealthDetail axRedisHealthDetail(AxRedis redis) {
+        return new AxHealthDetail() {
+            @Override
+            public String name() {
+                return "redis";
+            }
+
+            @Override
+            public Object value() {
+                AxRedis.Status s = redis.status();
+                Map<String, Object> detail = new LinkedHashMap<>();
+                detail.put("status", s.up() ? "UP" : "DOWN (the database stands in)");
+                if (!s.up()) {
+                    detail.put("downSince", s.downSince());
+                    detail.put("cause", s.cause());
+                }
+                detail.put("outages", s.outages());
+                return detail;
+            }
+        };
+    }
+}

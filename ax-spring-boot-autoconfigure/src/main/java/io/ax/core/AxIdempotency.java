@@ -1,0 +1,44 @@
+package io.ax.core;
+
+import java.time.Duration;
+
+/**
+ * Idempotency keys for business code: AX runs a task at least once, and a handler that must have an effect exactly
+ * once claims a key for it first. The key is shared by every node of the cluster (Redis when present, else the
+ * database, else this JVM). Implementations are thread-safe.
+ */
+public interface AxIdempotency {
+
+    /**
+     * Claims {@code key} for {@code ttl}: true for exactly one caller until the claim expires, false for every other
+     * caller meanwhile, on any node.
+     *
+     * @param key the effect's key, e.g. {@code "invoice-mail:" + orderId}; not blank, at most 200 characters
+     * @param ttl how long the claim lasts; positive. Choose it longer than the window in which a repeat can come
+     * @return whether this caller is the first
+     * @throws IllegalArgumentException when the key is blank or too long, or the ttl is not positive
+     * @throws AxException when no store can be reached to decide
+     */
+    boolean claim(String key, Duration ttl);
+
+    /** The longest key accepted. */
+    int MAX_KEY_LENGTH = 200;
+
+    /**
+     * Checks a key and a ttl as {@link #claim} promises; for implementations.
+     *
+     * @throws IllegalArgumentException naming what is wrong
+     */
+    static void check(String key, Duration ttl) {
+        if (key == null || key.isBlank()) {
+            throw new IllegalArgumentException("an idempotency key must not be blank");
+        }
+        if (key.length() > MAX_KEY_LENGTH) {
+            throw new IllegalArgumentException("an idempotency key has at most " + MAX_KEY_LENGTH + " characters, '"
+                    + key.substring(0, 20) + "...' has " + key.length());
+        }
+        if (ttl == null || ttl.isZero() || ttl.isNegative()) {
+            throw new IllegalArgumentException("the ttl of idempotency key '" + key + "' must be positive, was " + ttl);
+        }
+    }
+}

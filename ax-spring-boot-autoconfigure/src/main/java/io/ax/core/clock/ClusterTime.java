@@ -1,0 +1,162 @@
+package io.ax.core.clock;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * This node's clock corrected to the cluster's reference clock (Redis {@code TIME} or the database's), so that
+ * nodes whose clocks are skewed decide fire times alike. The offset is measured with round-trip compensation: the
+ * reference is taken to have been read half-way through the round trip, and the uncertainty is half the round trip.
+ * Each measurement reads the reference a few times and keeps the reading with the shortest round trip, the least
+ * uncertain. It is refreshed periodically from a thread of its own ({@code ax-cluster-time}); a failed refresh
+ * keeps the last offset and logs once until a refresh succeeds again.
+ *
+ * <p>Only wall time is corrected: the monotonic clock is the local one. A change of the offset is a step of the wall
+ * clock, so the engine's clock-jump guard treats a large one as a jump. Thread-safe.
+ */
+public final class ClusterTime implements AxClock {
+
+    private static final System.Logger LOG = System.getLogger(ClusterTime.class.getName());
+    private static final int READINGS = 3;
+    private static final long JOIN_MILLIS = 1_000;
+
+    private final AxClock local;
+    private final TimeReference reference;
+    private final Duration refresh;
+    private final Thread thread;
+
+    private volatile long offsetNanos;
+    private volatile ClusterTimeStatus status = new ClusterTimeStatus("none", Duration.ZERO, Duration.ZERO, null, null);
+    private volatile boolean running;
+
+    /**
+     * @param local this node's clocks
+     * @param reference the cluster's reference clock
+     * @param refresh how often the offset is measured again; positive
+     */
+    public ClusterTime(AxClock local, TimeReference reference, Duration refresh) {
+        this.local = Objects.requireNonNull(local, "local");
+        this.reference = Objects.requireNonNull(reference, "reference");
+        this.refresh = Objects.requireNonNull(refresh, "refresh");
+        if (refresh.isZero() || refresh.isNegative()) {
+            throw new IllegalArgumentException("the cluster time refresh must be positive, was " + refresh);
+        }
+        this.thread = new Thread(this::loop, "ax-cluster-time");
+        this.thread.setDaemon(true);
+    }
+
+    @Override
+    public Instant instant() {
+        return local.instant().plusNanos(offsetNanos);
+    }
+
+    @Override
+    public long nanoTime() {
+        return local.nanoTime();
+    }
+
+    /** The last measurement. */
+    public ClusterTimeStatus status() {
+        return status;
+    }
+
+    /**
+     * Measures the offset now, on the calling thread, and applies it.
+     *
+     * @return whether the reference could be read; when not, the previous offset stays
+     */
+    public boolean measure() {
+        long bestRtt = Long.MAX_VALUE;
+        long bestOffset = 0;
+        RuntimeException failure = null;
+        for (int i = 0; i < READINGS; i++) {
+            try {
+                long before = local.nanoTime();
+                Instant localBefore = local.instant();
+                Instant remote = reference.read();
+                long rtt = local.nanoTime() - before;
+                if (rtt < bestRtt) {
+                    bestRtt = rtt;
+                    Instant localMiddle = localBefore.plusNanos(rtt / 2);
+                    bestOffset = Duration.between(localMiddle, remote).toNanos();
+                }
+            } catch (RuntimeException e) {
+                failure = e;
+                break; // one failed reading is enough to know: the next refresh tries again
+            }
+        }
+        ClusterTimeStatus previous = status;
+        if (bestRtt == Long.MAX_VALUE) {
+            String why = String.valueOf(failure);
+            if (previous.failing() == null) {
+                LOG.log(
+                        Level.WARNING,
+                        "AX cannot read the {0} clock; the cluster time offset stays {1} ms until it can: {2}",
+                        reference.name(),
+                        Long.toString(previous.offset().toMillis()),
+                        why);
+            }
+            status = new ClusterTimeStatus(
+                    previous.source(), previous.offset(), previous.uncertainty(), previous.measuredAt(), why);
+            return false;
+        }
+        if (previous.failing() != null) {
+            LOG.log(Level.INFO, "AX reads the {0} clock again", reference.name());
+        }
+        offsetNanos = bestOffset;
+        status = new ClusterTimeStatus(
+                reference.name(), Duration.ofNanos(bestOffset), Duration.ofNanos(bestRtt / 2), instant(), null);
+        return true;
+    }
+
+    /** Measures once now, then every refresh period on its own thread until {@link #stop()}. Idempotent. */
+    public synchronized void start() {
+        if (running) {
+            return;
+        }
+        running = true;
+        measure();
+        thread.start();
+    }
+
+    /** Stops refreshing; the last offset stays applied. Idempotent. */
+    public void stop() {
+        if (!running) {
+            return;
+        }
+        running = false;
+        LockSupport.unpark(thread);
+        try {
+            thread.join(JOIN_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void loop() {
+        while (running) {
+            LockSupport.parkNanos(this, refresh.toNanos()); // an early wake-up only measures early
+            if (!running) {
+                return;
+            }
+            if (Thread.interrupted()) {
+                LOG.log(Level.WARNING, "The AX cluster time refresh was interrupted; the offset stays as it is");
+                Thread.currentThread().interrupt();
+                return;
+            }
+            try {
+                measure();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "The AX cluster time refresh failed; it goes on: {0}", e.toString());
+            }
+        }
+    }
+
+    /** How long between refreshes. */
+    public Duration refresh() {
+        return refresh;
+    }
+}
