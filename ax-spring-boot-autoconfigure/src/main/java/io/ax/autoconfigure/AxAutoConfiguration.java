@@ -18,6 +18,7 @@ import io.ax.core.engine.EngineObserver;
 import io.ax.core.engine.ExecutorRouter;
 import io.ax.core.engine.PoolSettings;
 import io.ax.core.engine.RetentionSettings;
+import io.ax.core.engine.TraceContextCapture;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceStore;
 import io.ax.executor.LocalMethodExecutor;
@@ -92,6 +93,7 @@ public final class AxAutoConfiguration {
             AxDeadLetterHandler deadLetterHandler,
             ObjectProvider<EngineObserver> observers,
             ObjectProvider<AttemptTracer> tracer,
+            ObjectProvider<TraceContextCapture> traceCapture,
             ObjectProvider<LeaderLease> lease,
             ObjectProvider<NodeRegistry> registry,
             AxIdempotency idempotency,
@@ -147,6 +149,7 @@ public final class AxAutoConfiguration {
         }
         observers.orderedStream().forEach(builder::observer);
         tracer.ifAvailable(builder::tracer);
+        traceCapture.ifAvailable(builder::traceCapture);
         return builder.build();
     }
 

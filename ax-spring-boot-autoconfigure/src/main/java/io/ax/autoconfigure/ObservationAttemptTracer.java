@@ -3,6 +3,7 @@ package io.ax.autoconfigure;
 import io.ax.core.engine.AttemptTracer;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.transport.ReceiverContext;
 
 /**
  * Each attempt as a Micrometer {@link Observation} named {@value #NAME}: with Spring Boot's tracing a span per
@@ -13,10 +14,17 @@ import io.micrometer.observation.ObservationRegistry;
  * timers of one name with other tags clash in Prometheus.
  * Low-cardinality keys: {@code task}, {@code group}, {@code outcome} ({@code success}, {@code failed},
  * {@code timeout}); high-cardinality: {@code instance.id}, {@code attempt}.
+ *
+ * <p>An attempt of an instance scheduled inside a trace ({@link Attempt#traceParent()}) is observed with a {@link
+ * ReceiverContext} whose carrier is that W3C {@code traceparent}: Micrometer Tracing's receiver handler extracts it
+ * with the application's propagator, so the attempt's span is a child (kind CONSUMER) of the span that scheduled it,
+ * in the same trace. Any other attempt is a plain observation, as before: a root span.
  */
 final class ObservationAttemptTracer implements AttemptTracer {
 
     static final String NAME = "ax.attempt";
+    /** The W3C header a stored trace parent stands for. */
+    static final String TRACEPARENT = "traceparent";
 
     private final ObservationRegistry registry;
 
@@ -26,7 +34,7 @@ final class ObservationAttemptTracer implements AttemptTracer {
 
     @Override
     public Scope begin(Attempt attempt) {
-        Observation observation = Observation.createNotStarted(NAME, registry)
+        Observation observation = Observation.createNotStarted(NAME, () -> context(attempt), registry)
                 .contextualName("ax " + attempt.task().name())
                 .lowCardinalityKeyValue("task", attempt.task().name())
                 .lowCardinalityKeyValue("group", attempt.task().group())
@@ -42,5 +50,17 @@ final class ObservationAttemptTracer implements AttemptTracer {
             scope.close();
             observation.stop();
         };
+    }
+
+    private static Observation.Context context(Attempt attempt) {
+        String traceParent = attempt.traceParent();
+        if (traceParent == null) {
+            return new Observation.Context();
+        }
+        // the getter answers the W3C header only: that is the form the instance keeps (TracerTraceContextCapture)
+        ReceiverContext<String> context =
+                new ReceiverContext<>((carrier, key) -> TRACEPARENT.equals(key) ? carrier : null);
+        context.setCarrier(traceParent);
+        return context;
     }
 }

@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param key its unique key within the task, or null: a trigger's fire is keyed by its fire time ({@link
  *     #fireKey}), a workflow step by its run ({@link #runKey}, {@link #blockedKey}), a delayed execution by the
  *     caller's key if one was given; no two instances of a task share a key
+ * @param traceParent the W3C {@code traceparent} of the trace that scheduled it, or null: the span that was current
+ *     when {@link AxScheduler} was called, which each attempt's span continues; see {@code TraceContextCapture}
  */
 public record TaskInstance(
         String id,
@@ -28,10 +30,28 @@ public record TaskInstance(
         String node,
         Instant updatedAt,
         InstanceOrigin origin,
-        String key) {
+        String key,
+        String traceParent) {
 
     /** The longest key a store accepts. */
     public static final int MAX_KEY_LENGTH = 200;
+
+    /** The longest trace parent a store accepts: a W3C {@code traceparent} of version 00 has 55 characters. */
+    public static final int MAX_TRACE_PARENT_LENGTH = 128;
+
+    /** An instance made without a trace to continue. */
+    public TaskInstance(
+            String id,
+            String taskName,
+            Instant scheduledTime,
+            InstanceState state,
+            int attempt,
+            String node,
+            Instant updatedAt,
+            InstanceOrigin origin,
+            String key) {
+        this(id, taskName, scheduledTime, state, attempt, node, updatedAt, origin, key, null);
+    }
 
     /** A trigger's fire ({@link InstanceOrigin#SERIES}), keyed by its fire time. */
     public TaskInstance(
@@ -66,6 +86,10 @@ public record TaskInstance(
             throw new IllegalArgumentException(
                     "a key must have 1 to " + MAX_KEY_LENGTH + " characters, had " + key.length());
         }
+        if (traceParent != null && (traceParent.isEmpty() || traceParent.length() > MAX_TRACE_PARENT_LENGTH)) {
+            throw new IllegalArgumentException("a trace parent must have 1 to " + MAX_TRACE_PARENT_LENGTH
+                    + " characters, had " + traceParent.length());
+        }
         if (attempt < 0) {
             throw new IllegalArgumentException("attempt must be >= 0, was " + attempt);
         }
@@ -73,12 +97,13 @@ public record TaskInstance(
 
     /** A copy in another state. */
     public TaskInstance with(InstanceState newState, int newAttempt, String byNode, Instant at) {
-        return new TaskInstance(id, taskName, scheduledTime, newState, newAttempt, byNode, at, origin, key);
+        return new TaskInstance(
+                id, taskName, scheduledTime, newState, newAttempt, byNode, at, origin, key, traceParent);
     }
 
     /** A copy due at another time (a rescheduled delayed execution). */
     public TaskInstance dueAt(Instant newTime, String byNode, Instant at) {
-        return new TaskInstance(id, taskName, newTime, state, attempt, byNode, at, origin, key);
+        return new TaskInstance(id, taskName, newTime, state, attempt, byNode, at, origin, key, traceParent);
     }
 
     /**

@@ -20,7 +20,7 @@ final class Binder {
     /** The longest trigger description a task row keeps. */
     private static final int DESCRIPTION_LIMIT = 500;
 
-    /** The SQL types of {@link #instanceArgs}, so that null keys and payloads bind on every driver. */
+    /** The SQL types of {@link #instanceArgs}, so that null keys, trace parents and payloads bind on every driver. */
     static final int[] INSERT_TYPES = {
         Types.VARCHAR,
         Types.VARCHAR,
@@ -29,6 +29,7 @@ final class Binder {
         Types.INTEGER,
         Types.VARCHAR,
         Types.BIGINT,
+        Types.VARCHAR,
         Types.VARCHAR,
         Types.VARCHAR,
         Types.VARBINARY
@@ -70,6 +71,7 @@ final class Binder {
             Micros.of(i.updatedAt()),
             i.origin().name(),
             i.key(),
+            i.traceParent(),
             payload
         };
     }

@@ -45,9 +45,9 @@ final class PostgresBulk implements GroupWriter {
         this.jdbc = jdbc;
         // ORDER BY the ordinality: of two new rows with the same key, the first one given is written
         insertInstances = "INSERT INTO " + prefix + "instance (" + Sql.INSERT_COLUMNS + ")"
-                + " SELECT i, t, s, st, a, n, u, o, k, p FROM unnest(?::varchar[], ?::varchar[], ?::bigint[],"
-                + " ?::varchar[], ?::int[], ?::varchar[], ?::bigint[], ?::varchar[], ?::varchar[], ?::bytea[])"
-                + " WITH ORDINALITY AS r(i, t, s, st, a, n, u, o, k, p, ord) ORDER BY ord"
+                + " SELECT i, t, s, st, a, n, u, o, k, tp, p FROM unnest(?::varchar[], ?::varchar[], ?::bigint[],"
+                + " ?::varchar[], ?::int[], ?::varchar[], ?::bigint[], ?::varchar[], ?::varchar[], ?::varchar[],"
+                + " ?::bytea[]) WITH ORDINALITY AS r(i, t, s, st, a, n, u, o, k, tp, p, ord) ORDER BY ord"
                 + " ON CONFLICT (task_name, dedupe_key) DO NOTHING RETURNING id";
         insertInstancesFenced = insertInstances.replace(
                 " ORDER BY ord",
@@ -115,6 +115,7 @@ final class PostgresBulk implements GroupWriter {
         Long[] updated = new Long[n];
         String[] origins = new String[n];
         String[] keys = new String[n];
+        String[] traceParents = new String[n];
         byte[][] bytes = new byte[n][];
         for (int i = 0; i < n; i++) {
             TaskInstance in = fires.get(i).instance();
@@ -127,6 +128,7 @@ final class PostgresBulk implements GroupWriter {
             updated[i] = Micros.of(in.updatedAt());
             origins[i] = in.origin().name();
             keys[i] = in.key();
+            traceParents[i] = in.traceParent();
             bytes[i] = fires.get(i).payload();
         }
         if (fence > 0) {
@@ -142,10 +144,22 @@ final class PostgresBulk implements GroupWriter {
                     updated,
                     origins,
                     keys,
+                    traceParents,
                     bytes);
         }
         return returningIds(
-                insertInstances, ids, tasks, scheduled, states, attempts, nodes, updated, origins, keys, bytes);
+                insertInstances,
+                ids,
+                tasks,
+                scheduled,
+                states,
+                attempts,
+                nodes,
+                updated,
+                origins,
+                keys,
+                traceParents,
+                bytes);
     }
 
     /**

@@ -29,11 +29,12 @@ final class RowMappers {
             rs.getString(6),
             Micros.instant(rs.getLong(7)),
             InstanceOrigin.valueOf(rs.getString(8)),
-            rs.getString(9));
+            rs.getString(9),
+            rs.getString(10));
 
     /** {@link #INSTANCE}'s columns, then the owner. */
     static final RowMapper<OwnedInstance> OWNED =
-            (rs, n) -> new OwnedInstance(INSTANCE.mapRow(rs, n), rs.getString(10));
+            (rs, n) -> new OwnedInstance(INSTANCE.mapRow(rs, n), rs.getString(11));
 
     static final RowMapper<AuditEntry> AUDIT = (rs, n) -> new AuditEntry(
             rs.getString(1),

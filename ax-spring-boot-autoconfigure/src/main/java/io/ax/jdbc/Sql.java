@@ -10,7 +10,7 @@ final class Sql {
 
     /** What a {@code TaskInstance} is read from, in the order the row mapper expects. */
     static final String INSTANCE_COLUMNS =
-            "id, task_name, scheduled_us, state, attempt, node, updated_us, origin, dedupe_key";
+            "id, task_name, scheduled_us, state, attempt, node, updated_us, origin, dedupe_key, trace_parent";
     /** What a new instance is written with: its columns and its payload. */
     static final String INSERT_COLUMNS = INSTANCE_COLUMNS + ", payload";
 
@@ -58,10 +58,12 @@ final class Sql {
     final String definitionHistory;
 
     Sql(String p, Dialect dialect) {
-        insertInstance = "INSERT INTO " + p + "instance (" + INSERT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+        insertInstance =
+                "INSERT INTO " + p + "instance (" + INSERT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
         // a leader's trigger decision: written only while its epoch is current, checked by the statement itself
         insertInstanceFenced = "INSERT INTO " + p + "instance (" + INSERT_COLUMNS + ")"
-                + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM " + p + "leader l WHERE l.name = 'leader' AND l.epoch = ?";
+                + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM " + p
+                + "leader l WHERE l.name = 'leader' AND l.epoch = ?";
         currentEpoch = "SELECT epoch FROM " + p + "leader WHERE name = 'leader'";
         tasksWithLiveFire = "SELECT DISTINCT task_name FROM " + p + "instance WHERE state IN ('SCHEDULED',"
                 + " 'DISPATCHED', 'RUNNING', 'FAILED', 'TIMEOUT', 'RETRYING') AND origin IN ('SERIES', 'CATCH_UP')";

@@ -85,10 +85,7 @@ final class AssignmentPoller {
                 TaskInstance in = o.instance();
                 AxTask task = engine.registered().get(in.taskName());
                 if (task != null && !claimer.isClaiming(in.id())) { // the leader claiming its own: not twice
-                    found.add(new Pending(
-                            new Due(task, in.id(), in.scheduledTime(), in.origin()),
-                            Math.max(1, in.attempt()),
-                            in.updatedAt()));
+                    found.add(new Pending(new Due(task, in), Math.max(1, in.attempt()), in.updatedAt()));
                 }
             }
             claim(found);

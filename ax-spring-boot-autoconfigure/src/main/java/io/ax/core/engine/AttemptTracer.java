@@ -29,8 +29,11 @@ public interface AttemptTracer {
      * @param instanceId the instance, stable across its attempts
      * @param attempt the attempt number, 1-based
      * @param scheduledTime the instance's fire time
+     * @param traceParent the W3C {@code traceparent} captured when the instance was scheduled ({@link
+     *     TraceContextCapture}), which the attempt's span continues as its parent; null when there is none (a
+     *     trigger's fire, or a caller outside any trace)
      */
-    record Attempt(AxTask task, String instanceId, int attempt, Instant scheduledTime) {}
+    record Attempt(AxTask task, String instanceId, int attempt, Instant scheduledTime, String traceParent) {}
 
     /** An open attempt. */
     interface Scope {

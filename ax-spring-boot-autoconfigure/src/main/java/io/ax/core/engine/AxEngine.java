@@ -240,7 +240,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         this.operations = new Operations(this);
         this.prefetcher = new Prefetcher(this, b.prefetchWindow, b.prefetchPage, b.prefetchLimit);
         this.payloadCodec = b.payloadCodec;
-        this.delayed = new DelayedTasks(this, b.payloadCodec, b.maxPayloadSize);
+        this.delayed = new DelayedTasks(this, b.payloadCodec, b.maxPayloadSize, b.traceCapture);
     }
 
     public static AxEngineBuilder builder() {

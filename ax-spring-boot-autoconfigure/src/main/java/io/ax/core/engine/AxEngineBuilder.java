@@ -53,6 +53,7 @@ public final class AxEngineBuilder {
     final List<Consumer<AxClockJumpEvent>> clockJumpListeners = new ArrayList<>();
     final List<EngineObserver> observers = new ArrayList<>();
     AttemptTracer tracer = AttemptTracer.NONE;
+    TraceContextCapture traceCapture = TraceContextCapture.NONE;
 
     AxEngineBuilder() {}
 
@@ -199,6 +200,15 @@ public final class AxEngineBuilder {
     /** Opens a scope (a span) around each attempt; see {@link AttemptTracer}. Default: none. */
     public AxEngineBuilder tracer(AttemptTracer tracer) {
         this.tracer = Objects.requireNonNull(tracer, "tracer");
+        return this;
+    }
+
+    /**
+     * Reads the trace a caller of {@link io.ax.core.AxScheduler} is in, kept with the instances it schedules and
+     * continued by their attempts' spans; see {@link TraceContextCapture}. Default: none.
+     */
+    public AxEngineBuilder traceCapture(TraceContextCapture traceCapture) {
+        this.traceCapture = Objects.requireNonNull(traceCapture, "traceCapture");
         return this;
     }
 

@@ -34,11 +34,13 @@ final class DelayedTasks {
     private final AxEngine engine;
     private final ScheduleRequests checks;
     private final MemoryExecutions memory;
+    private final CallerTrace callerTrace;
 
-    DelayedTasks(AxEngine engine, PayloadCodec codec, int maxPayloadSize) {
+    DelayedTasks(AxEngine engine, PayloadCodec codec, int maxPayloadSize, TraceContextCapture traceCapture) {
         this.engine = engine;
         this.checks = new ScheduleRequests(engine::task, codec, maxPayloadSize);
         this.memory = new MemoryExecutions(engine);
+        this.callerTrace = new CallerTrace(traceCapture);
     }
 
     /** On the dispatch thread: a MEMORY execution fell due. */
@@ -55,6 +57,8 @@ final class DelayedTasks {
         Instant now = engine.clock().instant();
         // the whole batch first: a bad request anywhere in it leaves nothing written, in the store or the wheel
         List<Checked> checked = checks.checkAll(requests, now);
+        // once for the batch: every request of a call belongs to the caller's one trace
+        String traceParent = callerTrace.current();
         String[] ids = new String[checked.size()];
         // a key seen earlier in the same batch: the later request gets the earlier one's instance
         Map<TaskKey, Integer> firstOfKey = new HashMap<>();
@@ -75,12 +79,12 @@ final class DelayedTasks {
         }
         for (int from = 0; from < persistent.size(); from += WRITE_CHUNK) {
             List<Integer> chunk = persistent.subList(from, Math.min(persistent.size(), from + WRITE_CHUNK));
-            writePersistent(chunk, checked, ids, now);
+            writePersistent(chunk, checked, ids, traceParent, now);
         }
         // after the store took the PERSISTENT ones: a store that fails leaves no MEMORY execution behind either
         for (int i : inMemory) {
             Checked c = checked.get(i);
-            ids[i] = memory.schedule(c.task(), c.due(), c.payload(), c.key(), now);
+            ids[i] = memory.schedule(c.task(), c.due(), c.payload(), c.key(), traceParent, now);
         }
         for (int i = 0; i < ids.length; i++) {
             if (sameAs[i] >= 0) {
@@ -90,7 +94,8 @@ final class DelayedTasks {
         return List.of(ids);
     }
 
-    private void writePersistent(List<Integer> chunk, List<Checked> checked, String[] ids, Instant now) {
+    private void writePersistent(
+            List<Integer> chunk, List<Checked> checked, String[] ids, String traceParent, Instant now) {
         List<NewFire> fires = new ArrayList<>(chunk.size());
         for (int i : chunk) {
             Checked c = checked.get(i);
@@ -103,7 +108,8 @@ final class DelayedTasks {
                     engine.nodeId(),
                     now,
                     InstanceOrigin.DELAYED,
-                    c.key());
+                    c.key(),
+                    traceParent);
             fires.add(new NewFire(instance, "scheduled through AxScheduler", c.payload()));
         }
         boolean[] written = engine.stores().schedule(fires);
@@ -115,7 +121,7 @@ final class DelayedTasks {
             TaskInstance instance = fires.get(n).instance();
             if (written[n]) {
                 ids[i] = instance.id();
-                enqueueIfCovered(checked.get(i).task(), instance.id(), instance.scheduledTime());
+                enqueueIfCovered(checked.get(i).task(), instance);
             } else {
                 ids[i] = engine.stores()
                         .findByKey(instance.taskName(), instance.key())
@@ -127,9 +133,9 @@ final class DelayedTasks {
     }
 
     /** A PERSISTENT instance whose time lies inside the loaded window goes into the wheel now. */
-    private void enqueueIfCovered(AxTask task, String id, Instant due) {
-        if (engine.prefetcher().covers(due)) {
-            engine.fires().enqueue(new Due(task, id, due, InstanceOrigin.DELAYED));
+    private void enqueueIfCovered(AxTask task, TaskInstance instance) {
+        if (engine.prefetcher().covers(instance.scheduledTime())) {
+            engine.fires().enqueue(new Due(task, instance));
         }
     }
 
@@ -205,7 +211,8 @@ final class DelayedTasks {
             return false;
         }
         engine.fires().dequeue(instanceId);
-        engine.task(instance.taskName()).ifPresent(task -> enqueueIfCovered(task, instanceId, due));
+        TaskInstance moved = instance.dueAt(due, engine.nodeId(), now);
+        engine.task(instance.taskName()).ifPresent(task -> enqueueIfCovered(task, moved));
         return true;
     }
 

@@ -2,6 +2,7 @@ package io.ax.core.engine;
 
 import io.ax.core.AxTask;
 import io.ax.core.InstanceOrigin;
+import io.ax.core.TaskInstance;
 import java.time.Instant;
 
 /**
@@ -12,11 +13,24 @@ import java.time.Instant;
  * @param scheduledTime its fire time
  * @param origin what made it
  * @param attempt the attempt its next dispatch starts (1 unless an assignment was taken back from a node)
+ * @param traceParent the trace its attempts continue ({@link TaskInstance#traceParent()}), or null
  */
-record Due(AxTask task, String instanceId, Instant scheduledTime, InstanceOrigin origin, int attempt) {
+record Due(
+        AxTask task, String instanceId, Instant scheduledTime, InstanceOrigin origin, int attempt, String traceParent) {
 
+    /** A due instance without a trace to continue: a trigger's fire. */
     Due(AxTask task, String instanceId, Instant scheduledTime, InstanceOrigin origin) {
-        this(task, instanceId, scheduledTime, origin, 1);
+        this(task, instanceId, scheduledTime, origin, 1, null);
+    }
+
+    /** A stored instance of {@code task}, due for its first attempt. */
+    Due(AxTask task, TaskInstance instance) {
+        this(task, instance, 1);
+    }
+
+    /** A stored instance of {@code task}, due for {@code attempt}. */
+    Due(AxTask task, TaskInstance instance, int attempt) {
+        this(task, instance.id(), instance.scheduledTime(), instance.origin(), attempt, instance.traceParent());
     }
 
     boolean series() {

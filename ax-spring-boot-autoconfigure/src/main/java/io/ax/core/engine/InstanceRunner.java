@@ -118,7 +118,8 @@ final class InstanceRunner {
     private AttemptTracer.Scope beginSpan(Execution ex) {
         try {
             return engine.tracer()
-                    .begin(new AttemptTracer.Attempt(ex.task(), ex.instanceId(), ex.attempt, ex.scheduledTime()));
+                    .begin(new AttemptTracer.Attempt(
+                            ex.task(), ex.instanceId(), ex.attempt, ex.scheduledTime(), ex.due.traceParent()));
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "The attempt tracer failed to begin: {0}", e.toString());
             return outcome -> {};

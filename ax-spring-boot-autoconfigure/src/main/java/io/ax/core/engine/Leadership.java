@@ -282,7 +282,7 @@ final class Leadership implements Membership.Listener {
                 continue;
             }
             String gone = "node " + (o.owner() != null ? o.owner() : in.node());
-            Due due = new Due(task, in.id(), in.scheduledTime(), in.origin(), Math.max(1, in.attempt()));
+            Due due = new Due(task, in, Math.max(1, in.attempt()));
             tracked.remove(in.id());
             adopted++;
             switch (in.state()) {
@@ -420,7 +420,7 @@ final class Leadership implements Membership.Listener {
                     t.owner(),
                     in.id());
             engine.dispatcher().release(t.due());
-            Due again = new Due(t.due().task(), in.id(), in.scheduledTime(), in.origin(), Math.max(1, in.attempt()));
+            Due again = new Due(t.due().task(), in, Math.max(1, in.attempt()));
             engine.dispatcher().expect(again);
             engine.onDispatchThread(() -> engine.dispatcher().dispatchFresh(again));
         }

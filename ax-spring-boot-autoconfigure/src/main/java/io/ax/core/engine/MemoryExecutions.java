@@ -39,9 +39,9 @@ final class MemoryExecutions {
     }
 
     /** Puts an execution into the wheel; with a key another execution of the handler holds, returns that one. */
-    String schedule(AxTask task, Instant due, byte[] payload, String key, Instant now) {
+    String schedule(AxTask task, Instant due, byte[] payload, String key, String traceParent, Instant now) {
         if (key == null) {
-            return enterWheel(task, due, payload, null, now);
+            return enterWheel(task, due, payload, null, traceParent, now);
         }
         TaskKey taskKey = new TaskKey(task.name(), key);
         synchronized (keys) {
@@ -54,7 +54,7 @@ final class MemoryExecutions {
             if (existing.isPresent()) {
                 return existing.get().id();
             }
-            String id = enterWheel(task, due, payload, key, now);
+            String id = enterWheel(task, due, payload, key, traceParent, now);
             if (engine.wheelPayload(handleOf(id)) instanceof MemoryTask entered) {
                 keys.put(taskKey, entered);
             }
@@ -62,8 +62,8 @@ final class MemoryExecutions {
         }
     }
 
-    private String enterWheel(AxTask task, Instant due, byte[] payload, String key, Instant now) {
-        MemoryTask m = new MemoryTask(task, micros(due), micros(now), payload, key);
+    private String enterWheel(AxTask task, Instant due, byte[] payload, String key, String traceParent, Instant now) {
+        MemoryTask m = MemoryTask.of(task, micros(due), micros(now), payload, key, traceParent);
         synchronized (m) { // the wheel may fire it at once: its handle must be set before anyone reads it
             m.handle(engine.wheelSchedule(engine.deadlineOf(due), m));
         }
@@ -80,7 +80,7 @@ final class MemoryExecutions {
         }
         forgetKey(m);
         TaskInstance instance = remember(m, idOf(handle), dueMicros);
-        engine.fires().becameDue(new Due(m.task, instance.id(), instance.scheduledTime(), InstanceOrigin.DELAYED));
+        engine.fires().becameDue(new Due(m.task, instance));
     }
 
     /** The execution behind {@code id} while it waits in this process's wheel, or null. */
@@ -150,7 +150,8 @@ final class MemoryExecutions {
                 engine.nodeId(),
                 instant(m.createdMicros),
                 InstanceOrigin.DELAYED,
-                m.key);
+                m.key,
+                m.traceParent());
     }
 
     private void forgetKey(MemoryTask m) {

@@ -5,9 +5,10 @@ import io.ax.core.AxTask;
 /**
  * A pending MEMORY execution: the wheel entry's payload and nothing more, so that a million of them cost the heap
  * about 48 bytes each plus the wheel's slot. Its instance id is derived from its wheel handle ({@link
- * MemoryExecutions}), so no map from ids to tasks is needed; it enters a store only when it falls due.
+ * MemoryExecutions}), so no map from ids to tasks is needed; it enters a store only when it falls due. One scheduled
+ * inside a trace is a {@link Traced}, so that the others do not pay for the field.
  */
-final class MemoryTask {
+sealed class MemoryTask permits MemoryTask.Traced {
 
     final AxTask task;
     final byte[] payload;
@@ -18,12 +19,29 @@ final class MemoryTask {
     /** The wheel handle; set right after scheduling, under this object's monitor, before the id is known. */
     private long handle;
 
-    MemoryTask(AxTask task, long dueMicros, long createdMicros, byte[] payload, String key) {
+    private MemoryTask(AxTask task, long dueMicros, long createdMicros, byte[] payload, String key) {
         this.task = task;
         this.dueMicros = dueMicros;
         this.createdMicros = createdMicros;
         this.payload = payload;
         this.key = key;
+    }
+
+    /** The trace its attempts continue, or null. */
+    String traceParent() {
+        return null;
+    }
+
+    /**
+     * Creates a pending execution.
+     *
+     * @param traceParent the trace the caller was in, or null
+     */
+    static MemoryTask of(
+            AxTask task, long dueMicros, long createdMicros, byte[] payload, String key, String traceParent) {
+        return traceParent == null
+                ? new MemoryTask(task, dueMicros, createdMicros, payload, key)
+                : new Traced(task, dueMicros, createdMicros, payload, key, traceParent);
     }
 
     synchronized long handle() {
@@ -40,5 +58,22 @@ final class MemoryTask {
 
     synchronized void dueMicros(long dueMicros) {
         this.dueMicros = dueMicros;
+    }
+
+    /** A pending execution scheduled inside a trace. */
+    static final class Traced extends MemoryTask {
+
+        private final String traceParent;
+
+        private Traced(
+                AxTask task, long dueMicros, long createdMicros, byte[] payload, String key, String traceParent) {
+            super(task, dueMicros, createdMicros, payload, key);
+            this.traceParent = traceParent;
+        }
+
+        @Override
+        String traceParent() {
+            return traceParent;
+        }
     }
 }

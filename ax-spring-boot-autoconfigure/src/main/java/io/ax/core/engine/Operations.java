@@ -46,7 +46,7 @@ final class Operations {
             AxTask task = engine.registered().get(instance.taskName());
             if (task != null) {
                 // frees a non-overlapping task's slot, and a fixed-delay series goes on from now
-                engine.ended(new Due(task, instanceId, instance.scheduledTime(), instance.origin()));
+                engine.ended(new Due(task, instance));
             }
         } else {
             throw new IllegalTransitionException(instanceId, from, InstanceState.CANCELLED);
@@ -86,7 +86,7 @@ final class Operations {
         // its death already let a series go on: the replay is a run of its own
         InstanceOrigin origin =
                 instance.origin() == InstanceOrigin.SERIES ? InstanceOrigin.ON_DEMAND : instance.origin();
-        Due due = new Due(task, instanceId, instance.scheduledTime(), origin);
+        Due due = new Due(task, instanceId, instance.scheduledTime(), origin, 1, instance.traceParent());
         InstanceDetails replayed = details(instanceId); // as the replay left it, before the new attempt moves it on
         engine.dispatcher().markInFlight(due);
         engine.onDispatchThread(() -> engine.dispatcher().dispatch(due, InstanceState.RETRYING, 1));

@@ -279,6 +279,6 @@ final class Prefetcher {
         if (engine.dispatcher().expects(instance.id())) {
             return false; // on its way to dispatch already
         }
-        return engine.fires().enqueue(new Due(task, instance.id(), instance.scheduledTime(), instance.origin()));
+        return engine.fires().enqueue(new Due(task, instance));
     }
 }

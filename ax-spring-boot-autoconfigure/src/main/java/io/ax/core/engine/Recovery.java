@@ -60,7 +60,7 @@ final class Recovery {
                 unknown.add(instance.taskName());
                 continue;
             }
-            Due due = new Due(task, instance.id(), instance.scheduledTime(), instance.origin());
+            Due due = new Due(task, instance);
             resumed++;
             switch (instance.state()) {
                 case DISPATCHED -> claim(due, instance);

@@ -75,7 +75,7 @@ final class Takeover {
             if (task != null
                     && o.owner() != null
                     && (!task.concurrent() || task.trigger().measuresFromCompletion())) {
-                Due due = new Due(task, in.id(), in.scheduledTime(), in.origin());
+                Due due = new Due(task, in);
                 engine.dispatcher().markInFlight(due);
                 if (!o.owner().equals(engine.nodeId())) {
                     leadership.assigned(due, o.owner());
@@ -94,7 +94,7 @@ final class Takeover {
                 return;
             }
             resumed[0]++;
-            Due due = new Due(task, instance.id(), instance.scheduledTime(), instance.origin());
+            Due due = new Due(task, instance);
             if (due.series()) {
                 withPendingFire.add(task.name());
                 resumePendingFire(due, now, planned);

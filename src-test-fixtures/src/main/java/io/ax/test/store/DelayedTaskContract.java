@@ -115,6 +115,39 @@ abstract class DelayedTaskContract extends StoreContractSupport {
     }
 
     @Test
+    void aTraceParentIsKeptWhereverAnInstanceIsReadAndThroughItsChanges() {
+        String parent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+        TaskInstance traced = traced(delayed("mail", T0.plusSeconds(5), "order-1:mail"), parent);
+        TaskInstance longest =
+                traced(delayed("mail", T0.plusSeconds(6), null), "0".repeat(TaskInstance.MAX_TRACE_PARENT_LENGTH));
+        TaskInstance plain = delayed("mail", T0.plusSeconds(7), null);
+        assertThat(store.schedule(List.of(new NewFire(traced, ""), new NewFire(longest, ""), new NewFire(plain, ""))))
+                .containsExactly(true, true, true);
+
+        assertThat(store.find(traced.id())).contains(traced);
+        assertThat(store.find(longest.id())).contains(longest);
+        assertThat(store.find(plain.id()).orElseThrow().traceParent()).isNull();
+        assertThat(store.findByKey("mail", "order-1:mail")).contains(traced);
+        assertThat(store.findScheduled(T0.plusSeconds(60), null, null, 10)).containsExactly(traced, longest, plain);
+
+        Instant later = T0.plusSeconds(30);
+        assertThat(store.reschedule(traced.id(), traced.scheduledTime(), later, "n2", T0))
+                .isTrue();
+        assertThat(store.transition(move(traced.id(), InstanceState.SCHEDULED, InstanceState.DISPATCHED)
+                        .assignedTo("n2", 0)))
+                .isTrue();
+        assertThat(store.findOwned(Set.of(InstanceState.DISPATCHED), "n2", 10))
+                .singleElement()
+                .satisfies(o -> assertThat(o.instance().traceParent()).isEqualTo(parent));
+        assertThat(store.findAll(List.of(traced.id())))
+                .singleElement()
+                .satisfies(o -> assertThat(o.instance().traceParent()).isEqualTo(parent));
+        assertThat(store.findByTask("mail", 10))
+                .extracting(TaskInstance::traceParent)
+                .containsExactlyInAnyOrder(parent, longest.traceParent(), null);
+    }
+
+    @Test
     void aKeyOfTheLongestLengthIsKept() {
         String key = "ü".repeat(10) + "k".repeat(TaskInstance.MAX_KEY_LENGTH - 10);
         TaskInstance i = delayed("mail", T0, key);
@@ -449,5 +482,19 @@ abstract class DelayedTaskContract extends StoreContractSupport {
                 move(i.id(), InstanceState.SCHEDULED, InstanceState.CANCELLED)));
         assertThat(applied).containsExactly(false, false, true);
         assertThat(state(i.id())).isEqualTo(InstanceState.CANCELLED);
+    }
+
+    private static TaskInstance traced(TaskInstance i, String traceParent) {
+        return new TaskInstance(
+                i.id(),
+                i.taskName(),
+                i.scheduledTime(),
+                i.state(),
+                i.attempt(),
+                i.node(),
+                i.updatedAt(),
+                i.origin(),
+                i.key(),
+                traceParent);
     }
 }
