@@ -21,6 +21,7 @@ import io.ax.core.engine.RetentionSettings;
 import io.ax.core.engine.TraceContextCapture;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceStore;
+import io.ax.core.wheel.AxTimerFactory;
 import io.ax.executor.LocalMethodExecutor;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -81,6 +82,13 @@ public final class AxAutoConfiguration {
         return new ExecutorRouter(executors.orderedStream().toList());
     }
 
+    /** The timer of the engine's due-soon work: the timing wheel, unless the application declares its own. */
+    @Bean
+    @ConditionalOnMissingBean
+    AxTimerFactory axTimerFactory() {
+        return AxTimerFactory.wheel();
+    }
+
     @Bean
     @ConditionalOnMissingBean
     AxEngine axEngine(
@@ -91,6 +99,7 @@ public final class AxAutoConfiguration {
             ObjectProvider<PayloadCodec> payloadCodec,
             ApplicationEventPublisher events,
             AxDeadLetterHandler deadLetterHandler,
+            AxTimerFactory timers,
             ObjectProvider<EngineObserver> observers,
             ObjectProvider<AttemptTracer> tracer,
             ObjectProvider<TraceContextCapture> traceCapture,
@@ -110,6 +119,7 @@ public final class AxAutoConfiguration {
                 .clock(clock)
                 .nodeId(NodeIds.resolve(properties.getNodeId()))
                 .tick(properties.getWheel().getTick())
+                .timers(timers)
                 .pools(pools)
                 .shutdownAwait(properties.getShutdown().getAwait())
                 .rejectionBackoff(properties.getDispatch().getRejectionBackoff())

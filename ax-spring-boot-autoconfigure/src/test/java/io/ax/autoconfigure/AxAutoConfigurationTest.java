@@ -21,11 +21,17 @@ import io.ax.core.store.InstanceStore;
 import io.ax.core.trigger.CronTrigger;
 import io.ax.core.trigger.IntervalTrigger;
 import io.ax.core.trigger.OnDemandTrigger;
+import io.ax.core.wheel.AxTimer;
+import io.ax.core.wheel.AxTimerFactory;
+import io.ax.core.wheel.WheelTimer;
 import io.ax.executor.LocalMethodExecutor;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -64,6 +70,22 @@ class AxAutoConfigurationTest {
             assertThat(context.getBean(InstanceStore.class)).isSameAs(UserStore.STORE);
             assertThat(context.getBean(AxEngine.class).store()).isSameAs(UserStore.STORE);
         });
+    }
+
+    @Test
+    void theEngineKeepsItsDueWorkInTheApplicationsTimerWhenItDeclaresOne() {
+        runner.withUserConfiguration(CountingTimers.class, Jobs.class)
+                .withPropertyValues("jobs.rate=50ms")
+                .run(context -> {
+                    assertThat(context).getBean(AxTimerFactory.class).isInstanceOf(CountingTimers.Factory.class);
+                    JobsBean jobs = context.getBean(JobsBean.class);
+                    await().atMost(BOUND).until(() -> jobs.contexts.size() >= 3);
+                    CountingTimers.Factory timers = context.getBean(CountingTimers.Factory.class);
+                    assertThat(timers.created).as("timers made").hasValue(1);
+                    assertThat(timers.scheduled.get())
+                            .as("entries the engine scheduled in it")
+                            .isPositive();
+                });
     }
 
     @Test
@@ -249,6 +271,65 @@ class AxAutoConfigurationTest {
         @Bean
         InstanceStore myStore() {
             return STORE;
+        }
+    }
+
+    /** A timer of the application's own: the timing wheel, counting what the engine schedules in it. */
+    @Configuration(proxyBeanMethods = false)
+    static class CountingTimers {
+        static final class Factory implements AxTimerFactory {
+            final AtomicInteger created = new AtomicInteger();
+            final AtomicInteger scheduled = new AtomicInteger();
+
+            @Override
+            public AxTimer<Object> create(
+                    Duration tick, LongSupplier nanoClock, Consumer<Object> dispatcher, String threadName) {
+                created.incrementAndGet();
+                WheelTimer<Object> wheel = new WheelTimer<>(tick, nanoClock, dispatcher, threadName);
+                return new AxTimer<>() {
+                    public void start() {
+                        wheel.start();
+                    }
+
+                    public long schedule(long deadlineNanos, Object payload) {
+                        scheduled.incrementAndGet();
+                        return wheel.schedule(deadlineNanos, payload);
+                    }
+
+                    public boolean cancel(long handle) {
+                        return wheel.cancel(handle);
+                    }
+
+                    public boolean reschedule(long handle, long deadlineNanos) {
+                        return wheel.reschedule(handle, deadlineNanos);
+                    }
+
+                    public Object payload(long handle) {
+                        return wheel.payload(handle);
+                    }
+
+                    public int size() {
+                        return wheel.size();
+                    }
+
+                    public long nowNanos() {
+                        return wheel.nowNanos();
+                    }
+
+                    public long dispatchFailures() {
+                        return wheel.dispatchFailures();
+                    }
+
+                    public void close() {
+                        wheel.close();
+                    }
+                };
+            }
+        }
+
+        @Bean
+        Factory countingTimers() {
+            return new Factory();
         }
     }
 

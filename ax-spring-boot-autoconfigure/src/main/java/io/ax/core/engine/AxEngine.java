@@ -40,7 +40,7 @@ import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceQuery;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.OwnedInstance;
-import io.ax.core.wheel.WheelTimer;
+import io.ax.core.wheel.AxTimer;
 import java.lang.System.Logger.Level;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -107,7 +107,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final Map<String, AxTask> tasks = new ConcurrentHashMap<>();
     private final Set<String> paused = ConcurrentHashMap.newKeySet();
     private final StoreRouter stores;
-    private final WheelTimer<Object> wheel;
+    private final AxTimer<Object> wheel;
     private final ThreadPoolExecutor dispatchExecutor;
     /** Store work that follows an attempt where the dispatch thread noticed its end (a timeout): see {@link #afterwards}. */
     private final ThreadPoolExecutor outcomes;
@@ -154,7 +154,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         this.deadLetterListeners = List.copyOf(b.deadLetterListeners);
         this.pools = new ExecutionPools(b.pools, b.defaultPool);
         this.stores = new StoreRouter(store, new InMemoryInstanceStore(b.memoryRetention));
-        this.wheel = new WheelTimer<>(b.tick, clock::nanoTime, this::handOff, "ax-wheel");
+        this.wheel = java.util.Objects.requireNonNull(
+                b.timers.create(b.tick, clock::nanoTime, this::handOff, "ax-wheel"), "the timer factory made no timer");
         this.dispatchExecutor = new ThreadPoolExecutor(
                 1,
                 1,

@@ -11,6 +11,7 @@ import io.ax.core.cluster.LeaderLease;
 import io.ax.core.cluster.NodeRegistry;
 import io.ax.core.cluster.WakeUps;
 import io.ax.core.store.InstanceStore;
+import io.ax.core.wheel.AxTimerFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +26,7 @@ public final class AxEngineBuilder {
     AxClock clock = AxClock.system();
     String nodeId = "local";
     Duration tick = Duration.ofMillis(1);
+    AxTimerFactory timers = AxTimerFactory.wheel();
     Map<String, PoolSettings> pools = Map.of();
     PoolSettings defaultPool = PoolSettings.defaults();
     Duration shutdownAwait = Duration.ofSeconds(10);
@@ -263,6 +265,15 @@ public final class AxEngineBuilder {
      */
     public AxEngineBuilder leaseClock(AxClock leaseClock) {
         this.leaseClock = Objects.requireNonNull(leaseClock, "leaseClock");
+        return this;
+    }
+
+    /**
+     * Makes the timer that keeps what is due soon (fire times, retries' back-offs, timeouts). Default: the
+     * hierarchical timing wheel ({@link AxTimerFactory#wheel()}).
+     */
+    public AxEngineBuilder timers(AxTimerFactory timers) {
+        this.timers = Objects.requireNonNull(timers, "timers");
         return this;
     }
 

@@ -30,7 +30,7 @@ import java.util.function.LongSupplier;
  *
  * @param <T> the payload type; payloads are never {@code null}
  */
-public final class WheelTimer<T> implements AutoCloseable {
+public final class WheelTimer<T> implements AxTimer<T> {
 
     private static final System.Logger LOG = System.getLogger(WheelTimer.class.getName());
     private static final long JOIN_TIMEOUT_MILLIS = TimeUnit.SECONDS.toMillis(5);
@@ -95,6 +95,7 @@ public final class WheelTimer<T> implements AutoCloseable {
      *
      * @throws IllegalStateException if already started or closed
      */
+    @Override
     public void start() {
         if (!state.compareAndSet(NEW, RUNNING)) {
             throw new IllegalStateException("wheel timer '" + name + "' was already started or closed");
@@ -110,6 +111,7 @@ public final class WheelTimer<T> implements AutoCloseable {
      * @return a handle for {@link #cancel(long)}
      * @throws IllegalStateException if the timer is closed
      */
+    @Override
     public long schedule(long deadlineNanos, T payload) {
         Objects.requireNonNull(payload, "payload");
         if (state.get() == CLOSED) {
@@ -150,6 +152,7 @@ public final class WheelTimer<T> implements AutoCloseable {
      * @param handle a handle returned by {@link #schedule(long, Object)}
      * @return {@code true} if the entry was pending; {@code false} if it was already dispatched or cancelled
      */
+    @Override
     public boolean cancel(long handle) {
         lock.lock();
         try {
@@ -164,6 +167,7 @@ public final class WheelTimer<T> implements AutoCloseable {
      *
      * @return {@code true} if the entry was pending; {@code false} if it was already dispatched or cancelled
      */
+    @Override
     public boolean reschedule(long handle, long deadlineNanos) {
         boolean moved;
         boolean wake;
@@ -181,6 +185,7 @@ public final class WheelTimer<T> implements AutoCloseable {
     }
 
     /** The payload of a pending entry, or {@code null} if it was already dispatched or cancelled. */
+    @Override
     public T payload(long handle) {
         lock.lock();
         try {
@@ -191,6 +196,7 @@ public final class WheelTimer<T> implements AutoCloseable {
     }
 
     /** The number of entries not yet dispatched nor cancelled. */
+    @Override
     public int size() {
         lock.lock();
         try {
@@ -201,11 +207,13 @@ public final class WheelTimer<T> implements AutoCloseable {
     }
 
     /** The clock's current reading: the time base for deadlines. */
+    @Override
     public long nowNanos() {
         return nanoClock.getAsLong();
     }
 
     /** How many times the dispatcher has thrown since the timer was created. */
+    @Override
     public long dispatchFailures() {
         return dispatchFailures.get();
     }
