@@ -204,6 +204,7 @@
     'instances': instancesPage,
     'instance': instancePage,
     'dead-letters': deadLettersPage,
+    'workflows': workflowsPage,
     'nodes': nodesPage
   };
 
@@ -486,6 +487,120 @@
           pager('#/dead-letters', params, page, (page + 1) * PAGE_SIZE < result.total, result.total));
       }
     };
+  }
+
+  function workflowsPage() {
+    return {
+      title: 'Workflows',
+      async load() {
+        const workflows = (await read('/workflows')).workflows || [];
+        if (!workflows.length) {
+          return h('p', {class: 'muted', 'data-empty': 'true'},
+            'No workflow: a task that depends on another (dependsOn) makes one.');
+        }
+        return h('div', {}, workflows.map(workflowSection));
+      }
+    };
+  }
+
+  /**
+   * A run whose root still waits for its time: the endpoint lists it (as running), but nothing of it has happened
+   * yet. A cron root's next fire is stored ahead, so the newest run is often one of these.
+   */
+  function waiting(run, root) {
+    return ['CREATED', 'SCHEDULED'].includes((run.steps || {})[root]);
+  }
+
+  function workflowSection(w) {
+    const newest = (w.runs || []).find(r => !waiting(r, w.root));
+    const rows = (w.runs || []).map(r => {
+      const state = waiting(r, w.root) ? 'waiting' : r.state;
+      return h('tr', {'data-run': r.runId, 'data-state': state},
+        h('td', {}, instanceLink(r.runId)),
+        h('td', {}, time(r.startedAt)),
+        h('td', {}, stateBadge(state)),
+        w.nodes.map(task => h('td', {'data-step': task},
+          r.steps && r.steps[task] ? stateBadge(r.steps[task]) : h('span', {class: 'muted'}, '—'))));
+    });
+    return h('section', {class: 'workflow', 'data-workflow': w.root},
+      h('h2', {}, w.root),
+      h('div', {class: 'dag'}, dagPicture(w, newest ? newest.steps || {} : {})),
+      h('p', {class: 'muted', 'data-coloured-by': newest ? newest.runId : null}, newest
+        ? 'Colours: each step in the newest run that has started, ' + newest.runId + ' (' + newest.state + ').'
+        : 'No run has started yet: a run starts when ' + w.root + ' fires.'),
+      rows.length ? table(['Run', 'Started', 'State'].concat(w.nodes), rows) : null);
+  }
+
+  // the DAG picture: one column per depth from the root (the longest way there), edges drawn left to right
+  const NODE_W = 150;
+  const NODE_H = 34;
+  const GAP_X = 70;
+  const GAP_Y = 18;
+  const MARGIN = 8;
+  const ARROW = 8;
+  const NAME_CHARS = 18;
+
+  /** Depth of each task: 0 for the root, else one more than its deepest upstream. Nodes come upstream first. */
+  function depths(nodes, edges) {
+    const depth = new Map(nodes.map(n => [n, 0]));
+    for (const n of nodes) {
+      for (const e of edges) {
+        if (e.to === n && depth.has(e.from)) {
+          depth.set(n, Math.max(depth.get(n), depth.get(e.from) + 1));
+        }
+      }
+    }
+    return depth;
+  }
+
+  /** The top-left corner of each task's box: columns by depth, each column centred on the tallest. */
+  function layout(nodes, edges) {
+    const depth = depths(nodes, edges);
+    const columns = [];
+    for (const n of nodes) {
+      const d = depth.get(n);
+      (columns[d] = columns[d] || []).push(n);
+    }
+    const tallest = Math.max(1, ...columns.map(c => (c || []).length));
+    const at = new Map();
+    columns.forEach((column, d) => {
+      const offset = (tallest - column.length) * (NODE_H + GAP_Y) / 2;
+      column.forEach((n, i) => at.set(n, {
+        x: MARGIN + d * (NODE_W + GAP_X),
+        y: MARGIN + offset + i * (NODE_H + GAP_Y)
+      }));
+    });
+    return {at, width: 2 * MARGIN + columns.length * NODE_W + (columns.length - 1) * GAP_X,
+      height: 2 * MARGIN + tallest * NODE_H + (tallest - 1) * GAP_Y};
+  }
+
+  function dagPicture(w, steps) {
+    const {at, width, height} = layout(w.nodes, w.edges);
+    const edges = w.edges.filter(e => at.has(e.from) && at.has(e.to)).map(e => {
+      const from = at.get(e.from);
+      const to = at.get(e.to);
+      const x1 = from.x + NODE_W;
+      const y1 = from.y + NODE_H / 2;
+      const x2 = to.x - ARROW;
+      const y2 = to.y + NODE_H / 2;
+      const bend = (x2 - x1) / 2;
+      // the curve ends level, so the arrow head drawn after it points straight at the box
+      return s('g', {class: 'edge', 'data-dag-edge': e.from + ' -> ' + e.to, 'data-from': e.from, 'data-to': e.to},
+        s('path', {d: 'M' + x1 + ',' + y1 + ' C' + (x1 + bend) + ',' + y1 + ' ' + (x2 - bend) + ',' + y2 + ' ' + x2
+          + ',' + y2}),
+        s('polygon', {points: x2 + ',' + (y2 - ARROW / 2) + ' ' + (x2 + ARROW) + ',' + y2 + ' ' + x2 + ','
+          + (y2 + ARROW / 2)}));
+    });
+    const boxes = w.nodes.map(n => {
+      const p = at.get(n);
+      const state = steps[n] || 'none';
+      return s('a', {href: '#/instances?task=' + seg(n), class: 'node', 'data-dag-node': n, 'data-state': state},
+        s('title', {}, n + ': ' + (steps[n] || 'no instance in the newest run')),
+        s('rect', {x: p.x, y: p.y, width: NODE_W, height: NODE_H, rx: 5}),
+        s('text', {x: p.x + NODE_W / 2, y: p.y + NODE_H / 2 + 4, 'text-anchor': 'middle'}, bounded(n, NAME_CHARS)));
+    });
+    return s('svg', {viewBox: '0 0 ' + width + ' ' + height, width: width, height: height, role: 'img',
+      'aria-label': 'workflow ' + w.root}, edges, boxes);
   }
 
   function nodesPage() {
