@@ -9,6 +9,7 @@ import io.ax.core.AxScheduler;
 import io.ax.core.InstanceState;
 import io.ax.core.ScheduleRequest;
 import io.ax.core.engine.AxEngine;
+import io.ax.core.engine.WorkflowGraph;
 import io.ax.core.store.InstanceStore;
 import java.io.File;
 import java.io.IOException;
@@ -230,6 +231,55 @@ class DashboardBrowserTest {
 
     @Test
     @Order(6)
+    void theWorkflowsPageDrawsTheSampleWorkflowColouredByItsNewestRun() {
+        String run = scheduler.triggerNow("export");
+        awaitRun("export", run, "succeeded");
+        signIn("viewer");
+
+        open("#/workflows");
+        waitFor(By.cssSelector("[data-workflow=export] tr[data-run='" + run + "']"));
+
+        assertDrawnAsTheGraph("export", run);
+        assertThat(stepStates("export")).containsOnly("SUCCESS");
+        assertThat(text(By.cssSelector("[data-workflow=export] tr[data-run='" + run + "']")))
+                .contains("succeeded");
+        assertThat(attributes(
+                        By.cssSelector("[data-workflow=export] tr[data-run='" + run + "'] [data-step] [data-state]"),
+                        "data-state"))
+                .containsExactly("SUCCESS", "SUCCESS", "SUCCESS");
+        assertThat(attributes(By.cssSelector("[data-workflow=export] tr[data-run]"), "data-state"))
+                .as("tonight's export, stored ahead, is listed as waiting")
+                .contains("waiting");
+    }
+
+    @Test
+    @Order(7)
+    void aFanOutAndFanInAreDrawnInColumnsByDepthAndABlockedRunShowsWhereItStopped() {
+        String run = scheduler.triggerNow("diamond-start");
+        awaitRun("diamond-start", run, "blocked");
+        signIn("viewer");
+
+        open("#/workflows");
+        waitFor(By.cssSelector("[data-workflow=diamond-start] tr[data-run='" + run + "']"));
+
+        assertDrawnAsTheGraph("diamond-start", run);
+        assertThat(stepStates("diamond-start"))
+                .as("in the order of the graph's nodes")
+                .containsExactly("SUCCESS", "SUCCESS", "DEAD", "SKIPPED");
+        assertThat(box("diamond-start", "diamond-left", "x"))
+                .as("the two branches share a column")
+                .isEqualTo(box("diamond-start", "diamond-right", "x"));
+        assertThat(box("diamond-start", "diamond-left", "y"))
+                .as("one above the other")
+                .isNotEqualTo(box("diamond-start", "diamond-right", "y"));
+        assertThat(box("diamond-start", "diamond-join", "x")).isGreaterThan(box("diamond-start", "diamond-left", "x"));
+        assertThat(text(By.cssSelector("[data-workflow=diamond-start] tr[data-run='" + run + "']")))
+                .contains("blocked");
+        screenshot("workflows");
+    }
+
+    @Test
+    @Order(8)
     void aViewerSeesThePagesWithoutAWriteButton() {
         String id = deadHostileInstance();
         signIn("viewer");
@@ -322,6 +372,59 @@ class DashboardBrowserTest {
                         .toList());
     }
 
+    private void awaitRun(String root, String run, String state) {
+        await().atMost(BOUND)
+                .until(() -> engine.recentRuns(root, 10).stream()
+                        .anyMatch(r -> r.runId().equals(run) && r.state().equals(state)));
+    }
+
+    /**
+     * The workflow's picture has one box per step and one arrow per edge, no more, and each box stands in a column
+     * right of every task it waits for; its colours are those of {@code run}.
+     */
+    private void assertDrawnAsTheGraph(String root, String run) {
+        WorkflowGraph.Workflow workflow = engine.workflowGraph().workflowOf(root);
+        String picture = "[data-workflow='" + root + "'] svg ";
+        assertThat(attributes(By.cssSelector(picture + "[data-dag-node]"), "data-dag-node"))
+                .as("one box per step, upstream first")
+                .containsExactlyElementsOf(workflow.tasks());
+        assertThat(attributes(By.cssSelector(picture + "[data-dag-edge]"), "data-dag-edge"))
+                .as("one arrow per edge")
+                .containsExactlyInAnyOrderElementsOf(workflow.edges().stream()
+                        .map(e -> e.from() + " -> " + e.to())
+                        .toList());
+        assertThat(browser.findElements(By.cssSelector(picture + "[data-dag-edge] polygon")))
+                .as("each edge has its arrow head")
+                .hasSize(workflow.edges().size());
+        for (WorkflowGraph.Edge edge : workflow.edges()) {
+            assertThat(box(root, edge.from(), "x"))
+                    .as("%s is drawn in a column left of %s, which waits for it", edge.from(), edge.to())
+                    .isLessThan(box(root, edge.to(), "x"));
+        }
+        assertThat(attributes(By.cssSelector("[data-workflow='" + root + "'] [data-coloured-by]"), "data-coloured-by"))
+                .as("coloured by the newest run that has started, not by a next fire that waits for its time")
+                .containsExactly(run);
+    }
+
+    /** The state each box of the workflow's picture is coloured by, in the order of the graph's nodes. */
+    private List<String> stepStates(String root) {
+        return attributes(By.cssSelector("[data-workflow='" + root + "'] svg [data-dag-node]"), "data-state");
+    }
+
+    /** Where the workflow's picture draws a step's box: {@code x} from the left, {@code y} from the top. */
+    private double box(String root, String task, String coordinate) {
+        By box = By.cssSelector("[data-workflow='" + root + "'] svg [data-dag-node='" + task + "'] rect");
+        return Double.parseDouble(attributes(box, coordinate).get(0));
+    }
+
+    private List<String> attributes(By by, String attribute) {
+        return new WebDriverWait(browser, BOUND)
+                .ignoring(StaleElementReferenceException.class)
+                .until(d -> d.findElements(by).stream()
+                        .map(element -> element.getDomAttribute(attribute))
+                        .toList());
+    }
+
     /** Neither the page's scripts nor its DOM got anything from the hostile text but text. */
     private void assertNothingRan() {
         JavascriptExecutor js = (JavascriptExecutor) browser;
@@ -363,12 +466,38 @@ class DashboardBrowserTest {
         }
     }
 
+    /** A diamond workflow, started by hand: its right branch fails, so the join is blocked in every run. */
+    static class Diamond {
+
+        @AxJob(name = "diamond-start", timeout = "5s")
+        public void start(AxContext context) {}
+
+        @AxJob(name = "diamond-left", dependsOn = "diamond-start", timeout = "5s")
+        public void left(AxContext context) {}
+
+        @AxJob(name = "diamond-right", dependsOn = "diamond-start", timeout = "5s")
+        public void right(AxContext context) {
+            throw new IllegalStateException("the right branch always fails");
+        }
+
+        @AxJob(
+                name = "diamond-join",
+                dependsOn = {"diamond-left", "diamond-right"},
+                timeout = "5s")
+        public void join(AxContext context) {}
+    }
+
     @TestConfiguration
     static class Jobs {
 
         @Bean
         Echo echo() {
             return new Echo();
+        }
+
+        @Bean
+        Diamond diamond() {
+            return new Diamond();
         }
     }
 }
