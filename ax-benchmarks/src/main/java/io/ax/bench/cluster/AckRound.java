@@ -24,6 +24,8 @@ final class AckRound {
      * @param lateness handler start minus fire time, every node's
      * @param loadMin the smallest 1-minute load average read during the window (every 5 s)
      * @param loadMax the largest
+     * @param hops the wake-up transport alone over the window ({@link WakeProbe}, microseconds); null without
+     *     wake-ups
      */
     record Result(
             AckSettings.Kind kind,
@@ -36,11 +38,18 @@ final class AckRound {
             Audit.Checks checks,
             double loadMin,
             double loadMax,
+            Histogram hops,
             List<String> killedAtStop,
             Map<String, Integer> problems) {
 
         double firesPerSecond() {
             return fires / window;
+        }
+
+        double hopMillis(double percentile) {
+            return hops == null || hops.getTotalCount() == 0
+                    ? Double.NaN
+                    : hops.getValueAtPercentile(percentile) / 1000.0;
         }
 
         double latenessMillis(double percentile) {
@@ -68,7 +77,16 @@ final class AckRound {
         ClusterScenario.log(
                 "%s: starting %d nodes, %d tasks each firing every second, wake-ups: %s",
                 label, settings.nodes(), settings.fires(), kind.column);
-        NodeGroup group = NodeGroup.start(processes, label, Settings.ids(ax, "", settings.nodes()), args);
+        WakeProbe probe = probe(kind);
+        NodeGroup group;
+        try {
+            group = NodeGroup.start(processes, label, Settings.ids(ax, "", settings.nodes()), args);
+        } catch (Exception | Error e) {
+            if (probe != null) {
+                probe.close();
+            }
+            throw e;
+        }
         List<NodeGroup.Report> reports;
         long handlerTwice;
         Instant from;
@@ -77,6 +95,7 @@ final class AckRound {
         double serverCpu;
         double loadMin = Double.MAX_VALUE;
         double loadMax = 0;
+        Histogram hops = null;
         List<String> killed;
         try {
             group.awaitJoined(Settings.JOIN);
@@ -84,6 +103,9 @@ final class AckRound {
             long t0 = System.nanoTime();
             BurstPhase.sleepUntil(t0 + settings.warmup() * 1_000_000_000L);
             group.cut();
+            if (probe != null) {
+                probe.cut();
+            }
             from = Instant.now();
             long windowStart = System.nanoTime();
             long before = group.executions();
@@ -101,12 +123,18 @@ final class AckRound {
             }
             BurstPhase.sleepUntil(t0 + settings.seconds() * 1_000_000_000L);
             reports = group.report();
+            if (probe != null) {
+                hops = probe.hops();
+            }
             serverCpu = cpu.seconds();
             window = (System.nanoTime() - windowStart) / 1e9;
             to = Instant.now();
             handlerTwice = group.duplicates();
         } finally {
             killed = group.stop();
+            if (probe != null) {
+                probe.close();
+            }
         }
         Histogram lateness = new Histogram(3);
         double nodeCpu = 0;
@@ -127,13 +155,15 @@ final class AckRound {
                 checks,
                 loadMin,
                 loadMax,
+                hops,
                 killed,
                 NodeLogs.problems(group.logs()));
         Audit.Ack a = checks.ack();
         ClusterScenario.log(
                 "%s: %,.0f fires/s; acknowledgement p50 %.1f ms p99 %.1f ms (%,d), assigned to another node p50 %.1f"
                         + " ms p99 %.1f ms (%,d); lateness p50 %.1f ms p99 %.1f ms; node JVMs CPU %.1f s, PostgreSQL"
-                        + " CPU %.1f s; load average %.2f-%.2f; run twice (handlers) %d; audit %s",
+                        + " CPU %.1f s; load average %.2f-%.2f; wake-up hop alone p50 %.2f ms p99 %.2f ms; run twice"
+                        + " (handlers) %d; audit %s",
                 label,
                 r.firesPerSecond(),
                 a.p50Millis(),
@@ -148,6 +178,8 @@ final class AckRound {
                 serverCpu,
                 loadMin,
                 loadMax,
+                r.hopMillis(50),
+                r.hopMillis(99),
                 handlerTwice,
                 checks);
         ClusterScenario.logProblems(label, r.problems(), killed);
@@ -155,6 +187,20 @@ final class AckRound {
             ax.drop(ClusterSystem.Part.ACK);
         }
         return r;
+    }
+
+    /** The probe of the round's wake-up transport, started; null for polling only. */
+    private WakeProbe probe(AckSettings.Kind kind) throws java.sql.SQLException {
+        var o = settings.options();
+        return switch (kind) {
+            case REDIS ->
+                WakeProbe.redis(
+                        o.get("redis-host", "127.0.0.1"),
+                        Integer.parseInt(o.get("redis-port", "6379")),
+                        settings.redisPrefix());
+            case POSTGRES -> WakeProbe.postgres(o.jdbcUrl(), o.jdbcUser(), o.jdbcPassword());
+            case POLL -> null;
+        };
     }
 
     static String loadRange(double min, double max) {

@@ -46,6 +46,26 @@ final class AckTable {
                 "ms",
                 Better.LOWER,
                 values(s, results, r -> r.checks().ack().remoteP99Millis()));
+        t.row(
+                "acknowledgement p50, the leader's own",
+                "ms",
+                Better.LOWER,
+                values(s, results, r -> r.checks().ack().ownP50Millis()));
+        t.row(
+                "acknowledgement p99, the leader's own",
+                "ms",
+                Better.LOWER,
+                values(s, results, r -> r.checks().ack().ownP99Millis()));
+        t.row(
+                "wake-up hop alone p50 (probe)",
+                "ms",
+                Better.LOWER,
+                values(s, results, r -> r.hopMillis(50)));
+        t.row(
+                "wake-up hop alone p99 (probe)",
+                "ms",
+                Better.LOWER,
+                values(s, results, r -> r.hopMillis(99)));
         t.text(
                 "acknowledgements measured, of them assigned to another node",
                 "count",
@@ -128,11 +148,17 @@ final class AckTable {
                 + ", and stays the safety net where there are wake-ups.");
         t.note("Acknowledgement: per attempt, the RUNNING audit row's at_us minus that of the DISPATCHED row before"
                 + " it, both stamped on this one host's clock by the node that wrote them (the leader that assigned,"
-                + " the owner that claimed), over the rows written in the window. The leader claims what it assigns"
-                + " to itself as soon as its DISPATCHED write group returns; the other nodes (\"assigned to another"
-                + " node\", about " + (s.nodes() - 1) + " in " + s.nodes() + ") wait for a wake-up or their poll,"
-                + " then read their DISPATCHED rows and claim them. Lateness: handler start minus fire time,"
-                + " recorded on each node (it adds the leader's time from fire to assignment).");
+                + " the owner that claimed), over the rows written in the window. A row's at_us is taken when its"
+                + " change is made, before it is written. For an instance assigned to another node (about "
+                + (s.nodes() - 1) + " in " + s.nodes() + ") that spans the leader's write of the assignment, the"
+                + " wake-up (or the owner's next poll) and the owner's read of its DISPATCHED rows; its claim's write"
+                + " comes after. The leader's own are claimed in the write group that assigns them: their figure is"
+                + " only the time between making the two changes on the leader's dispatch thread (no database, no"
+                + " wake-up). Wake-up hop alone: while the window ran, the benchmark JVM sent a message carrying its"
+                + " send time every " + WakeProbe.EVERY_MILLIS + " ms on a channel of its own (Redis pub/sub"
+                + " through Lettuce, or PostgreSQL NOTIFY over JDBC) and received it itself: the transport under"
+                + " the same load, without AX's own publish and delivery threads. Lateness: handler start minus"
+                + " fire time, recorded on each node (it adds the leader's time from fire to assignment).");
         t.note("Run twice: the handlers' keys (task and fire second) found more than once across the nodes, plus what"
                 + " the audit trail says (RUNNING after RUNNING with no FAILED, TIMEOUT or SCHEDULED between, two"
                 + " SERIES instances of one fire time, one fire time run by two instances).");
