@@ -56,16 +56,8 @@ final class AckTable {
                 "ms",
                 Better.LOWER,
                 values(s, results, r -> r.checks().ack().ownP99Millis()));
-        t.row(
-                "wake-up hop alone p50 (probe)",
-                "ms",
-                Better.LOWER,
-                values(s, results, r -> r.hopMillis(50)));
-        t.row(
-                "wake-up hop alone p99 (probe)",
-                "ms",
-                Better.LOWER,
-                values(s, results, r -> r.hopMillis(99)));
+        t.row("wake-up hop alone p50 (probe)", "ms", Better.LOWER, values(s, results, r -> r.hopMillis(50)));
+        t.row("wake-up hop alone p99 (probe)", "ms", Better.LOWER, values(s, results, r -> r.hopMillis(99)));
         t.text(
                 "acknowledgements measured, of them assigned to another node",
                 "count",
