@@ -26,6 +26,8 @@ final class AckRound {
      * @param loadMax the largest
      * @param hops the wake-up transport alone over the window ({@link WakeProbe}, microseconds); null without
      *     wake-ups
+     * @param listeners Redis: the connections subscribed to the nodes' wake-up channel once they formed their
+     *     cluster; -1 where not known
      */
     record Result(
             AckSettings.Kind kind,
@@ -39,6 +41,7 @@ final class AckRound {
             double loadMin,
             double loadMax,
             Histogram hops,
+            long listeners,
             List<String> killedAtStop,
             Map<String, Integer> problems) {
 
@@ -96,9 +99,13 @@ final class AckRound {
         double loadMin = Double.MAX_VALUE;
         double loadMax = 0;
         Histogram hops = null;
+        long listeners = -1;
         List<String> killed;
         try {
             group.awaitJoined(Settings.JOIN);
+            if (probe != null) {
+                listeners = probe.listeners(settings.redisPrefix() + "events");
+            }
             ax.analyze();
             long t0 = System.nanoTime();
             BurstPhase.sleepUntil(t0 + settings.warmup() * 1_000_000_000L);
@@ -156,6 +163,7 @@ final class AckRound {
                 loadMin,
                 loadMax,
                 hops,
+                listeners,
                 killed,
                 NodeLogs.problems(group.logs()));
         Audit.Ack a = checks.ack();

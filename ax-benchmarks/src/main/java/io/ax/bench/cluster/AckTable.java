@@ -163,6 +163,13 @@ final class AckTable {
                     r.kind().column,
                     spread(r.checks().runningByNode()),
                     r.checks().states()));
+            if (r.listeners() >= 0) {
+                line.append(String.format(
+                        Locale.ROOT,
+                        "; %d connections subscribed to %sevents once the nodes formed their cluster",
+                        r.listeners(),
+                        s.redisPrefix()));
+            }
             if (!r.killedAtStop().isEmpty()) {
                 line.append("; did not stop when asked and were killed: ").append(r.killedAtStop());
             }

@@ -74,6 +74,14 @@ abstract class WakeProbe implements AutoCloseable {
 
     abstract void send(String payload) throws Exception;
 
+    /**
+     * How many connections listen on the nodes' own wake-up channel {@code channel} now (Redis {@code PUBSUB
+     * NUMSUB}): proof that the nodes' wake-ups go where the round says; -1 where the transport cannot tell.
+     */
+    long listeners(String channel) {
+        return -1;
+    }
+
     @Override
     public void close() {
         sender.shutdownNow();
@@ -117,6 +125,12 @@ abstract class WakeProbe implements AutoCloseable {
         @Override
         void send(String payload) {
             publisher.sync().publish(channel, payload);
+        }
+
+        @Override
+        long listeners(String nodesChannel) {
+            Long n = publisher.sync().pubsubNumsub(nodesChannel).get(nodesChannel);
+            return n == null ? 0 : n;
         }
 
         @Override
