@@ -1,5 +1,6 @@
 package io.ax.bench.cluster;
 
+import io.ax.bench.LoadAverage;
 import io.ax.bench.ResultTable;
 import io.ax.bench.ResultTable.Better;
 import java.nio.file.Path;
@@ -155,7 +156,8 @@ final class AckTable {
                 + " the audit trail says (RUNNING after RUNNING with no FAILED, TIMEOUT or SCHEDULED between, two"
                 + " SERIES instances of one fire time, one fire time run by two instances).");
         t.note("The load average includes the run's own processes (" + s.nodes() + " node JVMs, PostgreSQL, Redis);"
-                + " the benchmark ran under nice -n -10 while others built on the machine.");
+                + " the benchmark JVM and its nodes ran at nice " + LoadAverage.niceness()
+                + " (PostgreSQL and Redis at their own).");
         for (AckRound.Result r : results) {
             StringBuilder line = new StringBuilder(String.format(
                     Locale.ROOT,

@@ -1,5 +1,6 @@
 package io.ax.bench.locks;
 
+import io.ax.bench.LoadAverage;
 import io.ax.bench.ResultTable;
 import io.ax.bench.ResultTable.Better;
 import java.nio.file.Path;
@@ -85,11 +86,12 @@ final class LocksTable {
         }
         t.note(String.format(
                 Locale.ROOT,
-                "Load average (1 min): %.2f before, %.2f after RedisLocks, %.2f after redis-benchmark (others built on"
-                        + " this 2-core machine meanwhile; the run was under nice -n -10).",
+                "Load average (1 min): %.2f before, %.2f after RedisLocks, %.2f after redis-benchmark; this JVM ran"
+                        + " at nice %d (redis-benchmark inherits it; the Redis server runs at its own).",
                 load[0],
                 load[1],
-                load[2]));
+                load[2],
+                LoadAverage.niceness()));
         return t;
     }
 
