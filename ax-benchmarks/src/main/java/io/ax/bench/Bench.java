@@ -23,6 +23,8 @@ public final class Bench {
         SCENARIOS.put("burst", "io.ax.bench.burst.BurstScenario");
         SCENARIOS.put("delayed", "io.ax.bench.delayed.DelayedScenario");
         SCENARIOS.put("cluster", "io.ax.bench.cluster.ClusterScenario");
+        SCENARIOS.put("ack", "io.ax.bench.cluster.AckScenario");
+        SCENARIOS.put("locks", "io.ax.bench.locks.LocksScenario");
         SCENARIOS.put("soak", "io.ax.bench.soak.SoakScenario");
     }
 

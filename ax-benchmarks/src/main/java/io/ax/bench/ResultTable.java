@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * A table of one scenario: one row per metric, one column per system (AX first), and per peer the ratio that says
- * how many times better AX is on that metric (above 1: AX wins; below 1: AX loses).
+ * how many times better AX is on that metric (above 1: AX wins; below 1: AX loses). A table that compares AX with
+ * itself in other set-ups names its first column's subject instead of "AX".
  */
 public final class ResultTable {
 
@@ -24,14 +25,27 @@ public final class ResultTable {
 
     private final String title;
     private final List<String> systems;
+    /** What the ratios speak of: "AX", or the first column of a table that compares set-ups. */
+    private final String subject;
+
     private final List<Row> rows = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
     private final List<String> failures = new ArrayList<>();
 
     /** @param systems column names; the first is AX, the others its peers */
     public ResultTable(String title, List<String> systems) {
+        this(title, systems, "AX");
+    }
+
+    /**
+     * @param systems column names; the first is the one compared with the others
+     * @param subject how the ratio columns name the first column ({@code "<subject> vs <peer>"}, {@code "(<subject>
+     *     loses)"})
+     */
+    public ResultTable(String title, List<String> systems, String subject) {
         this.title = title;
         this.systems = List.copyOf(systems);
+        this.subject = subject;
     }
 
     /** Adds a metric; {@code values} per system name, missing or NaN for "not measured". */
@@ -72,7 +86,7 @@ public final class ResultTable {
         out.append("| metric |");
         systems.forEach(s -> out.append(' ').append(s).append(" |"));
         for (String peer : systems.subList(1, systems.size())) {
-            out.append(" AX vs ").append(peer).append(" |");
+            out.append(' ').append(subject).append(" vs ").append(peer).append(" |");
         }
         out.append("\n|---|");
         out.append("---:|".repeat(systems.size() * 2 - 1));
@@ -93,7 +107,7 @@ public final class ResultTable {
             for (String peer : systems.subList(1, systems.size())) {
                 String ratio = row.text() != null
                         ? "—"
-                        : ratio(row, row.values().get(ax), row.values().get(peer));
+                        : ratio(row, row.values().get(ax), row.values().get(peer), subject);
                 out.append(' ').append(ratio).append(" |");
             }
             out.append('\n');
@@ -109,12 +123,12 @@ public final class ResultTable {
         return out.toString();
     }
 
-    private static String ratio(Row row, Double ax, Double peer) {
+    private static String ratio(Row row, Double ax, Double peer, String subject) {
         if (ax == null || peer == null || ax.isNaN() || peer.isNaN() || ax == 0 || peer == 0) {
             return "—";
         }
         double r = row.better() == Better.HIGHER ? ax / peer : peer / ax;
-        return String.format(Locale.ROOT, "%.2fx%s", r, r < 0.995 ? " (AX loses)" : "");
+        return String.format(Locale.ROOT, "%.2fx%s", r, r < 0.995 ? " (" + subject + " loses)" : "");
     }
 
     static String format(Double v) {

@@ -39,9 +39,9 @@ final class Audit {
     }
 
     /**
-     * RUNNING {@code at_us} minus the DISPATCHED {@code at_us} just before it, per attempt: all, and those assigned
-     * to a node other than the leader that assigned them (which find theirs by a wake-up or their poll; the
-     * leader claims its own in the write that assigns them).
+     * RUNNING {@code at_us} minus the DISPATCHED {@code at_us} just before it, per attempt: all, those assigned to a
+     * node other than the leader that assigned them (which find theirs by a wake-up or their poll), and the
+     * leader's own (which it claims in the write group that assigns them: no wake-up, no poll).
      */
     record Ack(
             long count,
@@ -49,7 +49,9 @@ final class Audit {
             double p99Millis,
             long remote,
             double remoteP50Millis,
-            double remoteP99Millis) {}
+            double remoteP99Millis,
+            double ownP50Millis,
+            double ownP99Millis) {}
 
     /**
      * The fires of recurring tasks due in a window of whole seconds.
@@ -132,7 +134,9 @@ final class Audit {
                         + " PERCENTILE_DISC(0.99) WITHIN GROUP (ORDER BY at_us - prev_at),"
                         + " COUNT(*) FILTER (WHERE node <> prev_node),"
                         + " PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY at_us - prev_at) FILTER (WHERE node <> prev_node),"
-                        + " PERCENTILE_DISC(0.99) WITHIN GROUP (ORDER BY at_us - prev_at) FILTER (WHERE node <> prev_node)"
+                        + " PERCENTILE_DISC(0.99) WITHIN GROUP (ORDER BY at_us - prev_at) FILTER (WHERE node <> prev_node),"
+                        + " PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY at_us - prev_at) FILTER (WHERE node = prev_node),"
+                        + " PERCENTILE_DISC(0.99) WITHIN GROUP (ORDER BY at_us - prev_at) FILTER (WHERE node = prev_node)"
                         + " FROM t WHERE to_state = 'RUNNING' AND prev_state = 'DISPATCHED' AND at_us >= ? AND at_us < ?",
                 (rs, i) -> new Ack(
                         rs.getLong(1),
@@ -140,7 +144,9 @@ final class Audit {
                         millis(rs.getObject(3)),
                         rs.getLong(4),
                         millis(rs.getObject(5)),
-                        millis(rs.getObject(6))),
+                        millis(rs.getObject(6)),
+                        millis(rs.getObject(7)),
+                        millis(rs.getObject(8))),
                 fromUs,
                 toUs);
     }

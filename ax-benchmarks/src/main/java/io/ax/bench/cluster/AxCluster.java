@@ -16,8 +16,9 @@ import java.util.List;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * AX's tables in schema {@code bench_cluster}, one set per part of the scenario (table prefix {@code axb_},
- * {@code axr_} or {@code axf_}), created by AX's own migrations. The burst is written as the {@code burst} scenario
+ * AX's tables in schema {@code bench_cluster} ({@code bench_ack} for the {@code ack} scenario), one set per part of
+ * the scenario (table prefix {@code axb_}, {@code axr_}, {@code axf_} or {@code axa_}), created by AX's own
+ * migrations. The burst is written as the {@code burst} scenario
  * writes it, straight into the store ({@link JdbcInstanceStore#schedule}): SCHEDULED instances of the one
  * concurrent on-demand task, origin DELAYED, no key, each with its CREATED and SCHEDULED audit rows.
  */
@@ -27,14 +28,21 @@ final class AxCluster implements ClusterSystem {
     private static final int CHUNK = 5_000;
 
     private final Postgres pg;
+    private final String schema;
     private final HikariDataSource dataSource;
     private final JdbcTemplate jdbc;
     private Part part = Part.BURST;
 
     AxCluster(Postgres pg) throws SQLException {
+        this(pg, SCHEMA);
+    }
+
+    /** Drops {@code schema} and creates it empty. */
+    AxCluster(Postgres pg, String schema) throws SQLException {
         this.pg = pg;
-        pg.recreateSchema(SCHEMA);
-        this.dataSource = pg.pool(SCHEMA, 2);
+        this.schema = schema;
+        pg.recreateSchema(schema);
+        this.dataSource = pg.pool(schema, 2);
         this.jdbc = new JdbcTemplate(dataSource);
     }
 
@@ -58,7 +66,7 @@ final class AxCluster implements ClusterSystem {
 
     @Override
     public List<String> nodeArgs() {
-        return List.of("--system=ax", "--schema=" + SCHEMA, "--prefix=" + part.prefix);
+        return List.of("--system=ax", "--schema=" + schema, "--prefix=" + part.prefix);
     }
 
     @Override
@@ -71,10 +79,10 @@ final class AxCluster implements ClusterSystem {
     @Override
     public void drop(Part part) {
         List<String> tables = jdbc.queryForList(
-                "SELECT table_name FROM information_schema.tables WHERE table_schema = ?", String.class, SCHEMA);
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = ?", String.class, schema);
         for (String t : tables) {
             if (t.startsWith(part.prefix)) {
-                jdbc.execute("DROP TABLE IF EXISTS " + SCHEMA + "." + t + " CASCADE");
+                jdbc.execute("DROP TABLE IF EXISTS " + schema + "." + t + " CASCADE");
             }
         }
     }
@@ -119,7 +127,7 @@ final class AxCluster implements ClusterSystem {
 
     @Override
     public void analyze() throws SQLException {
-        pg.analyze(SCHEMA);
+        pg.analyze(schema);
     }
 
     @Override
@@ -129,6 +137,6 @@ final class AxCluster implements ClusterSystem {
 
     /** Drops the schema with every part's tables. */
     void dropSchema() throws SQLException {
-        pg.dropSchema(SCHEMA);
+        pg.dropSchema(schema);
     }
 }

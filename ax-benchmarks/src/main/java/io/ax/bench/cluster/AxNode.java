@@ -9,10 +9,13 @@ import io.ax.core.AxResult;
 import io.ax.core.AxTask;
 import io.ax.core.cluster.ClusterSettings;
 import io.ax.core.cluster.ClusterView;
+import io.ax.core.cluster.WakeUps;
 import io.ax.core.engine.AxEngine;
+import io.ax.core.engine.AxEngineBuilder;
 import io.ax.core.engine.ExecutorRouter;
 import io.ax.core.engine.PoolSettings;
 import io.ax.core.trigger.CronTrigger;
+import io.ax.core.trigger.IntervalTrigger;
 import io.ax.jdbc.JdbcInstanceStore;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -24,9 +27,12 @@ import java.util.UUID;
 /**
  * One AX node in its own JVM: an {@link AxEngine} on its JDBC store (PostgreSQL, the scenario's schema and table
  * prefix), so that it joins the cluster of every other engine on those tables. Its tasks are those of the load: the
- * burst's one on-demand task ({@code concurrent}), or {@code tasks} recurring tasks {@code sec-<n>} that fire every
- * second (one shared cron trigger, as in the {@code recurring} scenario). Every handler is a no-op that reports to
- * the node's {@link ExecutionLog}.
+ * burst's one on-demand task ({@code concurrent}), {@code tasks} recurring tasks {@code sec-<n>} that fire every
+ * second (load {@code recurring}: one shared cron trigger, as in the {@code recurring} scenario, so all at the turn
+ * of each second), or as many that fire every second at fixed rate, their phases spread evenly over the second (load
+ * {@code spread}). Every handler is a no-op that reports to the node's {@link ExecutionLog}. The wake-ups between the
+ * nodes ({@code --wake-ups}): {@code store} (the store's own, PostgreSQL {@code LISTEN/NOTIFY}; the default),
+ * {@code redis} (pub/sub, see {@link NodeRedis}) or {@code none} (each node finds its assignments by its poll).
  */
 final class AxNode implements NodeSystem {
 
@@ -39,30 +45,55 @@ final class AxNode implements NodeSystem {
     private final AxEngine engine;
     private final HikariDataSource dataSource;
     private final CountingStore counted;
+    private final NodeRedis redis;
 
-    private AxNode(AxEngine engine, HikariDataSource dataSource, CountingStore counted) {
+    private AxNode(AxEngine engine, HikariDataSource dataSource, CountingStore counted, NodeRedis redis) {
         this.engine = engine;
         this.dataSource = dataSource;
         this.counted = counted;
+        this.redis = redis;
     }
 
     /** Builds the engine the options describe and starts it (it joins the cluster before this returns). */
     static AxNode start(Options o, ExecutionLog log) {
         HikariDataSource ds = new Postgres(o).pool(o.get("schema", null), CONNECTIONS);
+        NodeRedis redis = null;
         try {
             int threads = o.getInt("threads", 20, 20);
             int queue = o.getInt("queue", 20_000, 20_000);
-            boolean burst = o.get("load", "").equals("burst");
-            CountingStore counted = CountingStore.around(new JdbcInstanceStore(ds, o.get("prefix", null)));
-            AxEngine engine = AxEngine.builder()
+            String load = o.get("load", "");
+            boolean burst = load.equals("burst");
+            JdbcInstanceStore store = new JdbcInstanceStore(ds, o.get("prefix", null));
+            CountingStore counted = CountingStore.around(store);
+            AxEngineBuilder builder = AxEngine.builder()
                     .store(counted.store())
                     .nodeId(o.get("node-id", null))
                     .clusterSettings(settings(o))
                     .router(new ExecutorRouter(List.of(new NoOpExecutor(log, burst))))
-                    .pools(Map.of(AxTask.DEFAULT_GROUP, new PoolSettings(threads, queue)))
-                    .build();
+                    .pools(Map.of(AxTask.DEFAULT_GROUP, new PoolSettings(threads, queue)));
+            switch (o.get("wake-ups", "store")) {
+                case "store" -> {} // the engine takes the store's own
+                case "none" -> builder.wakeUps(WakeUps.none());
+                case "redis" -> {
+                    redis = NodeRedis.connect(o);
+                    builder.wakeUps(redis.wakeUps(store.wakeUps()));
+                }
+                default ->
+                    throw new IllegalArgumentException(
+                            "--wake-ups takes store, redis or none, was " + o.get("wake-ups", ""));
+            }
+            AxEngine engine = builder.build();
             if (burst) {
                 engine.register(AxTask.builder(BURST_TASK).concurrent(true).build());
+            } else if (load.equals("spread")) {
+                int tasks = o.getInt("tasks", 300, 300);
+                for (int i = 0; i < tasks; i++) {
+                    // task i fires at i/tasks of each second: the fires come one by one, not all at the turn
+                    Duration phase = Duration.ofNanos(1_000_000_000L * i / tasks);
+                    engine.register(AxTask.builder(RECURRING_PREFIX + i)
+                            .trigger(IntervalTrigger.fixedRate(Duration.ofSeconds(1), phase))
+                            .build());
+                }
             } else {
                 CronTrigger everySecond = CronTrigger.of("* * * * * ?", ZoneOffset.UTC);
                 int tasks = o.getInt("tasks", 10_000, 10_000);
@@ -73,8 +104,11 @@ final class AxNode implements NodeSystem {
                 }
             }
             engine.start();
-            return new AxNode(engine, ds, counted);
+            return new AxNode(engine, ds, counted, redis);
         } catch (RuntimeException e) {
+            if (redis != null) {
+                redis.close();
+            }
             ds.close();
             throw e;
         }
@@ -118,6 +152,9 @@ final class AxNode implements NodeSystem {
         try {
             engine.stop();
         } finally {
+            if (redis != null) {
+                redis.close();
+            }
             dataSource.close();
         }
     }

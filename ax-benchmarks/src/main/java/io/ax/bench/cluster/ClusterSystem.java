@@ -37,7 +37,9 @@ interface ClusterSystem extends AutoCloseable {
     enum Part {
         BURST("axb_"),
         RECURRING("axr_"),
-        FAILOVER("axf_");
+        FAILOVER("axf_"),
+        /** The {@code ack} scenario's rounds (AX only). */
+        ACK("axa_");
 
         /** AX's table prefix for this part. */
         final String prefix;

@@ -1,0 +1,64 @@
+package io.ax.bench.cluster;
+
+import io.ax.bench.Options;
+import io.ax.core.cluster.WakeUps;
+import io.ax.redis.AxRedis;
+import java.time.Duration;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * A node's Redis, wired as AX's Redis auto-configuration wires it: a Lettuce connection factory ({@code
+ * --redis-host}, {@code --redis-port}, 127.0.0.1:6379 by default, command timeout 2 s) and one {@link AxRedis} on it,
+ * every key and channel under {@code --redis-prefix} ({@code axbench:}). Closed by the node after its engine.
+ */
+final class NodeRedis implements AutoCloseable {
+
+    private final LettuceConnectionFactory factory;
+    private final AxRedis redis;
+
+    private NodeRedis(LettuceConnectionFactory factory, AxRedis redis) {
+        this.factory = factory;
+        this.redis = redis;
+    }
+
+    static NodeRedis connect(Options o) {
+        LettuceConnectionFactory factory = factory(o);
+        try {
+            return new NodeRedis(factory, new AxRedis(factory, prefix(o), Duration.ofSeconds(3)));
+        } catch (RuntimeException e) {
+            factory.destroy();
+            throw e;
+        }
+    }
+
+    /** A started connection factory to the Redis the options name; the caller destroys it. */
+    static LettuceConnectionFactory factory(Options o) {
+        RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(
+                o.get("redis-host", "127.0.0.1"), Integer.parseInt(o.get("redis-port", "6379")));
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                server,
+                LettuceClientConfiguration.builder()
+                        .commandTimeout(Duration.ofSeconds(2))
+                        .build());
+        factory.afterPropertiesSet();
+        factory.start();
+        return factory;
+    }
+
+    static String prefix(Options o) {
+        return o.get("redis-prefix", "axbench:");
+    }
+
+    /** Wake-ups over Redis pub/sub, through {@code fallback} while Redis does not answer. */
+    WakeUps wakeUps(WakeUps fallback) {
+        return redis.wakeUps(fallback);
+    }
+
+    @Override
+    public void close() {
+        redis.close();
+        factory.destroy();
+    }
+}
