@@ -71,9 +71,24 @@ final class RedisLink implements AutoCloseable {
         try {
             return operation.apply(redis);
         } catch (RuntimeException e) {
-            failed(e);
+            if (!interrupted(e)) {
+                failed(e); // a call its own thread gave up on (a stop interrupts it) says nothing of Redis
+            }
             throw e;
         }
+    }
+
+    private static boolean interrupted(RuntimeException e) {
+        if (Thread.currentThread().isInterrupted()) {
+            return true;
+        }
+        int depth = 0;
+        for (Throwable t = e; t != null && depth < 16; t = t.getCause(), depth++) {
+            if (t instanceof InterruptedException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Marks Redis down after a failed call; logs once per outage. */
