@@ -235,6 +235,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         this.fireWriter = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, "ax-fire-writer");
         fireWriter.onRecovery(leadership::storeBack);
         this.fires = new FirePlanner(this, b.misfireThreshold, b.maxCatchUp);
+        // a series held back behind a group on its way plans no next fire that could wake the dispatch again
+        writer.onOutage(() -> onDispatchThread(() -> this.fires.storeAway()));
         Claimer claimer = new Claimer(this, pools);
         this.dispatcher = new Dispatcher(this, pools, b.rejectionBackoff, leadership, claimer);
         this.poller = new AssignmentPoller(this, pools, claimer, b.clusterSettings.pollInterval());

@@ -414,6 +414,14 @@ final class FirePlanner {
     }
 
     /**
+     * On the dispatch thread: writes began to fail. What waits for a group that is on its way goes now, since that
+     * group may not be settled before the store is back: MEMORY work runs, the rest stays in the store.
+     */
+    void storeAway() {
+        drainReady();
+    }
+
+    /**
      * An instance of a fixed-delay series (or a catch-up of one) ended: the series goes on from now, unless it has
      * another unfinished fire. Fires of a fixed-delay series have no shared fire times the store could deduplicate,
      * so this check is what keeps a series single after a takeover planned its next fire while an earlier one was

@@ -92,6 +92,7 @@ final class StateWriter {
 
     private volatile StoreOutage outage;
     private volatile Runnable onRecovery = () -> {};
+    private volatile Runnable onOutage = () -> {};
 
     StateWriter(InstanceStore store, int capacity, String nodeId, AxClock clock) {
         this(store, capacity, nodeId, clock, "ax-writer");
@@ -115,6 +116,11 @@ final class StateWriter {
     /** Runs on the writer thread each time writes land again after an outage. */
     void onRecovery(Runnable action) {
         this.onRecovery = action;
+    }
+
+    /** Runs on the writer thread when writes begin to fail; it must not block. */
+    void onOutage(Runnable action) {
+        this.onOutage = action;
     }
 
     /** Since when, and why, the store refuses writes; empty while they land. */
@@ -371,6 +377,11 @@ final class StateWriter {
                     Level.WARNING,
                     "AX cannot write to its store; retrying with back-off, nothing is dropped: {0}",
                     e.toString());
+            try {
+                onOutage.run();
+            } catch (RuntimeException failed) {
+                LOG.log(Level.WARNING, "AX could not act on the store's outage: {0}", failed.toString());
+            }
         }
     }
 
