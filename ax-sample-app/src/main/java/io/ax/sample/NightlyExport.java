@@ -5,6 +5,7 @@ import io.ax.core.AxJob;
 import io.ax.core.AxResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Profile;
 import org.springframework.stereotype.Component;
 
 /**
@@ -13,6 +14,7 @@ import org.springframework.stereotype.Component;
  * context. See {@code /actuator/ax/workflows}.
  */
 @Component
+@Profile("!no-demo-tasks") // the fault tests count every instance: a fire due tonight never ends within their bounds
 public class NightlyExport {
 
     private static final Logger LOG = LoggerFactory.getLogger(NightlyExport.class);
