@@ -131,24 +131,11 @@ final class PostgresBulk implements GroupWriter {
             traceParents[i] = in.traceParent();
             bytes[i] = fires.get(i).payload();
         }
-        if (fence > 0) {
-            return returningIds(
-                    insertInstancesFenced,
-                    new long[] {fence},
-                    ids,
-                    tasks,
-                    scheduled,
-                    states,
-                    attempts,
-                    nodes,
-                    updated,
-                    origins,
-                    keys,
-                    traceParents,
-                    bytes);
-        }
+        // a leader's fires carry its epoch, checked in the same statement; other writers' fires carry none
+        boolean fenced = fence > 0;
         return returningIds(
-                insertInstances,
+                fenced ? insertInstancesFenced : insertInstances,
+                fenced ? new long[] {fence} : new long[0],
                 ids,
                 tasks,
                 scheduled,

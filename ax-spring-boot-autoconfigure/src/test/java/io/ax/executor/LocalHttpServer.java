@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +30,9 @@ final class LocalHttpServer implements AutoCloseable {
     final AtomicInteger slowAbandoned = new AtomicInteger();
 
     private final AtomicInteger flakyCalls = new AtomicInteger();
+    /** Counted down at close: slow exchanges still trickling end then, not a minute later. */
+    private final CountDownLatch closing = new CountDownLatch(1);
+
     private final ExecutorService threads = Executors.newFixedThreadPool(64, r -> new Thread(r, "test-http-server"));
     private final HttpServer server;
     private volatile int flakyFailures;
@@ -104,7 +108,9 @@ final class LocalHttpServer implements AutoCloseable {
             while (System.nanoTime() < end) {
                 out.write('.');
                 out.flush();
-                Thread.sleep(20); // the pace of a slow server, not a wait for a condition
+                if (closing.await(20, TimeUnit.MILLISECONDS)) {
+                    break; // the server closes; between bytes, the pace of a slow server
+                }
             }
         } catch (IOException gone) {
             slowAbandoned.incrementAndGet();
@@ -118,6 +124,7 @@ final class LocalHttpServer implements AutoCloseable {
 
     @Override
     public void close() {
+        closing.countDown();
         server.stop(0);
         threads.shutdownNow();
     }
