@@ -22,9 +22,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * Assignment (on the leader) and the start of each attempt (on every node): moves due instances to DISPATCHED,
  * assigned to the node the ring picks, keeping non-overlapping tasks from overlapping across the cluster: a fire
- * that finds the task's previous instance in flight is SKIPPED (a catch-up waits for it instead). An instance this
- * node should run but cannot take now (its pool full) stays SCHEDULED and is dispatched again after the rejection
- * back-off.
+ * that finds the task's previous instance in flight is SKIPPED (a catch-up waits for it instead). When that previous
+ * instance runs on another node, its end may simply not have reached this node yet: the fire waits for news of it
+ * (see {@link #awaitEnd}) rather than being skipped on a guess. An instance this node should run but cannot take now
+ * (its pool full) stays SCHEDULED and is dispatched again after the rejection back-off.
  */
 final class Dispatcher {
 
@@ -55,6 +56,20 @@ final class Dispatcher {
     private int groupsInFlight;
     /** Holders of a task's slot whose end the store is being asked about (see {@link #assign}). */
     private final Set<String> checking = ConcurrentHashMap.newKeySet();
+    /**
+     * Task name -> the fire of a non-overlapping series that waits for news of its previous instance's end on
+     * another node (see {@link #awaitEnd}); one per task. Touched on the dispatch thread, read on others.
+     */
+    private final Map<String, Due> awaitingEnd = new ConcurrentHashMap<>();
+    /**
+     * The store is asked again this soon after it said a remote holder runs on; the wait doubles up to {@link
+     * #LAST_ASK_AGAIN} (or the poll interval, when shorter).
+     */
+    private static final Duration FIRST_ASK_AGAIN = Duration.ofMillis(20);
+
+    private static final Duration LAST_ASK_AGAIN = Duration.ofMillis(250);
+    /** Fires that waited for a remote holder's end until they became misfires: skipped when they come back. */
+    private final Set<String> waitedEnough = ConcurrentHashMap.newKeySet();
     /** Task name -> due MEMORY executions of a paused task (they live in this process only), until its resume. */
     private final Map<String, List<Due>> held = new ConcurrentHashMap<>();
 
@@ -153,6 +168,7 @@ final class Dispatcher {
         Instant now = engine.clock().instant();
         for (Due due : dues) {
             AxTask task = due.task();
+            boolean mayAwaitEnd = !waitedEnough.remove(due.instanceId());
             boolean inMemory = InstanceIds.isMemory(due.instanceId());
             long epoch = inMemory ? 0 : leaderEpoch; // MEMORY instances are not in the shared store: no fence
             pipeline.add(due.instanceId()); // until its outcome is settled: a sweep must not load it again
@@ -239,6 +255,8 @@ final class Dispatcher {
                 if (!inFlight.containsKey(task.name())) {
                     startWaiting(task.name()); // released while we queued
                 }
+            } else if (due.origin() == InstanceOrigin.SERIES && mayAwaitEnd && leadership.runsElsewhere(previous)) {
+                awaitEnd(due, previous, decisions, ordered, now, epoch);
             } else {
                 decide(
                         decisions,
@@ -277,6 +295,62 @@ final class Dispatcher {
         }
         CompletableFuture.allOf(gates.toArray(CompletableFuture[]::new))
                 .whenComplete((ignored, error) -> engine.onDispatchThread(() -> settle(decisions, outcomes, started)));
+    }
+
+    /**
+     * A fire of a non-overlapping series found its previous instance running on another node. That instance may
+     * have ended there already, its end not heard of here yet (its owner writes it, then this node's next look at
+     * its assignments reads it): skipping the fire on that guess would drop a fire that could run. So the fire waits
+     * for news of the end, asking the store at once and then again after a short, growing wait, and starts when it
+     * comes. It waits at most until the series' next fire comes (which is then the one that waits, and this one is
+     * SKIPPED) or until it would be a misfire (then it is SKIPPED), so a long run elsewhere still skips fires, as
+     * a long run on this node does.
+     */
+    private void awaitEnd(
+            Due due, String holder, List<Decision> decisions, List<Transition> ordered, Instant now, long epoch) {
+        String taskName = due.task().name();
+        Due displaced = awaitingEnd.put(taskName, due);
+        if (displaced != null && !displaced.instanceId().equals(due.instanceId())) {
+            decide(
+                    decisions,
+                    ordered,
+                    displaced,
+                    skip(displaced, now, "previous instance " + holder + " had not finished at the next fire", epoch));
+        }
+        askEnded(taskName, holder, due, FIRST_ASK_AGAIN);
+        Duration untilMisfire =
+                Duration.between(now, due.scheduledTime().plus(engine.fires().misfireThreshold()));
+        engine.after(untilMisfire.isNegative() ? Duration.ZERO : untilMisfire, () -> {
+            if (awaitingEnd.remove(taskName, due)) {
+                waitedEnough.add(due.instanceId());
+                dispatchFresh(due);
+            }
+        });
+    }
+
+    /** Asks the store whether a remote holder ended, for as long as {@code waiter} waits for it. */
+    private void askEnded(String taskName, String holder, Due waiter, Duration again) {
+        leadership.checkEnded(
+                holder,
+                () -> {
+                    heldSince.remove(holder);
+                    if (inFlight.remove(taskName, holder)) {
+                        startWaiting(taskName);
+                    }
+                },
+                () -> {
+                    if (awaitingEnd.get(taskName) == waiter) {
+                        Duration longest = leadership.pollInterval().compareTo(LAST_ASK_AGAIN) < 0
+                                ? leadership.pollInterval()
+                                : LAST_ASK_AGAIN;
+                        Duration next = again.multipliedBy(2).compareTo(longest) > 0 ? longest : again.multipliedBy(2);
+                        engine.after(again, () -> {
+                            if (awaitingEnd.get(taskName) == waiter) {
+                                askEnded(taskName, holder, waiter, next);
+                            }
+                        });
+                    }
+                });
     }
 
     private void decide(List<Decision> decisions, List<Transition> ordered, Due due, Transition t) {
@@ -435,8 +509,16 @@ final class Dispatcher {
         }
     }
 
-    /** Dispatches the next catch-up that waits for the task (it competes for the in-flight slot again). */
+    /**
+     * Dispatches the fire or the next catch-up that waits for the task's previous instance to end (it competes for
+     * the in-flight slot again).
+     */
     private void startWaiting(String taskName) {
+        Due awaiting = awaitingEnd.remove(taskName);
+        if (awaiting != null) {
+            engine.onDispatchThread(() -> dispatchFresh(awaiting));
+            return;
+        }
         Queue<Due> queue = waiting.get(taskName);
         Due next = queue == null ? null : queue.poll();
         if (next != null) {
@@ -472,6 +554,9 @@ final class Dispatcher {
         checking.clear();
         waiting.values().forEach(queue -> queue.forEach(d -> pipeline.remove(d.instanceId())));
         waiting.clear();
+        awaitingEnd.values().forEach(d -> pipeline.remove(d.instanceId()));
+        awaitingEnd.clear();
+        waitedEnough.clear();
         held.clear();
     }
 

@@ -107,6 +107,11 @@ final class FirePlanner {
         }
     }
 
+    /** How late a fire may start before it is a misfire. */
+    Duration misfireThreshold() {
+        return misfireThreshold;
+    }
+
     boolean isMisfire(Instant fireTime, Instant now) {
         return fireTime.isBefore(now.minus(misfireThreshold));
     }

@@ -114,6 +114,20 @@ final class Leadership implements Membership.Listener {
         tracked.put(due.instanceId(), new Tracked(due, owner, engine.clock().nanoTime(), untilEnd));
     }
 
+    /**
+     * Whether an instance was assigned to another node and this node has not heard of its end yet: it may have ended
+     * there already, its end on its way here (the owner's write, then this node's next look at its assignments).
+     */
+    boolean runsElsewhere(String instanceId) {
+        Tracked t = tracked.get(instanceId);
+        return t != null && !t.owner().equals(nodeId);
+    }
+
+    /** How often this node looks at what it assigned. */
+    Duration pollInterval() {
+        return membership.settings().pollInterval();
+    }
+
     private final java.util.concurrent.atomic.AtomicBoolean wakeUpPending =
             new java.util.concurrent.atomic.AtomicBoolean();
 
