@@ -15,6 +15,7 @@ import java.util.Set;
  *               |             |           |-----&gt; FAILED  --+--&gt; RETRYING -&gt; DISPATCHED ...
  *               |             |           '-----&gt; TIMEOUT --'--(retries used up)--&gt; DEAD
  *               +--&gt; CANCELLED   DISPATCHED -&gt; SCHEDULED (not acknowledged or rejected by a full pool)
+ *               |                 RUNNING -&gt; SCHEDULED    (acknowledged, never started: its node stopped first)
  *               '--&gt; SKIPPED     (previous instance still running, concurrent = false, or task paused)
  *
  * CREATED -&gt; SKIPPED  (a workflow step whose upstream failed in its run: recorded, never scheduled)
@@ -36,7 +37,10 @@ public enum InstanceState {
     SCHEDULED,
     /** Handed to an execution pool; not yet started. */
     DISPATCHED,
-    /** Executing on a worker thread. */
+    /**
+     * Acknowledged by its node, which runs it: executing on a worker thread, or waiting in its pool's queue for
+     * one. An instance its node never started when it stopped goes back to SCHEDULED, for another node.
+     */
     RUNNING,
     /** Finished successfully. Final. */
     SUCCESS,
@@ -65,7 +69,7 @@ public enum InstanceState {
         t.put(CREATED, EnumSet.of(SCHEDULED, SKIPPED));
         t.put(SCHEDULED, EnumSet.of(DISPATCHED, CANCELLED, SKIPPED));
         t.put(DISPATCHED, EnumSet.of(RUNNING, SCHEDULED));
-        t.put(RUNNING, EnumSet.of(SUCCESS, FAILED, TIMEOUT));
+        t.put(RUNNING, EnumSet.of(SUCCESS, FAILED, TIMEOUT, SCHEDULED));
         t.put(FAILED, EnumSet.of(RETRYING, DEAD));
         t.put(TIMEOUT, EnumSet.of(RETRYING, DEAD));
         t.put(RETRYING, EnumSet.of(DISPATCHED, CANCELLED));

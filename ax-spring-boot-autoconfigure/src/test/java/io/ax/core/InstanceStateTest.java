@@ -15,7 +15,7 @@ class InstanceStateTest {
         assertThat(CREATED.successors()).containsExactlyInAnyOrder(SCHEDULED, SKIPPED);
         assertThat(SCHEDULED.successors()).containsExactlyInAnyOrder(DISPATCHED, CANCELLED, SKIPPED);
         assertThat(DISPATCHED.successors()).containsExactlyInAnyOrder(RUNNING, SCHEDULED);
-        assertThat(RUNNING.successors()).containsExactlyInAnyOrder(SUCCESS, FAILED, TIMEOUT);
+        assertThat(RUNNING.successors()).containsExactlyInAnyOrder(SUCCESS, FAILED, TIMEOUT, SCHEDULED);
         assertThat(FAILED.successors()).containsExactlyInAnyOrder(RETRYING, DEAD);
         assertThat(TIMEOUT.successors()).containsExactlyInAnyOrder(RETRYING, DEAD);
         assertThat(RETRYING.successors()).containsExactlyInAnyOrder(DISPATCHED, CANCELLED);

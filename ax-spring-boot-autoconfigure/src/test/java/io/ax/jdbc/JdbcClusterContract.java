@@ -23,6 +23,7 @@ import io.ax.core.cluster.NodeStatus;
 import io.ax.core.cluster.WakeUps;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.ExecutorRouter;
+import io.ax.core.engine.PoolSettings;
 import io.ax.core.store.NewFire;
 import io.ax.core.trigger.IntervalTrigger;
 import io.ax.test.RecordingExecutor;
@@ -99,6 +100,10 @@ abstract class JdbcClusterContract {
     }
 
     private AxEngine node(String id, ClusterSettings settings, WakeUps wakeUps, AxTask... tasks) {
+        return node(id, settings, wakeUps, new PoolSettings(8, 1_000), tasks);
+    }
+
+    private AxEngine node(String id, ClusterSettings settings, WakeUps wakeUps, PoolSettings pool, AxTask... tasks) {
         Cuttable link = new Cuttable(new JdbcLeaderLease(dataSource, PREFIX), new JdbcNodeRegistry(dataSource, PREFIX));
         links.put(id, link);
         AxEngine e = AxEngine.builder()
@@ -108,6 +113,7 @@ abstract class JdbcClusterContract {
                 .clusterSettings(settings)
                 .cluster(link, link)
                 .wakeUps(wakeUps)
+                .defaultPool(pool)
                 .shutdownAwait(Duration.ofSeconds(2))
                 .build();
         for (AxTask task : tasks) {
@@ -285,6 +291,76 @@ abstract class JdbcClusterContract {
         assertThat(next.cluster().epoch()).isGreaterThan(epoch);
         int before = executor.runsOf("tick").size();
         await().atMost(BOUND).until(() -> executor.runsOf("tick").size() > before + 5);
+    }
+
+    @Test
+    void aNodeThatStopsReturnsTheWorkItAcknowledgedAndNeverStartedForAnotherToRun() throws Exception {
+        AxTask job = task("job").concurrent(true).build();
+        AxEngine n1 = node("n1", FAST, job);
+        n1.start(); // the leader
+        // n2 runs one instance at a time: what it acknowledges waits in its queue, RUNNING and not started
+        AxEngine n2 = node("n2", FAST, WakeUps.none(), new PoolSettings(1, 100), job);
+        n2.start();
+        await().atMost(BOUND).until(() -> n1.cluster().liveNodes().size() == 2);
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean();
+        executor.when("job", ctx -> {
+            if (ctx.nodeId().equals("n2") && first.compareAndSet(false, true)) {
+                holding.countDown();
+                letGo.await(BOUND.toMillis(), TimeUnit.MILLISECONDS); // n2's only thread is busy meanwhile
+            }
+            return io.ax.core.AxResult.success();
+        });
+        List<ScheduleRequest> requests = new ArrayList<>();
+        for (int i = 0; i < 80; i++) {
+            requests.add(ScheduleRequest.of("job").after(Duration.ofMillis(100)));
+        }
+        List<String> ids = n1.scheduleAll(requests);
+        assertThat(holding.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        await().atMost(BOUND).until(() -> count("owner = 'n2' AND state = 'RUNNING'") >= 10);
+
+        Thread stopping = new Thread(n2::stop, "test-stop-n2");
+        stopping.start();
+        // at once, not after the shutdown wait: what n2 never started goes back while its one run goes on
+        await().atMost(BOUND)
+                .until(() -> db.queryForObject(
+                                "SELECT COUNT(*) FROM " + PREFIX + "audit WHERE reason LIKE 'returned: node n2 stops%'",
+                                Integer.class)
+                        >= 9);
+        assertThat(stopping.isAlive()).as("n2 still waits for its one run").isTrue();
+        letGo.countDown();
+        stopping.join(BOUND.toMillis());
+
+        await().atMost(BOUND).until(() -> ids.stream().allMatch(id -> state(id) == InstanceState.SUCCESS));
+        Map<String, Long> runsPerInstance = executor.runs().stream()
+                .filter(ctx -> ids.contains(ctx.instanceId()))
+                .collect(Collectors.groupingBy(AxContext::instanceId, Collectors.counting()));
+        assertThat(runsPerInstance).hasSize(ids.size());
+        assertThat(runsPerInstance.values()).as("an instance run twice").allMatch(n -> n == 1);
+        List<String> returned = db.queryForList(
+                "SELECT instance_id FROM " + PREFIX + "audit WHERE from_state = 'RUNNING' AND to_state = 'SCHEDULED'",
+                String.class);
+        assertThat(returned).isNotEmpty().doesNotHaveDuplicates();
+        for (String id : returned) {
+            assertThat(db.queryForObject("SELECT owner FROM " + PREFIX + "instance WHERE id = ?", String.class, id))
+                    .as("run by the node that stayed")
+                    .isEqualTo("n1");
+            assertThat(db.queryForList(
+                            "SELECT to_state FROM " + PREFIX + "audit WHERE instance_id = ? ORDER BY id",
+                            String.class,
+                            id))
+                    .as("returned unstarted, then run once elsewhere, without a failed attempt")
+                    .containsExactly(
+                            "CREATED",
+                            "SCHEDULED",
+                            "DISPATCHED",
+                            "RUNNING",
+                            "SCHEDULED",
+                            "DISPATCHED",
+                            "RUNNING",
+                            "SUCCESS");
+        }
     }
 
     @Test

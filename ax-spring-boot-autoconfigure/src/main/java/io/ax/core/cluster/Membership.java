@@ -123,7 +123,8 @@ public final class Membership implements AutoCloseable {
     /** One heartbeat: our row, the lease, the view. Never throws: a failed round is retried at the next. */
     void round() {
         try {
-            if (!registry.heartbeat(self.nodeId(), self.incarnation(), self.capacity())) {
+            if (!registry.heartbeat(
+                    self.nodeId(), self.incarnation(), stopped ? NodeStatus.LEAVING : self.capacity())) {
                 LOG.log(
                         Level.WARNING,
                         "Node {0}''s registration was taken over (declared dead?); registering again",
@@ -278,14 +279,20 @@ public final class Membership implements AutoCloseable {
 
     /**
      * Hands leadership over at once: stops taking or renewing the lease and releases it, so a standby takes over
-     * without waiting for it to expire. The heartbeat goes on until {@link #close}, so the work still running here
-     * is not taken for a dead node's. Idempotent; never throws.
+     * without waiting for it to expire, and tells the leader in its heartbeat that this node is leaving, so that it
+     * assigns it nothing more. The heartbeat goes on until {@link #close}, so the work still running here is not
+     * taken for a dead node's. Idempotent; never throws.
      */
     public void resign() {
         if (stopped) {
             return;
         }
         stopped = true;
+        try {
+            registry.heartbeat(self.nodeId(), self.incarnation(), NodeStatus.LEAVING);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Node {0} could not say it is leaving: {1}", self.nodeId(), e.toString());
+        }
         Lease was;
         synchronized (this) {
             was = held;

@@ -15,7 +15,8 @@ import java.util.Set;
  * @param lastHeartbeat its last heartbeat, on the store's clock
  * @param heartbeatAge how long ago that was, on the store's clock
  * @param groups the execution groups it serves
- * @param capacityFree how many more instances it could take at its last heartbeat
+ * @param capacityFree how many more instances it could take at its last heartbeat; {@link #LEAVING} for a node that
+ *     stops: alive until its running work ends, but to be assigned nothing more
  */
 public record NodeStatus(
         String nodeId,
@@ -32,6 +33,14 @@ public record NodeStatus(
         Objects.requireNonNull(incarnation, "incarnation");
         Objects.requireNonNull(heartbeatAge, "heartbeatAge");
         groups = Set.copyOf(groups);
+    }
+
+    /** The capacity a stopping node announces: assign it nothing more. */
+    public static final int LEAVING = -1;
+
+    /** Whether the node stops: alive, but to be assigned nothing more. */
+    public boolean leaving() {
+        return capacityFree == LEAVING;
     }
 
     /** Whether its heartbeat is younger than {@code lease}. */

@@ -54,6 +54,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -369,7 +370,10 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         wheel.close();
         drain(dispatchExecutor);
         drain(outcomes); // after the dispatch thread, which hands it work
-        pools.shutdown(shutdownAwait.toNanos());
+        // what waits in a pool's queue was acknowledged and never started: another node runs it now, not this one
+        // after the shutdown wait (a claim the writer confirms later finds the pools shut and returns its instance)
+        returnUnstarted(pools.stopTaking());
+        pools.awaitRunning(shutdownAwait.toNanos());
         writer.stop(shutdownAwait.toMillis());
         fireWriter.stop(shutdownAwait.toMillis());
         listeners.stop(shutdownAwait.toMillis());
@@ -425,6 +429,54 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                     what,
                     membership.settings().lease());
         }
+    }
+
+    /**
+     * On a stop: instances this node acknowledged (RUNNING) that no thread of it started go back to SCHEDULED, for
+     * the leader to assign to another node. Never waits: the writer applies them before it stops.
+     */
+    void returnUnstarted(List<Execution> unstarted) {
+        List<Transition> back = new ArrayList<>();
+        for (Execution ex : unstarted) {
+            if (InstanceIds.isMemory(ex.instanceId())) {
+                continue; // it lives in this process only: nothing another node could run
+            }
+            back.add(writer.owned(
+                    ex.instanceId(),
+                    InstanceState.RUNNING,
+                    InstanceState.SCHEDULED,
+                    ex.attempt,
+                    "returned: node " + nodeId + " stops before it started attempt " + ex.attempt,
+                    null,
+                    0));
+        }
+        if (back.isEmpty()) {
+            return;
+        }
+        LOG.log(
+                Level.INFO,
+                "Node {0} stops: {1} instance(s) it had not started go back for another node",
+                nodeId,
+                back.size());
+        List<CompletableFuture<Boolean>> outcomes = writer.submitAllOrFail(back);
+        for (int i = 0; i < back.size(); i++) {
+            Transition t = back.get(i);
+            outcomes.get(i).whenComplete((applied, error) -> {
+                if (error != null) {
+                    LOG.log(
+                            Level.WARNING,
+                            "Instance {0} could not be returned; the leader recovers it once node {1} is gone: {2}",
+                            t.instanceId(),
+                            nodeId,
+                            error.toString());
+                } else {
+                    StateWriter.logMove(t, applied);
+                }
+            });
+        }
+        // the leader looks for them once they are in the store, not at its next sweep
+        CompletableFuture.allOf(outcomes.toArray(CompletableFuture[]::new))
+                .whenComplete((ignored, error) -> wakeUps.signal(List.of(WakeUps.LEADER)));
     }
 
     /** On a normal stop: the instances assigned here and not started go back, for the leader to assign again. */

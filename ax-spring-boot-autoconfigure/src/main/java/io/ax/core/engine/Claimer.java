@@ -132,14 +132,12 @@ final class Claimer {
         Execution execution = new Execution(c.due(), c.attempt());
         engine.insight().handingOff(c.due(), c.attempt());
         try {
-            pools.submitReserved(c.due().task().group(), () -> engine.runner().run(execution));
+            pools.submitReserved(
+                    c.due().task().group(), execution, () -> engine.runner().run(execution));
             engine.insight().handedOff(c.due());
         } catch (RejectedExecutionException stopped) {
-            // only a pool that shut down refuses a reserved place: the instance stays RUNNING for recovery
-            LOG.log(
-                    Level.DEBUG,
-                    "Pool refused instance {0}: the engine stops",
-                    c.due().instanceId());
+            // only a pool that shut down refuses a reserved place: the engine stops, and the instance goes back
+            engine.returnUnstarted(List.of(execution));
         }
     }
 }

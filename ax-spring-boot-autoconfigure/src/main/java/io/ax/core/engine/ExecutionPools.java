@@ -1,5 +1,7 @@
 package io.ax.core.engine;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -49,20 +51,30 @@ final class ExecutionPools {
         places(group).release();
     }
 
-    /** Runs {@code work} on a place reserved with {@link #tryReserve}; the place is free again when it ends. */
-    void submitReserved(String group, Runnable work) {
+    /**
+     * Runs an execution on a place reserved with {@link #tryReserve}; the place is free again when it ends.
+     *
+     * @throws RejectedExecutionException when the pool is shut down ({@link #stopTaking})
+     */
+    void submitReserved(String group, Execution execution, Runnable work) {
         Semaphore free = places(group);
         try {
-            pools.computeIfAbsent(group, this::create).execute(() -> {
-                try {
-                    work.run();
-                } finally {
-                    free.release();
-                }
-            });
+            pools.computeIfAbsent(group, this::create).execute(new Reserved(execution, work, free));
         } catch (RejectedExecutionException e) {
             free.release();
             throw e;
+        }
+    }
+
+    /** Queued work that knows its execution, so that a stop can tell which instances never started. */
+    private record Reserved(Execution execution, Runnable work, Semaphore free) implements Runnable {
+        @Override
+        public void run() {
+            try {
+                work.run();
+            } finally {
+                free.release();
+            }
         }
     }
 
@@ -112,8 +124,28 @@ final class ExecutionPools {
         return pool;
     }
 
-    /** Stops taking work, lets running work finish for up to {@code awaitNanos}, then interrupts what remains. */
-    void shutdown(long awaitNanos) {
+    /**
+     * Stops taking work and takes out of the queues what no thread has started: those executions will not run here.
+     * What runs goes on ({@link #awaitRunning}).
+     */
+    List<Execution> stopTaking() {
+        pools.values().forEach(ThreadPoolExecutor::shutdown);
+        List<Execution> unstarted = new ArrayList<>();
+        for (ThreadPoolExecutor pool : pools.values()) {
+            List<Runnable> queued = new ArrayList<>();
+            pool.getQueue().drainTo(queued);
+            for (Runnable r : queued) {
+                if (r instanceof Reserved reserved) {
+                    reserved.free().release();
+                    unstarted.add(reserved.execution());
+                }
+            }
+        }
+        return unstarted;
+    }
+
+    /** Lets running work finish for up to {@code awaitNanos} (after {@link #stopTaking}), then interrupts it. */
+    void awaitRunning(long awaitNanos) {
         pools.values().forEach(ThreadPoolExecutor::shutdown);
         long deadline = System.nanoTime() + awaitNanos;
         for (ThreadPoolExecutor pool : pools.values()) {

@@ -60,6 +60,8 @@ final class Leadership implements Membership.Listener {
 
     private volatile HashRing ring;
     private volatile Set<String> live = Set.of();
+    /** The live nodes that take new work: those not {@link NodeStatus#leaving leaving}. */
+    private volatile Set<String> ringNodes = Set.of();
     /** Whether the ax-leader thread runs: until then (the engine's start) a takeover runs on the starting thread. */
     private volatile boolean ticking;
     /** A heartbeat read the nodes: the leader's next tick looks for dead nodes' work and for pauses. */
@@ -249,11 +251,19 @@ final class Leadership implements Membership.Listener {
     @Override
     public void nodes(List<NodeStatus> nodes) {
         Set<String> now = new HashSet<>();
-        nodes.forEach(n -> now.add(n.nodeId()));
+        Set<String> assignable = new HashSet<>();
+        for (NodeStatus n : nodes) {
+            now.add(n.nodeId());
+            if (!n.leaving()) {
+                assignable.add(n.nodeId()); // a stopping node is alive (its running work is not orphaned), no more
+            }
+        }
         now.add(nodeId); // this node runs, whatever its last heartbeat says
-        if (!now.equals(live)) {
+        assignable.add(nodeId);
+        if (!now.equals(live) || !assignable.equals(ringNodes)) {
             live = Set.copyOf(now);
-            ring = HashRing.of(live, membership.settings().virtualNodes());
+            ringNodes = Set.copyOf(assignable);
+            ring = HashRing.of(ringNodes, membership.settings().virtualNodes());
             suspects.retainAll(live);
         }
         heartbeatSeen = true;
@@ -400,8 +410,19 @@ final class Leadership implements Membership.Listener {
                 }
                 continue;
             }
-            if (state == InstanceState.SCHEDULED || state == InstanceState.DISPATCHED) {
-                tracked.remove(t.due().instanceId()); // taken back by someone else
+            if (state == InstanceState.SCHEDULED) {
+                // returned by its owner (it stopped before it started it) or taken back by someone else: its
+                // task's slot is free, and it is assigned again now rather than at the next sweep
+                tracked.remove(t.due().instanceId());
+                engine.dispatcher().expect(t.due());
+                engine.onDispatchThread(() -> {
+                    engine.dispatcher().release(t.due());
+                    engine.dispatcher().dispatchFresh(t.due());
+                });
+                continue;
+            }
+            if (state == InstanceState.DISPATCHED) {
+                tracked.remove(t.due().instanceId()); // taken back and assigned again by someone else
                 continue;
             }
             suspects.remove(t.owner());
