@@ -610,11 +610,12 @@
         const node = await read('');
         const rows = (node.nodes || []).map(n => h('tr', {'data-node': n.node},
           h('td', {class: 'mono'}, n.node),
-          h('td', {}, n.node === node.leader ? 'leader' : 'standby', n.node === node.node ? ' (this node)' : ''),
+          h('td', {}, n.node === node.leader ? 'leader' : n.capacityFree < 0 ? 'leaving' : 'standby',
+            n.node === node.node ? ' (this node)' : ''),
           h('td', {}, n.host),
           h('td', {}, time(n.startedAt)),
           h('td', {class: 'num'}, millis(n.heartbeatAgeMillis)),
-          h('td', {class: 'num'}, n.capacityFree)));
+          h('td', {class: 'num'}, n.capacityFree < 0 ? '' : n.capacityFree)));
         const reassigned = Object.entries(node.reassigned || {}).map(([k, v]) => k + ': ' + v).join(', ');
         return h('div', {},
           h('div', {class: 'cards'},
