@@ -120,8 +120,9 @@ public final class JdbcNodeRegistry implements NodeRegistry {
     public boolean heartbeat(String nodeId, String incarnation, int capacityFree) {
         Objects.requireNonNull(nodeId, "nodeId");
         Objects.requireNonNull(incarnation, "incarnation");
-        if (capacityFree < 0) {
-            throw new IllegalArgumentException("free capacity must be >= 0, was " + capacityFree);
+        if (capacityFree < 0 && capacityFree != NodeStatus.LEAVING) {
+            throw new IllegalArgumentException(
+                    "free capacity must be >= 0 (or NodeStatus.LEAVING), was " + capacityFree);
         }
         return jdbc.update(sql.heartbeat, capacityFree, nodeId, incarnation) == 1;
     }

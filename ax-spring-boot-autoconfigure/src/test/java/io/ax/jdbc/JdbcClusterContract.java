@@ -329,6 +329,13 @@ abstract class JdbcClusterContract {
                                 Integer.class)
                         >= 9);
         assertThat(stopping.isAlive()).as("n2 still waits for its one run").isTrue();
+        assertThat(new JdbcNodeRegistry(dataSource, PREFIX).nodes())
+                .as("n2 is alive (its run is not orphaned) and says it leaves (it is assigned nothing more)")
+                .anySatisfy(n -> {
+                    assertThat(n.nodeId()).isEqualTo("n2");
+                    assertThat(n.leaving()).isTrue();
+                    assertThat(n.aliveWithin(FAST.lease())).isTrue();
+                });
         letGo.countDown();
         stopping.join(BOUND.toMillis());
 

@@ -65,8 +65,9 @@ public final class LocalNodeRegistry implements NodeRegistry {
     public synchronized boolean heartbeat(String nodeId, String incarnation, int capacityFree) {
         Objects.requireNonNull(nodeId, "nodeId");
         Objects.requireNonNull(incarnation, "incarnation");
-        if (capacityFree < 0) {
-            throw new IllegalArgumentException("free capacity must be >= 0, was " + capacityFree);
+        if (capacityFree < 0 && capacityFree != NodeStatus.LEAVING) {
+            throw new IllegalArgumentException(
+                    "free capacity must be >= 0 (or NodeStatus.LEAVING), was " + capacityFree);
         }
         Row row = rows.get(nodeId);
         if (row == null || !row.node.incarnation().equals(incarnation)) {

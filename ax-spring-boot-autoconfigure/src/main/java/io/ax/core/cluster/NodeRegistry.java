@@ -18,7 +18,8 @@ public interface NodeRegistry {
     void register(NodeInfo node, java.time.Duration staleAfter);
 
     /**
-     * Records a heartbeat now (store clock) with the node's free capacity.
+     * Records a heartbeat now (store clock) with the node's free capacity, or {@link NodeStatus#LEAVING} for a node
+     * that stops.
      *
      * @return false when the node's row is gone or belongs to another incarnation
      */

@@ -99,6 +99,18 @@ public abstract class NodeRegistryContract {
     }
 
     @Test
+    void aNodeThatStopsSaysItLeavesAndStaysAlive() {
+        registry.register(node("n1", "inc-1", "host-1"), LONG);
+        assertThat(status("n1").leaving()).isFalse();
+        assertThat(registry.heartbeat("n1", "inc-1", NodeStatus.LEAVING)).isTrue();
+        assertThat(status("n1")).satisfies(n -> {
+            assertThat(n.leaving()).isTrue();
+            assertThat(n.aliveWithin(LONG)).isTrue();
+        });
+        assertThatThrownBy(() -> registry.heartbeat("n1", "inc-1", -2)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void heartbeatAgeIsMeasuredOnTheStoreClock() {
         registry.register(node("n1", "inc-1", "host-1"), LONG);
         NodeStatus fresh = status("n1");
