@@ -123,6 +123,12 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
      * changes of other instances.
      */
     private final StateWriter fireWriter;
+    /**
+     * Writes the successful ends of attempts, apart from {@link #writer}: a group of starts never queues behind the
+     * ends of the group before it. An end is handed in only after its start was confirmed, so the two never
+     * overtake each other for one instance.
+     */
+    private final StateWriter endWriter;
 
     private final Insight insight;
     private final AttemptTracer tracer;
@@ -235,6 +241,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         writer.onRecovery(leadership::storeBack);
         this.fireWriter = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, "ax-fire-writer");
         fireWriter.onRecovery(leadership::storeBack);
+        this.endWriter = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, "ax-end-writer");
+        endWriter.onRecovery(leadership::storeBack);
         this.fires = new FirePlanner(this, b.misfireThreshold, b.maxCatchUp);
         // a series held back behind a group on its way plans no next fire that could wake the dispatch again
         writer.onOutage(() -> onDispatchThread(() -> this.fires.storeAway()));
@@ -300,6 +308,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         }
         writer.start();
         fireWriter.start();
+        endWriter.start();
         wheel.start();
         try {
             new Recovery(this).run();
@@ -316,6 +325,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             outcomes.shutdownNow();
             writer.stop(0);
             fireWriter.stop(0);
+            endWriter.stop(0);
             throw e;
         }
         leadership.start();
@@ -376,6 +386,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         pools.awaitRunning(shutdownAwait.toNanos());
         writer.stop(shutdownAwait.toMillis());
         fireWriter.stop(shutdownAwait.toMillis());
+        endWriter.stop(shutdownAwait.toMillis());
         listeners.stop(shutdownAwait.toMillis());
         bounded("leave the node registry", membership::close); // no work left here
         LOG.log(Level.INFO, "AX engine stopped on node {0}", nodeId);
@@ -887,7 +898,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
      * by itself.
      */
     public Optional<StoreOutage> storeOutage() {
-        return writer.outage().or(fireWriter::outage);
+        return writer.outage().or(fireWriter::outage).or(endWriter::outage);
     }
 
     /** Series the leader's reconciliation found stopped and gave their next fire again, since this node started. */
@@ -1095,6 +1106,11 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
 
     StateWriter fireWriter() {
         return fireWriter;
+    }
+
+    /** The writer of successful ends (see {@link #endWriter}). */
+    StateWriter endWriter() {
+        return endWriter;
     }
 
     StateWriter writer() {

@@ -172,7 +172,7 @@ final class InstanceRunner {
     private void succeed(Execution ex, AxExecutor executor, RunContext context, AxResult result, long tookNanos) {
         // the worker won the race against the timeout (Execution.finish); the write is conditional on this node
         // still owning the instance, so a node that was declared dead meanwhile does not overwrite the takeover
-        engine.writer()
+        engine.endWriter()
                 .record(engine.writer()
                         .owned(
                                 ex.instanceId(),
