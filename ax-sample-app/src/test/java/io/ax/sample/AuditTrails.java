@@ -62,6 +62,49 @@ final class AuditTrails {
         assertThat(trails).as("instances audited").hasSizeGreaterThan(10);
     }
 
+    /**
+     * The instances due by {@code markUs} that have not ended, each with its audit trail: what a test that waited
+     * for them in vain reports.
+     */
+    static String describeUnfinished(JdbcTemplate db, String prefix, long markUs) {
+        StringBuilder out = new StringBuilder();
+        db.query(
+                "SELECT id, task_name, state, owner, scheduled_us FROM " + prefix + "instance WHERE scheduled_us <= ?"
+                        + " AND state NOT IN ('SUCCESS', 'DEAD', 'CANCELLED', 'SKIPPED') ORDER BY scheduled_us",
+                rs -> {
+                    String id = rs.getString(1);
+                    out.append('\n')
+                            .append(id)
+                            .append(' ')
+                            .append(rs.getString(2))
+                            .append(' ')
+                            .append(rs.getString(3))
+                            .append(" owner ")
+                            .append(rs.getString(4))
+                            .append(" due ")
+                            .append(rs.getLong(5))
+                            .append(':');
+                    db.query(
+                            "SELECT from_state, to_state, node, at_us, reason FROM " + prefix
+                                    + "audit WHERE instance_id = ? ORDER BY id",
+                            a -> {
+                                out.append("\n    ")
+                                        .append(a.getString(1))
+                                        .append(" -> ")
+                                        .append(a.getString(2))
+                                        .append(" by ")
+                                        .append(a.getString(3))
+                                        .append(" at ")
+                                        .append(a.getLong(4))
+                                        .append(": ")
+                                        .append(a.getString(5));
+                            },
+                            id);
+                },
+                markUs);
+        return out.toString();
+    }
+
     /** No trigger fire (task, fire time) has two instances. */
     static void assertOneInstancePerFireTime(JdbcTemplate db, String prefix) {
         assertThat(db.queryForList(

@@ -96,10 +96,15 @@ class ClusterFailoverTest {
 
         // every instance due so far ends, on the nodes still alive
         long mark = db.queryForObject("SELECT COALESCE(MAX(scheduled_us), 0) FROM " + PREFIX + "instance", Long.class);
-        await().atMost(BOUND)
-                .until(() ->
-                        count("scheduled_us <= " + mark + " AND state NOT IN ('SUCCESS','DEAD','CANCELLED','SKIPPED')")
-                                == 0);
+        try {
+            await().atMost(BOUND)
+                    .until(() -> count("scheduled_us <= " + mark
+                                    + " AND state NOT IN ('SUCCESS','DEAD','CANCELLED','SKIPPED')")
+                            == 0);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError(
+                    "instances due that never ended:" + AuditTrails.describeUnfinished(db, PREFIX, mark), e);
+        }
         jvms.close();
 
         System.out.println("Failover times (ms): "
