@@ -254,10 +254,28 @@ final class InstanceRunner {
             return;
         }
         engine.insight().finished(task, outcome, tookNanos);
+        retryOrDie(ex, outcome, message, error, tookNanos, null, 0);
+    }
+
+    /**
+     * What follows an attempt recorded as failed ({@code outcome}: FAILED or TIMEOUT): its retry, or DEAD. With
+     * {@code takenFrom} not null, the leader of {@code fence} takes the instance over from that node, gone after it
+     * recorded the failure and before it decided what follows; with {@code takenFrom} null and {@code fence} 0, this
+     * node decides for an instance it owns (its own last run's, at its start, say).
+     */
+    void retryOrDie(
+            Execution ex,
+            InstanceState outcome,
+            String message,
+            Throwable error,
+            long tookNanos,
+            String takenFrom,
+            long fence) {
+        AxTask task = ex.task();
         if (task.retry().allowsRetryAfter(ex.attempt)) {
             Duration wait = task.retry().delayBeforeRetry(ex.attempt);
             int next = ex.attempt + 1;
-            engine.writer()
+            if (!engine.writer()
                     .apply(engine.writer()
                             .owned(
                                     ex.instanceId(),
@@ -265,8 +283,10 @@ final class InstanceRunner {
                                     InstanceState.RETRYING,
                                     ex.attempt,
                                     "attempt " + next + " in " + wait,
-                                    null,
-                                    0));
+                                    takenFrom,
+                                    fence))) {
+                return; // decided elsewhere meanwhile
+            }
             engine.insight().retried(task);
             LOG.log(
                     Level.WARNING,
@@ -280,10 +300,17 @@ final class InstanceRunner {
             engine.after(wait, () -> engine.dispatcher().dispatch(ex.due, InstanceState.RETRYING, next));
             return;
         }
-        die(ex, outcome, message, error, tookNanos);
+        die(ex, outcome, message, error, tookNanos, takenFrom, fence);
     }
 
-    private void die(Execution ex, InstanceState outcome, String message, Throwable error, long tookNanos) {
+    private void die(
+            Execution ex,
+            InstanceState outcome,
+            String message,
+            Throwable error,
+            long tookNanos,
+            String takenFrom,
+            long fence) {
         AxTask task = ex.task();
         if (!engine.writer()
                 .apply(engine.writer()
@@ -293,8 +320,8 @@ final class InstanceRunner {
                                 InstanceState.DEAD,
                                 ex.attempt,
                                 "retries used up after " + ex.attempt + " attempt(s)",
-                                null,
-                                0))) {
+                                takenFrom,
+                                fence))) {
             return;
         }
         try {

@@ -36,8 +36,12 @@ import java.util.concurrent.atomic.AtomicLong;
 final class Leadership implements Membership.Listener {
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
-    private static final Set<InstanceState> IN_FLIGHT =
-            EnumSet.of(InstanceState.DISPATCHED, InstanceState.RUNNING, InstanceState.RETRYING);
+    private static final Set<InstanceState> IN_FLIGHT = EnumSet.of(
+            InstanceState.DISPATCHED,
+            InstanceState.RUNNING,
+            InstanceState.FAILED,
+            InstanceState.TIMEOUT,
+            InstanceState.RETRYING);
     private static final int ORPHAN_PAGE = 10_000;
     /** How often, and how late, the leader looks for overdue instances that are not in its wheel. */
     private static final Duration SWEEP_EVERY = Duration.ofSeconds(1);
@@ -334,6 +338,21 @@ final class Leadership implements Membership.Listener {
                                     new Execution(due, in.attempt()),
                                     InstanceState.FAILED,
                                     gone + " stopped while running attempt " + in.attempt(),
+                                    null,
+                                    0,
+                                    o.owner(),
+                                    epoch);
+                }
+                case FAILED, TIMEOUT -> {
+                    // its node recorded the failed attempt and was gone before it decided what follows
+                    engine.dispatcher().markInFlight(due);
+                    reassignedNodeGone.incrementAndGet();
+                    engine.runner()
+                            .retryOrDie(
+                                    new Execution(due, in.attempt()),
+                                    in.state(),
+                                    "attempt " + in.attempt() + " " + in.state() + "; " + gone
+                                            + " stopped before deciding what follows",
                                     null,
                                     0,
                                     o.owner(),

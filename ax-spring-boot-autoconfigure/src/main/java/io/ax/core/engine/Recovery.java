@@ -29,8 +29,12 @@ import java.util.TreeSet;
 final class Recovery {
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
-    private static final Set<InstanceState> IN_FLIGHT =
-            EnumSet.of(InstanceState.DISPATCHED, InstanceState.RUNNING, InstanceState.RETRYING);
+    private static final Set<InstanceState> IN_FLIGHT = EnumSet.of(
+            InstanceState.DISPATCHED,
+            InstanceState.RUNNING,
+            InstanceState.FAILED,
+            InstanceState.TIMEOUT,
+            InstanceState.RETRYING);
 
     private final AxEngine engine;
     private final InstanceStore store;
@@ -66,6 +70,7 @@ final class Recovery {
                 case DISPATCHED -> claim(due, instance);
                 case RUNNING -> failOrphan(due, instance);
                 case RETRYING -> retryLater(due, instance, now);
+                case FAILED, TIMEOUT -> decideAfterFailure(due, instance);
                 default -> throw new IllegalStateException("not an in-flight state: " + instance.state());
             }
         }
@@ -95,6 +100,21 @@ final class Recovery {
                         orphan,
                         InstanceState.FAILED,
                         "node " + engine.nodeId() + " stopped while running attempt " + instance.attempt(),
+                        null,
+                        0,
+                        null,
+                        0);
+    }
+
+    /** Its last run recorded the attempt's failure and stopped before deciding what follows: decided now. */
+    private void decideAfterFailure(Due due, TaskInstance instance) {
+        engine.dispatcher().markInFlight(due);
+        engine.runner()
+                .retryOrDie(
+                        new Execution(due, instance.attempt()),
+                        instance.state(),
+                        "attempt " + instance.attempt() + " " + instance.state() + "; node " + engine.nodeId()
+                                + " stopped before deciding what follows",
                         null,
                         0,
                         null,

@@ -37,8 +37,12 @@ import java.util.TreeSet;
 final class Takeover {
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
-    private static final Set<InstanceState> IN_FLIGHT =
-            EnumSet.of(InstanceState.DISPATCHED, InstanceState.RUNNING, InstanceState.RETRYING);
+    private static final Set<InstanceState> IN_FLIGHT = EnumSet.of(
+            InstanceState.DISPATCHED,
+            InstanceState.RUNNING,
+            InstanceState.FAILED,
+            InstanceState.TIMEOUT,
+            InstanceState.RETRYING);
 
     private final AxEngine engine;
     private final Leadership leadership;

@@ -171,6 +171,41 @@ class RecoveryTest {
     }
 
     @Test
+    void anInstanceLeftFailedByADeadNodeBeforeItDecidedWhatFollowsIsRetried() {
+        // the node recorded the failed attempt and died before it wrote the retry: nothing else would move it on
+        AxTask task = onDemand("job", new RetryPolicy(2, Backoff.FIXED, Duration.ofMillis(10), Duration.ofMillis(10)));
+        String id = instance(task, now.minusSeconds(10));
+        walk(id, InstanceState.DISPATCHED, InstanceState.RUNNING, InstanceState.FAILED);
+        start(task);
+        await().atMost(BOUND).until(() -> state(id) == InstanceState.SUCCESS);
+        assertThat(store.auditTrail(id))
+                .extracting(AuditEntry::to)
+                .containsSubsequence(
+                        InstanceState.FAILED,
+                        InstanceState.RETRYING,
+                        InstanceState.DISPATCHED,
+                        InstanceState.RUNNING,
+                        InstanceState.SUCCESS);
+        assertThat(executor.runsOf("job"))
+                .singleElement()
+                .extracting(AxContext::attempt)
+                .isEqualTo(2);
+    }
+
+    @Test
+    void anInstanceLeftTimedOutByADeadNodeWithItsRetriesUsedUpDies() {
+        AxTask task = onDemand("job", RetryPolicy.none());
+        String id = instance(task, now.minusSeconds(10));
+        walk(id, InstanceState.DISPATCHED, InstanceState.RUNNING, InstanceState.TIMEOUT);
+        start(task);
+        await().atMost(BOUND).until(() -> state(id) == InstanceState.DEAD);
+        assertThat(store.deadLetters(0, 10))
+                .singleElement()
+                .satisfies(d -> assertThat(d.instanceId()).isEqualTo(id));
+        assertThat(executor.runsOf("job")).isEmpty();
+    }
+
+    @Test
     void aRetryingInstanceIsDispatchedAfterTheRestOfItsBackoff() {
         AxTask task = onDemand("job", new RetryPolicy(3, Backoff.FIXED, Duration.ofMillis(50), Duration.ofMillis(50)));
         String id = instance(task, now.minusSeconds(10));
