@@ -25,7 +25,7 @@ final class ClusterTable {
                 "Cluster: 1 to 3 nodes, each a JVM of its own", List.of(ClusterScenario.AX, ClusterScenario.DBS));
         bursts.forEach((n, r) -> burstRows(t, n, r));
         scaling(t, bursts, "burst: executions/s", BurstPhase.Result::perSecond);
-        recurring.forEach((n, r) -> recurringRows(t, n, r));
+        recurring.forEach((n, r) -> recurringRows(t, s.recurringTasks(), n, r));
         if (failover != null) {
             failoverRows(t, failover);
         }
@@ -48,8 +48,10 @@ final class ClusterTable {
         ackRows(t, p, values(r, x -> x.checks() == null ? null : x.checks().ack()), n);
     }
 
-    private static void recurringRows(ResultTable t, int n, Map<String, RecurringPhase.Result> r) {
-        String p = "recurring 10k/s, " + nodes(n) + ": ";
+    private static void recurringRows(ResultTable t, int tasks, int n, Map<String, RecurringPhase.Result> r) {
+        // the load's name says its rate: 10,000 tasks due every second is "10k/s"
+        String rate = tasks % 1_000 == 0 ? tasks / 1_000 + "k/s" : String.format("%,d/s", tasks);
+        String p = "recurring " + rate + ", " + nodes(n) + ": ";
         t.row(p + "fires/s", "1/s", Better.HIGHER, values(r, RecurringPhase.Result::firesPerSecond));
         t.row(p + "fires achieved of due", "%", Better.HIGHER, values(r, RecurringPhase.Result::achievedPercent));
         t.row(p + "lateness p50", "ms", Better.LOWER, values(r, x -> x.latenessMillis(50)));
