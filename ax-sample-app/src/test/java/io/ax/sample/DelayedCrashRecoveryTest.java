@@ -84,7 +84,9 @@ class DelayedCrashRecoveryTest {
         }
         ChildJvms.kill(node);
         int doneAtKill = count(db, "state = 'SUCCESS'");
-        int leftAtKill = count(db, "state = 'SCHEDULED'");
+        // unfinished in any state: on a slow machine the cancels above may outlast the span, and then what is left
+        // was due already (acknowledged in the node's queue, say) rather than still waiting for its time
+        int leftAtKill = count(db, "state NOT IN ('SUCCESS', 'CANCELLED', 'DEAD', 'SKIPPED')");
         assertThat(doneAtKill).as("work done before the kill").isPositive();
         assertThat(leftAtKill).as("work left at the kill").isPositive();
         assertThat(cancelled).as("cancels that came in time").isNotEmpty();
@@ -122,7 +124,7 @@ class DelayedCrashRecoveryTest {
         }
         assertThat(states).hasSize(TASKS);
         System.out.printf(
-                "delayed crash: %d tasks over %s; at the kill %d done, %d waiting; %d cancelled in time;"
+                "delayed crash: %d tasks over %s; at the kill %d done, %d unfinished; %d cancelled in time;"
                         + " %d ran more than once%n",
                 TASKS,
                 SPAN,
