@@ -77,6 +77,13 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
     private static final int DISPATCH_QUEUE_CAPACITY = 65_536;
     private static final int WRITE_QUEUE_CAPACITY = 100_000;
+    /**
+     * How long the writers of new fires and of successful ends wait at most, before each group, for the writer of
+     * starts to be idle: long enough to let a large group of starts go first, short enough that a series planned a
+     * second ahead still has its next fire in the store in time.
+     */
+    static final Duration GIVE_WAY = Duration.ofMillis(250);
+
     private static final Duration HAND_OFF_BACKOFF = Duration.ofMillis(10);
     /**
      * Thrown when the dispatch queue is full, and caught at once to retry soon: one instance without a stack trace,
@@ -243,6 +250,9 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         fireWriter.onRecovery(leadership::storeBack);
         this.endWriter = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, "ax-end-writer");
         endWriter.onRecovery(leadership::storeBack);
+        // starts are what someone waits for: new fires (planned ahead) and successful ends follow in their gaps
+        fireWriter.giveWayTo(writer, GIVE_WAY);
+        endWriter.giveWayTo(writer, GIVE_WAY);
         this.fires = new FirePlanner(this, b.misfireThreshold, b.maxCatchUp);
         // a series held back behind a group on its way plans no next fire that could wake the dispatch again
         writer.onOutage(() -> onDispatchThread(() -> this.fires.storeAway()));

@@ -38,6 +38,11 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>A MEMORY instance's writes do not queue: they apply at once to the in-memory store, whatever the database does.
  *
+ * <p>A writer may {@link #giveWayTo give way} to another: before each group it waits, for a bounded time, while
+ * that writer has writes queued or on their way. On a database with few cores, writers in parallel share its CPU: the
+ * writes someone waits for (the starts of attempts) then go first, and the others (a series' next fires, planned
+ * ahead; successful ends) follow in the gaps, never later than the bound.
+ *
  * <p>The queue is bounded: when the store falls behind, callers wait for room (never the writer itself, whose own
  * follow-up writes go first). Writes are accepted from {@link #start} until {@link #stop}, which drains what is
  * queued in order; outside that window a write is refused with an {@link AxException}.
@@ -94,6 +99,15 @@ final class StateWriter {
     private volatile Runnable onRecovery = () -> {};
     private volatile Runnable onOutage = () -> {};
 
+    /** Whether a group is on its way to the store. */
+    private volatile boolean flushing;
+    /** Notified when this writer has nothing queued or on its way (see {@link #awaitIdle}). */
+    private final Object idle = new Object();
+    /** The writer this one gives way to, and for how long at most per group; null when it gives way to none. */
+    private volatile StateWriter ahead;
+
+    private volatile long giveWayNanos;
+
     StateWriter(InstanceStore store, int capacity, String nodeId, AxClock clock) {
         this(store, capacity, nodeId, clock, "ax-writer");
     }
@@ -106,6 +120,35 @@ final class StateWriter {
         this.queue = new ArrayBlockingQueue<>(capacity);
         this.thread = new Thread(this::loop, threadName);
         this.thread.setDaemon(true);
+    }
+
+    /**
+     * Lets {@code first} go first: before each group, this writer waits while {@code first} has writes queued or on
+     * their way, at most {@code atMost} (so that its own writes are never held back for longer).
+     */
+    void giveWayTo(StateWriter first, Duration atMost) {
+        this.giveWayNanos = atMost.toNanos();
+        this.ahead = first;
+    }
+
+    /** Whether writes are queued or on their way to the store. */
+    private boolean busy() {
+        return flushing || !queue.isEmpty();
+    }
+
+    /** Waits until this writer has nothing queued or on its way, at most {@code nanos}, or until interrupted. */
+    private void awaitIdle(long nanos) {
+        long until = System.nanoTime() + nanos;
+        synchronized (idle) {
+            long left;
+            while (busy() && (left = until - System.nanoTime()) > 0) {
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(idle, left);
+                } catch (InterruptedException e) {
+                    return; // the waiting writer stops: it drains what it holds without giving way
+                }
+            }
+        }
     }
 
     void start() {
@@ -269,15 +312,31 @@ final class StateWriter {
                 }
                 continue;
             }
+            flushing = true;
             batch.add(first);
+            giveWay();
             while (batch.size() < MAX_BATCH && !own.isEmpty()) {
                 batch.add(own.poll());
             }
             queue.drainTo(batch, MAX_BATCH - batch.size());
             flush(batch);
             batch.clear();
+            flushing = false;
+            if (queue.isEmpty() && own.isEmpty()) {
+                synchronized (idle) {
+                    idle.notifyAll();
+                }
+            }
         }
         phase = Phase.STOPPED;
+    }
+
+    /** Waits, if this writer gives way, until the writer ahead is idle (bounded); not while the engine stops. */
+    private void giveWay() {
+        StateWriter first = ahead;
+        if (first != null && phase == Phase.RUNNING) {
+            first.awaitIdle(giveWayNanos);
+        }
     }
 
     /** Applies a batch, trying again while the store fails; never throws. */
