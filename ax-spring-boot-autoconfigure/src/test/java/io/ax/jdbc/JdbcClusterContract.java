@@ -178,6 +178,30 @@ abstract class JdbcClusterContract {
     }
 
     @Test
+    void workDueAtOnceIsSharedEvenlyNotByTheRingsUnevenArcs() {
+        // with 32 points each, the ring alone gives n1, n2 and n3 about 33, 39 and 28 % of all keys
+        List<AxEngine> nodes = threeNodes(task("job").build());
+        Instant due = Instant.now().plusMillis(500);
+        List<ScheduleRequest> requests = new ArrayList<>();
+        for (int i = 0; i < 600; i++) {
+            requests.add(ScheduleRequest.of("job").at(due));
+        }
+        List<String> ids = leader(nodes).scheduleAll(requests);
+        await().atMost(BOUND).until(() -> ids.stream().allMatch(id -> state(id) == InstanceState.SUCCESS));
+
+        Map<String, Long> perNode =
+                db
+                        .queryForList("SELECT owner FROM " + PREFIX + "instance WHERE task_name = 'job'", String.class)
+                        .stream()
+                        .collect(Collectors.groupingBy(owner -> owner, Collectors.counting()));
+        // an even share is 200; the groups the instances are dispatched in each round a share up by one at most
+        assertThat(perNode).as("instances per node").containsOnlyKeys("n1", "n2", "n3");
+        assertThat(perNode.values())
+                .as("instances per node: %s", perNode)
+                .allSatisfy(n -> assertThat(n).isBetween(185L, 215L));
+    }
+
+    @Test
     void aPauseOnAFollowerStopsTheLeadersFiresAndAResumeOnAnotherStartsThemAgain() {
         List<AxEngine> nodes = threeNodes(every("tick", Duration.ofMillis(50)));
         AxEngine leader = leader(nodes);

@@ -112,6 +112,15 @@ final class Leadership implements Membership.Listener {
         return owner != null ? owner : ring.owner(instanceId);
     }
 
+    /**
+     * Like {@link #ownerOf(HashRing, String)}, passing over nodes that have no room left as well (walking on
+     * clockwise); when no node has room, the ring's pick as before.
+     */
+    String ownerOf(HashRing ring, String instanceId, java.util.function.Predicate<String> hasRoom) {
+        String owner = ring.owner(instanceId, n -> hasRoom.test(n) && !suspects.contains(n));
+        return owner != null ? owner : ownerOf(ring, instanceId);
+    }
+
     /** The leader assigned an instance to another node. */
     void assigned(Due due, String owner) {
         boolean untilEnd = !due.task().concurrent() && due.origin() != InstanceOrigin.DELAYED
