@@ -88,14 +88,14 @@ final class AxCluster implements ClusterSystem {
     }
 
     @Override
-    public void writeBurst(int count, Instant due) throws SQLException {
+    public void writeBurst(int first, int count, Instant due) throws SQLException {
         JdbcInstanceStore store = new JdbcInstanceStore(dataSource, part.prefix);
         Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
         List<NewFire> chunk = new ArrayList<>(CHUNK);
         for (int i = 0; i < count; i++) {
             chunk.add(new NewFire(
                     new TaskInstance(
-                            AxNode.burstId(i),
+                            AxNode.burstId(first + i),
                             AxNode.BURST_TASK,
                             due,
                             InstanceState.SCHEDULED,
@@ -111,6 +111,11 @@ final class AxCluster implements ClusterSystem {
             }
         }
         analyze();
+    }
+
+    @Override
+    public void clearBurst() {
+        jdbc.execute("TRUNCATE " + part.prefix + "audit, " + part.prefix + "instance");
     }
 
     @Override

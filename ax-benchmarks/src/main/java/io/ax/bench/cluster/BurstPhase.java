@@ -12,9 +12,12 @@ import java.util.TreeMap;
 
 /**
  * Part 1, the durable burst: {@code tasks} one-shot executions all due at one instant, drained by {@code n} nodes.
- * The nodes start first and form their cluster; then the parent writes the burst due a few seconds ahead (not timed),
- * analyzes the tables, and times from the due instant until every execution is done in the database (AX: SUCCESS;
- * db-scheduler: its row deleted), checked every 20 ms once the handlers have run them all.
+ * The nodes start first and form their cluster, then drain a warm-up burst (not timed; its rows are removed after):
+ * a production node has compiled its hot paths long before a burst comes, and a burst of a few seconds would
+ * otherwise measure each JVM's JIT compiler, which on a small machine takes the cores the database needs. Then the
+ * parent writes the burst due a few seconds ahead (not timed), analyzes the tables, and times from the due instant
+ * until every execution is done in the database (AX: SUCCESS; db-scheduler: its row deleted), checked every 20 ms once
+ * the handlers have run them all.
  */
 final class BurstPhase {
 
@@ -51,8 +54,8 @@ final class BurstPhase {
 
     private final NodeProcesses processes;
     private final Settings settings;
-    /** System -> how long its last burst took to write: the next lead is made from it. */
-    private final Map<String, Double> lastWrite = new HashMap<>();
+    /** System -> how long its last burst took to write per execution: the next lead is made from it. */
+    private final Map<String, Double> writePerExecution = new HashMap<>();
 
     BurstPhase(NodeProcesses processes, Settings settings) {
         this.processes = processes;
@@ -69,6 +72,7 @@ final class BurstPhase {
         String label = "burst-" + Settings.slug(system.name()) + "-" + n + "n";
         ClusterScenario.log("%s: starting %d node(s)", label, n);
         NodeGroup group = NodeGroup.start(processes, label, Settings.ids(system, "", n), args);
+        Map<String, Long> warmedUp = new HashMap<>();
         long done;
         double seconds;
         double write;
@@ -81,49 +85,28 @@ final class BurstPhase {
             if (system instanceof AxCluster) {
                 group.awaitJoined(Settings.JOIN);
             }
-            // enough to write the burst and analyze before it is due: twice the last write of this system
-            double estimate = lastWrite.getOrDefault(system.name(), tasks / 20_000.0);
-            lead = Math.max(4, Math.ceil(2 * estimate)) + 2;
-            Instant due = Instant.now().plusMillis((long) (lead * 1000)).truncatedTo(ChronoUnit.MILLIS);
-            long dueNanos =
-                    System.nanoTime() + Duration.between(Instant.now(), due).toNanos();
+            int warm = settings.burstWarmup();
+            if (warm > 0) {
+                // numbered after the measured burst's executions: a key run twice is still found across both
+                long dueNanos = writeAhead(system, label + " warm-up", tasks, warm);
+                awaitDrained(system, group, label + " warm-up", warm, 0, dueNanos);
+                system.clearBurst();
+                for (NodeGroup.Report r : group.report()) {
+                    warmedUp.put(r.node(), r.executions());
+                }
+            }
+            long before = warmedUp.values().stream().mapToLong(Long::longValue).sum();
             long w0 = System.nanoTime();
-            system.writeBurst(tasks, due);
+            long dueNanos = writeAhead(system, label, 0, tasks);
             write = (System.nanoTime() - w0) / 1e9;
-            lastWrite.put(system.name(), write);
-            double spare = (dueNanos - System.nanoTime()) / 1e9;
-            ClusterScenario.log(
-                    "%s: %,d executions written and analyzed in %.2f s, %.2f s before they are due",
-                    label, tasks, write, spare);
+            lead = (dueNanos - w0) / 1e9;
             sleepUntil(dueNanos - 100_000_000L);
             group.cut();
             sleepUntil(dueNanos);
             ServerCpu cpu = ServerCpu.start();
-            long deadline = dueNanos + settings.maxSeconds() * 1_000_000_000L;
-            long nextLog = dueNanos + 5_000_000_000L;
-            long left = tasks;
-            long end;
-            while (true) {
-                long now = System.nanoTime();
-                long executed = group.executions();
-                // the count query only once every handler ran: polling the store earlier would slow the system
-                if (executed >= tasks && (left = system.burstLeft(tasks)) == 0) {
-                    end = now;
-                    break;
-                }
-                if (now > deadline) {
-                    left = system.burstLeft(tasks);
-                    end = now;
-                    ClusterScenario.log("%s: not drained after %d s", label, settings.maxSeconds());
-                    break;
-                }
-                if (now > nextLog) {
-                    ClusterScenario.log(
-                            "%s: %,d of %,d executed after %.0f s", label, executed, tasks, (now - dueNanos) / 1e9);
-                    nextLog += 5_000_000_000L;
-                }
-                Thread.sleep(20);
-            }
+            long[] drained = awaitDrained(system, group, label, tasks, before, dueNanos);
+            long left = drained[0];
+            long end = drained[1];
             seconds = (end - dueNanos) / 1e9;
             serverCpu = cpu.seconds();
             done = tasks - left;
@@ -136,7 +119,7 @@ final class BurstPhase {
         Map<String, Long> perNode = new TreeMap<>();
         double nodeCpu = 0;
         for (NodeGroup.Report r : reports) {
-            perNode.put(r.node(), r.executions());
+            perNode.put(r.node(), r.executions() - warmedUp.getOrDefault(r.node(), 0L));
             nodeCpu += r.cpuSeconds();
         }
         Audit.Checks checks = null;
@@ -176,6 +159,59 @@ final class BurstPhase {
             system.drop(ClusterSystem.Part.BURST);
         }
         return r;
+    }
+
+    /**
+     * Writes {@code count} executions numbered from {@code first}, due far enough ahead to write and analyze them
+     * before: twice the last write of this system, by its time per execution.
+     *
+     * @return the {@link System#nanoTime()} they are due at
+     */
+    private long writeAhead(ClusterSystem system, String label, int first, int count) throws Exception {
+        double estimate = writePerExecution.getOrDefault(system.name(), 1 / 20_000.0) * count;
+        double lead = Math.max(4, Math.ceil(2 * estimate)) + 2;
+        Instant due = Instant.now().plusMillis((long) (lead * 1000)).truncatedTo(ChronoUnit.MILLIS);
+        long dueNanos = System.nanoTime() + Duration.between(Instant.now(), due).toNanos();
+        long w0 = System.nanoTime();
+        system.writeBurst(first, count, due);
+        double write = (System.nanoTime() - w0) / 1e9;
+        writePerExecution.put(system.name(), write / count);
+        ClusterScenario.log(
+                "%s: %,d executions written and analyzed in %.2f s, %.2f s before they are due",
+                label, count, write, (dueNanos - System.nanoTime()) / 1e9);
+        return dueNanos;
+    }
+
+    /**
+     * Waits until the handlers ran {@code count} executions more than {@code before} and the store says none is left,
+     * or until the round's time is up.
+     *
+     * @return executions left, and the {@link System#nanoTime()} the wait ended
+     */
+    private long[] awaitDrained(
+            ClusterSystem system, NodeGroup group, String label, int count, long before, long dueNanos)
+            throws Exception {
+        long deadline = dueNanos + settings.maxSeconds() * 1_000_000_000L;
+        long nextLog = dueNanos + 5_000_000_000L;
+        while (true) {
+            long now = System.nanoTime();
+            long executed = group.executions() - before;
+            long left;
+            // the count query only once every handler ran: polling the store earlier would slow the system
+            if (executed >= count && (left = system.burstLeft(count)) == 0) {
+                return new long[] {0, now};
+            }
+            if (now > deadline) {
+                ClusterScenario.log("%s: not drained after %d s", label, settings.maxSeconds());
+                return new long[] {system.burstLeft(count), now};
+            }
+            if (now > nextLog) {
+                ClusterScenario.log(
+                        "%s: %,d of %,d executed after %.0f s", label, executed, count, (now - dueNanos) / 1e9);
+                nextLog += 5_000_000_000L;
+            }
+            Thread.sleep(20);
+        }
     }
 
     static void sleepUntil(long nanoTime) throws InterruptedException {

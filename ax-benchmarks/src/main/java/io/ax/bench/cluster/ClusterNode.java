@@ -37,7 +37,7 @@ public final class ClusterNode {
         System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
         Logging.configure(options);
         System.setProperty("org.slf4j.simpleLogger.log.io.ax.core.cluster", "info");
-        ExecutionLog log = new ExecutionLog();
+        ExecutionLog log = new ExecutionLog(options.getInt("work-ms", 0, 0));
         NodeSystem node;
         try {
             node = options.get("system", "").equals("ax")

@@ -36,8 +36,10 @@ final class ClusterNotes {
                 Runtime.getRuntime().availableProcessors()));
         t.note(String.format(
                 Locale.ROOT,
-                "Burst: %,d one-shot no-op executions all due at one instant, written by the benchmark JVM once the"
-                        + " nodes had formed their cluster, a few seconds ahead of that instant (not timed; AX:"
+                "Burst: %,d one-shot %s executions all due at one instant, written by the benchmark JVM once the"
+                        + " nodes had formed their cluster and drained a warm-up burst of %,d (not timed, its rows"
+                        + " removed after; without it a burst of a few seconds measures each node JVM's JIT compiler,"
+                        + " which takes the cores the database needs), a few seconds ahead of that instant (not timed; AX:"
                         + " JdbcInstanceStore.schedule of SCHEDULED instances of one concurrent task, origin DELAYED,"
                         + " each with its CREATED and SCHEDULED audit rows; db-scheduler: scheduleBatch of a"
                         + " OneTimeTask), then ANALYZE. Timed from the due instant until every execution is done in"
@@ -46,7 +48,11 @@ final class ClusterNotes {
                         + " prefetch window (due within 60 s) only with its sweep for overdue instances (nothing wakes"
                         + " it for rows due later than one poll interval), and assigns each instance to a live node by"
                         + " consistent hashing; each db-scheduler node polls the table itself. Node CPU = process CPU time of the node JVMs over the drain (JIT and GC included).",
-                s.burstTasks()));
+                s.burstTasks(),
+                s.workMs() == 0
+                        ? "no-op"
+                        : "working (each handler sleeps " + s.workMs() + " ms, as one that waits for I/O)",
+                s.burstWarmup()));
         t.note(String.format(
                 Locale.ROOT,
                 "Recurring: %,d tasks each due every second (AX: one shared cron trigger `* * * * * ?`, PERSISTENT;"

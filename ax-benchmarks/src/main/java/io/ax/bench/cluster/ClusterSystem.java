@@ -18,8 +18,14 @@ interface ClusterSystem extends AutoCloseable {
     /** Drops this system's tables for {@code part} and creates them empty. */
     void recreate(Part part) throws Exception;
 
-    /** Writes {@code count} one-shot executions of the burst task, all due at {@code due}, then analyzes. */
-    void writeBurst(int count, Instant due) throws Exception;
+    /**
+     * Writes {@code count} one-shot executions of the burst task, numbered from {@code first}, all due at {@code
+     * due}, then analyzes.
+     */
+    void writeBurst(int first, int count, Instant due) throws Exception;
+
+    /** Removes a drained warm-up burst's rows, so that the measured burst starts from empty tables. */
+    void clearBurst() throws Exception;
 
     /** How many of the burst's executions have not finished (AX: are not SUCCESS; db-scheduler: rows left). */
     long burstLeft(int count) throws Exception;

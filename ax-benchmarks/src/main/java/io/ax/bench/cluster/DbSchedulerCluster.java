@@ -78,19 +78,24 @@ final class DbSchedulerCluster implements ClusterSystem {
     }
 
     @Override
-    public void writeBurst(int count, Instant due) throws SQLException {
+    public void writeBurst(int first, int count, Instant due) throws SQLException {
         OneTimeTask<Void> task = Tasks.oneTime(DbSchedulerNode.BURST_TASK).execute((instance, context) -> {});
         SchedulerClient client =
                 SchedulerClient.Builder.create(dataSource, task).build();
         List<TaskInstance<?>> rows = new ArrayList<>(CHUNK);
         for (int i = 0; i < count; i++) {
-            rows.add(task.instance("i-" + i));
+            rows.add(task.instance("i-" + (first + i)));
             if (rows.size() == CHUNK || i == count - 1) {
                 client.scheduleBatch(rows, due);
                 rows.clear();
             }
         }
         analyze();
+    }
+
+    @Override
+    public void clearBurst() {
+        // nothing: db-scheduler deletes a one-time execution's row when it completes
     }
 
     @Override

@@ -36,6 +36,13 @@ final class ExecutionLog {
     private int size;
 
     private volatile long cpuAtCut = OS.getProcessCpuTime();
+    /** How long each burst execution works (sleeps, as a handler that waits for I/O): 0 for a no-op. */
+    private final long workMillis;
+
+    /** @param workMillis how long each burst execution works, in its handler's thread: 0 for none */
+    ExecutionLog(long workMillis) {
+        this.workMillis = workMillis;
+    }
 
     /** An execution of {@code key} started now; {@code scheduled} is its fire time, or null when it has none. */
     void executed(long key, Instant scheduled) {
@@ -49,6 +56,13 @@ final class ExecutionLog {
                 keys = Arrays.copyOf(keys, keys.length + (keys.length >> 1));
             }
             keys[size++] = key;
+        }
+        if (scheduled == null && workMillis > 0) {
+            try {
+                Thread.sleep(workMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -9,7 +9,8 @@ import java.util.Locale;
 
 /**
  * The scenario's options, read once (full / {@code --quick}): {@code --nodes} (1,2,3), {@code --tasks} burst
- * executions (100,000 / 20,000), {@code --recurring-tasks} (10,000), {@code --seconds} per recurring round (60 / 15)
+ * executions (100,000 / 20,000) after {@code --burst-warmup} executions that are not timed (50,000 / 20,000; 0 for
+ * none), {@code --work-ms} each burst execution's handler works, sleeping (0: a no-op), {@code --recurring-tasks} (10,000), {@code --seconds} per recurring round (60 / 15)
  * of which {@code --warmup} (5 / 3) are left out, {@code --threads} per node (20), {@code --max-seconds} per burst
  * (240 / 60), {@code --kills} of the leader (10 / 3), {@code --failover-tasks} firing every second meanwhile (100),
  * {@code --poll-ms} (50), {@code --failover-heartbeat-ms} (300), {@code --failover-lease-ms} (1,500),
@@ -21,6 +22,8 @@ record Settings(
         Options options,
         List<Integer> nodeCounts,
         int burstTasks,
+        int burstWarmup,
+        int workMs,
         int recurringTasks,
         int seconds,
         int warmup,
@@ -54,6 +57,8 @@ record Settings(
                 o,
                 nodes,
                 o.getInt("tasks", 100_000, 20_000),
+                o.getInt("burst-warmup", 50_000, 20_000),
+                o.getInt("work-ms", 0, 0),
                 o.getInt("recurring-tasks", 10_000, 10_000),
                 o.getInt("seconds", 60, 15),
                 o.getInt("warmup", 5, 3),
@@ -83,6 +88,7 @@ record Settings(
         args.add("--jdbc-password=" + options.jdbcPassword());
         args.add("--threads=" + threads);
         args.add("--poll-ms=" + pollMs);
+        args.add("--work-ms=" + workMs);
         args.add("--ax-info-log=" + options.get("ax-info-log", "false"));
         return args;
     }
