@@ -89,7 +89,11 @@ final class BurstPhase {
             if (warm > 0) {
                 // numbered after the measured burst's executions: a key run twice is still found across both
                 long dueNanos = writeAhead(system, label + " warm-up", tasks, warm);
-                awaitDrained(system, group, label + " warm-up", warm, 0, dueNanos);
+                long unfinished = awaitDrained(system, group, label + " warm-up", warm, 0, dueNanos)[0];
+                if (unfinished > 0) {
+                    // its rows would count as the measured burst's: the round cannot go on
+                    throw new IllegalStateException(label + ": the warm-up burst left " + unfinished + " unfinished");
+                }
                 system.clearBurst();
                 for (NodeGroup.Report r : group.report()) {
                     warmedUp.put(r.node(), r.executions());
