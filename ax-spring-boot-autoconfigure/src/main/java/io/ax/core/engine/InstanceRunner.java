@@ -229,6 +229,16 @@ final class InstanceRunner {
     }
 
     /**
+     * Applies a change of this attempt's instance, conditional on this node owning it (or, with {@code takenFrom}
+     * not null, as the leader of {@code fence} taking it over from that node); false when the instance was elsewhere.
+     */
+    private boolean applyOwned(
+            Execution ex, InstanceState from, InstanceState to, String reason, String takenFrom, long fence) {
+        StateWriter writer = engine.writer();
+        return writer.apply(writer.owned(ex.instanceId(), from, to, ex.attempt, reason, takenFrom, fence));
+    }
+
+    /**
      * Records a failed attempt and what follows it. With {@code takenFrom} not null, the leader of {@code fence}
      * takes the instance over from that node (gone while running it) and retries it here.
      */
@@ -241,16 +251,7 @@ final class InstanceRunner {
             String takenFrom,
             long fence) {
         AxTask task = ex.task();
-        if (!engine.writer()
-                .apply(engine.writer()
-                        .owned(
-                                ex.instanceId(),
-                                InstanceState.RUNNING,
-                                outcome,
-                                ex.attempt,
-                                message,
-                                takenFrom,
-                                fence))) {
+        if (!applyOwned(ex, InstanceState.RUNNING, outcome, message, takenFrom, fence)) {
             return;
         }
         engine.insight().finished(task, outcome, tookNanos);
@@ -275,16 +276,7 @@ final class InstanceRunner {
         if (task.retry().allowsRetryAfter(ex.attempt)) {
             Duration wait = task.retry().delayBeforeRetry(ex.attempt);
             int next = ex.attempt + 1;
-            if (!engine.writer()
-                    .apply(engine.writer()
-                            .owned(
-                                    ex.instanceId(),
-                                    outcome,
-                                    InstanceState.RETRYING,
-                                    ex.attempt,
-                                    "attempt " + next + " in " + wait,
-                                    takenFrom,
-                                    fence))) {
+            if (!applyOwned(ex, outcome, InstanceState.RETRYING, "attempt " + next + " in " + wait, takenFrom, fence)) {
                 return; // decided elsewhere meanwhile
             }
             engine.insight().retried(task);
@@ -312,16 +304,13 @@ final class InstanceRunner {
             String takenFrom,
             long fence) {
         AxTask task = ex.task();
-        if (!engine.writer()
-                .apply(engine.writer()
-                        .owned(
-                                ex.instanceId(),
-                                outcome,
-                                InstanceState.DEAD,
-                                ex.attempt,
-                                "retries used up after " + ex.attempt + " attempt(s)",
-                                takenFrom,
-                                fence))) {
+        if (!applyOwned(
+                ex,
+                outcome,
+                InstanceState.DEAD,
+                "retries used up after " + ex.attempt + " attempt(s)",
+                takenFrom,
+                fence)) {
             return;
         }
         try {

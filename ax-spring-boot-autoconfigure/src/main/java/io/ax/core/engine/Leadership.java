@@ -14,7 +14,6 @@ import io.ax.core.store.StoredTask;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -36,12 +35,6 @@ import java.util.concurrent.atomic.AtomicLong;
 final class Leadership implements Membership.Listener {
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
-    private static final Set<InstanceState> IN_FLIGHT = EnumSet.of(
-            InstanceState.DISPATCHED,
-            InstanceState.RUNNING,
-            InstanceState.FAILED,
-            InstanceState.TIMEOUT,
-            InstanceState.RETRYING);
     private static final int ORPHAN_PAGE = 10_000;
     /** How often, and how late, the leader looks for overdue instances that are not in its wheel. */
     private static final Duration SWEEP_EVERY = Duration.ofSeconds(1);
@@ -309,7 +302,7 @@ final class Leadership implements Membership.Listener {
         Set<String> alive = live;
         Instant now = engine.clock().instant();
         int adopted = 0;
-        for (OwnedInstance o : engine.stores().findOwned(IN_FLIGHT, null, ORPHAN_PAGE)) {
+        for (OwnedInstance o : engine.stores().findOwned(Recovery.IN_FLIGHT, null, ORPHAN_PAGE)) {
             if (o.owner() != null && alive.contains(o.owner())) {
                 continue;
             }

@@ -29,7 +29,11 @@ import java.util.TreeSet;
 final class Recovery {
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
-    private static final Set<InstanceState> IN_FLIGHT = EnumSet.of(
+    /**
+     * The states in which an instance belongs to a node (assigned, running, or between an attempt's end and what
+     * follows it): what a node leaves behind when it dies, for its own next run or the leader to move on.
+     */
+    static final Set<InstanceState> IN_FLIGHT = EnumSet.of(
             InstanceState.DISPATCHED,
             InstanceState.RUNNING,
             InstanceState.FAILED,

@@ -10,7 +10,6 @@ import io.ax.core.store.StoredTask;
 import java.lang.System.Logger.Level;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -37,12 +36,6 @@ import java.util.TreeSet;
 final class Takeover {
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
-    private static final Set<InstanceState> IN_FLIGHT = EnumSet.of(
-            InstanceState.DISPATCHED,
-            InstanceState.RUNNING,
-            InstanceState.FAILED,
-            InstanceState.TIMEOUT,
-            InstanceState.RETRYING);
 
     private final AxEngine engine;
     private final Leadership leadership;
@@ -66,7 +59,7 @@ final class Takeover {
                 engine.paused().add(t.name());
             }
         }
-        for (OwnedInstance o : store.findOwned(IN_FLIGHT, null, Integer.MAX_VALUE)) {
+        for (OwnedInstance o : store.findOwned(Recovery.IN_FLIGHT, null, Integer.MAX_VALUE)) {
             AxTask task = tasks.get(o.instance().taskName());
             TaskInstance in = o.instance();
             boolean endedHere = engine.nodeId().equals(o.owner())
