@@ -24,14 +24,17 @@ import io.ax.core.cluster.WakeUps;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.ExecutorRouter;
 import io.ax.core.engine.PoolSettings;
+import io.ax.core.store.InstanceStore;
 import io.ax.core.store.NewFire;
 import io.ax.core.trigger.IntervalTrigger;
 import io.ax.test.RecordingExecutor;
 import io.ax.test.jdbc.TestDatabase;
+import io.ax.test.store.FailingStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +45,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
@@ -104,10 +109,20 @@ abstract class JdbcClusterContract {
     }
 
     private AxEngine node(String id, ClusterSettings settings, WakeUps wakeUps, PoolSettings pool, AxTask... tasks) {
+        return node(id, new JdbcInstanceStore(dataSource, PREFIX), settings, wakeUps, pool, tasks);
+    }
+
+    private AxEngine node(
+            String id,
+            InstanceStore store,
+            ClusterSettings settings,
+            WakeUps wakeUps,
+            PoolSettings pool,
+            AxTask... tasks) {
         Cuttable link = new Cuttable(new JdbcLeaderLease(dataSource, PREFIX), new JdbcNodeRegistry(dataSource, PREFIX));
         links.put(id, link);
         AxEngine e = AxEngine.builder()
-                .store(new JdbcInstanceStore(dataSource, PREFIX))
+                .store(store)
                 .router(new ExecutorRouter(List.of(executor)))
                 .nodeId(id)
                 .clusterSettings(settings)
@@ -224,6 +239,89 @@ abstract class JdbcClusterContract {
     }
 
     @Test
+    void anAssignmentMadeWhileTheLeaderReadsItsAssignmentsIsFollowedAsWell() {
+        // the leader's read of the assignments it follows is held until the dispatch thread has assigned more work
+        // to the ghost: those later assignments have no row in that read, and must be followed all the same (they
+        // were dropped as gone once, and a node that never acknowledged them then kept them for good)
+        FailingStore store = new FailingStore(new JdbcInstanceStore(dataSource, PREFIX));
+        CountDownLatch reading = new CountDownLatch(1);
+        CountDownLatch moreAssigned = new CountDownLatch(1);
+        AtomicBoolean hold = new AtomicBoolean();
+        AtomicBoolean heldUntilAssigned = new AtomicBoolean();
+        store.afterRead(what -> {
+            if (what.equals("findAll")
+                    && Thread.currentThread().getName().startsWith("ax-leader")
+                    && hold.compareAndSet(true, false)) {
+                reading.countDown();
+                heldUntilAssigned.set(within(moreAssigned));
+            }
+        });
+        WakeUps toGhost = new WakeUps() {
+            @Override
+            public void signal(Collection<String> signals) {
+                if (reading.getCount() == 0 && signals.contains("ghost")) {
+                    moreAssigned.countDown(); // sent once the assignments are recorded
+                }
+            }
+
+            @Override
+            public void listen(Consumer<String> onSignal) {}
+
+            @Override
+            public void close() {}
+        };
+        AxEngine n1 = node(
+                "n1",
+                store,
+                FAST,
+                toGhost,
+                new PoolSettings(8, 1_000),
+                task("job").build());
+        n1.start();
+        JdbcNodeRegistry registry = new JdbcNodeRegistry(dataSource, PREFIX);
+        registry.register(new NodeInfo("ghost", "g1", "nowhere", Instant.now(), Set.of("default"), 10), FAST.lease());
+        ScheduledExecutorService heart = Executors.newSingleThreadScheduledExecutor();
+        try {
+            heart.scheduleWithFixedDelay(() -> registry.heartbeat("ghost", "g1", 10), 0, 50, TimeUnit.MILLISECONDS);
+            await().atMost(BOUND)
+                    .until(() ->
+                            n1.cluster().isLeader() && n1.cluster().liveNodes().size() == 2);
+            hold.set(true);
+            List<String> first = n1.scheduleAll(jobs(20));
+            assertThat(within(reading))
+                    .as("the leader read the assignments it follows")
+                    .isTrue();
+            List<String> second = n1.scheduleAll(jobs(20));
+            await().atMost(BOUND).untilTrue(heldUntilAssigned);
+            List<String> all = new ArrayList<>(first);
+            all.addAll(second);
+            await().atMost(BOUND).until(() -> all.stream().allMatch(id -> state(id) == InstanceState.SUCCESS));
+        } finally {
+            heart.shutdownNow();
+        }
+        assertThat(db.queryForObject(
+                        "SELECT COUNT(*) FROM " + PREFIX + "instance WHERE owner = 'ghost'", Integer.class))
+                .isZero();
+    }
+
+    private static List<ScheduleRequest> jobs(int n) {
+        List<ScheduleRequest> requests = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            requests.add(ScheduleRequest.of("job").after(Duration.ZERO));
+        }
+        return requests;
+    }
+
+    private static boolean within(CountDownLatch latch) {
+        try {
+            return latch.await(BOUND.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    @Test
     void anAssignmentNotAcknowledgedInTimeIsTakenBackAndRunsElsewhere() {
         List<AxEngine> nodes =
                 List.of(node("n1", task("job").build()), node("n2", task("job").build()));
@@ -328,7 +426,7 @@ abstract class JdbcClusterContract {
         await().atMost(BOUND).until(() -> n1.cluster().liveNodes().size() == 2);
         CountDownLatch holding = new CountDownLatch(1);
         CountDownLatch letGo = new CountDownLatch(1);
-        java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean first = new AtomicBoolean();
         executor.when("job", ctx -> {
             if (ctx.nodeId().equals("n2") && first.compareAndSet(false, true)) {
                 holding.countDown();
@@ -557,8 +655,7 @@ abstract class JdbcClusterContract {
 
     /** Wake-ups between the engines of this JVM, delivered on a thread of their own, as a database's would be. */
     static final class InJvmWakeUps {
-        private final List<java.util.function.Consumer<String>> listeners =
-                new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final List<Consumer<String>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
         private final java.util.concurrent.ExecutorService delivery = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "test-wake-ups");
             t.setDaemon(true);
@@ -568,16 +665,16 @@ abstract class JdbcClusterContract {
         /** One node's end of the wake-ups: it hears every signal sent by any node, until its close. */
         WakeUps node() {
             return new WakeUps() {
-                private volatile java.util.function.Consumer<String> mine;
+                private volatile Consumer<String> mine;
 
                 @Override
-                public void signal(java.util.Collection<String> signals) {
+                public void signal(Collection<String> signals) {
                     List<String> copy = List.copyOf(signals);
                     delivery.execute(() -> copy.forEach(s -> listeners.forEach(l -> l.accept(s))));
                 }
 
                 @Override
-                public void listen(java.util.function.Consumer<String> onSignal) {
+                public void listen(Consumer<String> onSignal) {
                     mine = onSignal;
                     listeners.add(onSignal);
                 }

@@ -412,16 +412,23 @@ final class Leadership implements Membership.Listener {
         if (tracked.isEmpty()) {
             return;
         }
+        // the dispatch thread records assignments while the rows are read: only what was read is judged here (an
+        // assignment recorded meanwhile has no row in this read, and is not gone for that), and only if it is still
+        // the assignment that was read for
+        Map<String, Tracked> read = Map.copyOf(tracked);
         Map<String, OwnedInstance> rows = new HashMap<>();
-        for (OwnedInstance o : engine.stores().findAll(tracked.keySet())) {
+        for (OwnedInstance o : engine.stores().findAll(read.keySet())) {
             rows.put(o.instance().id(), o);
         }
         long now = engine.clock().nanoTime();
         long ackTimeout = membership.settings().ackTimeout().toNanos();
-        for (Tracked t : tracked.values()) {
+        for (Tracked t : read.values()) {
+            if (tracked.get(t.due().instanceId()) != t) {
+                continue;
+            }
             OwnedInstance row = rows.get(t.due().instanceId());
             if (row == null) {
-                tracked.remove(t.due().instanceId());
+                tracked.remove(t.due().instanceId(), t);
                 continue;
             }
             InstanceState state = row.instance().state();
@@ -434,7 +441,9 @@ final class Leadership implements Membership.Listener {
             if (state == InstanceState.SCHEDULED) {
                 // returned by its owner (it stopped before it started it) or taken back by someone else: its
                 // task's slot is free, and it is assigned again now rather than at the next sweep
-                tracked.remove(t.due().instanceId());
+                if (!tracked.remove(t.due().instanceId(), t)) {
+                    continue;
+                }
                 engine.dispatcher().expect(t.due());
                 engine.onDispatchThread(() -> {
                     engine.dispatcher().release(t.due());
@@ -443,14 +452,13 @@ final class Leadership implements Membership.Listener {
                 continue;
             }
             if (state == InstanceState.DISPATCHED) {
-                tracked.remove(t.due().instanceId()); // taken back and assigned again by someone else
+                tracked.remove(t.due().instanceId(), t); // taken back and assigned again by someone else
                 continue;
             }
             suspects.remove(t.owner());
             if (!t.untilEnd()) {
-                tracked.remove(t.due().instanceId());
-            } else if (state.isFinal()) {
-                tracked.remove(t.due().instanceId());
+                tracked.remove(t.due().instanceId(), t);
+            } else if (state.isFinal() && tracked.remove(t.due().instanceId(), t)) {
                 engine.onDispatchThread(() -> engine.ended(t.due()));
             }
         }
@@ -466,7 +474,7 @@ final class Leadership implements Membership.Listener {
                         "taken back: node " + t.owner() + " did not acknowledge within "
                                 + membership.settings().ackTimeout() + "; assigning again")
                 .takenFrom(t.owner(), null, epoch);
-        tracked.remove(in.id());
+        tracked.remove(in.id(), t);
         if (engine.writer().apply(back)) {
             suspects.add(t.owner());
             reassignedAckTimeout.incrementAndGet();

@@ -21,14 +21,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
  * A store that fails on command, in front of a real one: {@link #down} makes every call fail (an outage: reads and
  * writes), {@link #failWrites} makes the next writes fail (a deadlock, a dropped connection), with the wrapped store
- * untouched. A failed call changes nothing. Counts the calls it failed. The wrapped store's lease and registry
- * (when it keeps them) are passed through and never fail: an engine test of the store's failures keeps its
- * leader.
+ * untouched. A failed call changes nothing. Counts the calls it failed. {@link #afterRead} holds a read that
+ * answered, as a slow store would. The wrapped store's lease and registry (when it keeps them) are passed through and
+ * never fail: an engine test of the store's failures keeps its leader.
  */
 public final class FailingStore implements InstanceStore, ClusterStore {
 
@@ -44,6 +45,7 @@ public final class FailingStore implements InstanceStore, ClusterStore {
     private final AtomicInteger writesToFail = new AtomicInteger();
     private final AtomicInteger schedulesToFail = new AtomicInteger();
     private final AtomicLong failed = new AtomicLong();
+    private volatile Consumer<String> afterRead = what -> {};
 
     /** @param store a store that keeps its own lease and registry, such as the in-memory store */
     public <S extends InstanceStore & ClusterStore> FailingStore(S store) {
@@ -84,12 +86,23 @@ public final class FailingStore implements InstanceStore, ClusterStore {
         return failed.get();
     }
 
+    /**
+     * Runs {@code hook} after each read that answered, on the reading thread, with the read's name ({@code
+     * "findAll"}, say) before the answer is returned: a test holds a read there, as a slow store would, to order
+     * its answer against what other threads do meanwhile.
+     */
+    public void afterRead(Consumer<String> hook) {
+        afterRead = hook;
+    }
+
     private <T> T read(String what, Supplier<T> call) {
         if (down) {
             failed.incrementAndGet();
             throw new InjectedFailure(what + " (store down)");
         }
-        return call.get();
+        T answer = call.get();
+        afterRead.accept(what);
+        return answer;
     }
 
     private <T> T write(String what, Supplier<T> call) {
