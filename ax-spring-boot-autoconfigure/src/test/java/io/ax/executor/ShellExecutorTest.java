@@ -128,7 +128,11 @@ class ShellExecutorTest {
                     .filteredOn(e -> e.to() == InstanceState.FAILED)
                     .singleElement()
                     .satisfies(e -> assertThat(e.reason()).contains("a".repeat(5000)));
-            assertThat(logs.list)
+            List<ILoggingEvent> seen;
+            synchronized (logs) { // engine threads may still be logging: a copy taken under the appender's lock
+                seen = List.copyOf(logs.list);
+            }
+            assertThat(seen)
                     .filteredOn(e -> e.getFormattedMessage().contains("loud-fail"))
                     .isNotEmpty()
                     .allSatisfy(e -> assertThat(e.getFormattedMessage())
