@@ -131,6 +131,17 @@ final class OutageChecks {
         return ids;
     }
 
+    /**
+     * SCHEDULED instances that a stopping node returned after it acknowledged them (RUNNING -&gt; SCHEDULED): an
+     * attempt claimed as the pools shut, which did not start and waits for the next start or another node.
+     */
+    List<String> returnedByAStop() {
+        return db.queryForList(
+                "SELECT DISTINCT i.id FROM " + prefix + "instance i JOIN " + prefix + "audit a ON a.instance_id = i.id"
+                        + " WHERE i.state = 'SCHEDULED' AND a.from_state = 'RUNNING' AND a.to_state = 'SCHEDULED'",
+                String.class);
+    }
+
     /** How many instances due at or before {@code markUs} are not finished. */
     int countUnfinishedBefore(long markUs) {
         Integer n = db.queryForObject(

@@ -300,19 +300,20 @@ final class FirePlanner {
      * when it is there already.
      */
     boolean enqueue(Due due) {
-        if (queued.containsKey(due.instanceId())) {
-            return false;
+        // the instance is marked as in the wheel before it joins a batch: its batch may fall due (an overdue one at
+        // once, on another thread) and its dispatch unmark it before this thread goes on. Marked after, it stayed
+        // marked for good, and a sweep that found it left in the store (by a write that failed) never took it again
+        if (queued.putIfAbsent(due.instanceId(), TriggerGroups.JOINING) != null) {
+            return false; // in the wheel already, or being put there by another thread
         }
         TriggerGroups.Added added = groups.add(due.task().trigger(), due.scheduledTime(), due);
-        boolean first = queued.putIfAbsent(due.instanceId(), added.batch()) == null;
-        if (!first) {
-            groups.remove(added.batch(), due.instanceId()); // enqueued by another thread meanwhile
-        }
+        // fails when its batch was dispatched meanwhile (which unmarked it) or it was dequeued: nothing to record
+        queued.replace(due.instanceId(), TriggerGroups.JOINING, added.batch());
         if (added.opened()) {
             TriggerGroups.Batch batch = added.batch();
             batch.timer = engine.at(engine.deadlineOf(due.scheduledTime()), () -> fire(batch, due.scheduledTime()));
         }
-        return first;
+        return true;
     }
 
     /**
@@ -322,7 +323,7 @@ final class FirePlanner {
      */
     void dequeue(String instanceId) {
         TriggerGroups.Batch batch = queued.remove(instanceId);
-        if (batch != null && groups.remove(batch, instanceId)) {
+        if (batch != null && batch != TriggerGroups.JOINING && groups.remove(batch, instanceId)) {
             engine.cancelTimer(batch.timer);
         }
     }

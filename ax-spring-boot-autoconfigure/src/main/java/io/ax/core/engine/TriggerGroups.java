@@ -28,6 +28,12 @@ final class TriggerGroups {
         }
     }
 
+    /**
+     * Stands for the batch of an instance that is joining one right now: no batch of the wheel, and never fired or
+     * changed.
+     */
+    static final Batch JOINING = new Batch(null);
+
     /** What {@link #add} did: the batch {@code due} joined, and whether this call opened it. */
     record Added(Batch batch, boolean opened) {}
 
@@ -59,7 +65,7 @@ final class TriggerGroups {
             }
             for (int i = 0; i < current.dues.size(); i++) {
                 if (current.dues.get(i).instanceId().equals(instanceId)) {
-                    current.dues.remove(i); // one: a racing second enqueue takes back only its own
+                    current.dues.remove(i); // it is there once: a second enqueue of it does not join
                     break;
                 }
             }
