@@ -278,11 +278,8 @@ abstract class JdbcClusterContract {
                 new PoolSettings(8, 1_000),
                 task("job").build());
         n1.start();
-        JdbcNodeRegistry registry = new JdbcNodeRegistry(dataSource, PREFIX);
-        registry.register(new NodeInfo("ghost", "g1", "nowhere", Instant.now(), Set.of("default"), 10), FAST.lease());
-        ScheduledExecutorService heart = Executors.newSingleThreadScheduledExecutor();
+        ScheduledExecutorService heart = ghost();
         try {
-            heart.scheduleWithFixedDelay(() -> registry.heartbeat("ghost", "g1", 10), 0, 50, TimeUnit.MILLISECONDS);
             await().atMost(BOUND)
                     .until(() ->
                             n1.cluster().isLeader() && n1.cluster().liveNodes().size() == 2);
@@ -302,6 +299,18 @@ abstract class JdbcClusterContract {
         assertThat(db.queryForObject(
                         "SELECT COUNT(*) FROM " + PREFIX + "instance WHERE owner = 'ghost'", Integer.class))
                 .isZero();
+    }
+
+    /**
+     * Registers node "ghost" and keeps its heartbeat going (every 50 ms) until the returned executor shuts down: the
+     * ring gives it work, but it never acknowledges any.
+     */
+    private ScheduledExecutorService ghost() {
+        JdbcNodeRegistry registry = new JdbcNodeRegistry(dataSource, PREFIX);
+        registry.register(new NodeInfo("ghost", "g1", "nowhere", Instant.now(), Set.of("default"), 10), FAST.lease());
+        ScheduledExecutorService heart = Executors.newSingleThreadScheduledExecutor();
+        heart.scheduleWithFixedDelay(() -> registry.heartbeat("ghost", "g1", 10), 0, 50, TimeUnit.MILLISECONDS);
+        return heart;
     }
 
     private static List<ScheduleRequest> jobs(int n) {
@@ -326,12 +335,8 @@ abstract class JdbcClusterContract {
         List<AxEngine> nodes =
                 List.of(node("n1", task("job").build()), node("n2", task("job").build()));
         nodes.forEach(AxEngine::start);
-        // a ghost: registered and heartbeating, so the ring gives it work, but it never acknowledges any
-        JdbcNodeRegistry registry = new JdbcNodeRegistry(dataSource, PREFIX);
-        registry.register(new NodeInfo("ghost", "g1", "nowhere", Instant.now(), Set.of("default"), 10), FAST.lease());
-        ScheduledExecutorService heart = Executors.newSingleThreadScheduledExecutor();
+        ScheduledExecutorService heart = ghost();
         try {
-            heart.scheduleWithFixedDelay(() -> registry.heartbeat("ghost", "g1", 10), 0, 50, TimeUnit.MILLISECONDS);
             await().atMost(BOUND)
                     .until(() ->
                             nodes.stream().allMatch(e -> e.cluster().liveNodes().size() == 3));
