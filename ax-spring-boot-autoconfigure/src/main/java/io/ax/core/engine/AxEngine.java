@@ -244,11 +244,12 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         leadership.attach(membership);
         this.retention = new Retention(stores, b.retention, clock, leadership::epoch, insight);
         this.runner = new InstanceRunner(this);
-        this.writer = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock);
+        ChangeStamps stamps = new ChangeStamps(clock);
+        this.writer = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, stamps, "ax-writer");
         writer.onRecovery(leadership::storeBack);
-        this.fireWriter = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, "ax-fire-writer");
+        this.fireWriter = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, stamps, "ax-fire-writer");
         fireWriter.onRecovery(leadership::storeBack);
-        this.endWriter = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, "ax-end-writer");
+        this.endWriter = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, stamps, "ax-end-writer");
         endWriter.onRecovery(leadership::storeBack);
         // starts are what someone waits for: new fires (planned ahead) and successful ends follow in their gaps
         fireWriter.giveWayTo(writer, GIVE_WAY);

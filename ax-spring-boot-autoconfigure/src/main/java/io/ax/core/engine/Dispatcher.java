@@ -172,7 +172,7 @@ final class Dispatcher {
         List<Decision> decisions = new ArrayList<>(dues.size());
         List<Transition> ordered = new ArrayList<>(dues.size() * 2);
         List<Due> full = new ArrayList<>();
-        Instant now = engine.clock().instant();
+        Instant now = engine.writer().stamp(); // the time of the group's changes: see ChangeStamps
         for (Due due : dues) {
             AxTask task = due.task();
             boolean mayAwaitEnd = !waitedEnough.remove(due.instanceId());

@@ -91,6 +91,7 @@ final class StateWriter {
     private final Thread thread;
     private final String nodeId;
     private final AxClock clock;
+    private final ChangeStamps stamps;
     private volatile Phase phase = Phase.NEW;
     /** Monotonic deadline of a stop's drain; writes still failing then fail. */
     private volatile long drainUntilNanos = Long.MAX_VALUE;
@@ -108,14 +109,21 @@ final class StateWriter {
 
     private volatile long giveWayNanos;
 
-    StateWriter(InstanceStore store, int capacity, String nodeId, AxClock clock) {
-        this(store, capacity, nodeId, clock, "ax-writer");
+    StateWriter(InstanceStore store, int capacity, String nodeId, AxClock clock, String threadName) {
+        this(store, capacity, nodeId, clock, new ChangeStamps(clock), threadName);
     }
 
-    /** @param threadName the writer thread's name: an engine has one writer for state changes, one for new fires */
-    StateWriter(InstanceStore store, int capacity, String nodeId, AxClock clock, String threadName) {
+    /**
+     * @param stamps the times of the changes this writer makes ({@link #change}): one source for every writer of an
+     *     engine, so that no two changes of the node carry the same time
+     * @param threadName the writer thread's name: an engine has one writer for state changes, one for new fires, one
+     *     for successful ends
+     */
+    StateWriter(
+            InstanceStore store, int capacity, String nodeId, AxClock clock, ChangeStamps stamps, String threadName) {
         this.nodeId = nodeId;
         this.clock = clock;
+        this.stamps = stamps;
         this.store = store;
         this.queue = new ArrayBlockingQueue<>(capacity);
         this.thread = new Thread(this::loop, threadName);
@@ -528,7 +536,12 @@ final class StateWriter {
         }
     }
 
-    /** A change that seems lost but finds its instance where it leads, with its attempt and owner, had committed. */
+    /**
+     * A change that seems lost had committed when the row holds that very change: its state, attempt and owner, and
+     * its time, which no other change of this node carries ({@link ChangeStamps}). The state alone would not tell:
+     * a second claim of an attempt this node runs already finds the row RUNNING with this node and this attempt,
+     * and taken for won, it would start the attempt again.
+     */
     private void settleInDoubt(List<Change> changes, boolean[] applied) {
         List<String> ids = new ArrayList<>();
         for (int k = 0; k < applied.length; k++) {
@@ -550,6 +563,7 @@ final class StateWriter {
                     && row != null
                     && row.instance().state() == t.to()
                     && row.instance().attempt() == t.attempt()
+                    && ChangeStamps.sameMicro(row.instance().updatedAt(), t.at())
                     && ownerAsExpected(t, row.owner())) {
                 applied[k] = true;
             }
@@ -602,7 +616,12 @@ final class StateWriter {
 
     /** A change made by this node now, to be refined (owner, fence) and applied. */
     Transition change(String instanceId, InstanceState from, InstanceState to, int attempt, String reason) {
-        return new Transition(instanceId, from, to, attempt, nodeId, clock.instant(), reason);
+        return new Transition(instanceId, from, to, attempt, nodeId, stamps.next(), reason);
+    }
+
+    /** The time of a change this node makes now: see {@link ChangeStamps}. */
+    Instant stamp() {
+        return stamps.next();
     }
 
     /** Applies a transition and waits for the outcome; false when the instance was elsewhere. */

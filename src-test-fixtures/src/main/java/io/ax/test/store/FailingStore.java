@@ -28,7 +28,8 @@ import java.util.function.Supplier;
  * A store that fails on command, in front of a real one: {@link #down} makes every call fail (an outage: reads and
  * writes), {@link #failWrites} makes the next writes fail (a deadlock, a dropped connection), with the wrapped store
  * untouched. A failed call changes nothing. Counts the calls it failed. {@link #afterRead} holds a read that
- * answered, as a slow store would. The wrapped store's lease and registry (when it keeps them) are passed through and
+ * answered, as a slow store would; {@link #beforeTransitions} holds (or fails) a group of state changes before it
+ * reaches the store. The wrapped store's lease and registry (when it keeps them) are passed through and
  * never fail: an engine test of the store's failures keeps its leader.
  */
 public final class FailingStore implements InstanceStore, ClusterStore {
@@ -46,6 +47,7 @@ public final class FailingStore implements InstanceStore, ClusterStore {
     private final AtomicInteger schedulesToFail = new AtomicInteger();
     private final AtomicLong failed = new AtomicLong();
     private volatile Consumer<String> afterRead = what -> {};
+    private volatile Consumer<List<Transition>> beforeTransitions = transitions -> {};
 
     /** @param store a store that keeps its own lease and registry, such as the in-memory store */
     public <S extends InstanceStore & ClusterStore> FailingStore(S store) {
@@ -95,6 +97,21 @@ public final class FailingStore implements InstanceStore, ClusterStore {
         afterRead = hook;
     }
 
+    /**
+     * Runs {@code hook} before each call that changes states ({@code transition}, {@code transitionAll}), on the
+     * writing thread, with the changes it carries: a test holds a write there, to order it against what other
+     * threads do meanwhile, or fails it by throwing {@link #injected} (nothing is then written).
+     */
+    public void beforeTransitions(Consumer<List<Transition>> hook) {
+        beforeTransitions = hook;
+    }
+
+    /** A failure for a hook to throw: counted as failed, like those this store injects on its own. */
+    public InjectedFailure injected(String what) {
+        failed.incrementAndGet();
+        return new InjectedFailure(what);
+    }
+
     private <T> T read(String what, Supplier<T> call) {
         if (down) {
             failed.incrementAndGet();
@@ -131,12 +148,18 @@ public final class FailingStore implements InstanceStore, ClusterStore {
 
     @Override
     public boolean transition(Transition transition) {
-        return write("transition", () -> store.transition(transition));
+        return write("transition", () -> {
+            beforeTransitions.accept(List.of(transition));
+            return store.transition(transition);
+        });
     }
 
     @Override
     public boolean[] transitionAll(List<Transition> transitions) {
-        return write("transitionAll", () -> store.transitionAll(transitions));
+        return write("transitionAll", () -> {
+            beforeTransitions.accept(List.copyOf(transitions));
+            return store.transitionAll(transitions);
+        });
     }
 
     @Override
