@@ -566,6 +566,48 @@ abstract class JdbcClusterContract {
     }
 
     @Test
+    void aNodeThatWinsTheLeaseOnItsFirstRoundLeavesTheRunningWorkOfLiveNodesAlone() {
+        AxTask slow = task("slow").concurrent(true).build();
+        List<AxEngine> nodes = threeNodes(slow);
+        CountDownLatch release = new CountDownLatch(1);
+        executor.when("slow", ctx -> {
+            release.await(BOUND.toMillis(), TimeUnit.MILLISECONDS);
+            return io.ax.core.AxResult.success();
+        });
+        AxEngine leader = leader(nodes);
+        List<ScheduleRequest> requests = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            requests.add(ScheduleRequest.of("slow").after(Duration.ofMillis(200)));
+        }
+        List<String> ids = leader.scheduleAll(requests);
+        await().atMost(BOUND).until(() -> nodes.stream().allMatch(e -> e.executing() > 0));
+        await().atMost(BOUND).until(() -> ids.stream().allMatch(id -> state(id) == InstanceState.RUNNING));
+
+        // every node keeps its heartbeat and its running work, but none holds the lease any longer: the leader's
+        // runs out, and no standby takes it (as when the leader died and the others lose every race for it)
+        nodes.forEach(n -> links.get(n.cluster().nodeId()).refuseLease());
+        JdbcLeaderLease lease = new JdbcLeaderLease(dataSource, PREFIX);
+        await().atMost(BOUND).until(() -> !lease.current().held());
+        // a new node (a rolling deploy's new pod) wins the lease on its first round, and leads at once
+        AxEngine fresh = node("n4", slow);
+        fresh.start();
+        assertThat(fresh.cluster().isLeader())
+                .as("the new node leads after its start")
+                .isTrue();
+
+        release.countDown();
+        await().atMost(BOUND).until(() -> ids.stream().allMatch(id -> state(id).isFinal()));
+        assertThat(db.queryForList("SELECT reason FROM " + PREFIX + "audit WHERE to_state = 'FAILED'", String.class))
+                .as("running attempts of live nodes taken over as orphans")
+                .isEmpty();
+        Map<String, Long> runsPerInstance = executor.runsOf("slow").stream()
+                .collect(Collectors.groupingBy(AxContext::instanceId, Collectors.counting()));
+        assertThat(runsPerInstance).hasSize(ids.size());
+        assertThat(runsPerInstance.values()).as("an instance run twice").allMatch(n -> n == 1);
+        assertThat(ids).allMatch(id -> state(id) == InstanceState.SUCCESS);
+    }
+
+    @Test
     void aDeposedLeadersLateWriteIsRejected() {
         JdbcInstanceStore store = new JdbcInstanceStore(dataSource, PREFIX);
         JdbcLeaderLease lease = new JdbcLeaderLease(dataSource, PREFIX);
@@ -697,6 +739,8 @@ abstract class JdbcClusterContract {
         private final LeaderLease lease;
         private final NodeRegistry registry;
         private volatile boolean cut;
+        /** The node neither takes nor renews the lease (it loses every race for it); all else passes. */
+        private volatile boolean noLease;
 
         Cuttable(LeaderLease lease, NodeRegistry registry) {
             this.lease = lease;
@@ -711,6 +755,10 @@ abstract class JdbcClusterContract {
             cut = false;
         }
 
+        void refuseLease() {
+            noLease = true;
+        }
+
         private void check() {
             if (cut) {
                 throw new IllegalStateException("connection cut by the test");
@@ -720,13 +768,13 @@ abstract class JdbcClusterContract {
         @Override
         public Optional<Lease> acquire(String node, Duration duration) {
             check();
-            return lease.acquire(node, duration);
+            return noLease ? Optional.empty() : lease.acquire(node, duration);
         }
 
         @Override
         public Optional<Lease> renew(Lease held, Duration duration) {
             check();
-            return lease.renew(held, duration);
+            return noLease ? Optional.empty() : lease.renew(held, duration);
         }
 
         @Override

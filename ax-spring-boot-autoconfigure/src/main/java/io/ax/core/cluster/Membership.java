@@ -131,15 +131,18 @@ public final class Membership implements AutoCloseable {
                         self.nodeId());
                 registry.register(self, settings.lease());
             }
-            if (!stopped) {
-                holdLease();
-            }
             List<NodeStatus> live = registry.nodes().stream()
                     .filter(n -> n.aliveWithin(settings.lease()))
                     .toList();
+            // the live nodes first: a node that takes the lease in this round judges by them whose work is orphaned,
+            // and before its first read it knows no node but itself (a new node winning the lease on its first
+            // round would take every live node's running work for a dead one's)
+            listener.nodes(live);
+            if (!stopped) {
+                holdLease();
+            }
             LeaderInfo info = lease.current();
             publish(info, live);
-            listener.nodes(live);
             if (failing) {
                 failing = false;
                 reachingSinceNanos = clock.nanoTime();
