@@ -191,6 +191,7 @@ class ClusterFailoverTest {
                                 "--spring.datasource.username=" + pg.user(),
                                 "--spring.datasource.password=" + pg.password(),
                                 "--spring.datasource.hikari.connection-timeout=1000",
+                                "--ax.jdbc.network-timeout=2s",
                                 "--ax.jdbc.table-prefix=" + PREFIX,
                                 "--ax.node-id=" + name,
                                 "--ax.cluster.heartbeat=" + HEARTBEAT.toMillis() + "ms",

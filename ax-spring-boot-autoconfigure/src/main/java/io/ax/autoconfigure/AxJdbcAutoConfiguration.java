@@ -39,6 +39,6 @@ public final class AxJdbcAutoConfiguration {
                     + " (tools.jackson.core:jackson-databind) on the class path; ax-spring-boot-starter brings it");
         }
         JdbcSchemaInitializer.initialize(dataSource, jdbc.getTablePrefix(), jdbc.getInitializeSchema());
-        return new JdbcInstanceStore(dataSource, jdbc.getTablePrefix());
+        return new JdbcInstanceStore(dataSource, jdbc.getTablePrefix(), jdbc.getNetworkTimeout());
     }
 }

@@ -336,6 +336,14 @@ public class AxProperties {
         /** Prefix of AX's table names: a letter, then letters, digits or underscores. */
         private String tablePrefix = "ax_";
 
+        /**
+         * How long each of AX's statements waits at most for the database's answer (set on each connection AX
+         * borrows, with Connection.setNetworkTimeout): a network that drops packets without a word then fails the
+         * statement, which AX retries, instead of holding it. Zero leaves the driver's own socket timeout, often
+         * none. Longer than AX's longest statement; it does not touch the application's own connections.
+         */
+        private Duration networkTimeout = Duration.ofSeconds(10);
+
         public boolean isEnabled() {
             return enabled;
         }
@@ -358,6 +366,14 @@ public class AxProperties {
 
         public void setTablePrefix(String tablePrefix) {
             this.tablePrefix = tablePrefix;
+        }
+
+        public Duration getNetworkTimeout() {
+            return networkTimeout;
+        }
+
+        public void setNetworkTimeout(Duration networkTimeout) {
+            this.networkTimeout = networkTimeout;
         }
     }
 

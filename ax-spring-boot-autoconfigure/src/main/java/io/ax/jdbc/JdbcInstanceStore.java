@@ -31,6 +31,7 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -73,12 +74,31 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     private final String tablePrefix;
     private final JdbcIdempotency idempotency;
 
+    /** How long each of AX's statements waits at most for the database's answer, unless told otherwise. */
+    public static final Duration DEFAULT_NETWORK_TIMEOUT = Duration.ofSeconds(10);
+
     /**
+     * A store whose statements wait at most {@link #DEFAULT_NETWORK_TIMEOUT} for the database's answer.
+     *
      * @param dataSource where the tables live
      * @param tablePrefix the prefix of AX's tables, e.g. {@code ax_}
      */
     public JdbcInstanceStore(DataSource dataSource, String tablePrefix) {
-        Objects.requireNonNull(dataSource, "dataSource");
+        this(dataSource, tablePrefix, DEFAULT_NETWORK_TIMEOUT);
+    }
+
+    /**
+     * @param target where the tables live
+     * @param tablePrefix the prefix of AX's tables, e.g. {@code ax_}
+     * @param networkTimeout how long each statement on a connection AX borrows waits at most for the database's
+     *     answer ({@link java.sql.Connection#setNetworkTimeout}), so that a network which drops packets without a
+     *     word fails the statement instead of holding it; zero leaves the driver's own timeout (often none)
+     * @throws IllegalArgumentException when the timeout is negative
+     */
+    public JdbcInstanceStore(DataSource target, String tablePrefix, Duration networkTimeout) {
+        Objects.requireNonNull(target, "dataSource");
+        Objects.requireNonNull(networkTimeout, "networkTimeout");
+        DataSource dataSource = NetworkTimeoutDataSource.of(target, networkTimeout);
         this.jdbc = new JdbcTemplate(dataSource);
         this.batches = new JdbcBatches(jdbc);
         this.tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));

@@ -523,6 +523,69 @@ abstract class JdbcClusterContract {
     }
 
     @Test
+    void aLeaderWhoseCallsHangStopsDecidingByItsOwnDeadlineSaysSoAndStopsItsRunningWork() {
+        AxTask slow = task("slow")
+                .concurrent(true)
+                .retry(new RetryPolicy(3, Backoff.FIXED, Duration.ofMillis(10), Duration.ofMillis(10)))
+                .build();
+        List<AxEngine> nodes = threeNodes(slow);
+        AtomicBoolean interrupted = new AtomicBoolean();
+        CountDownLatch never = new CountDownLatch(1);
+        executor.when("slow", ctx -> {
+            if (ctx.attempt() == 1) {
+                try {
+                    never.await(BOUND.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    interrupted.set(true);
+                    throw e;
+                }
+            }
+            return io.ax.core.AxResult.success();
+        });
+        AxEngine leader = leader(nodes);
+        String leaderId = leader.cluster().nodeId();
+        // an instance that runs on the leader
+        String id = null;
+        for (int i = 0; i < 50 && id == null; i++) {
+            String candidate = leader.schedule("slow", Duration.ZERO, null);
+            await().atMost(BOUND).until(() -> state(candidate) == InstanceState.RUNNING);
+            if (leaderId.equals(db.queryForObject(
+                    "SELECT owner FROM " + PREFIX + "instance WHERE id = ?", String.class, candidate))) {
+                id = candidate;
+            } // one that runs on a follower blocks there until the test ends
+        }
+        assertThat(id).as("an instance running on the leader").isNotNull();
+
+        // the leader's heartbeat and lease calls hang: no error ever comes back to it
+        long hungAt = System.nanoTime();
+        links.get(leaderId).hang();
+        await().atMost(BOUND).until(() -> !leader.cluster().isLeader());
+        Duration steppedDown = Duration.ofNanos(System.nanoTime() - hungAt);
+        assertThat(leader.cluster().role()).isEqualTo(io.ax.core.cluster.ClusterView.Role.STANDBY);
+        // by its own clock: its lease less the safety margin after the last renewal, plus a loaded machine's slack
+        assertThat(steppedDown).isLessThan(FAST.lease().plus(Duration.ofSeconds(2)));
+        await().atMost(BOUND).untilTrue(interrupted);
+        assertThat(leader.storeContact())
+                .as("what the node says of its contact with the store")
+                .hasValueSatisfying(c -> assertThat(c.cutOff()).isTrue());
+
+        links.get(leaderId).heal();
+        String running = id;
+        await().atMost(BOUND).until(() -> state(running) == InstanceState.SUCCESS);
+        await().atMost(BOUND).until(() -> leader.storeContact().isEmpty());
+        List<String> trail = db.queryForList(
+                "SELECT to_state FROM " + PREFIX + "audit WHERE instance_id = ? ORDER BY id", String.class, running);
+        assertThat(trail.stream().filter("FAILED"::equals))
+                .as("the interrupted attempt, recorded once (by itself or by the leader's takeover): %s", trail)
+                .hasSize(1);
+        assertThat(executor.runsOf("slow").stream()
+                        .filter(c -> c.instanceId().equals(running))
+                        .map(AxContext::attempt))
+                .as("its attempts (one given back unstarted keeps its number)")
+                .containsExactly(1, 2);
+    }
+
+    @Test
     void aNodeThatDiesHasItsUnfinishedWorkTakenOverOnce() {
         AxTask slow = task("slow")
                 .concurrent(true)
@@ -741,6 +804,9 @@ abstract class JdbcClusterContract {
         private volatile boolean cut;
         /** The node neither takes nor renews the lease (it loses every race for it); all else passes. */
         private volatile boolean noLease;
+        /** Calls wait, without failing, until {@link #heal} (a network that drops packets without a word). */
+        private final java.util.concurrent.atomic.AtomicReference<CountDownLatch> hung =
+                new java.util.concurrent.atomic.AtomicReference<>();
 
         Cuttable(LeaderLease lease, NodeRegistry registry) {
             this.lease = lease;
@@ -753,6 +819,14 @@ abstract class JdbcClusterContract {
 
         void heal() {
             cut = false;
+            CountDownLatch was = hung.getAndSet(null);
+            if (was != null) {
+                was.countDown();
+            }
+        }
+
+        void hang() {
+            hung.set(new CountDownLatch(1));
         }
 
         void refuseLease() {
@@ -760,6 +834,15 @@ abstract class JdbcClusterContract {
         }
 
         private void check() {
+            CountDownLatch wait = hung.get();
+            if (wait != null) {
+                try {
+                    wait.await(BOUND.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted in a call held by the test", e);
+                }
+            }
             if (cut) {
                 throw new IllegalStateException("connection cut by the test");
             }

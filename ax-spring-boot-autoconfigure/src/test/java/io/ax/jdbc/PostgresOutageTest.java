@@ -555,7 +555,7 @@ class PostgresOutageTest {
         config.setValidationTimeout(500);
         HikariDataSource pool = new HikariDataSource(config);
         AxEngine engine = AxEngine.builder()
-                .store(new JdbcInstanceStore(pool, PREFIX))
+                .store(new JdbcInstanceStore(pool, PREFIX, SOCKET_TIMEOUT))
                 .router(new ExecutorRouter(List.of(runs)))
                 .nodeId(id)
                 .clusterSettings(SETTINGS)

@@ -13,7 +13,7 @@ import java.net.URI;
 final class EnginePool {
 
     /** PgJDBC timeouts, in seconds: reads (the longest statement of this workload takes well under a second). */
-    private static final int SOCKET_TIMEOUT = 5;
+    static final int SOCKET_TIMEOUT = 5;
 
     private static final int CONNECT_TIMEOUT = 2;
 

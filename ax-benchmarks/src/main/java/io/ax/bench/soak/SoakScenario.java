@@ -65,7 +65,8 @@ public final class SoakScenario implements Scenario {
             RetentionCount deleted = new RetentionCount();
             try (HikariDataSource pool = EnginePool.open(options, proxy.port())) {
                 AxEngine engine = AxEngine.builder()
-                        .store(new JdbcInstanceStore(pool, s.prefix()))
+                        .store(new JdbcInstanceStore(
+                                pool, s.prefix(), java.time.Duration.ofSeconds(EnginePool.SOCKET_TIMEOUT)))
                         .router(new ExecutorRouter(List.of(new SoakExecutor(runs, ledger))))
                         .nodeId("soak")
                         .pools(Map.of(AxTask.DEFAULT_GROUP, new PoolSettings(s.threads(), QUEUE)))

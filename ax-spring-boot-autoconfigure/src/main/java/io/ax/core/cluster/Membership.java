@@ -16,7 +16,14 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The leader's right to decide ends a safety margin before its lease would, measured on this node's monotonic
  * clock from the moment it sent the write that granted the lease, so a long pause (GC, {@code SIGSTOP}) ends it
- * even before anyone else notices: {@link #epochIfLeader} answers 0 from then on. Thread-safe.
+ * even before anyone else notices: {@link #epochIfLeader} answers 0 from then on.
+ *
+ * <p>Those deadlines are kept by a watchdog of their own ({@code ax-cluster-watch}), which never calls the store: a
+ * round may hang in a call (a connection pool that waits for a connection, a statement on a connection the network
+ * dropped without a word), and the node must still stop deciding, and say so, when its lease runs out. The same
+ * watchdog notices when this node's heartbeat is so old that the other nodes may take it for dead (its last one
+ * sent more than the lease less the safety margin ago): it tells the engine once ({@link Listener#cutOff}), so that
+ * the work they are about to take over does not go on here as well. Thread-safe.
  */
 public final class Membership implements AutoCloseable {
 
@@ -32,6 +39,14 @@ public final class Membership implements AutoCloseable {
 
         /** The live nodes changed (or were read again). */
         default void nodes(List<NodeStatus> live) {}
+
+        /**
+         * This node has not reached the cluster store for so long that the other nodes may take it for dead and run
+         * its work elsewhere ({@code unreachedFor} since its last heartbeat was sent). Called once per break, on the
+         * watchdog thread; it must not block. The node reaches the store again when {@link #reachesStoreFor} says
+         * so.
+         */
+        default void cutOff(Duration unreachedFor) {}
     }
 
     private final NodeRegistry registry;
@@ -41,6 +56,8 @@ public final class Membership implements AutoCloseable {
     private final ClusterSettings settings;
     private final Listener listener;
     private final ScheduledThreadPoolExecutor thread;
+    /** Keeps the deadlines whatever a round waits for; never calls the store. */
+    private final ScheduledThreadPoolExecutor watchdog;
 
     /** The lease this node holds, or null; guarded by this. */
     private Lease held;
@@ -56,6 +73,12 @@ public final class Membership implements AutoCloseable {
      * that was cut off sees every other node's heartbeat as stale at first: see {@link #reachesStoreFor}.
      */
     private volatile long reachingSinceNanos = Long.MIN_VALUE;
+    /** When (monotonic nanos) the heartbeat of the last round that succeeded was sent. */
+    private volatile long reachedSentNanos;
+    /** Whether this node's heartbeat is older than the others allow (see {@link Listener#cutOff}) since last told. */
+    private volatile boolean cutOff;
+    /** Why the last round failed, or null. */
+    private volatile String lastFailure;
 
     public Membership(
             NodeRegistry registry,
@@ -76,8 +99,14 @@ public final class Membership implements AutoCloseable {
             return t;
         };
         this.thread = new ScheduledThreadPoolExecutor(1, named);
+        this.watchdog = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "ax-cluster-watch");
+            t.setDaemon(true);
+            return t;
+        });
         this.view = new ClusterView(self.nodeId(), ClusterView.Role.STANDBY, null, 0, List.of(self.nodeId()));
         this.noLeaderSinceNanos = clock.nanoTime();
+        this.reachedSentNanos = clock.nanoTime();
     }
 
     /**
@@ -89,9 +118,13 @@ public final class Membership implements AutoCloseable {
      */
     public void start() {
         register();
+        reachedSentNanos = clock.nanoTime();
         round();
         long every = settings.heartbeat().toNanos();
         thread.scheduleWithFixedDelay(this::round, every, every, TimeUnit.NANOSECONDS);
+        long watchEvery =
+                Math.max(TimeUnit.MILLISECONDS.toNanos(10), Math.min(TimeUnit.MILLISECONDS.toNanos(250), every / 4));
+        watchdog.scheduleWithFixedDelay(this::watch, watchEvery, watchEvery, TimeUnit.NANOSECONDS);
     }
 
     private void register() {
@@ -122,6 +155,7 @@ public final class Membership implements AutoCloseable {
 
     /** One heartbeat: our row, the lease, the view. Never throws: a failed round is retried at the next. */
     void round() {
+        long sentNanos = clock.nanoTime();
         try {
             if (!registry.heartbeat(
                     self.nodeId(), self.incarnation(), stopped ? NodeStatus.LEAVING : self.capacity())) {
@@ -143,12 +177,9 @@ public final class Membership implements AutoCloseable {
             }
             LeaderInfo info = lease.current();
             publish(info, live);
-            if (failing) {
-                failing = false;
-                reachingSinceNanos = clock.nanoTime();
-                LOG.log(Level.INFO, "Node {0} reaches the cluster store again", self.nodeId());
-            }
+            reached(sentNanos);
         } catch (RuntimeException e) {
+            lastFailure = e.toString();
             if (!failing) {
                 failing = true;
                 LOG.log(
@@ -158,6 +189,71 @@ public final class Membership implements AutoCloseable {
                         e.toString());
             }
             checkDeadline();
+        }
+    }
+
+    /**
+     * A round that went through, its heartbeat sent at {@code sentNanos}. After a break (a failed round, a cut-off,
+     * or merely a round that waited so long that the heartbeats went more than two apart) the others' heartbeats
+     * may look stale for a while: {@link #reachesStoreFor} counts from now.
+     */
+    private void reached(long sentNanos) {
+        long gap = sentNanos - reachedSentNanos;
+        reachedSentNanos = sentNanos;
+        if (clock.nanoTime() - sentNanos >= contactAllowance()) {
+            // the round hung for longer than the others wait: its heartbeat may have been written when it was sent,
+            // long ago, and proves no fresh contact. The next round, sent now, does
+            return;
+        }
+        boolean broke =
+                failing || cutOff || gap > settings.heartbeat().multipliedBy(2).toNanos();
+        if (!broke) {
+            return;
+        }
+        boolean said = failing || cutOff;
+        failing = false;
+        cutOff = false;
+        lastFailure = null;
+        reachingSinceNanos = clock.nanoTime();
+        if (said) {
+            LOG.log(Level.INFO, "Node {0} reaches the cluster store again", self.nodeId());
+        }
+    }
+
+    /**
+     * How long after its last heartbeat was sent this node may still count on the others taking it for alive: they
+     * wait a lease on the store's clock, and the safety margin keeps this node on the early side of that.
+     */
+    private long contactAllowance() {
+        return settings.lease().minus(settings.safetyMargin()).toNanos();
+    }
+
+    /**
+     * On the watchdog thread: the leader's deadline, and whether this node's heartbeat has grown so old that the
+     * others may take it for dead. Never calls the store.
+     */
+    void watch() {
+        try {
+            checkDeadline();
+            long unreached = clock.nanoTime() - reachedSentNanos;
+            if (!cutOff && !stopped && unreached >= contactAllowance()) {
+                cutOff = true;
+                LOG.log(
+                        Level.WARNING,
+                        "Node {0} has not reached the cluster store for {1} ms: the other nodes may take it for dead"
+                                + " and run its work; it decides nothing and stops its running work until it reaches"
+                                + " the store again{2}",
+                        self.nodeId(),
+                        Long.toString(TimeUnit.NANOSECONDS.toMillis(unreached)),
+                        lastFailure == null ? " (its calls to the store do not return)" : ": " + lastFailure);
+                listener.cutOff(Duration.ofNanos(unreached));
+            }
+        } catch (RuntimeException e) {
+            LOG.log(
+                    Level.WARNING,
+                    "The cluster watchdog of node {0} failed; it goes on: {1}",
+                    self.nodeId(),
+                    e.toString());
         }
     }
 
@@ -230,6 +326,7 @@ public final class Membership implements AutoCloseable {
             held = null;
         }
         if (was != null) {
+            noLeaderSinceNanos = clock.nanoTime();
             view = new ClusterView(self.nodeId(), ClusterView.Role.STANDBY, null, was.epoch(), view.liveNodes());
             listener.following();
         }
@@ -268,8 +365,35 @@ public final class Membership implements AutoCloseable {
      */
     public boolean reachesStoreFor(Duration span) {
         long since = reachingSinceNanos;
-        return !failing && (since == Long.MIN_VALUE || clock.nanoTime() - since >= span.toNanos());
+        return !failing && !cutOff && (since == Long.MIN_VALUE || clock.nanoTime() - since >= span.toNanos());
     }
+
+    /**
+     * How long this node has not reached the cluster store, when that is longer than two heartbeats (a round failed,
+     * or hangs in a call), with the last failure when a round failed; empty while its rounds go through. Answers
+     * from what the node holds: it never calls the store.
+     */
+    public Optional<StoreContact> unreached() {
+        long unreached = clock.nanoTime() - reachedSentNanos;
+        if (!failing && unreached <= settings.heartbeat().multipliedBy(2).toNanos()) {
+            return Optional.empty();
+        }
+        return Optional.of(new StoreContact(Duration.ofNanos(unreached), lastFailure, cutOff));
+    }
+
+    /** Whether this node's heartbeat is so old that the other nodes may take it for dead (see {@link Listener#cutOff}). */
+    public boolean isCutOff() {
+        return cutOff;
+    }
+
+    /**
+     * This node's contact with the cluster store, when it is broken.
+     *
+     * @param unreachedFor since the heartbeat of its last round that went through was sent
+     * @param failure why the last round failed; null when the rounds hang rather than fail
+     * @param cutOff whether it is so long that the other nodes may take this node for dead
+     */
+    public record StoreContact(Duration unreachedFor, String failure, boolean cutOff) {}
 
     /** How long no leader has been known; zero while one is. */
     public Duration leaderlessFor() {
@@ -316,6 +440,7 @@ public final class Membership implements AutoCloseable {
     public void close() {
         resign();
         thread.shutdownNow();
+        watchdog.shutdownNow();
         try {
             registry.remove(self.nodeId(), self.incarnation());
         } catch (RuntimeException e) {

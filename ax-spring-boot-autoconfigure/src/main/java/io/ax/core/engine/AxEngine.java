@@ -897,6 +897,21 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     public ClusterSettings clusterSettings() {
         return membership.settings();
     }
+    /**
+     * This node's contact with the cluster store when it is broken: since when its heartbeat has not gone through
+     * (longer than two heartbeats), why, and whether it is so long that the other nodes may take it for dead; empty
+     * while it reaches the store. Answers from what the engine holds, never by asking the store, so it answers at
+     * once during an outage.
+     */
+    public Optional<Membership.StoreContact> storeContact() {
+        return membership.unreached();
+    }
+
+    /** Whether this node is cut off: the other nodes may take it for dead and run its PERSISTENT work themselves. */
+    boolean cutOff() {
+        return membership.isCutOff();
+    }
+
 
     /** Instances this node, as leader, took back from their node: by reason ({@code ack-timeout}, {@code node-gone}). */
     public Map<String, Long> reassigned() {

@@ -23,9 +23,13 @@ record Due(
         this(task, instanceId, scheduledTime, origin, 1, null);
     }
 
-    /** A stored instance of {@code task}, due for its first attempt. */
+    /**
+     * A stored instance of {@code task}, due for the attempt it holds: its first, or the one its node gave back
+     * unstarted (a node that stopped, or was cut off, moves an acknowledged attempt RUNNING -&gt; SCHEDULED with its
+     * number; run again as attempt 1, that attempt would run twice).
+     */
     Due(AxTask task, TaskInstance instance) {
-        this(task, instance, 1);
+        this(task, instance, Math.max(1, instance.attempt()));
     }
 
     /** A stored instance of {@code task}, due for {@code attempt}. */

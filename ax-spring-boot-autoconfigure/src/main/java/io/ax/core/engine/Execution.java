@@ -4,7 +4,8 @@ import io.ax.core.AxTask;
 import java.time.Instant;
 
 /**
- * One attempt of one instance, from dispatch to its end. The timeout and the worker race to end it; the monitor of
+ * One attempt of one instance, from dispatch to its end. The worker and whatever ends an attempt early (its
+ * timeout, or its node losing the cluster store for longer than the others allow) race to end it; the monitor of
  * this object decides who wins, and a thread is interrupted only while it is still running this attempt, so an
  * interrupt never leaks into the next work of a pool thread.
  */
@@ -15,7 +16,7 @@ final class Execution {
 
     private Thread thread;
     private boolean running;
-    private boolean timedOut;
+    private boolean endedEarly;
     long startNanos;
     long timeoutHandle;
 
@@ -42,20 +43,23 @@ final class Execution {
         running = true;
     }
 
-    /** Ends the attempt for the worker; false when the timeout already ended it. */
+    /** Ends the attempt for the worker; false when it was ended early (and whoever did decides what follows). */
     synchronized boolean finish() {
-        boolean mine = running && !timedOut;
+        boolean mine = running && !endedEarly;
         running = false;
         thread = null;
         return mine;
     }
 
-    /** Ends the attempt for the timeout and interrupts the worker; false when the worker already ended it. */
-    synchronized boolean expire() {
-        if (!running || timedOut) {
+    /**
+     * Ends the attempt early (its timeout, its node cut off) and interrupts the worker; false when the worker, or
+     * another early end, already ended it. The caller decides what follows.
+     */
+    synchronized boolean endEarly() {
+        if (!running || endedEarly) {
             return false;
         }
-        timedOut = true;
+        endedEarly = true;
         thread.interrupt();
         return true;
     }

@@ -33,8 +33,8 @@ final class InstanceRunner {
     static final int LOGGED_MESSAGE = 500;
 
     private final AxEngine engine;
-    /** Instances whose attempt a worker of this node runs right now (until the worker is done with it). */
-    private final java.util.Set<String> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Attempts a worker of this node runs right now (until the worker is done with it), by instance. */
+    private final java.util.Map<String, Execution> running = new java.util.concurrent.ConcurrentHashMap<>();
 
     InstanceRunner(AxEngine engine) {
         this.engine = engine;
@@ -45,21 +45,64 @@ final class InstanceRunner {
      * attempt is recorded without waiting, and waits in the writer while the database is away.
      */
     boolean isRunning(String instanceId) {
-        return running.contains(instanceId);
+        return running.containsKey(instanceId);
     }
 
     /** On a pool thread. Never throws: a failing task must not kill a scheduler thread. */
     void run(Execution ex) {
-        running.add(ex.instanceId());
+        running.put(ex.instanceId(), ex);
         try {
             attempt(ex);
         } finally {
-            running.remove(ex.instanceId());
+            running.remove(ex.instanceId(), ex);
         }
+    }
+
+    /**
+     * This node lost the cluster store for so long that the other nodes may take it for dead and run its work
+     * elsewhere: every PERSISTENT attempt running here is interrupted now, so that it does not go on beside its
+     * second run, and recorded FAILED (then retried by its policy) once the store answers, if this node still owns
+     * it then. MEMORY attempts live in this process only: nobody else runs them, and they go on.
+     *
+     * @return how many attempts were stopped
+     */
+    int stopPersistentAttempts(String reason) {
+        int stopped = 0;
+        for (Execution ex : running.values()) {
+            if (InstanceIds.isMemory(ex.instanceId()) || !ex.endEarly()) {
+                continue;
+            }
+            stopped++;
+            long tookNanos = engine.clock().nanoTime() - ex.startNanos;
+            engine.afterwards(() -> {
+                try {
+                    afterBadAttempt(ex, InstanceState.FAILED, reason, null, tookNanos, null, 0);
+                } catch (RuntimeException e) {
+                    unrecorded(ex, e);
+                }
+            });
+        }
+        return stopped;
     }
 
     private void attempt(Execution ex) {
         AxTask task = ex.task();
+        if (engine.cutOff() && !InstanceIds.isMemory(ex.instanceId())) {
+            // the other nodes may take this node for dead and run it themselves: it goes back unstarted (unless
+            // the leader took it over first), rather than run beside its second run
+            engine.writer()
+                    .record(engine.writer()
+                            .owned(
+                                    ex.instanceId(),
+                                    InstanceState.RUNNING,
+                                    InstanceState.SCHEDULED,
+                                    ex.attempt,
+                                    "returned: node " + engine.nodeId() + " is cut off from the cluster store; it did"
+                                            + " not start attempt " + ex.attempt,
+                                    null,
+                                    0));
+            return;
+        }
         // the Claimer moved it to RUNNING, confirmed by the store, before it came here
         engine.insight().started(ex);
         ex.begin(Thread.currentThread(), engine.clock().nanoTime());
@@ -97,7 +140,7 @@ final class InstanceRunner {
                 !mine ? "timeout" : error == null && (result == null || result.succeeded()) ? "success" : "failed",
                 error);
         if (!mine) {
-            return; // the timeout ended this attempt and decides what follows
+            return; // its timeout (or its node's cut-off) ended this attempt and decides what follows
         }
         long tookNanos = engine.clock().nanoTime() - ex.startNanos;
         try {
@@ -208,7 +251,7 @@ final class InstanceRunner {
      * writes, perhaps a dead letter) runs off the dispatch thread.
      */
     private void expire(Execution ex) {
-        if (!ex.expire()) {
+        if (!ex.endEarly()) {
             return;
         }
         long tookNanos = engine.clock().nanoTime() - ex.startNanos;

@@ -229,6 +229,22 @@ final class Leadership implements Membership.Listener {
         }
     }
 
+    /**
+     * On the watchdog thread: this node's heartbeat is so old that the others may take it for dead and run its work
+     * again. What it runs of that work stops here now (never blocking: the outcomes are recorded once the store
+     * answers).
+     */
+    @Override
+    public void cutOff(Duration unreachedFor) {
+        int stopped = engine.runner()
+                .stopPersistentAttempts("node " + nodeId + " could not reach the cluster store for "
+                        + unreachedFor.toMillis() + " ms, longer than the other nodes wait before they take its work"
+                        + " over; attempt interrupted");
+        if (stopped > 0) {
+            LOG.log(Level.WARNING, "Node {0} interrupted {1} running attempt(s): it is cut off", nodeId, stopped);
+        }
+    }
+
     @Override
     public void following() {
         tracked.clear();

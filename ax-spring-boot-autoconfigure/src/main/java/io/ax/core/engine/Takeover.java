@@ -152,7 +152,14 @@ final class Takeover {
                                                 + " passed while no node ran")
                                 .assignedTo(null, epoch));
             case FIRE_ONCE, FIRE_ALL ->
-                engine.fires().enqueue(new Due(task, due.instanceId(), due.scheduledTime(), InstanceOrigin.CATCH_UP));
+                engine.fires()
+                        .enqueue(new Due(
+                                task,
+                                due.instanceId(),
+                                due.scheduledTime(),
+                                InstanceOrigin.CATCH_UP,
+                                due.attempt(),
+                                due.traceParent()));
         }
         engine.fires().planMissed(task, due.scheduledTime(), now, false, planned);
     }
