@@ -17,18 +17,37 @@ import java.util.OptionalLong;
  * checks does not matter (a stalled checker only compares a longer span), so a GC pause is never a jump. Each jump
  * logs one WARN line.
  *
+ * <p>With a {@link ClusterTime}, fire times are decided on this node's clock corrected by its offset from the
+ * cluster's reference. Then the local clock is watched as above, and the offset apart: a new measurement that moves
+ * it by more than the threshold beyond what the local jumps since the last one explain is a jump too (the reference
+ * stepped). So a node whose clock is skewed takes its first offset as it is, and one real jump of the local clock
+ * is one jump, not a second, reverse one when the next measurement makes up for it (which a local jump asks for at
+ * once). The comparison starts from the clocks as they are at {@link #rebase()}, which the engine calls once the
+ * offset is first measured.
+ *
  * <p>Thread-safe: checks are serialized on this object; the status is read without locking.
  */
 public final class ClockJumpDetector {
 
     private static final System.Logger LOG = System.getLogger(ClockJumpDetector.class.getName());
 
+    /** The clock fire times are decided on (the local one corrected by the cluster time, when there is one). */
     private final AxClock clock;
+    /** The clock whose wall time is compared with its monotonic time. */
+    private final AxClock local;
+    /** The offset to the cluster's reference, or null. */
+    private final ClusterTime clusterTime;
+
     private final Duration threshold;
     private final Duration pause;
 
     private Instant lastWall; // guarded by this
     private long lastNanos; // guarded by this
+    private long lastOffsetNanos; // guarded by this
+    private long lastMeasurements; // guarded by this
+    /** What the local clock jumped since the offset was last measured: a new offset makes up for it. Guarded by this. */
+    private long unexplainedNanos;
+
     private volatile boolean pausedOnce;
     private volatile long pauseEndNanos;
     private volatile long jumps;
@@ -44,7 +63,21 @@ public final class ClockJumpDetector {
      * @throws IllegalArgumentException when the threshold is not positive or the pause is negative
      */
     public ClockJumpDetector(AxClock clock, Duration threshold, Duration pause) {
-        this.clock = Objects.requireNonNull(clock, "clock");
+        this(clock, null, threshold, pause);
+    }
+
+    /**
+     * Starts comparing from the clocks' present readings: {@code local}'s wall and monotonic time, and the offset
+     * {@code clusterTime} applies to it.
+     *
+     * @param local this node's clocks, without the offset
+     * @param clusterTime the offset to the cluster's reference, which fire times are decided on; null for none
+     * @throws IllegalArgumentException when the threshold is not positive or the pause is negative
+     */
+    public ClockJumpDetector(AxClock local, ClusterTime clusterTime, Duration threshold, Duration pause) {
+        this.local = Objects.requireNonNull(local, "clock");
+        this.clusterTime = clusterTime;
+        this.clock = clusterTime != null ? clusterTime : local;
         this.threshold = Objects.requireNonNull(threshold, "threshold");
         this.pause = Objects.requireNonNull(pause, "pause");
         if (threshold.isZero() || threshold.isNegative()) {
@@ -53,8 +86,18 @@ public final class ClockJumpDetector {
         if (pause.isNegative()) {
             throw new IllegalArgumentException("clock pause must not be negative, was " + pause);
         }
-        this.lastWall = clock.instant();
-        this.lastNanos = clock.nanoTime();
+        rebase();
+    }
+
+    /** Compares from now on: the clocks as they are now are the baseline (the first offset, say). */
+    public synchronized void rebase() {
+        lastWall = local.instant();
+        lastNanos = local.nanoTime();
+        if (clusterTime != null) {
+            lastOffsetNanos = clusterTime.offsetNanos();
+            lastMeasurements = clusterTime.measurements();
+        }
+        unexplainedNanos = 0;
     }
 
     /**
@@ -65,23 +108,42 @@ public final class ClockJumpDetector {
      *     the clocks agree within the threshold
      */
     public synchronized Optional<Duration> check() {
-        Instant wall = clock.instant();
-        long nanos = clock.nanoTime();
+        Instant wall = local.instant();
+        long nanos = local.nanoTime();
         Duration jump = Duration.between(lastWall, wall).minusNanos(nanos - lastNanos);
         lastWall = wall;
         lastNanos = nanos;
-        if (jump.abs().compareTo(threshold) <= 0) {
+        boolean localJump = jump.abs().compareTo(threshold) > 0;
+        if (localJump && clusterTime != null) {
+            unexplainedNanos += jump.toNanos();
+            clusterTime.measureSoon(); // the offset that made up for the local clock is wrong now
+        }
+        String what = "The wall clock jumped {0} by {1} ms against the monotonic clock";
+        if (clusterTime != null && clusterTime.measurements() != lastMeasurements) {
+            long offset = clusterTime.offsetNanos();
+            boolean first = lastMeasurements == 0;
+            // what the new offset moves the corrected clock by, beyond making up for the local jumps since the last
+            long moved = offset - lastOffsetNanos + unexplainedNanos;
+            lastOffsetNanos = offset;
+            lastMeasurements = clusterTime.measurements();
+            unexplainedNanos = 0;
+            if (!first && !localJump && Math.abs(moved) > threshold.toNanos()) {
+                jump = Duration.ofNanos(moved);
+                localJump = true;
+                what = "The cluster''s reference clock moved {0} by {1} ms against this node''s clock";
+            }
+        }
+        if (!localJump) {
             return Optional.empty();
         }
         pauseEndNanos = nanos + pause.toNanos();
         pausedOnce = true;
         lastJump = jump;
-        lastJumpAt = wall;
+        lastJumpAt = clock.instant();
         jumps++;
         LOG.log(
                 Level.WARNING,
-                "The wall clock jumped {0} by {1} ms against the monotonic clock (threshold {2} ms); "
-                        + "trigger decisions wait {3} ms",
+                what + " (threshold {2} ms); trigger decisions wait {3} ms",
                 jump.isNegative() ? "backwards" : "forwards",
                 Long.toString(jump.abs().toMillis()),
                 Long.toString(threshold.toMillis()),

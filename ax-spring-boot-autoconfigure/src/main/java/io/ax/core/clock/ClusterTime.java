@@ -29,6 +29,9 @@ public final class ClusterTime implements AxClock {
     private final Thread thread;
 
     private volatile long offsetNanos;
+    /** Readings that succeeded since the start: until the first, the offset is no measurement (zero). */
+    private volatile long measurements;
+
     private volatile ClusterTimeStatus status = new ClusterTimeStatus("none", Duration.ZERO, Duration.ZERO, null, null);
     private volatile boolean running;
 
@@ -107,9 +110,28 @@ public final class ClusterTime implements AxClock {
             LOG.log(Level.INFO, "AX reads the {0} clock again", reference.name());
         }
         offsetNanos = bestOffset;
+        measurements++; // one thread measures at a time: the start, then the refresh thread
         status = new ClusterTimeStatus(
                 reference.name(), Duration.ofNanos(bestOffset), Duration.ofNanos(bestRtt / 2), instant(), null);
         return true;
+    }
+
+    /** The offset applied now: what {@link #instant()} adds to the local wall clock. */
+    long offsetNanos() {
+        return offsetNanos;
+    }
+
+    /** How many measurements have succeeded: 0 while the offset is not yet measured. */
+    long measurements() {
+        return measurements;
+    }
+
+    /**
+     * Asks the refresh thread to measure now rather than at the end of its period (the local wall clock jumped: the
+     * offset that made up for it before is wrong now). Never blocks.
+     */
+    void measureSoon() {
+        LockSupport.unpark(thread);
     }
 
     /** Measures once now, then every refresh period on its own thread until {@link #stop()}. Idempotent. */
@@ -138,7 +160,7 @@ public final class ClusterTime implements AxClock {
 
     private void loop() {
         while (running) {
-            LockSupport.parkNanos(this, refresh.toNanos()); // an early wake-up only measures early
+            LockSupport.parkNanos(this, refresh.toNanos()); // an early wake-up measures early (measureSoon)
             if (!running) {
                 return;
             }

@@ -194,7 +194,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         this.tracer = b.tracer;
         List<Consumer<AxClockJumpEvent>> clockJumpListeners = List.copyOf(b.clockJumpListeners);
         this.clockGuard = new ClockGuard(
-                new ClockJumpDetector(clock, b.clockJumpThreshold, b.clockPause),
+                // the local clock is watched, and the offset apart: a skewed node's first offset is no jump
+                new ClockJumpDetector(b.clock, clusterTime, b.clockJumpThreshold, b.clockPause),
                 clock,
                 insight,
                 event -> listeners.publish("clock-jump", event, clockJumpListeners));

@@ -40,7 +40,9 @@ final class ClockGuard {
         this.thread.setDaemon(true);
     }
 
+    /** Starts the watch; the clocks as they are now (the first offset measured) are its baseline. */
     void start() {
+        detector.rebase();
         running = true;
         thread.start();
     }
