@@ -49,6 +49,9 @@ class AxHealthWebTest {
     @Autowired
     Jobs jobs;
 
+    @Autowired
+    AxHealthIndicator health;
+
     private Http http;
 
     @BeforeEach
@@ -59,6 +62,7 @@ class AxHealthWebTest {
     @AfterEach
     void heal() {
         store.failing = false;
+        store.release();
         jobs.gate.countDown();
     }
 
@@ -80,16 +84,45 @@ class AxHealthWebTest {
 
     @Test
     void isDownWhenTheStoreDoesNotAnswer() {
+        await().atMost(BOUND).until(() -> http.get("/actuator/health/ax").status() == 200);
         store.failing = true;
 
+        // the component asks the store in the background, never on the request's thread: the look after the
+        // failure says so
+        await().atMost(BOUND).until(() -> http.get("/actuator/health/ax").status() == 503);
         Http.Answer answer = http.get("/actuator/health/ax");
-
-        assertThat(answer.status()).isEqualTo(503);
         assertThat(answer.<String>read("$.status")).isEqualTo("DOWN");
-        assertThat(answer.<String>read("$.details.store")).isEqualTo("unreachable");
-        assertThat(answer.<String>read("$.details.error")).contains("connection refused");
+        assertThat(answer.<String>read("$.details.store")).startsWith("reads unanswered since");
+        assertThat(answer.<String>read("$.details.storeError")).contains("connection refused");
         assertThat(answer.<String>read("$.details.role")).isEqualTo("leader");
         assertThat(http.get("/actuator/health").status()).isEqualTo(503);
+
+        store.failing = false;
+        await().atMost(BOUND).until(() -> http.get("/actuator/health/ax").status() == 200);
+    }
+
+    @Test
+    void answersAtOnceWhileTheStoreHangsAndSaysItDoesNotAnswer() {
+        await().atMost(BOUND).until(() -> http.get("/actuator/health/ax").status() == 200);
+        store.hang();
+        try {
+            // a probe during the hang: the component answers from what the engine holds, within 200 ms
+            for (int i = 0; i < 5; i++) {
+                long from = System.nanoTime();
+                health.health(true);
+                assertThat(Duration.ofNanos(System.nanoTime() - from)).isLessThan(Duration.ofMillis(200));
+            }
+            await().atMost(BOUND).until(() -> http.get("/actuator/health/ax").status() == 503);
+            long from = System.nanoTime();
+            Http.Answer answer = http.get("/actuator/health");
+            assertThat(Duration.ofNanos(System.nanoTime() - from)).isLessThan(Duration.ofSeconds(1));
+            assertThat(answer.<String>read("$.components.ax.status")).isEqualTo("DOWN");
+            assertThat(answer.<String>read("$.components.ax.details.storeError"))
+                    .contains("has not answered");
+        } finally {
+            store.release();
+        }
+        await().atMost(BOUND).until(() -> http.get("/actuator/health/ax").status() == 200);
     }
 
     @Test
@@ -138,16 +171,31 @@ class AxHealthWebTest {
         }
     }
 
-    /** An in-memory store that can be made to fail like an unreachable database: every call throws. */
+    /**
+     * An in-memory store that can be made to fail like an unreachable database (every call throws) or to hang like
+     * one behind a network that drops packets (every call waits until released).
+     */
     static final class FailingStore {
         private final InMemoryInstanceStore delegate = new InMemoryInstanceStore();
         volatile boolean failing;
+        private volatile CountDownLatch hung = new CountDownLatch(0);
+
+        void hang() {
+            hung = new CountDownLatch(1);
+        }
+
+        void release() {
+            hung.countDown();
+        }
 
         InstanceStore store() {
             return (InstanceStore) Proxy.newProxyInstance(
                     InstanceStore.class.getClassLoader(),
                     new Class<?>[] {InstanceStore.class},
                     (proxy, method, args) -> {
+                        if (!method.getName().equals("describe")) {
+                            hung.await(BOUND.toMillis(), TimeUnit.MILLISECONDS);
+                        }
                         if (failing) {
                             throw new IllegalStateException("connection refused");
                         }

@@ -85,6 +85,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     static final Duration GIVE_WAY = Duration.ofMillis(250);
 
     private static final Duration HAND_OFF_BACKOFF = Duration.ofMillis(10);
+    /** How old the store's figures (the dead letters) may be before a look at them reads them again. */
+    private static final Duration FIGURES_REFRESH = Duration.ofSeconds(1);
     /**
      * Thrown when the dispatch queue is full, and caught at once to retry soon: one instance without a stack trace,
      * as a burst meets it thousands of times a second.
@@ -138,6 +140,9 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final StateWriter endWriter;
 
     private final Insight insight;
+    /** The dead letters, read in the background for health and insight. */
+    private final StoreFigures figures;
+
     private final AttemptTracer tracer;
     private final ClockGuard clockGuard;
     private final Operations operations;
@@ -191,6 +196,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                     throw DISPATCH_QUEUE_FULL;
                 });
         this.insight = new Insight(b.observers, clock);
+        this.figures = new StoreFigures(store, clock, FIGURES_REFRESH);
         this.tracer = b.tracer;
         List<Consumer<AxClockJumpEvent>> clockJumpListeners = List.copyOf(b.clockJumpListeners);
         this.clockGuard = new ClockGuard(
@@ -352,6 +358,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             }
         });
         clockGuard.start();
+        figures.deadLetters(); // the first read, so that the first look finds a count
         LOG.log(Level.INFO, startedLine());
     }
 
@@ -401,6 +408,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         endWriter.stop(shutdownAwait.toMillis());
         listeners.stop(shutdownAwait.toMillis());
         bounded("leave the node registry", membership::close); // no work left here
+        figures.stop();
         LOG.log(Level.INFO, "AX engine stopped on node {0}", nodeId);
     }
 
@@ -889,15 +897,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return membership.view();
     }
 
-    /** How long no leader has been known to this node; zero while one is. */
-    public Duration leaderlessFor() {
-        return membership.leaderlessFor();
-    }
-
-    /** The cluster's timing: heartbeat, lease, acknowledgement timeout, poll interval. */
-    public ClusterSettings clusterSettings() {
-        return membership.settings();
-    }
     /**
      * This node's contact with the cluster store when it is broken: since when its heartbeat has not gone through
      * (longer than two heartbeats), why, and whether it is so long that the other nodes may take it for dead; empty
@@ -913,6 +912,15 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return membership.isCutOff();
     }
 
+    /** How long no leader has been known to this node; zero while one is. */
+    public Duration leaderlessFor() {
+        return membership.leaderlessFor();
+    }
+
+    /** The cluster's timing: heartbeat, lease, acknowledgement timeout, poll interval. */
+    public ClusterSettings clusterSettings() {
+        return membership.settings();
+    }
 
     /** Instances this node, as leader, took back from their node: by reason ({@code ack-timeout}, {@code node-gone}). */
     public Map<String, Long> reassigned() {
@@ -931,6 +939,28 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     /** Series the leader's reconciliation found stopped and gave their next fire again, since this node started. */
     public long repairedSeries() {
         return leadership.repairedSeries();
+    }
+
+    /**
+     * How many dead letters the store held when last read, and when: read again in the background when older than a
+     * few seconds (or once one was written or removed), never on the caller's thread, so it answers at once during
+     * an outage; empty until the first read answered.
+     */
+    public Optional<DeadLetterCount> deadLetterCount() {
+        return figures.deadLetters();
+    }
+
+    /**
+     * Whether the store does not answer reads: since when and why (a failure, or a read that hangs), as the
+     * background reads of {@link #deadLetterCount} found; empty while they answer. Never waits for the store.
+     */
+    public Optional<StoreOutage> storeUnanswered() {
+        return figures.unanswered().map(u -> new StoreOutage(u.since(), u.cause()));
+    }
+
+    /** A dead letter was written or removed here: its count is read again at the next look. */
+    void deadLettersChanged() {
+        figures.changed();
     }
 
     /** Events the application's listeners fell too far behind to be told. */

@@ -363,6 +363,7 @@ final class InstanceRunner {
                 return; // the engine stopped first: the instance is DEAD, the next start finds it without its letter
             }
             engine.insight().deadLettered(task);
+            engine.deadLettersChanged();
             if (error != null) {
                 LOG.log(
                         Level.ERROR,

@@ -83,6 +83,7 @@ final class Operations {
             throw changedMeanwhile(instanceId, InstanceState.RETRYING);
         }
         engine.stores().deleteDeadLetter(instanceId);
+        engine.deadLettersChanged();
         // its death already let a series go on: the replay is a run of its own
         InstanceOrigin origin =
                 instance.origin() == InstanceOrigin.SERIES ? InstanceOrigin.ON_DEMAND : instance.origin();

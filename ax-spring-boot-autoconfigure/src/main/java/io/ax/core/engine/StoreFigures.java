@@ -1,0 +1,125 @@
+package io.ax.core.engine;
+
+import io.ax.core.clock.AxClock;
+import io.ax.core.store.InstanceStore;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Figures of the store that health and insight show (the dead letters), kept here with the time they were read,
+ * and read again in the background (thread {@code ax-figures}) when asked for once they are older than their refresh
+ * period: a caller never waits for the store, which during an outage would hold it for the pool's connection timeout
+ * (30 s with HikariCP), far beyond a probe's timeout. A read that fails, or has not answered for a while, is how a
+ * caller learns that the store does not answer ({@link #unanswered}). Thread-safe.
+ */
+final class StoreFigures {
+
+    /** A read in flight longer than this counts as unanswered. */
+    private static final Duration HANGS_AFTER = Duration.ofSeconds(1);
+
+    private final InstanceStore store;
+    private final AxClock clock;
+    private final long refreshNanos;
+    private final ThreadPoolExecutor thread;
+    private final AtomicBoolean reading = new AtomicBoolean();
+
+    private volatile DeadLetterCount deadLetters;
+    private volatile long readNanos;
+    /** When (monotonic nanos) the read on its way began; meaningful while {@link #reading}. */
+    private volatile long readingSinceNanos;
+    /** Since when reads fail, and why; null while they answer. */
+    private volatile Unanswered failing;
+
+    /**
+     * The store does not answer reads.
+     *
+     * @param since when the first read that did not answer began
+     * @param cause the failure, or a note that the read hangs
+     */
+    record Unanswered(Instant since, String cause) {}
+
+    StoreFigures(InstanceStore store, AxClock clock, Duration refresh) {
+        this.store = store;
+        this.clock = clock;
+        this.refreshNanos = refresh.toNanos();
+        // one read at a time, none waiting behind it: a second ask while one is on its way is the same ask
+        this.thread = new ThreadPoolExecutor(
+                1,
+                1,
+                0,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(1),
+                new NamedThreadFactory("ax-figures", true),
+                new ThreadPoolExecutor.DiscardPolicy());
+    }
+
+    /** The dead letters as last read; empty until the first read answered. Starts a read when they are old. */
+    Optional<DeadLetterCount> deadLetters() {
+        DeadLetterCount known = deadLetters;
+        if (known == null || failing != null || clock.nanoTime() - readNanos >= refreshNanos) {
+            readSoon();
+        }
+        return Optional.ofNullable(known);
+    }
+
+    /**
+     * Whether the store does not answer: the last read failed, or the read on its way has not answered for a while.
+     * Never waits.
+     */
+    Optional<Unanswered> unanswered() {
+        Unanswered failed = failing;
+        if (failed != null) {
+            return Optional.of(failed);
+        }
+        long since = readingSinceNanos;
+        long waited = clock.nanoTime() - since;
+        if (reading.get() && waited >= HANGS_AFTER.toNanos()) {
+            return Optional.of(new Unanswered(
+                    clock.instant().minusNanos(waited),
+                    "a read has not answered for " + TimeUnit.NANOSECONDS.toMillis(waited) + " ms"));
+        }
+        return Optional.empty();
+    }
+
+    /** A dead letter was written or removed: the figure is read again at the next look, not at its period's end. */
+    void changed() {
+        readNanos = clock.nanoTime() - refreshNanos;
+    }
+
+    private void readSoon() {
+        if (!reading.compareAndSet(false, true)) {
+            return;
+        }
+        readingSinceNanos = clock.nanoTime();
+        try {
+            thread.execute(this::read);
+        } catch (RejectedExecutionException stopped) {
+            reading.set(false);
+        }
+    }
+
+    private void read() {
+        Instant began = clock.instant();
+        try {
+            long count = store.deadLetterCount();
+            deadLetters = new DeadLetterCount(count, clock.instant());
+            readNanos = clock.nanoTime();
+            failing = null;
+        } catch (RuntimeException e) {
+            Unanswered was = failing;
+            failing = new Unanswered(was != null ? was.since() : began, e.toString());
+        } finally {
+            reading.set(false);
+        }
+    }
+
+    void stop() {
+        thread.shutdownNow();
+    }
+}
