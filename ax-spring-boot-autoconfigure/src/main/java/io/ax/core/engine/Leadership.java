@@ -355,7 +355,8 @@ final class Leadership implements Membership.Listener {
                             .afterBadAttempt(
                                     new Execution(due, in.attempt()),
                                     InstanceState.FAILED,
-                                    gone + " stopped while running attempt " + in.attempt(),
+                                    gone + " stopped heartbeating while it ran attempt " + in.attempt()
+                                            + " (it crashed, froze or lost the store)",
                                     null,
                                     0,
                                     o.owner(),
@@ -370,7 +371,7 @@ final class Leadership implements Membership.Listener {
                                     new Execution(due, in.attempt()),
                                     in.state(),
                                     "attempt " + in.attempt() + " " + in.state() + "; " + gone
-                                            + " stopped before deciding what follows",
+                                            + " stopped heartbeating before it decided what follows",
                                     null,
                                     0,
                                     o.owner(),
