@@ -25,6 +25,30 @@ public interface AxContext {
     /** The node executing it. */
     String nodeId();
 
+    /**
+     * The leader epoch under which this attempt was assigned to its node (a takeover of the instance carries the new
+     * leader's); 0 when none is known. See {@link #fencingToken()}.
+     */
+    default long epoch() {
+        return 0;
+    }
+
+    /**
+     * A fencing token for this attempt's effects: it grows with every later attempt of this instance and with every
+     * takeover of it, so a store the handler writes to can refuse the writes of an attempt that was overtaken (a node
+     * frozen past its lease, cut off from the database, that wakes and goes on): keep the highest token written per
+     * instance, and write only with a token not below it ({@code UPDATE ... WHERE token <= ?}). It is the {@link
+     * #epoch()} and the {@link #attempt()}: {@code epoch * 2^20 + attempt}.
+     *
+     * <p>At-least-once execution means an attempt may run while a later one of the same instance runs elsewhere, when
+     * its node was taken for dead; the token lets the handler's own storage keep the later one's effects. A replay of
+     * a dead letter starts its attempts at 1 again: under the same epoch its tokens are below the last cycle's, so
+     * key the fenced row by instance and cycle when a handler's instances may be replayed.
+     */
+    default long fencingToken() {
+        return (epoch() << 20) | Math.min(attempt(), (1 << 20) - 1);
+    }
+
     /** The task's static parameters. */
     Map<String, String> params();
 

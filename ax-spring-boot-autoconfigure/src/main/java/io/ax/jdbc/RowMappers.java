@@ -34,7 +34,7 @@ final class RowMappers {
 
     /** {@link #INSTANCE}'s columns, then the owner. */
     static final RowMapper<OwnedInstance> OWNED =
-            (rs, n) -> new OwnedInstance(INSTANCE.mapRow(rs, n), rs.getString(11));
+            (rs, n) -> new OwnedInstance(INSTANCE.mapRow(rs, n), rs.getString(11), rs.getLong(12));
 
     static final RowMapper<AuditEntry> AUDIT = (rs, n) -> new AuditEntry(
             rs.getString(1),

@@ -67,9 +67,9 @@ final class Sql {
         currentEpoch = "SELECT epoch FROM " + p + "leader WHERE name = 'leader'";
         tasksWithLiveFire = "SELECT DISTINCT task_name FROM " + p + "instance WHERE state IN ('SCHEDULED',"
                 + " 'DISPATCHED', 'RUNNING', 'FAILED', 'TIMEOUT', 'RETRYING') AND origin IN ('SERIES', 'CATCH_UP')";
-        findOwnedPrefix = "SELECT " + INSTANCE_COLUMNS + ", owner FROM " + p
+        findOwnedPrefix = "SELECT " + INSTANCE_COLUMNS + ", owner, epoch FROM " + p
                 + "instance WHERE (? IS NULL OR owner = ?) AND state IN (";
-        findAllPrefix = "SELECT " + INSTANCE_COLUMNS + ", owner FROM " + p + "instance WHERE id IN (";
+        findAllPrefix = "SELECT " + INSTANCE_COLUMNS + ", owner, epoch FROM " + p + "instance WHERE id IN (";
         instanceExists = "SELECT COUNT(*) FROM " + p + "instance WHERE id = ?";
         // one statement for conditional and unconditional changes, so that both batch together: a null due time
         // compares the column with itself

@@ -583,6 +583,13 @@ abstract class JdbcClusterContract {
                         .map(AxContext::attempt))
                 .as("its attempts (one given back unstarted keeps its number)")
                 .containsExactly(1, 2);
+        List<AxContext> attempts = executor.runsOf("slow").stream()
+                .filter(c -> c.instanceId().equals(running))
+                .toList();
+        assertThat(attempts.get(0).epoch()).as("the cut leader's epoch").isPositive();
+        assertThat(attempts.get(1).fencingToken())
+                .as("the fencing token of the attempt that ran after the cut")
+                .isGreaterThan(attempts.get(0).fencingToken());
     }
 
     @Test
@@ -626,6 +633,14 @@ abstract class JdbcClusterContract {
                 .hasSize(1);
         assertThat(db.queryForObject("SELECT owner FROM " + PREFIX + "instance WHERE id = ?", String.class, running))
                 .isNotEqualTo(dead);
+        List<AxContext> attempts = executor.runsOf("slow").stream()
+                .filter(c -> c.instanceId().equals(running))
+                .toList();
+        assertThat(attempts).extracting(AxContext::attempt).containsExactly(1, 2);
+        assertThat(attempts.get(1).epoch()).as("the takeover's epoch").isPositive();
+        assertThat(attempts.get(1).fencingToken())
+                .as("the fencing token of the attempt after the takeover")
+                .isGreaterThan(attempts.get(0).fencingToken());
     }
 
     @Test

@@ -67,15 +67,15 @@ final class AssignmentPoller {
     }
 
     /** An instance assigned to this node's last run: claimed on the claim thread, once its pool has room. */
-    void claimLater(Due due, int attempt) {
+    void claimLater(Due due, int attempt, long epoch) {
         try {
-            thread.execute(() -> claim(List.of(new Pending(due, attempt, null))));
+            thread.execute(() -> claim(List.of(new Pending(due, attempt, null, epoch))));
         } catch (RejectedExecutionException stopped) {
             // the engine stops; the next start finds it again
         }
     }
 
-    private record Pending(Due due, int attempt, Instant assignedAt) {}
+    private record Pending(Due due, int attempt, Instant assignedAt, long epoch) {}
 
     private void look() {
         try {
@@ -85,7 +85,7 @@ final class AssignmentPoller {
                 TaskInstance in = o.instance();
                 AxTask task = engine.registered().get(in.taskName());
                 if (task != null && !claimer.isClaiming(in.id())) { // the leader claiming its own: not twice
-                    found.add(new Pending(new Due(task, in), Math.max(1, in.attempt()), in.updatedAt()));
+                    found.add(new Pending(new Due(task, in), Math.max(1, in.attempt()), in.updatedAt(), o.epoch()));
                 }
             }
             claim(found);
@@ -109,7 +109,7 @@ final class AssignmentPoller {
         List<Claimer.Claim> claims = new ArrayList<>(found.size());
         for (Pending p : found) {
             if (pools.tryReserve(p.due().task().group())) {
-                claims.add(new Claimer.Claim(p.due(), p.attempt(), null, p.assignedAt()));
+                claims.add(new Claimer.Claim(p.due(), p.attempt(), null, p.assignedAt(), p.epoch()));
             } // no room: it waits for the next look (or is taken back and assigned elsewhere)
         }
         claimer.claimAndRun(claims);

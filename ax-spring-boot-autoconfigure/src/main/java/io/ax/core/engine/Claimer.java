@@ -26,8 +26,9 @@ final class Claimer {
      * @param before a change that must apply first, in the same group (a retry's RETRYING -&gt; DISPATCHED), or
      *     null
      * @param assignedAt when the leader assigned it, for the acknowledgement latency; null when not an assignment
+     * @param epoch the leader epoch its assignment (or takeover) carried, for the attempt's fencing token
      */
-    record Claim(Due due, int attempt, Transition before, Instant assignedAt) {}
+    record Claim(Due due, int attempt, Transition before, Instant assignedAt, long epoch) {}
 
     private final AxEngine engine;
     private final ExecutionPools pools;
@@ -129,7 +130,7 @@ final class Claimer {
         if (c.assignedAt() != null) {
             engine.insight().acknowledged(c.due().task(), c.assignedAt());
         }
-        Execution execution = new Execution(c.due(), c.attempt());
+        Execution execution = new Execution(c.due(), c.attempt(), c.epoch());
         engine.insight().handingOff(c.due(), c.attempt());
         try {
             pools.submitReserved(

@@ -297,7 +297,7 @@ final class Dispatcher {
                         claimer.settled(d.due().instanceId());
                         StateWriter.logMove(d.transition(), true);
                         StateWriter.logMove(claim, true);
-                        claimer.run(new Claimer.Claim(d.due(), d.due().attempt(), null, now));
+                        claimer.run(new Claimer.Claim(d.due(), d.due().attempt(), null, now, epochOf(d.transition())));
                     }
                     return null;
                 }));
@@ -484,14 +484,26 @@ final class Dispatcher {
     }
 
     /**
-     * The next attempt of an instance this node owns (or, with {@code takenFrom}, takes over from a node that is
-     * gone, as the leader of {@code fence}): {@code from} -&gt; DISPATCHED -&gt; RUNNING in one group, then its
-     * pool. A full pool retries after the back-off.
+     * The next attempt of an instance this node takes over from a node that is gone ({@code takenFrom}, null for an
+     * instance no node owned), as the leader of {@code fence}: {@code from} -&gt; DISPATCHED -&gt; RUNNING in one
+     * group, then its pool; its fencing token carries that epoch. A full pool retries after the back-off.
      */
     void dispatch(Due due, InstanceState from, int attempt, String takenFrom, long fence) {
+        dispatch(due, from, attempt, takenFrom, fence, fence);
+    }
+
+    /**
+     * The next attempt of an instance this node owns: {@code from} -&gt; DISPATCHED -&gt; RUNNING in one group, then
+     * its pool. Its fencing token carries {@code epoch}, the epoch of the instance's last assignment or takeover.
+     */
+    void dispatch(Due due, InstanceState from, int attempt, long epoch) {
+        dispatch(due, from, attempt, null, 0, epoch);
+    }
+
+    private void dispatch(Due due, InstanceState from, int attempt, String takenFrom, long fence, long epoch) {
         if (!pools.tryReserve(due.task().group())) {
             engine.insight().rejected(due);
-            engine.after(rejectionBackoff, () -> dispatch(due, from, attempt, takenFrom, fence));
+            engine.after(rejectionBackoff, () -> dispatch(due, from, attempt, takenFrom, fence, epoch));
             return;
         }
         Transition toDispatched = engine.writer()
@@ -503,11 +515,12 @@ final class Dispatcher {
                         "attempt " + attempt + " on node " + nodeId,
                         takenFrom,
                         fence);
-        claimer.claimAndRun(List.of(new Claimer.Claim(due, attempt, toDispatched, null)));
+        claimer.claimAndRun(List.of(new Claimer.Claim(due, attempt, toDispatched, null, epoch)));
     }
 
-    void dispatch(Due due, InstanceState from, int attempt) {
-        dispatch(due, from, attempt, null, 0);
+    /** The epoch an assignment carries: its fence, or none for a MEMORY instance. */
+    private static long epochOf(Transition assignment) {
+        return assignment.fence();
     }
 
     /** The instance reached a final state: let the next fire of a non-overlapping task start. */

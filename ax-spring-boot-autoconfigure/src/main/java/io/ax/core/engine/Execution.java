@@ -13,6 +13,8 @@ final class Execution {
 
     final Due due;
     final int attempt;
+    /** The leader epoch its assignment (or takeover) carried: the fencing token's; 0 when none is known. */
+    final long epoch;
 
     private Thread thread;
     private boolean running;
@@ -20,9 +22,10 @@ final class Execution {
     long startNanos;
     long timeoutHandle;
 
-    Execution(Due due, int attempt) {
+    Execution(Due due, int attempt, long epoch) {
         this.due = due;
         this.attempt = attempt;
+        this.epoch = epoch;
     }
 
     AxTask task() {

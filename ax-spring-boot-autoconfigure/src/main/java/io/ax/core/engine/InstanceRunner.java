@@ -118,6 +118,7 @@ final class InstanceRunner {
                     task.name(),
                     ex.instanceId(),
                     ex.attempt,
+                    ex.epoch,
                     ex.scheduledTime(),
                     engine.nodeId(),
                     run.params(),
@@ -332,7 +333,9 @@ final class InstanceRunner {
                     outcome,
                     brief(message),
                     wait.toMillis());
-            engine.after(wait, () -> engine.dispatcher().dispatch(ex.due, InstanceState.RETRYING, next));
+            // the retry carries the epoch of the takeover that decided it, or else that of this attempt
+            long epoch = fence > 0 ? fence : ex.epoch;
+            engine.after(wait, () -> engine.dispatcher().dispatch(ex.due, InstanceState.RETRYING, next, epoch));
             return;
         }
         die(ex, outcome, message, error, tookNanos, takenFrom, fence);

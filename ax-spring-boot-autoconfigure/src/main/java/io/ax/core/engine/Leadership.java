@@ -353,7 +353,7 @@ final class Leadership implements Membership.Listener {
                     reassignedNodeGone.incrementAndGet();
                     engine.runner()
                             .afterBadAttempt(
-                                    new Execution(due, in.attempt()),
+                                    new Execution(due, in.attempt(), o.epoch()),
                                     InstanceState.FAILED,
                                     gone + " stopped heartbeating while it ran attempt " + in.attempt()
                                             + " (it crashed, froze or lost the store)",
@@ -368,7 +368,7 @@ final class Leadership implements Membership.Listener {
                     reassignedNodeGone.incrementAndGet();
                     engine.runner()
                             .retryOrDie(
-                                    new Execution(due, in.attempt()),
+                                    new Execution(due, in.attempt(), o.epoch()),
                                     in.state(),
                                     "attempt " + in.attempt() + " " + in.state() + "; " + gone
                                             + " stopped heartbeating before it decided what follows",

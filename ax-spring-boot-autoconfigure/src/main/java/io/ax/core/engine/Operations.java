@@ -11,6 +11,7 @@ import io.ax.core.TaskInstance;
 import io.ax.core.UnknownInstanceException;
 import io.ax.core.UnknownTaskException;
 import java.lang.System.Logger.Level;
+import java.util.List;
 
 /**
  * What an operator may do to an instance beyond the scheduler's own calls: cancel one that waits for its next
@@ -90,7 +91,12 @@ final class Operations {
         Due due = new Due(task, instanceId, instance.scheduledTime(), origin, 1, instance.traceParent());
         InstanceDetails replayed = details(instanceId); // as the replay left it, before the new attempt moves it on
         engine.dispatcher().markInFlight(due);
-        engine.onDispatchThread(() -> engine.dispatcher().dispatch(due, InstanceState.RETRYING, 1));
+        // its attempts' fencing tokens go on from the epoch its last cycle carried
+        long epoch = engine.stores().findAll(List.of(instanceId)).stream()
+                .mapToLong(io.ax.core.store.OwnedInstance::epoch)
+                .findFirst()
+                .orElse(0);
+        engine.onDispatchThread(() -> engine.dispatcher().dispatch(due, InstanceState.RETRYING, 1, epoch));
         LOG.log(Level.INFO, "Instance {0} of task ''{1}'' {2}", instanceId, task.name(), reason);
         return replayed;
     }

@@ -71,10 +71,10 @@ final class Recovery {
             Due due = new Due(task, instance);
             resumed++;
             switch (instance.state()) {
-                case DISPATCHED -> claim(due, instance);
-                case RUNNING -> failOrphan(due, instance);
-                case RETRYING -> retryLater(due, instance, now);
-                case FAILED, TIMEOUT -> decideAfterFailure(due, instance);
+                case DISPATCHED -> claim(due, instance, o.epoch());
+                case RUNNING -> failOrphan(due, instance, o.epoch());
+                case RETRYING -> retryLater(due, instance, now, o.epoch());
+                case FAILED, TIMEOUT -> decideAfterFailure(due, instance, o.epoch());
                 default -> throw new IllegalStateException("not an in-flight state: " + instance.state());
             }
         }
@@ -91,14 +91,14 @@ final class Recovery {
     }
 
     /** Assigned to this node's last run, never started: this run acknowledges it and runs it. */
-    private void claim(Due due, TaskInstance instance) {
+    private void claim(Due due, TaskInstance instance, long epoch) {
         engine.dispatcher().markInFlight(due);
-        engine.poller().claimLater(due, Math.max(1, instance.attempt()));
+        engine.poller().claimLater(due, Math.max(1, instance.attempt()), epoch);
     }
 
-    private void failOrphan(Due due, TaskInstance instance) {
+    private void failOrphan(Due due, TaskInstance instance, long epoch) {
         engine.dispatcher().markInFlight(due);
-        Execution orphan = new Execution(due, instance.attempt());
+        Execution orphan = new Execution(due, instance.attempt(), epoch);
         engine.runner()
                 .afterBadAttempt(
                         orphan,
@@ -111,11 +111,11 @@ final class Recovery {
     }
 
     /** Its last run recorded the attempt's failure and stopped before deciding what follows: decided now. */
-    private void decideAfterFailure(Due due, TaskInstance instance) {
+    private void decideAfterFailure(Due due, TaskInstance instance, long epoch) {
         engine.dispatcher().markInFlight(due);
         engine.runner()
                 .retryOrDie(
-                        new Execution(due, instance.attempt()),
+                        new Execution(due, instance.attempt(), epoch),
                         instance.state(),
                         "attempt " + instance.attempt() + " " + instance.state() + "; node " + engine.nodeId()
                                 + " stopped before deciding what follows",
@@ -125,13 +125,13 @@ final class Recovery {
                         0);
     }
 
-    private void retryLater(Due due, TaskInstance instance, Instant now) {
+    private void retryLater(Due due, TaskInstance instance, Instant now, long epoch) {
         engine.dispatcher().markInFlight(due);
         Duration backoff = due.task().retry().delayBeforeRetry(Math.max(1, instance.attempt()));
         Duration left = Duration.between(now, instance.updatedAt().plus(backoff));
         int attempt = instance.attempt() + 1;
         engine.after(
                 left.isNegative() ? Duration.ZERO : left,
-                () -> engine.dispatcher().dispatch(due, InstanceState.RETRYING, attempt));
+                () -> engine.dispatcher().dispatch(due, InstanceState.RETRYING, attempt, epoch));
     }
 }

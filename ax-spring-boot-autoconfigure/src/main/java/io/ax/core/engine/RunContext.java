@@ -21,6 +21,7 @@ final class RunContext implements AxContext {
     private final String taskName;
     private final String instanceId;
     private final int attempt;
+    private final long epoch;
     private final Instant scheduledTime;
     private final String nodeId;
     private final Map<String, String> params;
@@ -36,6 +37,7 @@ final class RunContext implements AxContext {
             String taskName,
             String instanceId,
             int attempt,
+            long epoch,
             Instant scheduledTime,
             String nodeId,
             Map<String, String> params,
@@ -46,6 +48,7 @@ final class RunContext implements AxContext {
         this.taskName = taskName;
         this.instanceId = instanceId;
         this.attempt = attempt;
+        this.epoch = epoch;
         this.scheduledTime = scheduledTime;
         this.nodeId = nodeId;
         this.params = params;
@@ -73,6 +76,11 @@ final class RunContext implements AxContext {
     @Override
     public Instant scheduledTime() {
         return scheduledTime;
+    }
+
+    @Override
+    public long epoch() {
+        return epoch;
     }
 
     @Override

@@ -38,14 +38,19 @@ import java.util.function.LongSupplier;
 public final class InMemoryInstanceStore implements InstanceStore, ClusterStore {
 
     /** One instance with its audit rows; mutated only inside {@link ConcurrentHashMap#compute} on its key. */
-    private record Row(TaskInstance instance, List<AuditEntry> audit, byte[] payload, String owner) {
+    private record Row(TaskInstance instance, List<AuditEntry> audit, byte[] payload, String owner, long epoch) {
 
         Row with(TaskInstance changed) {
-            return new Row(changed, audit, payload, owner);
+            return new Row(changed, audit, payload, owner, epoch);
         }
 
-        Row with(TaskInstance changed, String newOwner) {
-            return new Row(changed, audit, payload, newOwner);
+        /** The row after a change to {@code newOwner}, fenced by {@code fence} (0: the epoch stays). */
+        Row with(TaskInstance changed, String newOwner, long fence) {
+            return new Row(changed, audit, payload, newOwner, fence > 0 ? fence : epoch);
+        }
+
+        OwnedInstance owned() {
+            return new OwnedInstance(instance, owner, epoch);
         }
     }
 
@@ -162,7 +167,7 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
                 instance.attempt(),
                 instance.updatedAt(),
                 reason));
-        if (rows.putIfAbsent(instance.id(), new Row(instance, audit, payload, null)) != null) {
+        if (rows.putIfAbsent(instance.id(), new Row(instance, audit, payload, null, 0)) != null) {
             if (key != null) {
                 byKey.remove(key, instance.id());
             }
@@ -240,7 +245,7 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
                     .filter(r -> owner == null || owner.equals(r.owner()))
                     .sorted(Comparator.comparing((Row r) -> r.instance().scheduledTime()))
                     .limit(limit)
-                    .map(r -> new OwnedInstance(r.instance(), r.owner()))
+                    .map(r -> r.owned())
                     .toList();
         }
         return rows.values().stream()
@@ -248,7 +253,7 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
                 .filter(r -> owner == null || owner.equals(r.owner()))
                 .sorted(Comparator.comparing((Row r) -> r.instance().scheduledTime()))
                 .limit(limit)
-                .map(r -> new OwnedInstance(r.instance(), r.owner()))
+                .map(r -> r.owned())
                 .toList();
     }
 
@@ -258,7 +263,7 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
         for (String id : ids) {
             Row r = rows.get(id);
             if (r != null) {
-                out.add(new OwnedInstance(r.instance(), r.owner()));
+                out.add(r.owned());
             }
         }
         return out;
@@ -403,7 +408,7 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
             } else if (t.from() == InstanceState.SCHEDULED) {
                 scheduled.remove(new Due(in.scheduledTime(), id));
             }
-            return row.with(in.with(t.to(), t.attempt(), t.node(), t.at()), t.ownerAfter(row.owner()));
+            return row.with(in.with(t.to(), t.attempt(), t.node(), t.at()), t.ownerAfter(row.owner()), t.fence());
         });
         if (applied[0] && t.to().isFinal()) {
             retire(t.instanceId());

@@ -8,10 +8,16 @@ import java.util.Objects;
  *
  * @param instance the instance
  * @param owner the node it is assigned to; null when unassigned (SCHEDULED, or never dispatched)
+ * @param epoch the leader epoch of the last fenced change of the instance (its assignment, a takeover); 0 when none
  */
-public record OwnedInstance(TaskInstance instance, String owner) {
+public record OwnedInstance(TaskInstance instance, String owner, long epoch) {
 
     public OwnedInstance {
         Objects.requireNonNull(instance, "instance");
+    }
+
+    /** An instance with its owner, whose epoch is not known (0). */
+    public OwnedInstance(TaskInstance instance, String owner) {
+        this(instance, owner, 0);
     }
 }
