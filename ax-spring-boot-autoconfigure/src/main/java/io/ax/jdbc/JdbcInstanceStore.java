@@ -125,6 +125,24 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
 
     // ---- instances ----------------------------------------------------------------------------------------
 
+    /** Whether the calling thread is inside a Spring-managed transaction on this store's DataSource. */
+    @Override
+    public boolean inCallerTransaction() {
+        return tx.inCallerTransaction();
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Here: inside a Spring-managed transaction on this store's DataSource (one that the store's writes joined),
+     * the actions wait for its end through Spring's transaction synchronization; anywhere else, including a
+     * transaction on another DataSource, {@code onCommit} runs at once.
+     */
+    @Override
+    public void afterCommit(Runnable onCommit, Runnable onRollback) {
+        tx.afterCommit(onCommit, onRollback);
+    }
+
     @Override
     public void create(TaskInstance instance, String reason) {
         Objects.requireNonNull(instance, "instance");

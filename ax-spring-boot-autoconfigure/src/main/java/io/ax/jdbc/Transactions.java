@@ -52,6 +52,30 @@ final class Transactions {
         }
     }
 
+    /**
+     * Whether the calling thread is inside a Spring-managed transaction on this data source, one that announces its
+     * end to {@link #afterCommit}; not inside one of this class's own.
+     */
+    boolean inCallerTransaction() {
+        return TransactionSynchronizationManager.isSynchronizationActive()
+                && TransactionSynchronizationManager.isActualTransactionActive()
+                && !(TransactionSynchronizationManager.getResource(dataSource) instanceof OwnConnection)
+                && active();
+    }
+
+    /**
+     * Runs {@code onCommit} once the caller's transaction ({@link #inCallerTransaction}) committed, or {@code
+     * onRollback} once it ended otherwise; outside one, {@code onCommit} at once.
+     */
+    void afterCommit(Runnable onCommit, Runnable onRollback) {
+        if (inCallerTransaction()) {
+            TransactionSynchronizationManager.registerSynchronization(
+                    new AfterCommit(dataSource, onCommit, onRollback));
+        } else {
+            onCommit.run();
+        }
+    }
+
     /** Runs {@code work} in the transaction the thread is in on this data source, or in one of its own. */
     void run(Runnable work) {
         execute(() -> {
@@ -96,7 +120,7 @@ final class Transactions {
     private <T> T inOwnTransaction(Supplier<T> work) {
         Connection connection = open();
         try {
-            TransactionSynchronizationManager.bindResource(dataSource, new ConnectionHolder(connection, true));
+            TransactionSynchronizationManager.bindResource(dataSource, new OwnConnection(connection));
             T result;
             try {
                 result = work.get();
@@ -163,5 +187,12 @@ final class Transactions {
     private RuntimeException translate(String task, SQLException e) {
         RuntimeException translated = translator.translate(task, null, e);
         return translated != null ? translated : new UncategorizedSQLException(task, null, e);
+    }
+
+    /** The connection of a transaction of this class's own, bound to the thread while it runs. */
+    private static final class OwnConnection extends ConnectionHolder {
+        OwnConnection(Connection connection) {
+            super(connection, true);
+        }
     }
 }

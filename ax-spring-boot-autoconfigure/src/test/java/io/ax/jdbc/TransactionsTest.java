@@ -44,7 +44,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TransactionsTest {
 
-    private static final String PREFIX = "axtx_";
+    private static final String PREFIX = "axtxt_";
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
     private final Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
