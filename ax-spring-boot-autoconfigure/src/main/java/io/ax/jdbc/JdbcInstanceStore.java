@@ -46,8 +46,6 @@ import javax.sql.DataSource;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The durable store: PostgreSQL, MySQL, MariaDB or H2 through JDBC. Each change of an instance is one conditional
@@ -63,7 +61,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
 
     private final JdbcTemplate jdbc;
     private final JdbcBatches batches;
-    private final TransactionTemplate tx;
+    private final Transactions tx;
     private final Dialect dialect;
     private final Sql sql;
     private final GroupWriter groups;
@@ -101,7 +99,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
         DataSource dataSource = NetworkTimeoutDataSource.of(target, networkTimeout);
         this.jdbc = new JdbcTemplate(dataSource);
         this.batches = new JdbcBatches(jdbc);
-        this.tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+        this.tx = new Transactions(dataSource, jdbc.getExceptionTranslator());
         this.dialect = Vendor.dialectOf(dataSource);
         this.sql = new Sql(JdbcSchema.checkPrefix(tablePrefix), dialect);
         this.groups = dialect.groupWriter(jdbc, sql, tablePrefix);
@@ -147,6 +145,24 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
 
     // ---- instances ----------------------------------------------------------------------------------------
 
+    /** Whether the calling thread is inside a Spring-managed transaction on this store's DataSource. */
+    @Override
+    public boolean inCallerTransaction() {
+        return tx.inCallerTransaction();
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Here: inside a Spring-managed transaction on this store's DataSource (one that the store's writes joined),
+     * the actions wait for its end through Spring's transaction synchronization; anywhere else, including a
+     * transaction on another DataSource, {@code onCommit} runs at once.
+     */
+    @Override
+    public void afterCommit(Runnable onCommit, Runnable onRollback) {
+        tx.afterCommit(onCommit, onRollback);
+    }
+
     @Override
     public void create(TaskInstance instance, String reason) {
         Objects.requireNonNull(instance, "instance");
@@ -154,7 +170,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
             throw new IllegalArgumentException(
                     "a new instance must be CREATED, " + instance.id() + " is " + instance.state());
         }
-        tx.executeWithoutResult(status -> {
+        tx.run(() -> {
             try {
                 jdbc.update(sql.insertInstance, Binder.instanceArgs(instance, null), Binder.INSERT_TYPES);
             } catch (DataAccessException e) {
@@ -185,7 +201,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
         if (fires.isEmpty()) {
             return new boolean[0];
         }
-        return tx.execute(status -> {
+        return tx.execute(() -> {
             boolean[] written = groups.insertInstances(fires, fence);
             if (fence > 0) {
                 for (boolean w : written) {
@@ -238,7 +254,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
 
     @Override
     public boolean transition(Transition t) {
-        Boolean applied = tx.execute(status -> {
+        Boolean applied = tx.execute(() -> {
             int rows = jdbc.update(sql.updateState, Binder.updateArgs(t), Binder.UPDATE_TYPES);
             if (rows > 1) {
                 throw new AxException(
@@ -265,7 +281,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
             fence = Math.max(fence, t.fence());
         }
         long fenced = fence;
-        return tx.execute(status -> checkFenced(groups.transitionAll(transitions), transitions, fenced));
+        return tx.execute(() -> checkFenced(groups.transitionAll(transitions), transitions, fenced));
     }
 
     /** Throws, rolling the group back, when a fenced change was not applied because its epoch is stale. */
@@ -395,7 +411,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     public boolean reschedule(String instanceId, Instant from, Instant to, String node, Instant at) {
         Objects.requireNonNull(from, "from");
         Objects.requireNonNull(to, "to");
-        Boolean moved = tx.execute(status -> {
+        Boolean moved = tx.execute(() -> {
             int rows = jdbc.update(sql.reschedule, Micros.of(to), node, Micros.of(at), instanceId, Micros.of(from));
             if (rows > 1) {
                 throw new AxException("Instance id " + instanceId + " matched " + rows + " rows: the schema is broken");
@@ -418,7 +434,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     @Override
     public void saveTask(String name, String trigger, Instant at) {
         String description = Binder.description(trigger);
-        tx.executeWithoutResult(status -> {
+        tx.run(() -> {
             if (jdbc.update(sql.updateTask, description, Micros.of(at), name) == 0) {
                 try {
                     jdbc.update(sql.insertTask, name, description, Micros.of(at));
@@ -444,7 +460,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
             updates.add(new Object[] {Binder.description(trigger), Micros.of(at), name});
         });
         try {
-            tx.executeWithoutResult(status -> {
+            tx.run(() -> {
                 int[] counts = batches.run(sql.updateTask, updates);
                 List<Object[]> inserts = new ArrayList<>();
                 for (int i = 0; i < counts.length; i++) {
@@ -508,7 +524,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
             throw new IllegalArgumentException("a new definition has version 1, " + d.name() + " has " + d.version());
         }
         try {
-            tx.executeWithoutResult(status -> {
+            tx.run(() -> {
                 jdbc.update(sql.insertDefinition, d.name(), d.definition(), 1L, d.node(), Micros.of(d.updatedAt()));
                 audit(d, "REGISTERED", d.definition());
             });
@@ -523,7 +539,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
 
     @Override
     public boolean updateDefinition(StoredDefinition d) {
-        Boolean updated = tx.execute(status -> {
+        Boolean updated = tx.execute(() -> {
             int rows = jdbc.update(
                     sql.updateDefinition,
                     d.definition(),
@@ -542,7 +558,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
 
     @Override
     public boolean deleteDefinition(String name, long version, String node, Instant at) {
-        Boolean deleted = tx.execute(status -> {
+        Boolean deleted = tx.execute(() -> {
             int rows = jdbc.update(sql.deleteDefinition, name, version);
             if (rows == 1) {
                 jdbc.update(sql.insertDefinitionAudit, name, version, "UNREGISTERED", node, Micros.of(at), null);
@@ -578,7 +594,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     @Override
     public void saveDeadLetter(DeadLetter d) {
         // a replay that stopped before it removed the old letter must not keep the instance from dying again
-        tx.executeWithoutResult(status -> {
+        tx.run(() -> {
             jdbc.update(sql.deleteDeadLetter, d.instanceId());
             jdbc.update(
                     sql.insertDeadLetter,
@@ -627,7 +643,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
         }
         long finished = Micros.above(finishedBefore);
         long dead = Micros.above(deadBefore);
-        Integer deleted = tx.execute(status -> {
+        Integer deleted = tx.execute(() -> {
             List<String> ids = new ArrayList<>(jdbc.queryForList(sql.expiredFinished, String.class, finished, limit));
             if (ids.size() < limit) {
                 ids.addAll(jdbc.queryForList(sql.expiredDead, String.class, dead, limit - ids.size()));

@@ -11,6 +11,8 @@ import java.util.Map;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -32,31 +34,43 @@ public class OrderController {
     private final OrderRepository orders;
     private final AxScheduler scheduler;
     private final Duration paymentWindow;
+    private final TransactionTemplate transaction;
 
     public OrderController(
             OrderRepository orders,
             AxScheduler scheduler,
+            PlatformTransactionManager transactions,
             @Value("${sample.orders.payment-window:30m}") Duration paymentWindow) {
         this.orders = orders;
         this.scheduler = scheduler;
         this.paymentWindow = paymentWindow;
+        this.transaction = new TransactionTemplate(transactions);
     }
 
+    /**
+     * Opens an order and schedules its close in one transaction on the application's DataSource, the one AX keeps
+     * its instances in: both are there or neither, whatever fails on the way, and AX runs the close only once the
+     * order is committed.
+     */
     @PostMapping
     public ResponseEntity<Order> open(@RequestBody NewOrder request) {
         if (request == null || request.item() == null || request.item().isBlank()) {
             return ResponseEntity.badRequest().build();
         }
-        Instant closesAt = Instant.now().plus(paymentWindow);
-        long id = orders.create(request.item(), closesAt);
-        // the key makes a retried request harmless: the same order never gets a second close instance
-        String closeInstance = scheduler.schedule(ScheduleRequest.of("closeUnpaidOrder")
-                .at(closesAt)
-                .payload(new OrderJobs.CloseOrder(id))
-                .key("order-" + id + ":close"));
-        orders.setCloseInstance(id, closeInstance);
-        Order order = orders.find(id).orElseThrow();
-        return ResponseEntity.created(URI.create("/orders/" + id)).body(order);
+        Order order = transaction.execute(status -> {
+            long id = orders.create(request.item());
+            // after the window on the cluster's clock, as AX decides it: this node's own clock may be off. The key
+            // makes a retried request harmless: the same order never gets a second close instance
+            String closeInstance = scheduler.schedule(ScheduleRequest.of("closeUnpaidOrder")
+                    .after(paymentWindow)
+                    .payload(new OrderJobs.CloseOrder(id))
+                    .key("order-" + id + ":close"));
+            Instant closesAt =
+                    scheduler.find(closeInstance).orElseThrow().instance().scheduledTime();
+            orders.setClose(id, closeInstance, closesAt);
+            return orders.find(id).orElseThrow();
+        });
+        return ResponseEntity.created(URI.create("/orders/" + order.id())).body(order);
     }
 
     @PostMapping("/{id}/pay")

@@ -24,10 +24,17 @@ import java.util.Optional;
  * One-shot executions scheduled through {@link io.ax.core.AxScheduler}. PERSISTENT ones are written to the store
  * and enter the wheel when their time is inside the prefetch window (at once if it already is); MEMORY ones go
  * straight into the wheel as a {@link MemoryTask} and enter the in-memory store only when they fall due.
+ *
+ * <p>Called inside a transaction that the store's writes join (a Spring-managed one on the JDBC store's
+ * DataSource), a schedule, cancel or reschedule commits and rolls back with it, and the engine learns of it only
+ * after the commit ({@link io.ax.core.store.InstanceStore#afterCommit}): nothing enters or leaves the wheel, and no
+ * leader is woken, for work that is not there for every node to see, or that never will be. MEMORY executions
+ * follow the same rule, held in the wheel meanwhile (see {@link MemoryExecutions}).
  */
 final class DelayedTasks {
 
     private static final int WRITE_CHUNK = 5_000;
+    private static final Runnable NOTHING = () -> {};
 
     private record TaskKey(String task, String key) {}
 
@@ -82,9 +89,10 @@ final class DelayedTasks {
             writePersistent(chunk, checked, ids, traceParent, now);
         }
         // after the store took the PERSISTENT ones: a store that fails leaves no MEMORY execution behind either
+        List<MemoryTask> parked = inMemory.isEmpty() ? null : parkedUntilCommit();
         for (int i : inMemory) {
             Checked c = checked.get(i);
-            ids[i] = memory.schedule(c.task(), c.due(), c.payload(), c.key(), traceParent, now);
+            ids[i] = memory.schedule(c.task(), c.due(), c.payload(), c.key(), traceParent, now, parked);
         }
         for (int i = 0; i < ids.length; i++) {
             if (sameAs[i] >= 0) {
@@ -113,16 +121,31 @@ final class DelayedTasks {
             fires.add(new NewFire(instance, "scheduled through AxScheduler", c.payload()));
         }
         boolean[] written = engine.stores().schedule(fires);
-        if (engine.leadership().epoch() == 0) {
-            engine.wakeUps().signal(List.of(io.ax.core.cluster.WakeUps.LEADER)); // it loads what is due soon
+        List<Due> learned = new ArrayList<>(written.length);
+        try {
+            collectIds(chunk, checked, fires, written, ids, learned);
+        } finally {
+            // what was written is learned even when a duplicate's lookup throws, as it was one by one before
+            engine.stores().afterCommit(() -> learn(learned), NOTHING);
         }
+    }
+
+    /** Each request's instance id: the one written, or the one of its key that the store holds already. */
+    private void collectIds(
+            List<Integer> chunk,
+            List<Checked> checked,
+            List<NewFire> fires,
+            boolean[] written,
+            String[] ids,
+            List<Due> learned) {
         for (int n = 0; n < written.length; n++) {
             int i = chunk.get(n);
             TaskInstance instance = fires.get(n).instance();
             if (written[n]) {
                 ids[i] = instance.id();
-                enqueueIfCovered(checked.get(i).task(), instance);
+                learned.add(new Due(checked.get(i).task(), instance));
             } else {
+                // inside the caller's transaction this also finds the instance it wrote there itself
                 ids[i] = engine.stores()
                         .findByKey(instance.taskName(), instance.key())
                         .map(TaskInstance::id)
@@ -130,6 +153,36 @@ final class DelayedTasks {
                                 + "' has an instance with key '" + instance.key() + "', yet the store cannot find it"));
             }
         }
+    }
+
+    /**
+     * What the engine learns of PERSISTENT instances once they are committed: the leader is woken (when it is
+     * another node) to load what is due soon, and what lies inside this node's loaded window goes into the wheel.
+     */
+    private void learn(List<Due> written) {
+        if (engine.leadership().epoch() == 0) {
+            engine.wakeUps().signal(List.of(io.ax.core.cluster.WakeUps.LEADER));
+        }
+        for (Due due : written) {
+            if (engine.prefetcher().covers(due.scheduledTime())) {
+                engine.fires().enqueue(due);
+            }
+        }
+    }
+
+    /**
+     * Inside a caller's transaction: a list for the MEMORY executions about to be scheduled, held until it ends,
+     * then let go to their times after a commit or dropped after a rollback. Outside one: null, and they go
+     * straight to their times.
+     */
+    private List<MemoryTask> parkedUntilCommit() {
+        if (!engine.stores().inCallerTransaction()) {
+            return null;
+        }
+        List<MemoryTask> parked = new ArrayList<>();
+        // registered before any enters the wheel: one that did is released or dropped even if a later one throws
+        engine.stores().afterCommit(() -> parked.forEach(memory::release), () -> parked.forEach(memory::drop));
+        return parked;
     }
 
     /** A PERSISTENT instance whose time lies inside the loaded window goes into the wheel now. */
@@ -151,22 +204,45 @@ final class DelayedTasks {
             return false;
         }
         MemoryTask waiting = memory.pending(instanceId);
-        if (waiting != null && memory.cancel(instanceId, waiting)) {
-            return cancelInStore(instanceId, 0, reason);
+        if (waiting != null) {
+            if (!engine.stores().inCallerTransaction()) {
+                if (memory.cancel(instanceId, waiting)) {
+                    return cancelInStore(instanceId, 0, reason);
+                }
+            } else if (memory.hold(waiting)) {
+                // held until the transaction ends: cancelled after a commit, back to its time after a rollback
+                engine.stores()
+                        .afterCommit(
+                                () -> {
+                                    if (memory.cancel(instanceId, waiting)) {
+                                        cancelInStore(instanceId, 0, reason);
+                                    }
+                                },
+                                () -> memory.release(waiting));
+                return true;
+            }
         }
         Optional<TaskInstance> found = engine.stores().find(instanceId);
         if (found.isEmpty() || found.get().state() != InstanceState.SCHEDULED) {
             return false;
         }
         TaskInstance instance = found.get();
-        boolean cancelled = cancelInStore(instanceId, instance.attempt(), reason);
-        if (cancelled) {
-            engine.fires().dequeue(instanceId);
+        if (!cancelInStore(instanceId, instance.attempt(), reason)) {
+            return false;
         }
-        if (cancelled && instance.origin() == InstanceOrigin.SERIES) {
-            engine.task(instance.taskName()).ifPresent(task -> engine.fires().continueAfterCancel(task, instance));
-        }
-        return cancelled;
+        // after the commit: a cancel that rolls back leaves the instance in the wheel, due as it was (meanwhile its
+        // fire waits for the row the cancel holds, and then finds it CANCELLED, or SCHEDULED still)
+        engine.stores()
+                .afterCommit(
+                        () -> {
+                            engine.fires().dequeue(instanceId);
+                            if (instance.origin() == InstanceOrigin.SERIES) {
+                                engine.task(instance.taskName())
+                                        .ifPresent(task -> engine.fires().continueAfterCancel(task, instance));
+                            }
+                        },
+                        NOTHING);
+        return true;
     }
 
     /**
@@ -193,7 +269,9 @@ final class DelayedTasks {
         }
         MemoryTask waiting = memory.pending(instanceId);
         if (waiting != null) {
-            return memory.reschedule(instanceId, waiting, due);
+            return engine.stores().inCallerTransaction()
+                    ? rescheduleHeld(instanceId, waiting, due)
+                    : memory.reschedule(instanceId, waiting, due);
         }
         Optional<TaskInstance> found = engine.stores().find(instanceId);
         if (found.isEmpty()) {
@@ -210,9 +288,29 @@ final class DelayedTasks {
         if (!engine.stores().reschedule(instanceId, instance.scheduledTime(), due, engine.nodeId(), now)) {
             return false;
         }
-        engine.fires().dequeue(instanceId);
         TaskInstance moved = instance.dueAt(due, engine.nodeId(), now);
-        engine.task(instance.taskName()).ifPresent(task -> enqueueIfCovered(task, moved));
+        // after the commit: one that rolls back leaves the instance in the wheel at its old time
+        engine.stores()
+                .afterCommit(
+                        () -> {
+                            engine.fires().dequeue(instanceId);
+                            engine.task(instance.taskName()).ifPresent(task -> enqueueIfCovered(task, moved));
+                        },
+                        NOTHING);
+        return true;
+    }
+
+    /** A MEMORY execution moved inside a caller's transaction: held until it ends, then at its new or old time. */
+    private boolean rescheduleHeld(String instanceId, MemoryTask waiting, Instant due) {
+        if (!memory.hold(waiting)) {
+            return false;
+        }
+        Instant previous = memory.dueOf(waiting);
+        memory.reschedule(instanceId, waiting, due); // held: only its time changes
+        engine.stores().afterCommit(() -> memory.release(waiting), () -> {
+            memory.reschedule(instanceId, waiting, previous);
+            memory.release(waiting);
+        });
         return true;
     }
 

@@ -13,12 +13,18 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * MEMORY executions scheduled through {@link io.ax.core.AxScheduler}: each waits in the wheel as a {@link
  * MemoryTask} and nothing else, its id derived from its wheel handle, and enters the in-memory store only when it
  * falls due (or is cancelled). They are lost with the process.
+ *
+ * <p>Inside a caller's transaction (see {@link io.ax.core.store.InstanceStore#inCallerTransaction}) an execution
+ * that is scheduled, cancelled or moved is <i>held</i>: parked in the wheel at its farthest deadline until the
+ * transaction ends, so that it never fires on an outcome that may yet roll back. Its id is its wheel handle, so it
+ * enters the wheel at once all the same.
  */
 final class MemoryExecutions {
 
@@ -33,15 +39,32 @@ final class MemoryExecutions {
             String.format("%08x", ThreadLocalRandom.current().nextInt());
     /** Pending executions with a key; guarded by itself. */
     private final Map<TaskKey, MemoryTask> keys = new HashMap<>();
+    /**
+     * Held executions, each with the number of open transactions holding it; changed under the execution's monitor
+     * (as its time and its wheel entry are). Empty but for executions touched inside transactions still open.
+     */
+    private final Map<MemoryTask, Integer> held = new ConcurrentHashMap<>();
 
     MemoryExecutions(AxEngine engine) {
         this.engine = engine;
     }
 
-    /** Puts an execution into the wheel; with a key another execution of the handler holds, returns that one. */
-    String schedule(AxTask task, Instant due, byte[] payload, String key, String traceParent, Instant now) {
+    /**
+     * Puts an execution into the wheel; with a key another execution of the handler holds, returns that one.
+     *
+     * @param parked null to let it wait for its time; else it is held (see {@link #hold}) and added here, for the
+     *     caller to {@link #release} after a commit or {@link #drop} after a rollback
+     */
+    String schedule(
+            AxTask task,
+            Instant due,
+            byte[] payload,
+            String key,
+            String traceParent,
+            Instant now,
+            List<MemoryTask> parked) {
         if (key == null) {
-            return enterWheel(task, due, payload, null, traceParent, now);
+            return enterWheel(task, due, payload, null, traceParent, now, parked);
         }
         TaskKey taskKey = new TaskKey(task.name(), key);
         synchronized (keys) {
@@ -54,7 +77,7 @@ final class MemoryExecutions {
             if (existing.isPresent()) {
                 return existing.get().id();
             }
-            String id = enterWheel(task, due, payload, key, traceParent, now);
+            String id = enterWheel(task, due, payload, key, traceParent, now, parked);
             if (engine.wheelPayload(handleOf(id)) instanceof MemoryTask entered) {
                 keys.put(taskKey, entered);
             }
@@ -62,12 +85,76 @@ final class MemoryExecutions {
         }
     }
 
-    private String enterWheel(AxTask task, Instant due, byte[] payload, String key, String traceParent, Instant now) {
+    private String enterWheel(
+            AxTask task,
+            Instant due,
+            byte[] payload,
+            String key,
+            String traceParent,
+            Instant now,
+            List<MemoryTask> parked) {
         MemoryTask m = MemoryTask.of(task, micros(due), micros(now), payload, key, traceParent);
         synchronized (m) { // the wheel may fire it at once: its handle must be set before anyone reads it
-            m.handle(engine.wheelSchedule(engine.deadlineOf(due), m));
+            m.handle(engine.wheelSchedule(parked == null ? engine.deadlineOf(due) : farthest(), m));
+            if (parked != null) {
+                held.put(m, 1);
+                parked.add(m);
+            }
         }
         return idOf(m.handle());
+    }
+
+    /** The wheel's farthest deadline: where a held execution waits, a hundred years away. */
+    private long farthest() {
+        return engine.deadlineOf(Instant.MAX);
+    }
+
+    /**
+     * Holds a waiting execution for a caller's transaction that cancels or moves it: it waits parked until every
+     * transaction holding it has {@linkplain #release released} it. False when it fired first.
+     */
+    boolean hold(MemoryTask m) {
+        synchronized (m) {
+            long handle = m.handle();
+            if (engine.wheelPayload(handle) != m) {
+                return false;
+            }
+            if (held.merge(m, 1, Integer::sum) == 1 && !engine.wheelReschedule(handle, farthest())) {
+                held.remove(m);
+                return false;
+            }
+            return true;
+        }
+    }
+
+    /** A transaction that held {@code m} ended: once no other holds it, it waits for its (possibly new) time. */
+    void release(MemoryTask m) {
+        synchronized (m) {
+            Integer holders = held.get(m);
+            if (holders == null) {
+                return; // cancelled or dropped meanwhile
+            }
+            if (holders > 1) {
+                held.put(m, holders - 1);
+                return;
+            }
+            held.remove(m);
+            engine.wheelReschedule(m.handle(), engine.deadlineOf(instant(m.dueMicros())));
+        }
+    }
+
+    /** The transaction that scheduled {@code m} rolled back: it leaves the wheel and its key, as if never there. */
+    void drop(MemoryTask m) {
+        synchronized (m) {
+            held.remove(m);
+            engine.wheelCancel(m.handle());
+        }
+        forgetKey(m);
+    }
+
+    /** The time a waiting execution is due at. */
+    Instant dueOf(MemoryTask m) {
+        return instant(m.dueMicros());
     }
 
     /** On the dispatch thread: an execution fell due; it enters the in-memory store and is dispatched. */
@@ -94,19 +181,25 @@ final class MemoryExecutions {
      * find} tells what happened; false when it fired first (then the store's state machine decides).
      */
     boolean cancel(String id, MemoryTask m) {
-        if (!engine.wheelCancel(handleOf(id))) {
-            return false;
+        synchronized (m) {
+            if (!engine.wheelCancel(handleOf(id))) {
+                return false;
+            }
+            held.remove(m);
         }
         forgetKey(m);
         remember(m, id, m.dueMicros());
         return true;
     }
 
-    /** Moves a waiting execution to another time; false when it fired first. */
+    /** Moves a waiting execution to another time (a held one keeps waiting parked); false when it fired first. */
     boolean reschedule(String id, MemoryTask m, Instant due) {
         synchronized (m) {
             long previous = m.dueMicros();
             m.dueMicros(micros(due));
+            if (held.containsKey(m) && engine.wheelPayload(handleOf(id)) == m) {
+                return true;
+            }
             if (engine.wheelReschedule(handleOf(id), engine.deadlineOf(due))) {
                 return true;
             }

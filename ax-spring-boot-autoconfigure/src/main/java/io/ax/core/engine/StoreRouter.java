@@ -140,6 +140,17 @@ final class StoreRouter implements InstanceStore {
         return split(fires, f -> InstanceIds.isMemory(f.instance().id()), (store, some) -> store.schedule(some, fence));
     }
 
+    /** The configured store's: a caller's transaction is one of its own, and MEMORY instances follow it too. */
+    @Override
+    public boolean inCallerTransaction() {
+        return durable.inCallerTransaction();
+    }
+
+    @Override
+    public void afterCommit(Runnable onCommit, Runnable onRollback) {
+        durable.afterCommit(onCommit, onRollback);
+    }
+
     @Override
     public List<OwnedInstance> findOwned(Set<InstanceState> states, String owner, int limit) {
         List<OwnedInstance> all = new ArrayList<>(durable.findOwned(states, owner, limit));

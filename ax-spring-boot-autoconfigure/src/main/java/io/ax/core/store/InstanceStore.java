@@ -69,6 +69,30 @@ public interface InstanceStore {
     boolean[] schedule(List<NewFire> fires, long fence);
 
     /**
+     * Whether this store's writes on the calling thread join a transaction of the caller's that has not ended yet
+     * (the JDBC store: a Spring-managed transaction on its DataSource), so that they commit or roll back with it.
+     * The default: never.
+     */
+    default boolean inCallerTransaction() {
+        return false;
+    }
+
+    /**
+     * Runs what follows a write once the caller's transaction it joined has ended: {@code onCommit} after a commit;
+     * {@code onRollback} after a rollback, or an end the store cannot tell (then the store's rows are the truth, and
+     * they are found there as another process's would be). Both run on the thread that ended the transaction, once
+     * its work is visible to every other connection, and outside it: what they write is not part of it. Neither
+     * should throw; what they throw is logged, not passed on. Called outside such a transaction ({@link
+     * #inCallerTransaction} false), runs {@code onCommit} at once on the calling thread, which is the default.
+     *
+     * <p>The engine learns through it of what a caller wrote: it puts a new instance into its wheel only once the
+     * instance is committed, and never for one that was rolled back.
+     */
+    default void afterCommit(Runnable onCommit, Runnable onRollback) {
+        onCommit.run();
+    }
+
+    /**
      * Instances in any of {@code states}, with the node each is assigned to, oldest scheduled time first.
      *
      * @param owner only those assigned to this node; null for all

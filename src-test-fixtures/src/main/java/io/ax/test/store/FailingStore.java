@@ -162,6 +162,17 @@ public final class FailingStore implements InstanceStore, ClusterStore {
         });
     }
 
+    /** The wrapped store's, never failing: it decides nothing, it only waits for the caller's transaction. */
+    @Override
+    public boolean inCallerTransaction() {
+        return store.inCallerTransaction();
+    }
+
+    @Override
+    public void afterCommit(Runnable onCommit, Runnable onRollback) {
+        store.afterCommit(onCommit, onRollback);
+    }
+
     @Override
     public boolean[] schedule(List<NewFire> fires) {
         refuseSchedule();
