@@ -40,6 +40,9 @@ class OrderFlowTest {
     @Autowired
     AxEngine engine;
 
+    @Autowired
+    org.springframework.jdbc.core.JdbcTemplate jdbc;
+
     private RestClient http;
 
     @BeforeEach
@@ -75,6 +78,9 @@ class OrderFlowTest {
                 .body(new ParameterizedTypeReference<Map<String, Object>>() {});
         assertThat(shown).containsKeys("order", "close");
         assertThat(((Map<?, ?>) shown.get("close")).get("state")).isEqualTo("SUCCESS");
+        // the close wrote its attempt's fencing token with the order: the leader's epoch and attempt 1
+        Long token = jdbc.queryForObject("SELECT close_token FROM sample_order WHERE id = ?", Long.class, order.id());
+        assertThat(token).isEqualTo((engine.cluster().epoch() << 20) + 1);
     }
 
     @Test

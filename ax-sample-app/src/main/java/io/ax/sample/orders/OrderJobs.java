@@ -24,12 +24,15 @@ public class OrderJobs {
     /**
      * Closes an order that is still unpaid when its payment window ends. No trigger: it runs only when scheduled.
      * Paying cancels this instance; if the payment comes too late to cancel it, the conditional update below still
-     * leaves a paid order alone, and running twice (at-least-once) changes nothing either.
+     * leaves a paid order alone, and running twice (at-least-once) changes nothing either: the update is fenced by
+     * the attempt's token as well as by the order's state.
      */
     @AxJob(name = "closeUnpaidOrder", timeout = "10s", retry = @AxJob.Retry(times = "5", base = "1s", max = "1m"))
     public void closeUnpaidOrder(AxContext context) {
         CloseOrder close = context.payload(CloseOrder.class);
-        if (orders.moveFromOpen(close.orderId(), Order.State.CLOSED)) {
+        // the fencing token: a later attempt of this close (after a takeover) carries a higher one, and the order's
+        // row refuses a lower one, so an attempt whose node was taken for dead cannot undo what its successor did
+        if (orders.close(close.orderId(), context.fencingToken())) {
             LOG.info("Order {} closed: not paid in time", close.orderId());
         }
     }

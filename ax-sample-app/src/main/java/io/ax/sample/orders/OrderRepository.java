@@ -29,6 +29,7 @@ public class OrderRepository {
                 + " closes_at TIMESTAMP)");
         // a table made by an earlier version of the sample
         jdbc.execute("ALTER TABLE sample_order ALTER COLUMN closes_at DROP NOT NULL");
+        jdbc.execute("ALTER TABLE sample_order ADD COLUMN IF NOT EXISTS close_token BIGINT");
     }
 
     /** Stores a new OPEN order, without its close yet, and returns its id. */
@@ -61,6 +62,23 @@ public class OrderRepository {
 
     private static Instant instant(Timestamp t) {
         return t == null ? null : t.toInstant();
+    }
+
+    /**
+     * OPEN -&gt; CLOSED by the attempt that holds {@code fencingToken} ({@link io.ax.core.AxContext#fencingToken}),
+     * unless a later attempt of the close wrote its token first: the row keeps the highest token, so the write of an
+     * attempt that was overtaken (its node frozen past its lease, then woken) is refused by the table itself.
+     *
+     * @return whether this attempt closed the order
+     */
+    public boolean close(long id, long fencingToken) {
+        return jdbc.update(
+                        "UPDATE sample_order SET state = 'CLOSED', close_token = ? WHERE id = ? AND state = 'OPEN'"
+                                + " AND (close_token IS NULL OR close_token <= ?)",
+                        fencingToken,
+                        id,
+                        fencingToken)
+                == 1;
     }
 
     /** OPEN -> {@code to}, only if still OPEN: payment and closing race, and exactly one of them wins. */
