@@ -13,9 +13,11 @@ import io.ax.core.ScheduleRequest;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
 import io.ax.core.cluster.ClusterSettings;
+import io.ax.core.cluster.ClusterStore;
+import io.ax.core.cluster.EpochFence;
+import io.ax.core.cluster.EpochMirroringLease;
 import io.ax.core.cluster.FencedOutException;
 import io.ax.core.cluster.LeaderInfo;
-import io.ax.core.cluster.LeaderLease;
 import io.ax.core.cluster.Lease;
 import io.ax.core.cluster.NodeInfo;
 import io.ax.core.cluster.NodeRegistry;
@@ -124,7 +126,9 @@ abstract class JdbcClusterContract {
             WakeUps wakeUps,
             PoolSettings pool,
             AxTask... tasks) {
-        Cuttable link = new Cuttable(new JdbcLeaderLease(dataSource, PREFIX), new JdbcNodeRegistry(dataSource, PREFIX));
+        // the store's own lease and registry, behind a switch: its writes stay fenced by the lease's epochs
+        ClusterStore own = (ClusterStore) store;
+        Cuttable link = new Cuttable((JdbcLeaderLease) own.leaderLease(), own.nodeRegistry());
         links.put(id, link);
         AxEngine e = AxEngine.builder()
                 .store(store)
@@ -818,8 +822,8 @@ abstract class JdbcClusterContract {
     }
 
     /** A node's line to the lease and registry tables, cut and healed on command: a network partition. */
-    static final class Cuttable implements LeaderLease, NodeRegistry {
-        private final LeaderLease lease;
+    static final class Cuttable implements EpochMirroringLease, NodeRegistry {
+        private final JdbcLeaderLease lease;
         private final NodeRegistry registry;
         private volatile boolean cut;
         /** The node neither takes nor renews the lease (it loses every race for it); all else passes. */
@@ -828,13 +832,19 @@ abstract class JdbcClusterContract {
         private final java.util.concurrent.atomic.AtomicReference<CountDownLatch> hung =
                 new java.util.concurrent.atomic.AtomicReference<>();
 
-        Cuttable(LeaderLease lease, NodeRegistry registry) {
+        Cuttable(JdbcLeaderLease lease, NodeRegistry registry) {
             this.lease = lease;
             this.registry = registry;
         }
 
         void cut() {
             cut = true;
+        }
+
+        /** The store's own lease: the epochs this lease grants are its, and fence the store's writes. */
+        @Override
+        public EpochFence fence() {
+            return lease;
         }
 
         void heal() {

@@ -299,7 +299,9 @@ final class InstanceRunner {
             return;
         }
         engine.insight().finished(task, outcome, tookNanos);
-        retryOrDie(ex, outcome, message, error, tookNanos, null, 0);
+        // taken over: this node owns the instance now, and what follows carries the takeover's epoch
+        Execution decided = fence > 0 ? new Execution(ex.due, ex.attempt, fence) : ex;
+        retryOrDie(decided, outcome, message, error, tookNanos, null, 0);
     }
 
     /**
