@@ -462,11 +462,13 @@ public abstract class AxSchedulerContract {
                 .atMost(BOUND)
                 .until(() -> store.findByTask("ticker", 1_000).size() == rows);
         assertThat(executor.runsOf("ticker")).hasSize(runs);
+        // the pending fire, and the one due at the moment of the pause if there was one (handed to dispatch, which
+        // finds the task paused and cancels it there): at most two, each audited with the pause
         assertThat(store.findByTask("ticker", 1_000))
                 .noneMatch(i -> i.state() == InstanceState.SKIPPED)
                 .filteredOn(i -> i.state() == InstanceState.CANCELLED)
-                .singleElement()
-                .satisfies(i -> assertThat(store.auditTrail(i.id()))
+                .hasSizeBetween(1, 2)
+                .allSatisfy(i -> assertThat(store.auditTrail(i.id()))
                         .last()
                         .satisfies(e -> assertThat(e.reason()).contains("paused")));
 
