@@ -340,6 +340,71 @@ abstract class JdbcClusterContract {
     }
 
     @Test
+    void aRetryItsNodeGaveBackUnstartedIsAssignedAgainAsTheAttemptItWas() {
+        AxTask once = task("once").build(); // on demand, non-overlapping: the leader follows it to its end
+        AxEngine n1 = node("n1", once);
+        n1.start();
+        ScheduledExecutorService heart = ghost();
+        try {
+            await().atMost(BOUND).until(() -> n1.cluster().liveNodes().contains("ghost"));
+            JdbcInstanceStore store = new JdbcInstanceStore(dataSource, PREFIX);
+            // run on demand until an instance is assigned to the ghost, which acknowledges it in time
+            String id = null;
+            for (int i = 0; i < 50 && id == null; i++) {
+                String candidate = n1.triggerNow("once");
+                await().atMost(BOUND).until(() -> state(candidate) != InstanceState.SCHEDULED);
+                if (state(candidate) == InstanceState.DISPATCHED
+                        && "ghost".equals(owner(candidate))
+                        && ghostMoves(store, candidate, 1, InstanceState.DISPATCHED, InstanceState.RUNNING)) {
+                    id = candidate;
+                } else {
+                    // it runs on n1 (perhaps after its taking back): the next run on demand waits for its end
+                    await().atMost(BOUND).until(() -> state(candidate).isFinal());
+                }
+            }
+            assertThat(id).as("an instance the ghost acknowledged").isNotNull();
+            // the ghost fails attempt 1, starts its retry and gives it back unstarted, as a node that stops does
+            assertThat(ghostMoves(store, id, 1, InstanceState.RUNNING, InstanceState.FAILED))
+                    .isTrue();
+            assertThat(ghostMoves(store, id, 1, InstanceState.FAILED, InstanceState.RETRYING))
+                    .isTrue();
+            assertThat(ghostMoves(store, id, 2, InstanceState.RETRYING, InstanceState.DISPATCHED))
+                    .isTrue();
+            assertThat(ghostMoves(store, id, 2, InstanceState.DISPATCHED, InstanceState.RUNNING))
+                    .isTrue();
+            assertThat(ghostMoves(store, id, 2, InstanceState.RUNNING, InstanceState.SCHEDULED))
+                    .isTrue();
+
+            String given = id;
+            await().atMost(BOUND).until(() -> state(given) == InstanceState.SUCCESS);
+            assertThat(executor.runsOf("once").stream()
+                            .filter(c -> c.instanceId().equals(given))
+                            .map(AxContext::attempt))
+                    .as("attempts run on n1: the retry, not the failed attempt again")
+                    .containsExactly(2);
+            assertThat(db.queryForList(
+                            "SELECT attempt FROM " + PREFIX + "audit WHERE instance_id = ? AND to_state = 'RUNNING'"
+                                    + " ORDER BY id",
+                            Integer.class,
+                            given))
+                    .containsExactly(1, 2, 2);
+        } finally {
+            heart.shutdownNow();
+        }
+    }
+
+    private String owner(String id) {
+        return db.queryForObject("SELECT owner FROM " + PREFIX + "instance WHERE id = ?", String.class, id);
+    }
+
+    /** A move of the ghost's, as its engine would write it: conditional on the ghost owning the instance. */
+    private static boolean ghostMoves(
+            JdbcInstanceStore store, String id, int attempt, InstanceState from, InstanceState to) {
+        return store.transition(
+                new Transition(id, from, to, attempt, "ghost", Instant.now(), "by the ghost").ownedBy("ghost"));
+    }
+
+    @Test
     void anAssignmentNotAcknowledgedInTimeIsTakenBackAndRunsElsewhere() {
         List<AxEngine> nodes =
                 List.of(node("n1", task("job").build()), node("n2", task("job").build()));

@@ -461,10 +461,13 @@ final class Leadership implements Membership.Listener {
                 if (!tracked.remove(t.due().instanceId(), t)) {
                     continue;
                 }
-                engine.dispatcher().expect(t.due());
+                // with the attempt the row holds: its owner may have failed the one assigned and given back the
+                // retry unstarted (attempt 2 would otherwise run again as attempt 1)
+                Due again = new Due(t.due().task(), row.instance());
+                engine.dispatcher().expect(again);
                 engine.onDispatchThread(() -> {
                     engine.dispatcher().release(t.due());
-                    engine.dispatcher().dispatchFresh(t.due());
+                    engine.dispatcher().dispatchFresh(again);
                 });
                 continue;
             }
