@@ -21,8 +21,8 @@ import java.util.OptionalLong;
  * cluster's reference. Then the local clock is watched as above, and the offset apart: a new measurement that moves
  * it by more than the threshold beyond what the local jumps since the last one explain is a jump too (the reference
  * stepped). So a node whose clock is skewed takes its first offset as it is, and one real jump of the local clock
- * is one jump, not a second, reverse one when the next measurement makes up for it (which a local jump asks for at
- * once). The comparison starts from the clocks as they are at {@link #rebase()}, which the engine calls once the
+ * is one jump, not a second, reverse one when the next measurement makes up for it: a local jump is made up for in
+ * the offset at once (the corrected clock does not move), and measured again at once to confirm it. The comparison starts from the clocks as they are at {@link #rebase()}, which the engine calls once the
  * offset is first measured.
  *
  * <p>Thread-safe: checks are serialized on this object; the status is read without locking.
@@ -45,8 +45,6 @@ public final class ClockJumpDetector {
     private long lastNanos; // guarded by this
     private long lastOffsetNanos; // guarded by this
     private long lastMeasurements; // guarded by this
-    /** What the local clock jumped since the offset was last measured: a new offset makes up for it. Guarded by this. */
-    private long unexplainedNanos;
 
     private volatile boolean pausedOnce;
     private volatile long pauseEndNanos;
@@ -97,7 +95,6 @@ public final class ClockJumpDetector {
             lastOffsetNanos = clusterTime.offsetNanos();
             lastMeasurements = clusterTime.measurements();
         }
-        unexplainedNanos = 0;
     }
 
     /**
@@ -115,18 +112,19 @@ public final class ClockJumpDetector {
         lastNanos = nanos;
         boolean localJump = jump.abs().compareTo(threshold) > 0;
         if (localJump && clusterTime != null) {
-            unexplainedNanos += jump.toNanos();
-            clusterTime.measureSoon(); // the offset that made up for the local clock is wrong now
+            // the offset makes up for the jump at once (so a fire time decided from now on is right), and a new
+            // measurement confirms it; the offset's change by the jump is explained, not a step of the reference
+            clusterTime.localClockJumped(jump.toNanos());
+            lastOffsetNanos -= jump.toNanos();
         }
         String what = "The wall clock jumped {0} by {1} ms against the monotonic clock";
         if (clusterTime != null && clusterTime.measurements() != lastMeasurements) {
             long offset = clusterTime.offsetNanos();
             boolean first = lastMeasurements == 0;
-            // what the new offset moves the corrected clock by, beyond making up for the local jumps since the last
-            long moved = offset - lastOffsetNanos + unexplainedNanos;
+            // what the new offset moves the corrected clock by (the local jumps since the last were made up for)
+            long moved = offset - lastOffsetNanos;
             lastOffsetNanos = offset;
             lastMeasurements = clusterTime.measurements();
-            unexplainedNanos = 0;
             if (!first && !localJump && Math.abs(moved) > threshold.toNanos()) {
                 jump = Duration.ofNanos(moved);
                 localJump = true;

@@ -31,6 +31,8 @@ public final class ClusterTime implements AxClock {
     private volatile long offsetNanos;
     /** Readings that succeeded since the start: until the first, the offset is no measurement (zero). */
     private volatile long measurements;
+    /** Local jumps made up for ({@link #localClockJumped}); guarded by this. */
+    private long jumpsMadeUpFor;
 
     private volatile ClusterTimeStatus status = new ClusterTimeStatus("none", Duration.ZERO, Duration.ZERO, null, null);
     private volatile boolean running;
@@ -72,6 +74,10 @@ public final class ClusterTime implements AxClock {
      * @return whether the reference could be read; when not, the previous offset stays
      */
     public boolean measure() {
+        long jumpsBefore;
+        synchronized (this) {
+            jumpsBefore = jumpsMadeUpFor;
+        }
         long bestRtt = Long.MAX_VALUE;
         long bestOffset = 0;
         RuntimeException failure = null;
@@ -109,10 +115,17 @@ public final class ClusterTime implements AxClock {
         if (previous.failing() != null) {
             LOG.log(Level.INFO, "AX reads the {0} clock again", reference.name());
         }
-        offsetNanos = bestOffset;
-        measurements++; // one thread measures at a time: the start, then the refresh thread
-        status = new ClusterTimeStatus(
-                reference.name(), Duration.ofNanos(bestOffset), Duration.ofNanos(bestRtt / 2), instant(), null);
+        synchronized (this) {
+            if (jumpsMadeUpFor != jumpsBefore) {
+                // the local clock jumped while it was read: this reading mixes both sides of the jump. The jump
+                // asked for another measurement, which decides
+                return true;
+            }
+            offsetNanos = bestOffset;
+            measurements++;
+            status = new ClusterTimeStatus(
+                    reference.name(), Duration.ofNanos(bestOffset), Duration.ofNanos(bestRtt / 2), instant(), null);
+        }
         return true;
     }
 
@@ -127,10 +140,18 @@ public final class ClusterTime implements AxClock {
     }
 
     /**
-     * Asks the refresh thread to measure now rather than at the end of its period (the local wall clock jumped: the
-     * offset that made up for it before is wrong now). Never blocks.
+     * The local wall clock jumped by {@code localJumpNanos}: the offset makes up for it at once, so the corrected
+     * clock goes on as if nothing happened, and the refresh thread measures again now (rather than at the end of its
+     * period) to confirm. Never blocks.
      */
-    void measureSoon() {
+    void localClockJumped(long localJumpNanos) {
+        synchronized (this) {
+            jumpsMadeUpFor++;
+            offsetNanos -= localJumpNanos;
+            ClusterTimeStatus s = status;
+            status = new ClusterTimeStatus(
+                    s.source(), Duration.ofNanos(offsetNanos), s.uncertainty(), s.measuredAt(), s.failing());
+        }
         LockSupport.unpark(thread);
     }
 

@@ -980,8 +980,13 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return at(clock.nanoTime() + delay.toNanos(), work);
     }
 
-    /** The wheel deadline of a wall-clock time, measured from now on the monotonic clock. */
+    /**
+     * The wheel deadline of a wall-clock time, measured from now on the monotonic clock. The clocks are compared
+     * first: a jump of the wall clock that the clock watch has not seen yet (it looks once a second) would set the
+     * deadline off by the jump, and a fire loaded after a forward jump would start early by it.
+     */
     long deadlineOf(Instant time) {
+        clockGuard.check();
         return clock.nanoTime() + Horizon.nanosUntil(clock.instant(), time);
     }
 

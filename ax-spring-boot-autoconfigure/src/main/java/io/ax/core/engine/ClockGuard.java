@@ -13,8 +13,10 @@ import java.util.function.Consumer;
 
 /**
  * Checks the clocks once a second from its own thread ({@code ax-clock}), so that a busy dispatch thread cannot
- * delay it; a jump is told to the listeners and observers. Fires that fall due meanwhile ask it whether to wait
- * ({@link #holdUntil}).
+ * delay it, and whenever a decision reads the wall clock ({@link #check}: a deadline set, a fire dispatched), so that
+ * none is made on a clock that jumped since; a jump is told to the listeners and observers. Fires that fall due
+ * meanwhile ask it whether to wait ({@link #holdUntil}). A check is two clock readings: cheap enough for every
+ * decision.
  */
 final class ClockGuard {
 

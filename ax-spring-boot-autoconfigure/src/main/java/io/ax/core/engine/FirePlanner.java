@@ -334,6 +334,7 @@ final class FirePlanner {
      * nothing is dropped.
      */
     private void fire(TriggerGroups.Batch batch, Instant fireTime) {
+        engine.checkClock(); // a jump since the clock watch last looked pauses this decision too
         OptionalLong hold = engine.clockGuard().holdUntil(fireTime);
         if (hold.isPresent()) {
             engine.at(hold.getAsLong(), () -> fire(batch, fireTime));

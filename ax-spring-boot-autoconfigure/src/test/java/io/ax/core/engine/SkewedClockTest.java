@@ -32,12 +32,14 @@ class SkewedClockTest {
 
     private final List<AxClockJumpEvent> events = new CopyOnWriteArrayList<>();
     private volatile Duration referenceStep = Duration.ZERO;
+    private final java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
     private AxEngine engine;
 
     /** The cluster's clock: the true time (the monotonic clock's), stepped by {@link #referenceStep}. */
     private final TimeReference reference = new TimeReference() {
         @Override
         public Instant read() {
+            reads.incrementAndGet();
             return TRUE_START.plusNanos(local.nanoTime()).plus(referenceStep);
         }
 
@@ -89,17 +91,21 @@ class SkewedClockTest {
         local.advance(Duration.ofSeconds(1));
         engine.checkClock();
 
+        int readsAtJump = reads.get();
         local.jumpWall(Duration.ofSeconds(5));
         engine.checkClock();
         await().atMost(BOUND).until(() -> !events.isEmpty()); // the listeners hear of it on a thread of their own
         assertThat(events).hasSize(1);
         assertThat(events.get(0).jump()).isEqualTo(Duration.ofSeconds(5));
-        // the jump asked the cluster time to measure again at once: the corrected clock tells the truth again
-        await().atMost(BOUND)
-                .until(() -> engine.clusterTime()
-                        .orElseThrow()
-                        .offset()
-                        .equals(SKEW.plusSeconds(5).negated()));
+        // the offset made up for the jump at once: the corrected clock did not move
+        assertThat(engine.clock().instant()).isEqualTo(TRUE_START.plusSeconds(1));
+        assertThat(engine.clusterTime().orElseThrow().offset())
+                .isEqualTo(SKEW.plusSeconds(5).negated());
+        // and the measurement it asked for at once confirms it
+        // (the refresh period is ten minutes: only the jump's request reads the reference now, three readings)
+        await().atMost(BOUND).until(() -> reads.get() >= readsAtJump + 3);
+        assertThat(engine.clusterTime().orElseThrow().offset())
+                .isEqualTo(SKEW.plusSeconds(5).negated());
         assertThat(engine.clock().instant()).isEqualTo(TRUE_START.plusSeconds(1));
 
         local.advance(Duration.ofSeconds(1));
@@ -108,6 +114,23 @@ class SkewedClockTest {
                 .as("jumps after the offset made up for it")
                 .isEqualTo(1);
         assertThat(events).hasSize(1);
+    }
+
+    @Test
+    void aDeadlineSetRightAfterALocalJumpIsSetOnTheTrueTime() {
+        start(Duration.ofMinutes(10));
+        local.advance(Duration.ofSeconds(1));
+        engine.checkClock();
+        Instant due = engine.clock().instant().plusSeconds(5);
+
+        // the clock watch looks once a second; a deadline set before it looks must not move with the jump (a fire
+        // loaded into the wheel then, from the store, would start 10 s early by the cluster's clock)
+        local.jumpWall(Duration.ofSeconds(10));
+        long deadline = engine.deadlineOf(due);
+
+        assertThat(Duration.ofNanos(deadline - local.nanoTime())).isEqualTo(Duration.ofSeconds(5));
+        assertThat(engine.clock().instant()).isEqualTo(due.minusSeconds(5));
+        assertThat(engine.clockStatus().jumps()).isEqualTo(1);
     }
 
     @Test
