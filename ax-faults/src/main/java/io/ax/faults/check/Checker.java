@@ -15,6 +15,7 @@ public final class Checker {
             new TrailCheck(),
             new DoubleStartCheck(),
             new AttemptCheck(),
+            new TakeoverCheck(),
             new OverlapCheck(),
             new EarlyFireCheck(),
             new DelayedCheck(),

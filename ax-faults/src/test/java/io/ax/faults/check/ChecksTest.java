@@ -46,7 +46,25 @@ class ChecksTest {
 
         assertEquals(List.of(), new DoubleStartCheck().check(e));
         assertEquals(List.of(), new AttemptCheck().check(e));
+        assertEquals(List.of(), new TakeoverCheck().check(e));
         assertEquals(List.of(), new TrailCheck().check(e));
+    }
+
+    @Test
+    void aRunningAttemptTakenOverWhileItsNodeHeldItsLeaseIsATakeoverOfALiveNode() {
+        Histories h = new Histories().series("i1", "task", 10);
+        h.step("i1", null, "CREATED", "n1", 0, 9)
+                .step("i1", "CREATED", "SCHEDULED", "n1", 0, 9)
+                .step("i1", "SCHEDULED", "DISPATCHED", "n1", 1, 10)
+                .step("i1", "DISPATCHED", "RUNNING", "n2", 1, 10)
+                .step("i1", "RUNNING", "FAILED", "n1", 1, 11, "node n2 stopped while running attempt 1");
+        h.run("n2", 2, "i1", 1, 10.1, 13);
+        h.beats("n2", 6, 7, 8, 9, 10, 10.5, 11, 11.5, 12);
+
+        List<Violation> found = new TakeoverCheck().check(h.evidence());
+
+        assertEquals(1, found.size(), found::toString);
+        assertTrue(found.get(0).message().contains("held its lease"), found::toString);
     }
 
     @Test
