@@ -139,7 +139,7 @@ final class Campaign {
                 settings.pgHost(), settings.pgPort(), settings.database(), settings.pgUser(), settings.pgPassword());
         String problem = db.unreachable();
         if (problem != null) {
-            throw new IllegalStateException(
+            throw new Unavailable(
                     "PostgreSQL at " + settings.pgHost() + ":" + settings.pgPort() + " is not reachable: " + problem);
         }
         return db;

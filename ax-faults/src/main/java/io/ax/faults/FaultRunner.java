@@ -28,7 +28,7 @@ public final class FaultRunner {
                 System.exit(0);
             }
             status = run(RunSettings.from(options), System.out);
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | Unavailable e) {
             System.err.println("ax-faults: " + e.getMessage());
             status = 2;
         } catch (Exception e) {

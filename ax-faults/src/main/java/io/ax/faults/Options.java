@@ -36,8 +36,8 @@ final class Options {
             int eq = arg.indexOf('=');
             String key = eq < 0 ? arg.substring(2) : arg.substring(2, eq);
             if (!known.contains(key)) {
-                throw new IllegalArgumentException(
-                        "unknown option --" + key + " (known: --" + String.join(", --", known) + ")");
+                throw new IllegalArgumentException("unknown option --" + key + " (known: --"
+                        + String.join(", --", new java.util.TreeSet<>(known)) + ")");
             }
             settings.put(key, eq < 0 ? "true" : arg.substring(eq + 1));
         }
