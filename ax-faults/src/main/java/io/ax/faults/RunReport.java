@@ -1,0 +1,107 @@
+package io.ax.faults;
+
+import io.ax.faults.check.Findings;
+import io.ax.faults.check.History;
+import io.ax.faults.check.Metrics;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** The table printed after a run (Markdown, on stdout), then each violation with its evidence. */
+final class RunReport {
+
+    private final List<String[]> rows = new ArrayList<>();
+
+    private void row(String metric, String value) {
+        rows.add(new String[] {metric, value});
+    }
+
+    static void print(
+            PrintStream out, String title, Findings f, Campaign.Outcome outcome, Duration wall, String repeat) {
+        RunReport r = new RunReport();
+        History h = f.history();
+        Map<String, Integer> faults = new TreeMap<>();
+        for (History.Fault fault : h.faults()) {
+            faults.merge(fault.kind(), 1, Integer::sum);
+        }
+        r.row("faults injected", h.faults().size() + " " + render(faults));
+        if (outcome != null) {
+            r.row("faults skipped (no free target)", outcome.skipped().isEmpty() ? "0" : render(outcome.skipped()));
+        }
+        int instances = h.instances().size();
+        r.row("instances checked", instances + " " + render(f.instancesByOrigin()));
+        r.row("handler runs recorded", Integer.toString(h.runs().size()));
+        r.row("orders checked", Integer.toString(h.orders().size()));
+        r.row("**violations**", "**" + f.violationCount() + "** " + render(f.countsByCheck()));
+        Metrics m = f.metrics();
+        r.row(
+                "leader handovers, last renewal to new lease (min / median / max)",
+                m.leaderHandovers().render());
+        r.row("... without an injected fault near", Integer.toString(m.handoversWithoutFault()));
+        r.row(
+                "running attempts taken over, last heartbeat to takeover (min / median / max)",
+                m.runningTakeovers().render());
+        r.row("... without an injected fault near", Integer.toString(m.takeoversWithoutFault()));
+        r.row(
+                "assignments taken back (not acknowledged in time, or node gone)",
+                m.takenBack() + " (" + m.takenBackWithoutFault() + " without a fault near)");
+        r.row("attempts run again after a takeover (at-least-once)", Integer.toString(m.rerunsAfterTakeover()));
+        r.row(
+                "overlaps after the first run's node lost its lease (allowed)",
+                m.allowedOverlaps()
+                        + (m.allowedOverlaps() == 0 ? "" : ", longest " + m.longestAllowedOverlapUs() / 1_000 + " ms"));
+        r.row(
+                "series fires started later than the misfire threshold (" + h.setting("misfire_ms", "?") + " ms)",
+                m.lateFires() + " (" + m.lateWithoutFault() + " without a fault near), latest "
+                        + m.latestFireUs() / 1_000 + " ms");
+        r.row("catch-up fires (misfires)", Integer.toString(m.catchUps()));
+        r.row(
+                "fenced writes that raced a takeover (guarded by state, not a violation)",
+                Long.toString(m.staleFencedWrites()));
+        if (outcome != null) {
+            Traffic t = new Traffic(outcome.traffic());
+            r.row("traffic", t.render());
+            r.row(
+                    "settle (everything due final)",
+                    String.format(Locale.ROOT, "%.1f s", outcome.settle().toMillis() / 1000.0));
+            r.row("attempts the recorders could not write", Long.toString(outcome.unrecorded()));
+        }
+        r.row("wall time", String.format(Locale.ROOT, "%d min %02d s", wall.toMinutes(), wall.toSecondsPart()));
+
+        out.println();
+        out.println("### " + title);
+        out.println();
+        out.println("| metric | value |");
+        out.println("|---|---|");
+        for (String[] row : r.rows) {
+            out.println("| " + row[0] + " | " + row[1] + " |");
+        }
+        out.println();
+        out.println("Checks:");
+        f.promises().forEach((name, promise) -> out.println("- " + name + ": " + promise));
+        out.println();
+        f.printViolations(out, repeat);
+        out.println("repeat: " + repeat);
+    }
+
+    private static String render(Map<String, Integer> counts) {
+        if (counts.isEmpty()) {
+            return "";
+        }
+        List<String> parts = new ArrayList<>();
+        counts.forEach((k, v) -> parts.add(k + " " + v));
+        return "(" + String.join(", ", parts) + ")";
+    }
+
+    /** The traffic's counts as one cell. */
+    private record Traffic(io.ax.faults.load.Traffic.Counts c) {
+        String render() {
+            return "orders " + c.ordersOpened() + " (paid " + c.ordersPaid() + "), delayed " + c.delayedScheduled()
+                    + ", cancel requests " + c.cancelRequests() + ", unanswered " + c.unanswered();
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package io.ax.faults.check;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Judges a run from its database alone: reads the history once, runs every check over it, and measures what the
+ * report shows beside them. Use it on a database whose nodes have stopped.
+ */
+public final class Checker {
+
+    private static final List<Check> CHECKS = List.of(
+            new TrailCheck(),
+            new DoubleStartCheck(),
+            new AttemptCheck(),
+            new TakeoverCheck(),
+            new OverlapCheck(),
+            new EarlyFireCheck(),
+            new DelayedCheck(),
+            new OrderCheck(),
+            new WorkflowCheck(),
+            new EpochCheck(),
+            new FinalityCheck());
+
+    private Checker() {}
+
+    public static Findings check(JdbcTemplate db) {
+        History history = History.load(db);
+        Evidence evidence = Evidence.of(history);
+        Map<String, List<Violation>> violations = new LinkedHashMap<>();
+        Map<String, String> promises = new LinkedHashMap<>();
+        for (Check c : CHECKS) {
+            violations.put(c.name(), c.check(evidence));
+            promises.put(c.name(), c.promise());
+        }
+        return new Findings(evidence, violations, promises, Metrics.of(evidence));
+    }
+}

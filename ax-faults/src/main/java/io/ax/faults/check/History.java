@@ -1,0 +1,348 @@
+package io.ax.faults.check;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Everything the checker knows of a run, read from the database in one snapshot once the nodes have stopped: AX's
+ * instances and audit trails, the runs the nodes recorded, the orders, and the runner's instrumentation (epochs,
+ * lease changes, heartbeats, node processes, faults, settings). Every time is microseconds since the epoch on the
+ * database's clock, unless its name says otherwise. Immutable once loaded.
+ */
+public final class History {
+
+    /** An instance row as it ended. */
+    public record Instance(
+            String id, String task, String origin, String state, int attempt, long scheduledUs, String key) {}
+
+    /** An audit row: one transition, with the time the database wrote it. */
+    public record Step(
+            long id, String instanceId, String from, String to, String node, int attempt, String reason, long atUs) {}
+
+    /** An attempt a node ran, as its recorder wrote it; {@code endUs} null when no end was recorded. */
+    public record Run(
+            long id,
+            String node,
+            long pid,
+            String task,
+            String instanceId,
+            int attempt,
+            long startUs,
+            Long endUs,
+            String outcome) {}
+
+    /** A fault the runner injected; {@code endUs} null when it never ended (the run was cut short). */
+    public record Fault(
+            long id, String kind, String target, String detail, long monoStartMs, long startUs, Long endUs) {}
+
+    /** A node process the runner started; {@code exitUs} null when it was never seen to exit. */
+    public record Process(String node, long pid, String clock, long startUs, Long exitUs, String how) {}
+
+    /** A change of the leader lease row. */
+    public record LeaseChange(
+            long id, String oldHolder, long oldEpoch, long oldRenewedUs, String holder, long epoch, long atUs) {}
+
+    /**
+     * A heartbeat (or registration, or removal: {@code op} I, U or D) of a node, at the heartbeat time it wrote (for a
+     * removal, when it happened).
+     */
+    public record Beat(String node, char op, long atUs) {}
+
+    /** An order of the sample shop. */
+    public record Order(long id, String state, String closeInstance, long closesAtUs) {}
+
+    /** A write that lowered the epoch of an instance row. */
+    public record EpochRegression(
+            String instanceId,
+            String fromState,
+            String toState,
+            long epoch,
+            long highestBefore,
+            long leaderEpoch,
+            long atUs) {}
+
+    private final Map<String, Instance> instances;
+    private final Map<String, List<Step>> trails;
+    private final Map<String, List<Run>> runs;
+    private final List<Run> allRuns;
+    private final List<Fault> faults;
+    private final Map<Long, Process> processes;
+    private final List<LeaseChange> leaseChanges;
+    private final Map<String, List<Beat>> beats;
+    private final List<Order> orders;
+    private final List<EpochRegression> epochRegressions;
+    private final long staleFencedWrites;
+    private final Map<String, String> settings;
+
+    History(
+            Map<String, Instance> instances,
+            Map<String, List<Step>> trails,
+            List<Run> allRuns,
+            List<Fault> faults,
+            Map<Long, Process> processes,
+            List<LeaseChange> leaseChanges,
+            Map<String, List<Beat>> beats,
+            List<Order> orders,
+            List<EpochRegression> epochRegressions,
+            long staleFencedWrites,
+            Map<String, String> settings) {
+        this.instances = instances;
+        this.trails = trails;
+        this.allRuns = allRuns;
+        Map<String, List<Run>> byInstance = new HashMap<>();
+        for (Run r : allRuns) {
+            byInstance.computeIfAbsent(r.instanceId(), k -> new ArrayList<>()).add(r);
+        }
+        this.runs = byInstance;
+        this.faults = faults;
+        this.processes = processes;
+        this.leaseChanges = leaseChanges;
+        this.beats = beats;
+        this.orders = orders;
+        this.epochRegressions = epochRegressions;
+        this.staleFencedWrites = staleFencedWrites;
+        this.settings = settings;
+    }
+
+    private static final String US = "CAST(EXTRACT(EPOCH FROM %s) * 1000000 AS BIGINT)";
+
+    private static String us(String column) {
+        return String.format(US, column);
+    }
+
+    /** Reads the whole history, in one repeatable-read transaction so that every table shows the same moment. */
+    public static History load(JdbcTemplate db) {
+        return new org.springframework.transaction.support.TransactionTemplate(
+                        new org.springframework.jdbc.datasource.DataSourceTransactionManager(db.getDataSource()))
+                .execute(status -> {
+                    db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY");
+                    return read(db);
+                });
+    }
+
+    private static History read(JdbcTemplate db) {
+        Map<String, Instance> instances = new LinkedHashMap<>();
+        db.query(
+                "SELECT id, task_name, origin, state, attempt, scheduled_us, dedupe_key FROM ax_instance"
+                        + " ORDER BY scheduled_us, id",
+                rs -> {
+                    instances.put(
+                            rs.getString(1),
+                            new Instance(
+                                    rs.getString(1),
+                                    rs.getString(2),
+                                    rs.getString(3),
+                                    rs.getString(4),
+                                    rs.getInt(5),
+                                    rs.getLong(6),
+                                    rs.getString(7)));
+                });
+        Map<String, List<Step>> trails = new HashMap<>();
+        db.query(
+                "SELECT id, instance_id, from_state, to_state, node, attempt, reason, " + us("db_at")
+                        + " FROM ax_audit ORDER BY id",
+                rs -> {
+                    Step s = new Step(
+                            rs.getLong(1),
+                            rs.getString(2),
+                            rs.getString(3),
+                            rs.getString(4),
+                            rs.getString(5),
+                            rs.getInt(6),
+                            rs.getString(7),
+                            rs.getLong(8));
+                    trails.computeIfAbsent(s.instanceId(), k -> new ArrayList<>())
+                            .add(s);
+                });
+        List<Run> runs = db.query(
+                "SELECT id, node, pid, task_name, instance_id, attempt, " + us("started_at") + ", " + us("ended_at")
+                        + ", outcome FROM faults_run ORDER BY started_at, id",
+                (rs, n) -> new Run(
+                        rs.getLong(1),
+                        rs.getString(2),
+                        rs.getLong(3),
+                        rs.getString(4),
+                        rs.getString(5),
+                        rs.getInt(6),
+                        rs.getLong(7),
+                        (Long) rs.getObject(8),
+                        rs.getString(9)));
+        List<Fault> faults = db.query(
+                "SELECT id, kind, target, detail, mono_start_ms, " + us("db_start") + ", " + us("db_end")
+                        + " FROM faults_fault ORDER BY id",
+                (rs, n) -> new Fault(
+                        rs.getLong(1),
+                        rs.getString(2),
+                        rs.getString(3),
+                        rs.getString(4),
+                        rs.getLong(5),
+                        rs.getLong(6),
+                        (Long) rs.getObject(7)));
+        Map<Long, Process> processes = new HashMap<>();
+        db.query(
+                "SELECT node, pid, clock, " + us("started_at") + ", " + us("exited_at")
+                        + ", exit_how FROM faults_process ORDER BY id",
+                rs -> {
+                    processes.put(
+                            rs.getLong(2),
+                            new Process(
+                                    rs.getString(1),
+                                    rs.getLong(2),
+                                    rs.getString(3),
+                                    rs.getLong(4),
+                                    (Long) rs.getObject(5),
+                                    rs.getString(6)));
+                });
+        List<LeaseChange> lease = db.query(
+                "SELECT id, old_holder, old_epoch, old_renewed_us, holder, epoch, " + us("db_at")
+                        + " FROM faults_leader ORDER BY id",
+                (rs, n) -> new LeaseChange(
+                        rs.getLong(1),
+                        rs.getString(2),
+                        rs.getLong(3),
+                        rs.getLong(4),
+                        rs.getString(5),
+                        rs.getLong(6),
+                        rs.getLong(7)));
+        Map<String, List<Beat>> beats = new HashMap<>();
+        // a heartbeat counts at the time it wrote (the database's clock, as the leader compares it); a removal at
+        // the time it happened
+        db.query(
+                "SELECT node_id, op, CASE WHEN op = 'D' THEN " + us("db_at")
+                        + " ELSE heartbeat_us END FROM faults_heartbeat ORDER BY id",
+                rs -> {
+                    beats.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
+                            .add(new Beat(rs.getString(1), rs.getString(2).charAt(0), rs.getLong(3)));
+                });
+        List<Order> orders = ordersOf(db);
+        List<EpochRegression> regressions = db.query(
+                "SELECT instance_id, old_state, new_state, new_epoch, seen, leader_epoch, at_us FROM ("
+                        + " SELECT instance_id, old_state, new_state, new_epoch, leader_epoch, " + us("db_at")
+                        + " AS at_us, GREATEST(COALESCE(old_epoch, 0), COALESCE(MAX(GREATEST(COALESCE(old_epoch, 0),"
+                        + " COALESCE(new_epoch, 0))) OVER (PARTITION BY instance_id ORDER BY id"
+                        + " ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)) AS seen FROM faults_epoch) e"
+                        + " WHERE new_epoch IS NOT NULL AND new_epoch < seen ORDER BY at_us",
+                (rs, n) -> new EpochRegression(
+                        rs.getString(1),
+                        rs.getString(2),
+                        rs.getString(3),
+                        rs.getLong(4),
+                        rs.getLong(5),
+                        rs.getLong(6),
+                        rs.getLong(7)));
+        Long stale = db.queryForObject(
+                "SELECT COUNT(*) FROM faults_epoch WHERE new_epoch IS DISTINCT FROM old_epoch"
+                        + " AND new_epoch < leader_epoch",
+                Long.class);
+        Map<String, String> settings = new LinkedHashMap<>();
+        db.query("SELECT name, value FROM faults_setting ORDER BY name", rs -> {
+            settings.put(rs.getString(1), rs.getString(2));
+        });
+        return new History(
+                instances,
+                trails,
+                runs,
+                faults,
+                processes,
+                lease,
+                beats,
+                orders,
+                regressions,
+                stale == null ? 0 : stale,
+                settings);
+    }
+
+    /** The sample's orders; none when no node ever created the table. */
+    private static List<Order> ordersOf(JdbcTemplate db) {
+        Boolean exists = db.queryForObject("SELECT to_regclass('sample_order') IS NOT NULL", Boolean.class);
+        if (!Boolean.TRUE.equals(exists)) {
+            return List.of();
+        }
+        return db.query(
+                "SELECT id, state, close_instance, " + us("closes_at AT TIME ZONE 'UTC'")
+                        + " FROM sample_order ORDER BY id",
+                (rs, n) -> new Order(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getLong(4)));
+    }
+
+    public Map<String, Instance> instances() {
+        return Collections.unmodifiableMap(instances);
+    }
+
+    /** The audit trail of an instance, in the order it was written; empty when it has none. */
+    public List<Step> trail(String instanceId) {
+        return trails.getOrDefault(instanceId, List.of());
+    }
+
+    /** Every instance id that has audit rows. */
+    public java.util.Set<String> audited() {
+        return Collections.unmodifiableSet(trails.keySet());
+    }
+
+    /** The recorded runs of an instance, by start; empty when none. */
+    public List<Run> runs(String instanceId) {
+        return runs.getOrDefault(instanceId, List.of());
+    }
+
+    /** Every recorded run, by start. */
+    public List<Run> runs() {
+        return allRuns;
+    }
+
+    public List<Fault> faults() {
+        return faults;
+    }
+
+    /** The process of a pid, or null when the runner did not start it. */
+    public Process process(long pid) {
+        return processes.get(pid);
+    }
+
+    public List<LeaseChange> leaseChanges() {
+        return leaseChanges;
+    }
+
+    /** The heartbeats of a node, in order; empty when none. */
+    public List<Beat> beats(String node) {
+        return beats.getOrDefault(node, List.of());
+    }
+
+    public List<Order> orders() {
+        return orders;
+    }
+
+    public List<EpochRegression> epochRegressions() {
+        return epochRegressions;
+    }
+
+    /** Fenced writes that carried an epoch older than the lease's at that moment (a race the state guards settle). */
+    public long staleFencedWrites() {
+        return staleFencedWrites;
+    }
+
+    /** A setting the runner recorded; {@code fallback} when it did not. */
+    public String setting(String name, String fallback) {
+        return settings.getOrDefault(name, fallback);
+    }
+
+    public long settingLong(String name, long fallback) {
+        String v = settings.get(name);
+        return v == null ? fallback : Long.parseLong(v);
+    }
+
+    /**
+     * When a run stopped at the latest: its recorded end, else its process's exit, else never ({@link
+     * Long#MAX_VALUE}).
+     */
+    public long endOf(Run run) {
+        if (run.endUs() != null) {
+            return run.endUs();
+        }
+        Process p = processes.get(run.pid());
+        return p != null && p.exitUs() != null ? p.exitUs() : Long.MAX_VALUE;
+    }
+}

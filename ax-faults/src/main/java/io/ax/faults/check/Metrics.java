@@ -1,0 +1,171 @@
+package io.ax.faults.check;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * What the report measures beside the checks: leader handovers and instance takeovers with their durations, and how
+ * many of them had no injected fault near them (a machine too busy to renew a lease or write a heartbeat in time);
+ * fires that started later than the misfire threshold; allowed overlaps; attempts run again after a takeover.
+ */
+public record Metrics(
+        Spread leaderHandovers,
+        int handoversWithoutFault,
+        Spread runningTakeovers,
+        int takeoversWithoutFault,
+        int takenBack,
+        int takenBackWithoutFault,
+        int lateFires,
+        int lateWithoutFault,
+        long latestFireUs,
+        int catchUps,
+        int allowedOverlaps,
+        long longestAllowedOverlapUs,
+        int rerunsAfterTakeover,
+        long staleFencedWrites) {
+
+    /** A count with the smallest, median and largest duration, in microseconds. */
+    public record Spread(int count, long minUs, long medianUs, long maxUs) {
+
+        static Spread of(List<Long> values) {
+            if (values.isEmpty()) {
+                return new Spread(0, 0, 0, 0);
+            }
+            List<Long> sorted = new ArrayList<>(values);
+            Collections.sort(sorted);
+            return new Spread(
+                    sorted.size(), sorted.get(0), sorted.get(sorted.size() / 2), sorted.get(sorted.size() - 1));
+        }
+
+        public String render() {
+            return count == 0
+                    ? "0"
+                    : count + " (" + minUs / 1_000 + " / " + medianUs / 1_000 + " / " + maxUs / 1_000 + " ms)";
+        }
+    }
+
+    static Metrics of(Evidence e) {
+        History h = e.history();
+        FaultWindows windows = e.windows();
+
+        List<Long> handovers = new ArrayList<>();
+        int handoversAlone = 0;
+        for (History.LeaseChange c : h.leaseChanges()) {
+            if (c.epoch() > c.oldEpoch() && c.oldEpoch() > 0) {
+                handovers.add(c.atUs() - c.oldRenewedUs());
+                if (!windows.near(c.oldRenewedUs(), c.atUs())) {
+                    handoversAlone++;
+                }
+            }
+        }
+
+        List<Long> takeovers = new ArrayList<>();
+        int takeoversAlone = 0;
+        int reruns = 0;
+        for (List<Segments.Segment> of : e.segments().all()) {
+            boolean takenOverBefore = false;
+            for (Segments.Segment s : of) {
+                if (takenOverBefore && !s.runs().isEmpty()) {
+                    reruns++;
+                }
+                if (s.takenOver() && "FAILED".equals(s.end().to())) {
+                    long from = orphanedAt(h, s);
+                    takeovers.add(s.end().atUs() - from);
+                    if (!windows.near(from, s.end().atUs())) {
+                        takeoversAlone++;
+                    }
+                }
+                takenOverBefore |= s.takenOver() && !s.runs().isEmpty();
+            }
+        }
+
+        int takenBack = 0;
+        int takenBackAlone = 0;
+        int late = 0;
+        int lateAlone = 0;
+        long latest = 0;
+        int catchUps = 0;
+        for (History.Instance in : h.instances().values()) {
+            for (History.Step s : h.trail(in.id())) {
+                if ("DISPATCHED".equals(s.from()) && "SCHEDULED".equals(s.to())) {
+                    takenBack++;
+                    if (!windows.near(s.atUs() - e.judgement().leaseUs(), s.atUs())) {
+                        takenBackAlone++;
+                    }
+                }
+            }
+            if ("CATCH_UP".equals(in.origin())) {
+                catchUps++;
+            }
+            List<History.Run> runs = h.runs(in.id());
+            if ("SERIES".equals(in.origin()) && !runs.isEmpty()) {
+                long lateness = runs.get(0).startUs() - in.scheduledUs();
+                latest = Math.max(latest, lateness);
+                if (lateness > e.judgement().misfire().toNanos() / 1_000) {
+                    late++;
+                    if (!windows.near(in.scheduledUs(), runs.get(0).startUs())) {
+                        lateAlone++;
+                    }
+                }
+            }
+        }
+
+        int allowed = 0;
+        long longest = 0;
+        for (OverlapCheck.Overlap o : OverlapCheck.overlaps(e)) {
+            if (o.lapsed()) {
+                allowed++;
+                longest = Math.max(longest, o.overlapUs());
+            }
+        }
+        return new Metrics(
+                Spread.of(handovers),
+                handoversAlone,
+                Spread.of(takeovers),
+                takeoversAlone,
+                takenBack,
+                takenBackAlone,
+                late,
+                lateAlone,
+                latest,
+                catchUps,
+                allowed,
+                longest,
+                reruns,
+                h.staleFencedWrites());
+    }
+
+    /**
+     * When a start taken over was left without its node: the exit of the process that ran it, when it exited before
+     * the takeover; else the beginning of the last lapse of its node's heartbeats before the takeover (a node frozen
+     * or cut off); else its last heartbeat.
+     */
+    private static long orphanedAt(History h, Segments.Segment s) {
+        long takeover = s.end().atUs();
+        for (History.Run r : s.runs()) {
+            History.Process p = h.process(r.pid());
+            if (p != null && p.exitUs() != null && p.exitUs() <= takeover) {
+                return p.exitUs();
+            }
+        }
+        long lease = Judgement.of(h).leaseUs();
+        long last = Long.MIN_VALUE;
+        long lapseStart = Long.MIN_VALUE;
+        for (History.Beat b : h.beats(s.start().node())) {
+            if (b.atUs() > takeover) {
+                break;
+            }
+            if (last != Long.MIN_VALUE && b.atUs() - last >= lease) {
+                lapseStart = last;
+            }
+            last = b.atUs();
+        }
+        if (last != Long.MIN_VALUE && takeover - last >= lease) {
+            return last;
+        }
+        return lapseStart != Long.MIN_VALUE
+                ? lapseStart
+                : last == Long.MIN_VALUE ? s.start().atUs() : last;
+    }
+}

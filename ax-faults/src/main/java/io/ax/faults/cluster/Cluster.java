@@ -1,0 +1,263 @@
+package io.ax.faults.cluster;
+
+import io.ax.faults.Log;
+import io.ax.faults.db.RunDatabase;
+import io.ax.test.net.FaultProxy;
+import io.ax.test.redis.RedisServerProcess;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The nodes of a run ({@code n1}, {@code n2}, ...), their proxies, the private redis-server if the run has one, and
+ * what the database says of them: who leads, who is alive. Names are never reused: a node that joins later gets the
+ * next number. Thread-safe.
+ */
+public final class Cluster implements AutoCloseable {
+
+    private static final Duration POLL = Duration.ofMillis(100);
+
+    private final NodeSettings settings;
+    private final RunDatabase db;
+    private final RedisServerProcess redis;
+    private final Launcher launcher;
+    private final ExecutorService exits;
+
+    /** Every node ever added, by name, in order; guarded by this object's monitor. */
+    private final Map<String, Node> nodes = new LinkedHashMap<>();
+
+    /**
+     * @param redis the private redis-server, or null for a run without Redis
+     * @param libfaketime the preloadable library that fakes clocks, or null when there is none
+     */
+    public Cluster(NodeSettings settings, RunDatabase db, RedisServerProcess redis, Path libfaketime) {
+        this.settings = settings;
+        this.db = db;
+        this.redis = redis;
+        // one named thread records the exits of the node processes; it never holds more than their number
+        this.exits = new ThreadPoolExecutor(
+                1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(256), r -> new Thread(r, "faults-exits"));
+        this.launcher = new Launcher(settings, db, libfaketime, exits);
+    }
+
+    public NodeSettings settings() {
+        return settings;
+    }
+
+    public boolean fakesClocks() {
+        return launcher.fakesClocks();
+    }
+
+    /** Adds a node with its own proxies, not started. */
+    public synchronized Node add() {
+        String name = "n" + (nodes.size() + 1);
+        FaultProxy dbProxy = FaultProxy.start(settings.pgHost(), settings.pgPort());
+        FaultProxy redisProxy = redis == null ? null : FaultProxy.start("127.0.0.1", redis.port());
+        Node node = new Node(name, dbProxy, redisProxy, launcher);
+        nodes.put(name, node);
+        return node;
+    }
+
+    /** The nodes not retired, in order of their names. */
+    public synchronized List<Node> nodes() {
+        return nodes.values().stream().filter(n -> !n.isRetired()).toList();
+    }
+
+    public synchronized Node node(String name) {
+        return nodes.get(name);
+    }
+
+    /** Takes a node out of the cluster for good (a replaced leader); it is not started again. */
+    public void retire(Node node) {
+        node.retire();
+    }
+
+    /** The private redis-server, or null. */
+    public RedisServerProcess redis() {
+        return redis;
+    }
+
+    /** The node holding an unexpired lease, on the database's clock; null when none does. */
+    public String leader() {
+        List<String> holders = jdbc().queryForList(
+                        "SELECT holder FROM " + RunDatabase.PREFIX + "leader WHERE name = 'leader'"
+                                + " AND expires_us > CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)",
+                        String.class);
+        return holders.isEmpty() ? null : holders.get(0);
+    }
+
+    /** Nodes whose heartbeat is younger than the lease, on the database's clock. */
+    public Set<String> live() {
+        return new HashSet<>(jdbc().queryForList(
+                        "SELECT node_id FROM " + RunDatabase.PREFIX + "node WHERE heartbeat_us"
+                                + " > CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT) - ?",
+                        String.class,
+                        settings.lease().toNanos() / 1000));
+    }
+
+    /**
+     * Starts a node and waits up to {@code bound} until it has written a heartbeat since; false when it did not
+     * (still starting, or its process ended).
+     */
+    public boolean startAndAwait(Node node, NodeClock clock, Duration bound) {
+        long since = db.nowMicros();
+        node.start(clock);
+        return awaitHeartbeat(node, since, bound);
+    }
+
+    /** Waits up to {@code bound} for a heartbeat of the node written after {@code sinceMicros} (database clock). */
+    public boolean awaitHeartbeat(Node node, long sinceMicros, Duration bound) {
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!node.isRunning()) {
+                return false;
+            }
+            List<Long> beats = jdbc().queryForList(
+                            "SELECT heartbeat_us FROM " + RunDatabase.PREFIX + "node WHERE node_id = ?",
+                            Long.class,
+                            node.name());
+            if (!beats.isEmpty() && beats.get(0) > sinceMicros) {
+                return true;
+            }
+            LockSupport.parkNanos(POLL.toNanos());
+        }
+        return false;
+    }
+
+    /**
+     * Waits up to {@code bound} until the tables a starting node creates for the sample's orders and its recorder
+     * exist; false when they did not (still starting, or its process ended).
+     */
+    public boolean awaitTables(Node node, Duration bound) {
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (System.nanoTime() < deadline && node.isRunning()) {
+            Boolean both = jdbc().queryForObject(
+                            "SELECT to_regclass('sample_order') IS NOT NULL AND to_regclass('faults_run') IS NOT NULL",
+                            Boolean.class);
+            if (Boolean.TRUE.equals(both)) {
+                return true;
+            }
+            LockSupport.parkNanos(POLL.toNanos());
+        }
+        return false;
+    }
+
+    /** Waits up to {@code bound} for some node to lead; its name, or null. */
+    public String awaitLeader(Duration bound) {
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (System.nanoTime() < deadline) {
+            String leader = leader();
+            if (leader != null) {
+                return leader;
+            }
+            LockSupport.parkNanos(POLL.toNanos());
+        }
+        return null;
+    }
+
+    /**
+     * Undoes every fault: every proxy passes, every frozen node goes on, Redis runs, and every node of the cluster
+     * that is not running is started (with a true clock), waiting up to {@code bound} for each.
+     */
+    public void healAll(Duration bound) throws InterruptedException {
+        List<Node> all;
+        synchronized (this) {
+            all = new ArrayList<>(nodes.values());
+        }
+        for (Node n : all) {
+            n.dbProxy().pass();
+            if (n.redisProxy() != null) {
+                n.redisProxy().pass();
+            }
+            n.thaw();
+        }
+        if (redis != null) {
+            redis.start();
+        }
+        for (Node n : nodes()) {
+            if (!n.isRunning()) {
+                Log.info("heal: %s was not running; starting it", n);
+                NodeClock clock = n.clock().file() != null ? n.clock() : NodeClock.real();
+                if (!startAndAwait(n, clock, bound)) {
+                    Log.info("heal: %s did not come up within %d s", n, bound.toSeconds());
+                }
+            }
+        }
+    }
+
+    /** Stops every node at once with SIGTERM, waiting up to {@code bound} for each (then SIGKILL). */
+    public void stopAll(Duration bound) throws InterruptedException {
+        List<Thread> stops = new ArrayList<>();
+        for (Node n : nodes()) {
+            Thread t = new Thread(
+                    () -> {
+                        try {
+                            if (!n.stop(bound)) {
+                                Log.info("%s did not stop within %d s of SIGTERM: killed", n, bound.toSeconds());
+                            }
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    },
+                    "faults-stop-" + n.name());
+            t.start();
+            stops.add(t);
+        }
+        for (Thread t : stops) {
+            t.join();
+        }
+    }
+
+    private JdbcTemplate jdbc() {
+        return db.jdbc();
+    }
+
+    /**
+     * Kills every node process at once, without waiting or recording anything: what a shutdown hook does when the
+     * runner itself is stopped, so that no node outlives it.
+     */
+    public void killNow() {
+        List<Node> all;
+        synchronized (this) {
+            all = new ArrayList<>(nodes.values());
+        }
+        for (Node n : all) {
+            n.killNow();
+        }
+        if (redis != null) {
+            redis.kill();
+        }
+    }
+
+    /** Kills whatever still runs, closes the proxies, and waits for the exits to be recorded. */
+    @Override
+    public void close() throws InterruptedException {
+        List<Node> all;
+        synchronized (this) {
+            all = new ArrayList<>(nodes.values());
+        }
+        for (Node n : all) {
+            n.kill();
+            n.dbProxy().close();
+            if (n.redisProxy() != null) {
+                n.redisProxy().close();
+            }
+        }
+        exits.shutdown();
+        exits.awaitTermination(10, TimeUnit.SECONDS);
+        if (redis != null) {
+            redis.close();
+        }
+    }
+}

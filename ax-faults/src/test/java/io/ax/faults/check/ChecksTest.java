@@ -1,0 +1,196 @@
+package io.ax.faults.check;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The checks on small hand-written histories, for the cases where a checker bug would pass for a finding or hide one:
+ * what counts as a second run, and when an overlap is allowed. Times are seconds on the database's clock.
+ */
+class ChecksTest {
+
+    private static final long S = 1_000_000;
+
+    @Test
+    void anAttemptRunTwiceUnderOneAcknowledgementIsADoubleStart() {
+        Histories h = new Histories().series("i1", "task", 10).trail("i1", 10, "n1", 1, "SUCCESS", 13);
+        h.run("n1", 1, "i1", 1, 10.1, 11.0).run("n1", 1, "i1", 1, 11.5, 12.5);
+
+        List<Violation> found = new DoubleStartCheck().check(h.evidence());
+
+        assertEquals(1, found.size(), found::toString);
+        assertTrue(found.get(0).message().contains("ran 2 times under one acknowledgement"), found::toString);
+    }
+
+    @Test
+    void aRetryAfterItsNodeWasTakenOverIsNoDoubleStart() {
+        Histories h = new Histories().series("i1", "task", 10);
+        h.step("i1", null, "CREATED", "n1", 0, 9)
+                .step("i1", "CREATED", "SCHEDULED", "n1", 0, 9)
+                .step("i1", "SCHEDULED", "DISPATCHED", "n1", 1, 10)
+                .step("i1", "DISPATCHED", "RUNNING", "n2", 1, 10)
+                .step("i1", "RUNNING", "FAILED", "n1", 1, 14, "node n2 stopped while running attempt 1")
+                .step("i1", "FAILED", "RETRYING", "n1", 1, 14)
+                .step("i1", "RETRYING", "DISPATCHED", "n1", 2, 14)
+                .step("i1", "DISPATCHED", "RUNNING", "n3", 2, 14.1)
+                .step("i1", "RUNNING", "SUCCESS", "n3", 2, 15);
+        h.run("n2", 2, "i1", 1, 10.1, 16).run("n3", 3, "i1", 2, 14.2, 14.9);
+        Evidence e = h.evidence();
+
+        assertEquals(List.of(), new DoubleStartCheck().check(e));
+        assertEquals(List.of(), new AttemptCheck().check(e));
+        assertEquals(List.of(), new TakeoverCheck().check(e));
+        assertEquals(List.of(), new TrailCheck().check(e));
+    }
+
+    @Test
+    void aRunningAttemptTakenOverWhileItsNodeHeldItsLeaseIsATakeoverOfALiveNode() {
+        Histories h = new Histories().series("i1", "task", 10);
+        h.step("i1", null, "CREATED", "n1", 0, 9)
+                .step("i1", "CREATED", "SCHEDULED", "n1", 0, 9)
+                .step("i1", "SCHEDULED", "DISPATCHED", "n1", 1, 10)
+                .step("i1", "DISPATCHED", "RUNNING", "n2", 1, 10)
+                .step("i1", "RUNNING", "FAILED", "n1", 1, 11, "node n2 stopped while running attempt 1");
+        h.run("n2", 2, "i1", 1, 10.1, 13);
+        h.beats("n2", 6, 7, 8, 9, 10, 10.5, 11, 11.5, 12);
+
+        List<Violation> found = new TakeoverCheck().check(h.evidence());
+
+        assertEquals(1, found.size(), found::toString);
+        assertTrue(found.get(0).message().contains("held its lease"), found::toString);
+    }
+
+    @Test
+    void runsOfASeriesThatOverlapWhileTheFirstNodeHeldItsLeaseBreakTheSeries() {
+        Histories h = twoOverlappingRuns();
+        h.beats("n1", 9, 10, 11, 12, 13, 14, 15);
+
+        List<Violation> found = new OverlapCheck().check(h.evidence());
+
+        assertEquals(1, found.size(), found::toString);
+        assertTrue(found.get(0).message().contains("held its lease"), found::toString);
+    }
+
+    @Test
+    void runsOfASeriesThatOverlapAfterTheFirstNodeLostItsLeaseAreAllowedAndCounted() {
+        Histories h = twoOverlappingRuns();
+        h.beats("n1", 9, 10, 13.5, 14, 15); // frozen from 10 to 13.5: the lease (2.5 s) lapsed at 12.5
+
+        Evidence e = h.evidence();
+
+        assertEquals(List.of(), new OverlapCheck().check(e));
+        assertEquals(1, Metrics.of(e).allowedOverlaps());
+    }
+
+    @Test
+    void aLeaseLapsesWhenTheGapBetweenHeartbeatsReachesTheLeaseOrTheNodeLeaves() {
+        List<History.Beat> steady = List.of(beat('U', 1), beat('U', 2), beat('U', 3));
+        assertEquals(false, OverlapCheck.lapsed(steady, (long) (1.5 * S), 3 * S, (long) (2.5 * S)));
+        assertEquals(true, OverlapCheck.lapsed(steady, (long) (1.5 * S), (long) (5.5 * S), (long) (2.5 * S)));
+        List<History.Beat> left = List.of(beat('U', 1), beat('D', 2), beat('I', 3));
+        assertEquals(true, OverlapCheck.lapsed(left, (long) (1.5 * S), 3 * S, (long) (2.5 * S)));
+    }
+
+    @Test
+    void aTrailWithAStepThatIsNoArrowOfTheStateMachineIsIllegal() {
+        Histories h = new Histories().series("i1", "task", 10);
+        h.step("i1", null, "CREATED", "n1", 0, 9)
+                .step("i1", "CREATED", "SCHEDULED", "n1", 0, 9)
+                .step("i1", "SCHEDULED", "RUNNING", "n1", 1, 10)
+                .step("i1", "RUNNING", "SUCCESS", "n1", 1, 11);
+
+        List<Violation> found = new TrailCheck().check(h.evidence());
+
+        assertEquals(1, found.size(), found::toString);
+        assertTrue(found.get(0).message().contains("no arrow"), found::toString);
+    }
+
+    private static Histories twoOverlappingRuns() {
+        Histories h = new Histories().series("i1", "slow", 10).series("i2", "slow", 12);
+        h.trail("i1", 10, "n1", 1, "SUCCESS", 14).trail("i2", 13, "n2", 1, "SUCCESS", 15);
+        return h.run("n1", 1, "i1", 1, 10.1, 14).run("n2", 2, "i2", 1, 13.1, 14.5);
+    }
+
+    private static History.Beat beat(char op, double at) {
+        return new History.Beat("n", op, (long) (at * S));
+    }
+
+    /** A history written by hand. */
+    private static final class Histories {
+
+        private final Map<String, History.Instance> instances = new LinkedHashMap<>();
+        private final Map<String, List<History.Step>> trails = new HashMap<>();
+        private final List<History.Run> runs = new ArrayList<>();
+        private final Map<String, List<History.Beat>> beats = new HashMap<>();
+        private long ids;
+
+        Histories series(String id, String task, double due) {
+            instances.put(id, new History.Instance(id, task, "SERIES", "SUCCESS", 1, (long) (due * S), "@" + due));
+            return this;
+        }
+
+        /** A plain trail: created, scheduled, dispatched and run on {@code node} from {@code start}, then ended. */
+        Histories trail(String id, double start, String node, int attempt, String end, double endAt) {
+            return step(id, null, "CREATED", "n1", 0, start - 1)
+                    .step(id, "CREATED", "SCHEDULED", "n1", 0, start - 1)
+                    .step(id, "SCHEDULED", "DISPATCHED", "n1", attempt, start)
+                    .step(id, "DISPATCHED", "RUNNING", node, attempt, start)
+                    .step(id, "RUNNING", end, node, attempt, endAt);
+        }
+
+        Histories step(String id, String from, String to, String node, int attempt, double at) {
+            return step(id, from, to, node, attempt, at, "");
+        }
+
+        Histories step(String id, String from, String to, String node, int attempt, double at, String reason) {
+            trails.computeIfAbsent(id, k -> new ArrayList<>())
+                    .add(new History.Step(++ids, id, from, to, node, attempt, reason, (long) (at * S)));
+            return this;
+        }
+
+        Histories run(String node, long pid, String id, int attempt, double start, double end) {
+            runs.add(new History.Run(
+                    ++ids,
+                    node,
+                    pid,
+                    instances.get(id).task(),
+                    id,
+                    attempt,
+                    (long) (start * S),
+                    (long) (end * S),
+                    "success"));
+            return this;
+        }
+
+        Histories beats(String node, double... at) {
+            for (double t : at) {
+                beats.computeIfAbsent(node, k -> new ArrayList<>()).add(new History.Beat(node, 'U', (long) (t * S)));
+            }
+            return this;
+        }
+
+        Evidence evidence() {
+            runs.sort(java.util.Comparator.comparingLong(History.Run::startUs));
+            History h = new History(
+                    instances,
+                    trails,
+                    runs,
+                    List.of(),
+                    Map.of(),
+                    List.of(),
+                    beats,
+                    List.of(),
+                    List.of(),
+                    0,
+                    Map.of("lease_ms", "2500", "mark_us", Long.toString(100 * S)));
+            return Evidence.of(h);
+        }
+    }
+}
