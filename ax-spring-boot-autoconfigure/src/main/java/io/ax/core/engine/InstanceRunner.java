@@ -90,6 +90,7 @@ final class InstanceRunner {
         if (engine.cutOff() && !InstanceIds.isMemory(ex.instanceId())) {
             // the other nodes may take this node for dead and run it themselves: it goes back unstarted (unless
             // the leader took it over first), rather than run beside its second run
+            engine.insight().released(ex.due);
             engine.writer()
                     .record(engine.writer()
                             .owned(
