@@ -18,12 +18,12 @@ import java.util.OptionalLong;
  * logs one WARN line.
  *
  * <p>With a {@link ClusterTime}, fire times are decided on this node's clock corrected by its offset from the
- * cluster's reference. Then the local clock is watched as above, and the offset apart: a new measurement that moves
- * it by more than the threshold beyond what the local jumps since the last one explain is a jump too (the reference
- * stepped). So a node whose clock is skewed takes its first offset as it is, and one real jump of the local clock
- * is one jump, not a second, reverse one when the next measurement makes up for it: a local jump is made up for in
- * the offset at once (the corrected clock does not move), and measured again at once to confirm it. The comparison starts from the clocks as they are at {@link #rebase()}, which the engine calls once the
- * offset is first measured.
+ * cluster's reference. Then the local clock is watched as above, and the offset apart. A local jump is made up for
+ * in the offset at once (the corrected clock does not move) and measured again at once to confirm it; a new
+ * measurement that moves the offset by more than the threshold is a jump too (the reference stepped). So a node
+ * whose clock is skewed takes its first offset as it is, and one real jump of the local clock is one jump, not a
+ * second, reverse one when the next measurement makes up for it. The comparison starts from the clocks as they are
+ * at {@link #rebase()}, which the engine calls once the offset is first measured.
  *
  * <p>Thread-safe: checks are serialized on this object; the status is read without locking.
  */

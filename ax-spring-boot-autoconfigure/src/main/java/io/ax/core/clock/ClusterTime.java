@@ -181,7 +181,7 @@ public final class ClusterTime implements AxClock {
 
     private void loop() {
         while (running) {
-            LockSupport.parkNanos(this, refresh.toNanos()); // an early wake-up measures early (measureSoon)
+            LockSupport.parkNanos(this, refresh.toNanos()); // an early wake-up measures early (localClockJumped)
             if (!running) {
                 return;
             }
