@@ -354,13 +354,20 @@ final class FirePlanner {
         add(List.of(due));
     }
 
-    /** This node stopped leading: the fire batches leave the wheel (the store keeps them for the next leader). */
+    /**
+     * This node stopped leading: the fire batches leave the wheel (the store keeps them for the next leader). What
+     * fell due and waits for the dispatch goes with {@link #clearReady}, on the dispatch thread.
+     */
     void clear() {
         for (TriggerGroups.Batch batch : groups.takeAll()) {
             engine.cancelTimer(batch.timer);
         }
         queued.clear();
-        engine.onDispatchThread(ready::clear);
+    }
+
+    /** On the dispatch thread: this node stopped leading, and what fell due and waits for the dispatch goes. */
+    void clearReady() {
+        ready.clear();
     }
 
     /** How many SCHEDULED instances wait in the wheel. */

@@ -267,7 +267,15 @@ final class Leadership implements Membership.Listener {
         engine.fires().clear();
         reconciliation.forget();
         engine.workflows().forget();
-        engine.onDispatchThread(() -> engine.dispatcher().clear());
+        // on the dispatch thread, after what it is doing, which may take a while: if this node leads again by then,
+        // the new term's takeover has filled these anew from the store, and they stay (cleared, a running
+        // non-overlapping task's slot would be free for a second instance)
+        engine.onDispatchThread(() -> {
+            if (membership.epochIfLeader() == 0) {
+                engine.fires().clearReady();
+                engine.dispatcher().clear();
+            }
+        });
     }
 
     @Override
