@@ -51,7 +51,8 @@ final class Campaign {
             Traffic.Counts traffic,
             Map<String, Integer> skipped,
             Duration settle,
-            long unrecorded) {}
+            long unrecorded,
+            int restartsAfterExit) {}
 
     Outcome run() throws Exception {
         RunDatabase db = database();
@@ -102,6 +103,7 @@ final class Campaign {
                     cluster.cluster, settings.ordersPerSecond(), settings.delayedPerSecond(), settings.seed());
             Injector injector = new Injector(new FaultContext(cluster.cluster, faultLog, jumpy, START_BOUND), plan);
             try {
+                cluster.cluster.superviseExits();
                 traffic.start();
                 injector.start();
                 Duration faultTime = settings.ciSchedule() ? plan.lastStart().plusSeconds(1) : settings.faultTime();
@@ -110,6 +112,7 @@ final class Campaign {
             } finally {
                 injector.quiesce(QUIESCE_BOUND);
                 traffic.close();
+                cluster.cluster.stopSupervising();
             }
             cluster.cluster.healAll(START_BOUND);
             long quietUs = db.nowMicros();
@@ -123,7 +126,13 @@ final class Campaign {
 
             Log.info("checking the history");
             Findings findings = Checker.check(db.jdbc());
-            return new Outcome(findings, traffic.counts(), names(faultLog.skipped()), settle, unrecorded());
+            return new Outcome(
+                    findings,
+                    traffic.counts(),
+                    names(faultLog.skipped()),
+                    settle,
+                    unrecorded(),
+                    cluster.cluster.restartsAfterExit());
         }
     }
 

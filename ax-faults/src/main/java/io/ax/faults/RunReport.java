@@ -69,6 +69,9 @@ final class RunReport {
                     "settle (everything due final)",
                     String.format(Locale.ROOT, "%.1f s", outcome.settle().toMillis() / 1000.0));
             r.row("attempts the recorders could not write", Long.toString(outcome.unrecorded()));
+            r.row(
+                    "nodes that exited by themselves, started again (a start during a cut)",
+                    Integer.toString(outcome.restartsAfterExit()));
         }
         r.row("wall time", String.format(Locale.ROOT, "%d min %02d s", wall.toMinutes(), wall.toSecondsPart()));
 

@@ -13,9 +13,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -33,6 +36,11 @@ public final class Cluster implements AutoCloseable {
     private final RedisServerProcess redis;
     private final Launcher launcher;
     private final ExecutorService exits;
+    /** Starts again what exited by itself, as an orchestrator does (thread {@code faults-supervisor}). */
+    private final ScheduledExecutorService supervisor =
+            Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "faults-supervisor"));
+
+    private final AtomicInteger restartsAfterExit = new AtomicInteger();
 
     /** Every node ever added, by name, in order; guarded by this object's monitor. */
     private final Map<String, Node> nodes = new LinkedHashMap<>();
@@ -86,6 +94,44 @@ public final class Cluster implements AutoCloseable {
     /** The private redis-server, or null. */
     public RedisServerProcess redis() {
         return redis;
+    }
+
+    /**
+     * From now on, a node whose process exits by itself (a start that failed because its database was cut just
+     * then) is started again after a second, as Kubernetes restarts a pod that crashed; without it, the cluster of a
+     * long run shrinks to nothing. A node a fault holds is left to that fault.
+     */
+    public void superviseExits() {
+        supervisor.scheduleWithFixedDelay(this::restartExited, 1, 1, TimeUnit.SECONDS);
+    }
+
+    /** How many times a node that exited by itself was started again. */
+    public int restartsAfterExit() {
+        return restartsAfterExit.get();
+    }
+
+    private void restartExited() {
+        for (Node n : nodes()) {
+            if (!n.exitedByItself() || !n.tryClaim()) {
+                continue;
+            }
+            try {
+                if (n.exitedByItself()) {
+                    Log.info("%s exited by itself; starting it again, as an orchestrator would", n);
+                    restartsAfterExit.incrementAndGet();
+                    n.start(n.clock());
+                }
+            } catch (RuntimeException e) {
+                Log.info("%s could not be started again: %s", n, e);
+            } finally {
+                n.release();
+            }
+        }
+    }
+
+    /** Stops starting exited nodes again (the quiet phase heals the cluster itself). */
+    public void stopSupervising() {
+        supervisor.shutdownNow();
     }
 
     /** The node holding an unexpired lease, on the database's clock; null when none does. */
@@ -243,6 +289,7 @@ public final class Cluster implements AutoCloseable {
     /** Kills whatever still runs, closes the proxies, and waits for the exits to be recorded. */
     @Override
     public void close() throws InterruptedException {
+        supervisor.shutdownNow();
         List<Node> all;
         synchronized (this) {
             all = new ArrayList<>(nodes.values());

@@ -117,6 +117,14 @@ public final class Node {
         return process != null && process.isAlive();
     }
 
+    /**
+     * Whether its last process exited by itself (a start that failed: its database was cut as it started, say), not
+     * by anything the runner did to it.
+     */
+    public synchronized boolean exitedByItself() {
+        return process != null && !process.isAlive() && ending == null;
+    }
+
     /** The HTTP port of the running process, or -1. */
     public synchronized int httpPort() {
         return process != null && process.isAlive() ? process.httpPort() : -1;
