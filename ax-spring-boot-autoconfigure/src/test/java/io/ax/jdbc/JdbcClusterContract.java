@@ -667,6 +667,55 @@ abstract class JdbcClusterContract {
     }
 
     @Test
+    void aLeaderBackFromACutRunsWhatItAssignsItselfThoughItsLastHeartbeatIsOld() {
+        // a lease long enough that the held round below does not make the new lease run out
+        ClusterSettings settings = new ClusterSettings(
+                Duration.ofMillis(100), Duration.ofSeconds(4), Duration.ofSeconds(1), Duration.ofMillis(50), 32);
+        AxEngine n1 = node("n1", settings, every("tick", Duration.ofMillis(200)));
+        n1.start();
+        await().atMost(BOUND).until(() -> executor.runsOf("tick").size() >= 3);
+        Cuttable link = links.get("n1");
+        link.hangHeartbeats(); // its rounds hang in their first call, the heartbeat: it neither beats nor renews
+        await().atMost(BOUND)
+                .until(() -> !n1.cluster().isLeader()
+                        && n1.storeContact().map(c -> c.cutOff()).orElse(false)
+                        // and the heartbeat that hangs is itself older than the others allow
+                        && link.heartbeatHungFor().compareTo(settings.lease()) > 0);
+
+        // back: the round whose heartbeat hung since the cut goes on and takes the lease again. That heartbeat was
+        // sent before the cut, so the node's last proof of contact is older than the others allow; the round then
+        // waits in its last call (no fresh heartbeat comes) while the node assigns itself the fires that fell due,
+        // claims them and starts them. It leads: no other node takes its work over, and they must run
+        int before = executor.runsOf("tick").size();
+        long mark = db.queryForObject("SELECT COALESCE(MAX(id), 0) FROM " + PREFIX + "audit", Long.class);
+        link.holdCurrent();
+        link.heal();
+        try {
+            // an attempt it starts then ends, or is given back
+            await().atMost(BOUND)
+                    .until(() -> db.queryForObject(
+                                    "SELECT COUNT(*) FROM " + PREFIX + "audit WHERE id > ? AND (to_state = 'SUCCESS'"
+                                            + " OR reason LIKE '%cut off%')",
+                                    Integer.class,
+                                    mark)
+                            > 0);
+        } finally {
+            link.releaseCurrent();
+        }
+        List<String> trail = db.queryForList(
+                "SELECT CONCAT(id, ' ', instance_id, ' ', COALESCE(from_state, ''), ' -> ', to_state, ' ', reason) FROM "
+                        + PREFIX
+                        + "audit WHERE id > ? ORDER BY id",
+                String.class,
+                mark);
+        assertThat(trail.stream().filter(row -> row.contains("cut off")))
+                .as("attempts given back as if the node were still cut off, though it leads again: %s", trail)
+                .isEmpty();
+        // and the series goes on
+        await().atMost(BOUND).until(() -> executor.runsOf("tick").size() >= before + 5);
+    }
+
+    @Test
     void aNodeThatDiesHasItsUnfinishedWorkTakenOverOnce() {
         AxTask slow = task("slow")
                 .concurrent(true)
@@ -897,6 +946,12 @@ abstract class JdbcClusterContract {
         private final java.util.concurrent.atomic.AtomicReference<CountDownLatch> hung =
                 new java.util.concurrent.atomic.AtomicReference<>();
 
+        private final java.util.concurrent.atomic.AtomicReference<CountDownLatch> heldCurrent =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        private final java.util.concurrent.atomic.AtomicReference<CountDownLatch> hungHeartbeats =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        private volatile long heartbeatHungSince;
+
         Cuttable(JdbcLeaderLease lease, NodeRegistry registry) {
             this.lease = lease;
             this.registry = registry;
@@ -914,10 +969,23 @@ abstract class JdbcClusterContract {
 
         void heal() {
             cut = false;
-            CountDownLatch was = hung.getAndSet(null);
-            if (was != null) {
-                was.countDown();
+            for (var latch : List.of(hung, hungHeartbeats)) {
+                CountDownLatch was = latch.getAndSet(null);
+                if (was != null) {
+                    was.countDown();
+                }
             }
+        }
+
+        /** Heartbeats wait, without failing, until {@link #heal} (the rest passes). */
+        void hangHeartbeats() {
+            hungHeartbeats.set(new CountDownLatch(1));
+        }
+
+        /** Since when the heartbeat that waits was sent; zero when none waits. */
+        Duration heartbeatHungFor() {
+            long since = heartbeatHungSince;
+            return since == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - since);
         }
 
         void hang() {
@@ -928,8 +996,19 @@ abstract class JdbcClusterContract {
             noLease = true;
         }
 
-        private void check() {
-            CountDownLatch wait = hung.get();
+        /** {@link #current} waits, without failing, until {@link #releaseCurrent} (the rest passes). */
+        void holdCurrent() {
+            heldCurrent.set(new CountDownLatch(1));
+        }
+
+        void releaseCurrent() {
+            CountDownLatch was = heldCurrent.getAndSet(null);
+            if (was != null) {
+                was.countDown();
+            }
+        }
+
+        private static void await(CountDownLatch wait) {
             if (wait != null) {
                 try {
                     wait.await(BOUND.toMillis(), TimeUnit.MILLISECONDS);
@@ -938,6 +1017,10 @@ abstract class JdbcClusterContract {
                     throw new IllegalStateException("interrupted in a call held by the test", e);
                 }
             }
+        }
+
+        private void check() {
+            await(hung.get());
             if (cut) {
                 throw new IllegalStateException("connection cut by the test");
             }
@@ -964,6 +1047,7 @@ abstract class JdbcClusterContract {
         @Override
         public LeaderInfo current() {
             check();
+            await(heldCurrent.get());
             return lease.current();
         }
 
@@ -976,6 +1060,12 @@ abstract class JdbcClusterContract {
         @Override
         public boolean heartbeat(String nodeId, String incarnation, int capacityFree) {
             check();
+            CountDownLatch wait = hungHeartbeats.get();
+            if (wait != null) {
+                heartbeatHungSince = System.nanoTime();
+                await(wait);
+                heartbeatHungSince = 0;
+            }
             return registry.heartbeat(nodeId, incarnation, capacityFree);
         }
 

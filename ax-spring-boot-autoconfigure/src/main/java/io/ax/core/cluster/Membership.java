@@ -22,8 +22,8 @@ import java.util.concurrent.TimeUnit;
  * round may hang in a call (a connection pool that waits for a connection, a statement on a connection the network
  * dropped without a word), and the node must still stop deciding, and say so, when its lease runs out. The same
  * watchdog notices when this node's heartbeat is so old that the other nodes may take it for dead (its last one
- * sent more than the lease less the safety margin ago): it tells the engine once ({@link Listener#cutOff}), so that
- * the work they are about to take over does not go on here as well. Thread-safe.
+ * sent more than the lease less the safety margin ago) and it does not lead: it tells the engine once ({@link
+ * Listener#cutOff}), so that the work they are about to take over does not go on here as well. Thread-safe.
  */
 public final class Membership implements AutoCloseable {
 
@@ -42,9 +42,9 @@ public final class Membership implements AutoCloseable {
 
         /**
          * This node has not reached the cluster store for so long that the other nodes may take it for dead and run
-         * its work elsewhere ({@code unreachedFor} since its last heartbeat was sent). Called once per break, on the
-         * watchdog thread; it must not block. The node reaches the store again when {@link #reachesStoreFor} says
-         * so.
+         * its work elsewhere ({@code unreachedFor} since its last heartbeat was sent), and it does not lead (or no
+         * longer). Called once per break, on the watchdog thread; it must not block. The node reaches the store
+         * again when {@link #reachesStoreFor} says so.
          */
         default void cutOff(Duration unreachedFor) {}
     }
@@ -75,8 +75,10 @@ public final class Membership implements AutoCloseable {
     private volatile long reachingSinceNanos = Long.MIN_VALUE;
     /** When (monotonic nanos) the heartbeat of the last round that succeeded was sent. */
     private volatile long reachedSentNanos;
-    /** Whether this node's heartbeat is older than the others allow (see {@link Listener#cutOff}) since last told. */
+    /** Whether this node's heartbeat is older than the others allow, since it last went through. */
     private volatile boolean cutOff;
+    /** Whether the listener was told of the present cut-off ({@link Listener#cutOff}). */
+    private volatile boolean cutOffTold;
     /** Why the last round failed, or null. */
     private volatile String lastFailure;
 
@@ -165,6 +167,9 @@ public final class Membership implements AutoCloseable {
                         self.nodeId());
                 registry.register(self, settings.lease());
             }
+            // the heartbeat went through: the node is in contact again before it decides anything in this round (a
+            // node that took the lease back in this round, still counted as cut off, gave back what it claimed)
+            reached(sentNanos);
             List<NodeStatus> live = registry.nodes().stream()
                     .filter(n -> n.aliveWithin(settings.lease()))
                     .toList();
@@ -177,7 +182,6 @@ public final class Membership implements AutoCloseable {
             }
             LeaderInfo info = lease.current();
             publish(info, live);
-            reached(sentNanos);
         } catch (RuntimeException e) {
             lastFailure = e.toString();
             if (!failing) {
@@ -193,7 +197,7 @@ public final class Membership implements AutoCloseable {
     }
 
     /**
-     * A round that went through, its heartbeat sent at {@code sentNanos}. After a break (a failed round, a cut-off,
+     * A round whose heartbeat went through, sent at {@code sentNanos}. After a break (a failed round, a cut-off,
      * or merely a round that waited so long that the heartbeats went more than two apart) the others' heartbeats
      * may look stale for a while: {@link #reachesStoreFor} counts from now.
      */
@@ -201,7 +205,7 @@ public final class Membership implements AutoCloseable {
         long gap = sentNanos - reachedSentNanos;
         reachedSentNanos = sentNanos;
         if (clock.nanoTime() - sentNanos >= contactAllowance()) {
-            // the round hung for longer than the others wait: its heartbeat may have been written when it was sent,
+            // the call hung for longer than the others wait: its heartbeat may have been written when it was sent,
             // long ago, and proves no fresh contact. The next round, sent now, does
             return;
         }
@@ -237,7 +241,14 @@ public final class Membership implements AutoCloseable {
             checkDeadline();
             long unreached = clock.nanoTime() - reachedSentNanos;
             if (!cutOff && !stopped && unreached >= contactAllowance()) {
+                cutOffTold = false;
                 cutOff = true;
+            }
+            // while this node holds the lease, no other node takes its work over (only a leader does): it is told
+            // once it stops leading. A node that took the lease in a round whose heartbeat hung until just now
+            // leads with a heartbeat about to go stale, and its next round makes it fresh
+            if (cutOff && !cutOffTold && !stopped && epochIfLeader() == 0) {
+                cutOffTold = true;
                 LOG.log(
                         Level.WARNING,
                         "Node {0} has not reached the cluster store for {1} ms: the other nodes may take it for dead"
@@ -378,12 +389,15 @@ public final class Membership implements AutoCloseable {
         if (!failing && unreached <= settings.heartbeat().multipliedBy(2).toNanos()) {
             return Optional.empty();
         }
-        return Optional.of(new StoreContact(Duration.ofNanos(unreached), lastFailure, cutOff));
+        return Optional.of(new StoreContact(Duration.ofNanos(unreached), lastFailure, isCutOff()));
     }
 
-    /** Whether this node's heartbeat is so old that the other nodes may take it for dead (see {@link Listener#cutOff}). */
+    /**
+     * Whether this node's heartbeat is so old that the other nodes may take it for dead (see {@link Listener#cutOff})
+     * and it does not lead: while it holds the lease, no other node takes its work over.
+     */
     public boolean isCutOff() {
-        return cutOff;
+        return cutOff && epochIfLeader() == 0;
     }
 
     /**

@@ -101,7 +101,14 @@ final class InstanceRunner {
                                     "returned: node " + engine.nodeId() + " is cut off from the cluster store; it did"
                                             + " not start attempt " + ex.attempt,
                                     null,
-                                    0));
+                                    0))
+                    .thenAccept(applied -> {
+                        if (applied) {
+                            // back in the store, due: the slot of its task, held here when this node assigned it
+                            // as the leader, is free for it (the leader's sweep finds it), not held for good
+                            engine.onDispatchThread(() -> engine.dispatcher().release(ex.due));
+                        }
+                    });
             return;
         }
         // the Claimer moved it to RUNNING, confirmed by the store, before it came here

@@ -651,13 +651,14 @@ final class StateWriter {
      * node (the start and end of an attempt that this node's worker is running); they reach the store in order,
      * after every change handed in before them, however long the store is away.
      *
+     * @return whether it was applied, once it was written (and logged when it was not)
      * @throws AxException when the writer does not run (the engine stopped): the change is not recorded
      */
-    void record(Transition t) {
+    CompletableFuture<Boolean> record(Transition t) {
         String instanceId = t.instanceId();
         InstanceState from = t.from();
         InstanceState to = t.to();
-        submit(t).whenComplete((applied, error) -> {
+        return submit(t).whenComplete((applied, error) -> {
             if (error != null || !applied) {
                 LOG.log(
                         Level.WARNING,
