@@ -43,7 +43,7 @@ final class RunReport {
                 m.leaderHandovers().render());
         r.row("... without an injected fault near", Integer.toString(m.handoversWithoutFault()));
         r.row(
-                "running attempts taken over, last heartbeat to takeover (min / median / max)",
+                "running attempts taken over, from when they were left to takeover (min / median / max)",
                 m.runningTakeovers().render());
         r.row("... without an injected fault near", Integer.toString(m.takeoversWithoutFault()));
         r.row(

@@ -302,6 +302,16 @@ public final class History {
         return processes.get(pid);
     }
 
+    /** The process of a node that was running at {@code atUs}, or null when none the runner started was. */
+    public Process processAt(String node, long atUs) {
+        for (Process p : processes.values()) {
+            if (p.node().equals(node) && p.startUs() <= atUs && (p.exitUs() == null || p.exitUs() > atUs)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
     public List<LeaseChange> leaseChanges() {
         return leaseChanges;
     }

@@ -137,9 +137,11 @@ public record Metrics(
     }
 
     /**
-     * When a start taken over was left without its node: the exit of the process that ran it, when it exited before
-     * the takeover; else the beginning of the last lapse of its node's heartbeats before the takeover (a node frozen
-     * or cut off); else its last heartbeat.
+     * When a start taken over was left without its node: the exit of the process that ran it (or, when its handler
+     * had recorded no run yet, of the node's process at the start), when it exited before the takeover; else the
+     * beginning of the last lapse of its node's heartbeats that ended after the start, before the takeover (a node frozen or cut
+     * off); else its last heartbeat. A restarted node heartbeats again under its name, and a lapse before the start
+     * is an earlier break, which this start's node had come back from: neither says when this start was left.
      */
     private static long orphanedAt(History h, Segments.Segment s) {
         long takeover = s.end().atUs();
@@ -149,6 +151,10 @@ public record Metrics(
                 return p.exitUs();
             }
         }
+        History.Process atStart = h.processAt(s.start().node(), s.start().atUs());
+        if (atStart != null && atStart.exitUs() != null && atStart.exitUs() <= takeover) {
+            return atStart.exitUs();
+        }
         long lease = Judgement.of(h).leaseUs();
         long last = Long.MIN_VALUE;
         long lapseStart = Long.MIN_VALUE;
@@ -156,7 +162,9 @@ public record Metrics(
             if (b.atUs() > takeover) {
                 break;
             }
-            if (last != Long.MIN_VALUE && b.atUs() - last >= lease) {
+            if (last != Long.MIN_VALUE
+                    && b.atUs() - last >= lease
+                    && b.atUs() > s.start().atUs()) {
                 lapseStart = last;
             }
             last = b.atUs();

@@ -99,6 +99,25 @@ class ChecksTest {
     }
 
     @Test
+    void aTakeoverIsTimedFromTheExitOfTheProcessThatStartedItNotFromAnEarlierBreakOfItsNode() {
+        Histories h = new Histories().series("i1", "task", 10);
+        h.step("i1", null, "CREATED", "n1", 0, 9)
+                .step("i1", "CREATED", "SCHEDULED", "n1", 0, 9)
+                .step("i1", "SCHEDULED", "DISPATCHED", "n1", 1, 10)
+                .step("i1", "DISPATCHED", "RUNNING", "n2", 1, 10)
+                .step("i1", "RUNNING", "FAILED", "n1", 1, 13.5, "node n2 stopped heartbeating while it ran attempt 1");
+        // n2 froze from 2 to 6, came back, was killed at 10.5 before its handler recorded a run, and its next
+        // process heartbeats under the same name from 11 on
+        h.process("n2", 2, 0, 10.5).process("n2", 3, 11, null);
+        h.beats("n2", 1, 2, 6, 7, 8, 9, 10, 11.2, 11.7, 12.2, 12.7, 13.2);
+
+        Metrics.Spread takeovers = Metrics.of(h.evidence()).runningTakeovers();
+
+        assertEquals(1, takeovers.count());
+        assertEquals(3 * S, takeovers.maxUs());
+    }
+
+    @Test
     void aTrailWithAStepThatIsNoArrowOfTheStateMachineIsIllegal() {
         Histories h = new Histories().series("i1", "task", 10);
         h.step("i1", null, "CREATED", "n1", 0, 9)
@@ -129,6 +148,7 @@ class ChecksTest {
         private final Map<String, List<History.Step>> trails = new HashMap<>();
         private final List<History.Run> runs = new ArrayList<>();
         private final Map<String, List<History.Beat>> beats = new HashMap<>();
+        private final Map<Long, History.Process> processes = new HashMap<>();
         private long ids;
 
         Histories series(String id, String task, double due) {
@@ -169,6 +189,14 @@ class ChecksTest {
             return this;
         }
 
+        Histories process(String node, long pid, double start, Double exit) {
+            processes.put(
+                    pid,
+                    new History.Process(
+                            node, pid, "real", (long) (start * S), exit == null ? null : (long) (exit * S), "kill -9"));
+            return this;
+        }
+
         Histories beats(String node, double... at) {
             for (double t : at) {
                 beats.computeIfAbsent(node, k -> new ArrayList<>()).add(new History.Beat(node, 'U', (long) (t * S)));
@@ -183,7 +211,7 @@ class ChecksTest {
                     trails,
                     runs,
                     List.of(),
-                    Map.of(),
+                    processes,
                     List.of(),
                     beats,
                     List.of(),
