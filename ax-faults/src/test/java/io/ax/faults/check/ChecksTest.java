@@ -53,11 +53,7 @@ class ChecksTest {
     @Test
     void aRunningAttemptTakenOverWhileItsNodeHeldItsLeaseIsATakeoverOfALiveNode() {
         Histories h = new Histories().series("i1", "task", 10);
-        h.step("i1", null, "CREATED", "n1", 0, 9)
-                .step("i1", "CREATED", "SCHEDULED", "n1", 0, 9)
-                .step("i1", "SCHEDULED", "DISPATCHED", "n1", 1, 10)
-                .step("i1", "DISPATCHED", "RUNNING", "n2", 1, 10)
-                .step("i1", "RUNNING", "FAILED", "n1", 1, 11, "node n2 stopped while running attempt 1");
+        h.takenOver("i1", "n2", 10, 11, "node n2 stopped while running attempt 1");
         h.run("n2", 2, "i1", 1, 10.1, 13);
         h.beats("n2", 6, 7, 8, 9, 10, 10.5, 11, 11.5, 12);
 
@@ -101,11 +97,7 @@ class ChecksTest {
     @Test
     void aTakeoverIsTimedFromTheExitOfTheProcessThatStartedItNotFromAnEarlierBreakOfItsNode() {
         Histories h = new Histories().series("i1", "task", 10);
-        h.step("i1", null, "CREATED", "n1", 0, 9)
-                .step("i1", "CREATED", "SCHEDULED", "n1", 0, 9)
-                .step("i1", "SCHEDULED", "DISPATCHED", "n1", 1, 10)
-                .step("i1", "DISPATCHED", "RUNNING", "n2", 1, 10)
-                .step("i1", "RUNNING", "FAILED", "n1", 1, 13.5, "node n2 stopped heartbeating while it ran attempt 1");
+        h.takenOver("i1", "n2", 10, 13.5, "node n2 stopped heartbeating while it ran attempt 1");
         // n2 froze from 2 to 6, came back, was killed at 10.5 before its handler recorded a run, and its next
         // process heartbeats under the same name from 11 on
         h.process("n2", 2, 0, 10.5).process("n2", 3, 11, null);
@@ -163,6 +155,15 @@ class ChecksTest {
                     .step(id, "SCHEDULED", "DISPATCHED", "n1", attempt, start)
                     .step(id, "DISPATCHED", "RUNNING", node, attempt, start)
                     .step(id, "RUNNING", end, node, attempt, endAt);
+        }
+
+        /** Scheduled and assigned by the leader n1, run on {@code node} from {@code start}, taken over by n1. */
+        Histories takenOver(String id, String node, double start, double takenAt, String reason) {
+            return step(id, null, "CREATED", "n1", 0, start - 1)
+                    .step(id, "CREATED", "SCHEDULED", "n1", 0, start - 1)
+                    .step(id, "SCHEDULED", "DISPATCHED", "n1", 1, start)
+                    .step(id, "DISPATCHED", "RUNNING", node, 1, start)
+                    .step(id, "RUNNING", "FAILED", "n1", 1, takenAt, reason);
         }
 
         Histories step(String id, String from, String to, String node, int attempt, double at) {
