@@ -414,22 +414,53 @@ final class Dispatcher {
                 claimer.settled(due.instanceId());
                 pools.unreserve(due.task().group());
                 // assigned and not claimed (the claim failed or lost): the poll claims it later, the slot stays
-                // taken; not assigned: the slot is free again
+                // taken; not assigned: the slot is free again, unless another leader assigned it meanwhile
                 if (!applied) {
-                    release(due);
+                    releaseUnlessAssignedElsewhere(due, error);
                 }
             } else if (applied) {
                 leadership.assigned(due, d.owner());
                 engine.insight().released(due);
                 woken.add(d.owner());
             } else {
-                release(due);
+                releaseUnlessAssignedElsewhere(due, error);
             }
         }
         if (fenced != null) {
             leadership.fencedOut(fenced);
         }
         engine.wakeUps().signal(woken); // the owners look now, not at their next poll
+    }
+
+    /**
+     * An assignment of {@code due} was not applied: the instance was no longer SCHEDULED at its due time. A user may
+     * have cancelled or rescheduled it; or a deposed leader's assignment, fenced when its statement began, committed
+     * first (this node's takeover read the instance SCHEDULED, and the row lock then made this write wait for that
+     * one). In that last case it runs on the node the other leader chose, so a non-overlapping task's slot stays
+     * with it, and this node follows it to its end as one of its own assignments; otherwise the slot is free again.
+     */
+    private void releaseUnlessAssignedElsewhere(Due due, Throwable error) {
+        if (error != null || !due.instanceId().equals(inFlight.get(due.task().name()))) {
+            release(due); // a failed write left it SCHEDULED; and a slot it does not hold needs no read
+            return;
+        }
+        leadership.findInFlight(due.instanceId(), row -> {
+            if (row == null) {
+                release(due);
+                return;
+            }
+            engine.insight().released(due);
+            if (!row.owner().equals(nodeId)) {
+                leadership.assigned(new Due(due.task(), row.instance()), row.owner());
+            }
+            LOG.log(
+                    Level.INFO,
+                    "Instance {0} of task ''{1}'' was assigned to node {2} by an earlier leader; the task''s next"
+                            + " instance waits for its end",
+                    due.instanceId(),
+                    due.task().name(),
+                    row.owner());
+        });
     }
 
     private void skipped(Due due, Transition t) {

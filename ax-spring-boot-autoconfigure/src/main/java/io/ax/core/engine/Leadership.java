@@ -196,6 +196,32 @@ final class Leadership implements Membership.Listener {
         }
     }
 
+    /**
+     * Reads, on ax-leader, whether an instance is in flight on a node (DISPATCHED or RUNNING), and answers on the
+     * dispatch thread with its row, or null when it is not (it ended, waits SCHEDULED, is gone, or the store cannot
+     * tell now).
+     */
+    void findInFlight(String instanceId, java.util.function.Consumer<OwnedInstance> answer) {
+        try {
+            thread.execute(() -> {
+                OwnedInstance held = null;
+                try {
+                    held = engine.stores().findAll(List.of(instanceId)).stream()
+                            .filter(o -> o.owner() != null
+                                    && Recovery.IN_FLIGHT.contains(o.instance().state()))
+                            .findFirst()
+                            .orElse(null);
+                } catch (RuntimeException e) {
+                    // cannot tell now: as before the read, the slot is freed (a later fire meets the row's state)
+                }
+                OwnedInstance row = held;
+                engine.onDispatchThread(() -> answer.accept(row));
+            });
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            // the engine stops
+        }
+    }
+
     // ---- Membership.Listener: on the ax-cluster thread (or the starting thread) --------------------------------
 
     @Override

@@ -59,26 +59,8 @@ final class Takeover {
                 engine.paused().add(t.name());
             }
         }
-        for (OwnedInstance o : store.findOwned(Recovery.IN_FLIGHT, null, Integer.MAX_VALUE)) {
-            AxTask task = tasks.get(o.instance().taskName());
-            TaskInstance in = o.instance();
-            boolean endedHere = engine.nodeId().equals(o.owner())
-                    && in.state() == InstanceState.RUNNING
-                    && !engine.runner().isRunning(in.id());
-            if (endedHere) {
-                // this node ran it and its end waits in the writer (the database was away): not in flight any more
-                continue;
-            }
-            if (task != null
-                    && o.owner() != null
-                    && (!task.concurrent() || task.trigger().measuresFromCompletion())) {
-                Due due = new Due(task, in);
-                engine.dispatcher().markInFlight(due);
-                if (!o.owner().equals(engine.nodeId())) {
-                    leadership.assigned(due, o.owner());
-                }
-            }
-        }
+        Set<String> inFlight = new HashSet<>();
+        adoptInFlight(tasks, inFlight);
         Set<String> withPendingFire = new HashSet<>();
         Set<String> unknown = new TreeSet<>();
         List<FirePlanner.Pending> planned = new ArrayList<>();
@@ -99,6 +81,10 @@ final class Takeover {
                 engine.fires().enqueue(due);
             }
         });
+        // read again: a deposed leader's assignment, fenced when its statement began, may have committed between the
+        // two reads, so its instance was in flight for neither. Whatever was SCHEDULED at the read above and moves
+        // later meets this node's own conditional assignment instead
+        adoptInFlight(tasks, inFlight);
         for (AxTask task : tasks.values()) {
             if (withPendingFire.contains(task.name()) || !task.trigger().firesOnItsOwn()) {
                 continue;
@@ -123,6 +109,37 @@ final class Takeover {
                     "The store holds unfinished instances of tasks this node does not know: {0}; "
                             + "they stay as they are until a node that knows them starts",
                     unknown);
+        }
+    }
+
+    /**
+     * Marks the instances in flight anywhere in the cluster that keep a task's next instance from starting (a
+     * non-overlapping task's, a fixed-delay series'), and follows those of other nodes to their end. Skips the ids
+     * in {@code seen}, and adds those it read.
+     */
+    private void adoptInFlight(Map<String, AxTask> tasks, Set<String> seen) {
+        for (OwnedInstance o : store.findOwned(Recovery.IN_FLIGHT, null, Integer.MAX_VALUE)) {
+            TaskInstance in = o.instance();
+            if (!seen.add(in.id())) {
+                continue;
+            }
+            AxTask task = tasks.get(in.taskName());
+            boolean endedHere = engine.nodeId().equals(o.owner())
+                    && in.state() == InstanceState.RUNNING
+                    && !engine.runner().isRunning(in.id());
+            if (endedHere) {
+                // this node ran it and its end waits in the writer (the database was away): not in flight any more
+                continue;
+            }
+            if (task != null
+                    && o.owner() != null
+                    && (!task.concurrent() || task.trigger().measuresFromCompletion())) {
+                Due due = new Due(task, in);
+                engine.dispatcher().markInFlight(due);
+                if (!o.owner().equals(engine.nodeId())) {
+                    leadership.assigned(due, o.owner());
+                }
+            }
         }
     }
 
