@@ -445,7 +445,7 @@ final class Dispatcher {
             return;
         }
         leadership.findInFlight(due.instanceId(), row -> {
-            if (row == null) {
+            if (row == null || leadership.epoch() == 0) { // not in flight, or this node no longer decides
                 release(due);
                 return;
             }
