@@ -46,4 +46,15 @@ class ArchitectureTest {
                 .resideInAnyPackage("io.ax.autoconfigure..", "io.ax.executor..", "io.ax.jdbc..", "io.ax.redis..")
                 .check(AX);
     }
+
+    @Test
+    void theEnginesWritesKnowNothingOfTheEngineAboveThem() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.ax.core.engine.writes..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.ax.core.engine")
+                .check(AX);
+    }
 }

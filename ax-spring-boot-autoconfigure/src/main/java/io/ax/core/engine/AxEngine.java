@@ -35,6 +35,10 @@ import io.ax.core.cluster.Membership;
 import io.ax.core.cluster.NodeInfo;
 import io.ax.core.cluster.NodeRegistry;
 import io.ax.core.cluster.WakeUps;
+import io.ax.core.engine.writes.ChangeStamps;
+import io.ax.core.engine.writes.InstanceIds;
+import io.ax.core.engine.writes.StateWriter;
+import io.ax.core.engine.writes.StoreRouter;
 import io.ax.core.store.InMemoryIdempotency;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceQuery;
@@ -63,14 +67,33 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
- * The single-node engine: computes fire times, keeps what is due soon in a hierarchical time wheel, dispatches due
+ * The engine of one node: computes fire times, keeps what is due soon in a hierarchical time wheel, dispatches due
  * instances to bounded pools, enforces timeouts, retries with back-off and dead-letters what never succeeds. Every
  * state change goes through the store, conditionally, along the arrows of {@link InstanceState}.
  *
- * <p>Threads: one wheel thread ({@code ax-wheel}) that only moves due work on; one dispatch thread
- * ({@code ax-dispatch}) that writes the state changes of fires, retries and timeouts and hands instances to the
- * pools; the pools' workers ({@code ax-<group>-<n>}); and a clock watch ({@code ax-clock}) that pauses trigger
- * decisions for a moment when the wall clock jumps. Thread-safe. Build one with {@link #builder}.
+ * <p>Threads, each with the one class that owns it:
+ *
+ * <ul>
+ *   <li>{@code ax-wheel} (the timer made by the builder's factory): only moves due work on to the dispatch;
+ *   <li>{@code ax-dispatch-1} (this class): the trigger decisions of fires, retries and timeouts, and the hand-off
+ *       to the pools; {@code ax-outcomes-1} (this class): the store work that follows an end the dispatch noticed;
+ *   <li>{@code ax-<group>-<n>} ({@link ExecutionPools}): the attempts, one bounded pool per group;
+ *   <li>{@code ax-writer}, {@code ax-fire-writer}, {@code ax-end-writer} ({@link io.ax.core.engine.writes.StateWriter},
+ *       one each): the writes to the store;
+ *   <li>{@code ax-cluster} and its watchdog {@code ax-cluster-watch} ({@link io.ax.core.cluster.Membership}): heartbeats,
+ *       the lease, the deadlines of both; {@code ax-cluster-time} ({@link io.ax.core.clock.ClusterTime}): the offset
+ *       to the database's clock;
+ *   <li>{@code ax-leader1} ({@link Leadership}): the leader's takeover, the assignments it follows, its sweeps;
+ *       {@code ax-claim1} ({@link AssignmentPoller}): this node's look at what was assigned to it;
+ *   <li>{@code ax-prefetch1} ({@link Prefetcher}): the prefetch window's loads; {@code ax-definitions1} ({@link
+ *       RuntimeTasks}): the runtime task definitions; {@code ax-retention-1} ({@link Retention}): the deletion of old
+ *       rows; {@code ax-figures1} ({@link StoreFigures}): the store's figures for health;
+ *   <li>{@code ax-clock} ({@link ClockGuard}): the clock watch that pauses trigger decisions when the clock jumps;
+ *       {@code ax-events-1} ({@link Listeners}): the application's listeners;
+ *   <li>{@code ax-stop} (this class, during {@link #stop} only): each bounded step of a stop.
+ * </ul>
+ *
+ * Thread-safe. Build one with {@link #builder}.
  */
 public final class AxEngine implements AxScheduler, AutoCloseable {
 
@@ -232,7 +255,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             this.wakeUps = ownLease ? ((ClusterStore) store).wakeUps() : WakeUps.none();
         }
         this.idempotency = b.idempotency != null ? b.idempotency : new InMemoryIdempotency(clock);
-        this.workflows = new Workflows(this);
+        this.workflows =
+                new Workflows(stores, clock, nodeId, java.util.Collections.unmodifiableMap(tasks), this::dueNow);
         this.runtimeTasks = new RuntimeTasks(this);
         this.leadership = new Leadership(this, b.reconcileEvery);
         this.membership = new Membership(
@@ -268,7 +292,35 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         this.dispatcher = new Dispatcher(this, pools, b.rejectionBackoff, leadership, claimer);
         this.poller = new AssignmentPoller(this, pools, claimer, b.clusterSettings.pollInterval());
         this.operations = new Operations(this);
-        this.prefetcher = new Prefetcher(this, b.prefetchWindow, b.prefetchPage, b.prefetchLimit);
+        this.prefetcher = new Prefetcher(
+                stores,
+                clock,
+                java.util.Collections.unmodifiableMap(tasks),
+                this::isPaused,
+                new Prefetcher.Wheel() {
+                    @Override
+                    public boolean leads() {
+                        return leadership.epoch() > 0;
+                    }
+
+                    @Override
+                    public int queued() {
+                        return fires.queued();
+                    }
+
+                    @Override
+                    public boolean expects(String instanceId) {
+                        return dispatcher.expects(instanceId);
+                    }
+
+                    @Override
+                    public boolean enqueue(Due due) {
+                        return fires.enqueue(due);
+                    }
+                },
+                b.prefetchWindow,
+                b.prefetchPage,
+                b.prefetchLimit);
         this.payloadCodec = b.payloadCodec;
         this.delayed = new DelayedTasks(this, b.payloadCodec, b.maxPayloadSize, b.traceCapture);
     }
@@ -933,7 +985,10 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
      * by itself.
      */
     public Optional<StoreOutage> storeOutage() {
-        return writer.outage().or(fireWriter::outage).or(endWriter::outage);
+        return writer.outage()
+                .or(fireWriter::outage)
+                .or(endWriter::outage)
+                .map(o -> new StoreOutage(o.since(), o.cause()));
     }
 
     /** Series the leader's reconciliation found stopped and gave their next fire again, since this node started. */
@@ -1185,6 +1240,11 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
 
     Map<String, AxTask> registered() {
         return tasks;
+    }
+
+    /** Puts work due now into the wheel, which hands it to the dispatch at once. */
+    private void dueNow(Due due) {
+        fires.enqueue(due);
     }
 
     /** Hands work to the dispatch thread. */

@@ -3,6 +3,7 @@ package io.ax.core.engine;
 import io.ax.core.InstanceState;
 import io.ax.core.Transition;
 import io.ax.core.cluster.FencedOutException;
+import io.ax.core.engine.writes.StateWriter;
 import java.lang.System.Logger.Level;
 import java.time.Instant;
 import java.util.ArrayList;

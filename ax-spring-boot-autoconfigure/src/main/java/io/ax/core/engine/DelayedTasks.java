@@ -12,6 +12,7 @@ import io.ax.core.ScheduleRequest;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
 import io.ax.core.engine.ScheduleRequests.Checked;
+import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.store.NewFire;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -6,6 +6,8 @@ import io.ax.core.InstanceState;
 import io.ax.core.Transition;
 import io.ax.core.cluster.FencedOutException;
 import io.ax.core.cluster.HashRing;
+import io.ax.core.engine.writes.InstanceIds;
+import io.ax.core.engine.writes.StateWriter;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;

@@ -7,6 +7,7 @@ import io.ax.core.MisfirePolicy;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
 import io.ax.core.clock.AxClock;
+import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.NewFire;
 import java.lang.System.Logger.Level;

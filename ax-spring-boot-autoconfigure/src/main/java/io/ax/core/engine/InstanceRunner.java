@@ -9,6 +9,8 @@ import io.ax.core.AxTask;
 import io.ax.core.DeadLetter;
 import io.ax.core.InstanceState;
 import io.ax.core.SecretParams;
+import io.ax.core.engine.writes.InstanceIds;
+import io.ax.core.engine.writes.StateWriter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.System.Logger.Level;

@@ -6,6 +6,7 @@ import io.ax.core.InstanceDetails;
 import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
+import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.store.NewFire;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

@@ -10,6 +10,7 @@ import io.ax.core.Operator;
 import io.ax.core.TaskInstance;
 import io.ax.core.UnknownInstanceException;
 import io.ax.core.UnknownTaskException;
+import io.ax.core.engine.writes.InstanceIds;
 import java.lang.System.Logger.Level;
 import java.util.List;
 

@@ -2,11 +2,13 @@ package io.ax.core.engine;
 
 import io.ax.core.AxTask;
 import io.ax.core.TaskInstance;
+import io.ax.core.clock.AxClock;
 import io.ax.core.store.InstanceStore;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
@@ -14,6 +16,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * Keeps the prefetch window loaded: the store holds the far future, the wheel only what falls due within the
@@ -33,8 +36,29 @@ final class Prefetcher {
     /** Pages in a row without a new row after which a sweep stops (the next one goes on from there). */
     private static final int BARREN_PAGES = 3;
 
-    private final AxEngine engine;
+    /**
+     * What the prefetcher needs of the rest of the engine: whether to load at all, and where loaded instances go.
+     * Called on {@code ax-prefetch}, and on the leader's thread during a takeover.
+     */
+    interface Wheel {
+        /** Whether this node leads: the leader loads the window; the others run what it assigns them. */
+        boolean leads();
+
+        /** How many instances wait in the wheel for their time. */
+        int queued();
+
+        /** Whether the instance is on its way to dispatch already. */
+        boolean expects(String instanceId);
+
+        /** Puts the instance into the wheel; false when it is there already. */
+        boolean enqueue(Due due);
+    }
+
     private final InstanceStore store;
+    private final AxClock clock;
+    private final Map<String, AxTask> tasks;
+    private final Predicate<String> paused;
+    private final Wheel wheel;
     private final Duration window;
     private final int pageSize;
     private final int limit;
@@ -60,9 +84,24 @@ final class Prefetcher {
     private final AtomicBoolean refillRequested = new AtomicBoolean();
     private final AtomicBoolean rewindRequested = new AtomicBoolean();
 
-    Prefetcher(AxEngine engine, Duration window, int pageSize, int limit) {
-        this.engine = engine;
-        this.store = engine.stores();
+    /**
+     * @param tasks the registered tasks, as they change (read only)
+     * @param paused whether a task is paused
+     */
+    Prefetcher(
+            InstanceStore store,
+            AxClock clock,
+            Map<String, AxTask> tasks,
+            Predicate<String> paused,
+            Wheel wheel,
+            Duration window,
+            int pageSize,
+            int limit) {
+        this.store = store;
+        this.clock = clock;
+        this.tasks = tasks;
+        this.paused = paused;
+        this.wheel = wheel;
         this.window = window;
         this.pageSize = pageSize;
         this.limit = limit;
@@ -149,7 +188,7 @@ final class Prefetcher {
     }
 
     private void refresh() {
-        if (engine.leadership().epoch() == 0) {
+        if (!wheel.leads()) {
             return; // the leader loads the window; the others run what it assigns them
         }
         try {
@@ -181,7 +220,7 @@ final class Prefetcher {
             cursorTime = previous;
             cursorId = "";
         }
-        Instant target = engine.clock().instant().plus(window);
+        Instant target = clock.instant().plus(window);
         if (target.isAfter(horizon)) {
             horizon = target;
         }
@@ -189,7 +228,7 @@ final class Prefetcher {
         capped = false;
         readToHorizon = false; // until this load reads its last page: a load that fails or stops early resumes
         while (true) {
-            if (engine.fires().queued() >= limit) {
+            if (wheel.queued() >= limit) {
                 capped = true;
                 return;
             }
@@ -226,7 +265,7 @@ final class Prefetcher {
         if (horizon.equals(Instant.MIN)) {
             return; // not loaded: this node does not lead, or has only just begun to
         }
-        Instant overdue = engine.clock().instant().minus(lag);
+        Instant overdue = clock.instant().minus(lag);
         int found = 0;
         int page = Math.min(pageSize, SWEEP_PAGE);
         // small pages, read on while they bring new rows: in a burst of this leader's own, the overdue rows are mostly
@@ -238,7 +277,7 @@ final class Prefetcher {
             List<TaskInstance> rows = store.findScheduled(overdue, sweepAfterTime, sweepAfterId, page);
             int before = found;
             for (TaskInstance instance : rows) {
-                if (!engine.isPaused(instance.taskName()) && enqueue(instance)) {
+                if (!paused.test(instance.taskName()) && enqueue(instance)) {
                     found++;
                 }
             }
@@ -265,7 +304,7 @@ final class Prefetcher {
 
     /** A loaded instance goes into the wheel, if this node knows its task; false when it is there already. */
     private boolean enqueue(TaskInstance instance) {
-        AxTask task = engine.registered().get(instance.taskName());
+        AxTask task = tasks.get(instance.taskName());
         if (task == null) {
             if (unknownTasks.add(instance.taskName())) {
                 LOG.log(
@@ -276,9 +315,9 @@ final class Prefetcher {
             }
             return false;
         }
-        if (engine.dispatcher().expects(instance.id())) {
+        if (wheel.expects(instance.id())) {
             return false; // on its way to dispatch already
         }
-        return engine.fires().enqueue(new Due(task, instance));
+        return wheel.enqueue(new Due(task, instance));
     }
 }

@@ -7,6 +7,7 @@ import io.ax.core.PayloadCodec;
 import io.ax.core.ScheduleRequest;
 import io.ax.core.TaskInstance;
 import io.ax.core.UnknownTaskException;
+import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.trigger.OnDemandTrigger;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

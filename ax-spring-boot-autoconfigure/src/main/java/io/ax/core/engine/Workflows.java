@@ -9,6 +9,9 @@ import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
+import io.ax.core.clock.AxClock;
+import io.ax.core.engine.writes.InstanceIds;
+import io.ax.core.store.InstanceStore;
 import io.ax.core.store.NewFire;
 import java.lang.System.Logger.Level;
 import java.time.Instant;
@@ -20,6 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * Moves workflow runs on: when an instance of a task with downstream tasks ends, the leader creates each downstream
@@ -42,13 +46,27 @@ final class Workflows {
     /** Ends the sweep has seen and acted on; forgotten wholesale when it grows past this. */
     private static final int SETTLED_LIMIT = 10_000;
 
-    private final AxEngine engine;
+    private final InstanceStore stores;
+    private final AxClock clock;
+    private final String nodeId;
+    private final Map<String, AxTask> tasks;
+    /** Hands a step that is due now to the planner's wheel. */
+    private final Consumer<Due> dueNow;
+
     private volatile WorkflowGraph graph = WorkflowGraph.empty();
     /** "instance id:state" of ends already acted on: the sweep passes them over; touched on ax-leader. */
     private final Set<String> settled = ConcurrentHashMap.newKeySet();
 
-    Workflows(AxEngine engine) {
-        this.engine = engine;
+    /**
+     * @param tasks the registered tasks, as they change (read only)
+     * @param dueNow takes a step created due now
+     */
+    Workflows(InstanceStore stores, AxClock clock, String nodeId, Map<String, AxTask> tasks, Consumer<Due> dueNow) {
+        this.stores = stores;
+        this.clock = clock;
+        this.nodeId = nodeId;
+        this.tasks = tasks;
+        this.dueNow = dueNow;
     }
 
     WorkflowGraph graph() {
@@ -76,9 +94,9 @@ final class Workflows {
     /** The instance of {@code task} in {@code run}: the root's is the run's own id, a step's is keyed by it. */
     Optional<TaskInstance> instanceOf(String task, String run) {
         if (graph.isRoot(task)) {
-            return engine.stores().find(run).filter(i -> i.taskName().equals(task));
+            return stores.find(run).filter(i -> i.taskName().equals(task));
         }
-        return engine.stores().findByKey(task, TaskInstance.runKey(run));
+        return stores.findByKey(task, TaskInstance.runKey(run));
     }
 
     // ---- decisions: on ax-leader, while leading ----------------------------------------------------------------
@@ -89,7 +107,7 @@ final class Workflows {
      * @return false when the store does not show the end yet (its write is still on its way): ask again soon
      */
     boolean advance(String instanceId, long epoch) {
-        Optional<TaskInstance> ended = engine.stores().find(instanceId);
+        Optional<TaskInstance> ended = stores.find(instanceId);
         if (ended.isPresent() && !ended.get().state().isFinal()) {
             return false;
         }
@@ -107,7 +125,7 @@ final class Workflows {
             for (String next : graph.downstream(ended.taskName())) {
                 startIfReady(next, run, epoch, created);
             }
-            created.forEach(engine.fires()::enqueue); // due now: the wheel hands them to the dispatch at once
+            created.forEach(dueNow); // due now: the wheel hands them to the dispatch at once
         } else {
             block(ended, run);
         }
@@ -115,7 +133,7 @@ final class Workflows {
     }
 
     private void startIfReady(String taskName, String run, long epoch, List<Due> created) {
-        AxTask task = engine.registered().get(taskName);
+        AxTask task = tasks.get(taskName);
         if (task == null || instanceOf(taskName, run).isPresent()) {
             return; // created already (by an earlier end, or another leader)
         }
@@ -124,19 +142,19 @@ final class Workflows {
                 return; // the last upstream to succeed creates it
             }
         }
-        Instant now = engine.clock().instant().truncatedTo(ChronoUnit.MICROS);
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
         TaskInstance step = new TaskInstance(
                 InstanceIds.next(task.durability(), now),
                 taskName,
                 now,
                 InstanceState.SCHEDULED,
                 0,
-                engine.nodeId(),
+                nodeId,
                 now,
                 InstanceOrigin.WORKFLOW,
                 TaskInstance.runKey(run));
         String reason = "workflow run " + run + ": " + String.join(", ", graph.upstream(taskName)) + " succeeded";
-        boolean[] written = engine.stores().schedule(List.of(new NewFire(step, reason)), epoch);
+        boolean[] written = stores.schedule(List.of(new NewFire(step, reason)), epoch);
         if (written[0]) {
             LOG.log(Level.DEBUG, "Workflow run {0}: step ''{1}'' created as {2}", run, taskName, step.id());
             created.add(new Due(task, step.id(), now, InstanceOrigin.WORKFLOW));
@@ -155,8 +173,8 @@ final class Workflows {
             if (instanceOf(taskName, run).isPresent()) {
                 continue; // it ran in this run already (a replayed upstream that died again)
             }
-            Instant now = engine.clock().instant();
-            Optional<TaskInstance> record = engine.stores().findByKey(taskName, TaskInstance.blockedKey(run));
+            Instant now = clock.instant();
+            Optional<TaskInstance> record = stores.findByKey(taskName, TaskInstance.blockedKey(run));
             TaskInstance blocked;
             if (record.isPresent()) {
                 blocked = record.get();
@@ -170,25 +188,18 @@ final class Workflows {
                         now.truncatedTo(ChronoUnit.MICROS),
                         InstanceState.CREATED,
                         0,
-                        engine.nodeId(),
+                        nodeId,
                         now,
                         InstanceOrigin.WORKFLOW,
                         TaskInstance.blockedKey(run));
                 try {
-                    engine.stores().create(blocked, "workflow run " + run);
+                    stores.create(blocked, "workflow run " + run);
                 } catch (DuplicateInstanceException e) {
                     continue; // another leader recorded it meanwhile
                 }
             }
-            engine.stores()
-                    .transition(new Transition(
-                            blocked.id(),
-                            InstanceState.CREATED,
-                            InstanceState.SKIPPED,
-                            0,
-                            engine.nodeId(),
-                            now,
-                            reason));
+            stores.transition(
+                    new Transition(blocked.id(), InstanceState.CREATED, InstanceState.SKIPPED, 0, nodeId, now, reason));
             LOG.log(Level.INFO, "Task ''{0}'' SKIPPED in workflow run {1}: {2}", taskName, run, reason);
         }
     }
@@ -210,7 +221,7 @@ final class Workflows {
                 if (g.downstream(task).isEmpty()) {
                     continue;
                 }
-                for (TaskInstance i : engine.stores().findByTask(task, SWEEP_DEPTH)) {
+                for (TaskInstance i : stores.findByTask(task, SWEEP_DEPTH)) {
                     if (i.state().isFinal() && !settled.contains(i.id() + ":" + i.state())) {
                         advance(i, epoch);
                     }
@@ -233,7 +244,7 @@ final class Workflows {
             return List.of();
         }
         List<WorkflowRun> runs = new ArrayList<>();
-        for (TaskInstance start : engine.stores().findByTask(w.root(), limit)) {
+        for (TaskInstance start : stores.findByTask(w.root(), limit)) {
             String run = start.id();
             Map<String, InstanceState> steps = new LinkedHashMap<>();
             steps.put(w.root(), start.state());
@@ -243,7 +254,7 @@ final class Workflows {
                 }
                 Optional<TaskInstance> step = instanceOf(task, run);
                 if (step.isEmpty()) {
-                    step = engine.stores().findByKey(task, TaskInstance.blockedKey(run));
+                    step = stores.findByKey(task, TaskInstance.blockedKey(run));
                 }
                 step.ifPresent(s -> steps.put(task, s.state()));
             }
@@ -275,7 +286,7 @@ final class Workflows {
         for (String u : graph.upstream(task)) {
             instanceOf(u, run).filter(i -> i.state() == InstanceState.SUCCESS).ifPresent(i -> {
                 String message = "";
-                List<AuditEntry> trail = engine.stores().auditTrail(i.id());
+                List<AuditEntry> trail = stores.auditTrail(i.id());
                 for (int k = trail.size() - 1; k >= 0; k--) {
                     if (trail.get(k).to() == InstanceState.SUCCESS) {
                         message = trail.get(k).reason();

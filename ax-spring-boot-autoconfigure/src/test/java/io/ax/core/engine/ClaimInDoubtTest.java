@@ -11,6 +11,7 @@ import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
 import io.ax.core.cluster.ClusterSettings;
+import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.NewFire;
 import io.ax.test.RecordingExecutor;

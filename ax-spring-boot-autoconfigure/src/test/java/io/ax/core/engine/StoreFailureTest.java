@@ -12,6 +12,7 @@ import io.ax.core.AxTask;
 import io.ax.core.InstanceState;
 import io.ax.core.RetryPolicy;
 import io.ax.core.TaskInstance;
+import io.ax.core.engine.writes.StateWriter;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.trigger.IntervalTrigger;
 import io.ax.test.RecordingExecutor;

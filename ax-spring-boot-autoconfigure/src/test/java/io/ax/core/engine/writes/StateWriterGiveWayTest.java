@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.writes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

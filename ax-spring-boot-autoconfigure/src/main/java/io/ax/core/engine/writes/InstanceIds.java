@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.writes;
 
 import io.ax.core.Durability;
 import java.time.Instant;
@@ -9,32 +9,32 @@ import java.util.concurrent.ThreadLocalRandom;
  * Makes instance ids: UUIDs whose first 48 bits are the creation time in milliseconds (like UUID version 7), so
  * ids sort roughly by age and database indexes stay compact, and whose other bits are random.
  */
-final class InstanceIds {
+public final class InstanceIds {
 
-    static final char MEMORY_PREFIX = 'm';
+    public static final char MEMORY_PREFIX = 'm';
 
     private InstanceIds() {}
 
     /** An id for an instance of that durability: a MEMORY instance's id starts with {@code m}, never a hex digit. */
-    static String next(Durability durability, Instant now) {
+    public static String next(Durability durability, Instant now) {
         String id = next(now);
         return durability == Durability.MEMORY ? MEMORY_PREFIX + id.replace("-", "") : id;
     }
 
     /** Whether an id is that of a MEMORY instance, which lives only in this process. */
-    static boolean isMemory(String id) {
+    public static boolean isMemory(String id) {
         return !id.isEmpty() && id.charAt(0) == MEMORY_PREFIX;
     }
 
     /** The longest id AX makes (a UUID), and the width of the stores' id columns. */
-    static final int MAX_LENGTH = 36;
+    public static final int MAX_LENGTH = 36;
 
     /**
      * Whether {@code id} could be an instance id: 1 to {@value #MAX_LENGTH} printable ASCII characters. One that
      * cannot is unknown without asking a store, which might answer garbage (a NUL character, a megabyte of text)
      * with an error of its own rather than "no such row".
      */
-    static boolean isWellFormed(String id) {
+    public static boolean isWellFormed(String id) {
         if (id.isEmpty() || id.length() > MAX_LENGTH) {
             return false;
         }
@@ -47,7 +47,7 @@ final class InstanceIds {
         return true;
     }
 
-    static String next(Instant now) {
+    public static String next(Instant now) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         long millis = now.toEpochMilli();
         long high = (millis << 16) | 0x7000L | (random.nextLong() & 0x0FFFL);

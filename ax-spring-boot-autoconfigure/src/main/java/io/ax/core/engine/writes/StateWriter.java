@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.writes;
 
 import io.ax.core.AxException;
 import io.ax.core.InstanceState;
@@ -47,14 +47,16 @@ import java.util.concurrent.TimeUnit;
  * follow-up writes go first). Writes are accepted from {@link #start} until {@link #stop}, which drains what is
  * queued in order; outside that window a write is refused with an {@link AxException}.
  */
-final class StateWriter {
+public final class StateWriter {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    /** The engine's log category, which applications configure; it names the facade, not this room. */
+    private static final System.Logger LOG = System.getLogger("io.ax.core.engine.AxEngine");
+
     private static final int MAX_BATCH = 2_000;
-    static final Duration FIRST_BACKOFF = Duration.ofMillis(50);
-    static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
+    public static final Duration FIRST_BACKOFF = Duration.ofMillis(50);
+    public static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
     /** How often the store may refuse one write, while it answers otherwise, before that write fails for good. */
-    static final int POISON_AFTER = 3;
+    public static final int POISON_AFTER = 3;
 
     /** A write handed in: a state change, or new instances. */
     private sealed interface Write permits Change, Fires {
@@ -73,8 +75,13 @@ final class StateWriter {
         }
     }
 
-    /** Since when writes fail, and why. */
-    record Outage(Instant since, String cause) {}
+    /**
+     * Since when writes fail, and why.
+     *
+     * @param since when the first write failed
+     * @param cause the error of the first failed write
+     */
+    public record Outage(Instant since, String cause) {}
 
     private enum Phase {
         NEW,
@@ -96,7 +103,7 @@ final class StateWriter {
     /** Monotonic deadline of a stop's drain; writes still failing then fail. */
     private volatile long drainUntilNanos = Long.MAX_VALUE;
 
-    private volatile StoreOutage outage;
+    private volatile Outage outage;
     private volatile Runnable onRecovery = () -> {};
     private volatile Runnable onOutage = () -> {};
 
@@ -109,7 +116,7 @@ final class StateWriter {
 
     private volatile long giveWayNanos;
 
-    StateWriter(InstanceStore store, int capacity, String nodeId, AxClock clock, String threadName) {
+    public StateWriter(InstanceStore store, int capacity, String nodeId, AxClock clock, String threadName) {
         this(store, capacity, nodeId, clock, new ChangeStamps(clock), threadName);
     }
 
@@ -119,7 +126,7 @@ final class StateWriter {
      * @param threadName the writer thread's name: an engine has one writer for state changes, one for new fires, one
      *     for successful ends
      */
-    StateWriter(
+    public StateWriter(
             InstanceStore store, int capacity, String nodeId, AxClock clock, ChangeStamps stamps, String threadName) {
         this.nodeId = nodeId;
         this.clock = clock;
@@ -134,7 +141,7 @@ final class StateWriter {
      * Lets {@code first} go first: before each group, this writer waits while {@code first} has writes queued or on
      * their way, at most {@code atMost} (so that its own writes are never held back for longer).
      */
-    void giveWayTo(StateWriter first, Duration atMost) {
+    public void giveWayTo(StateWriter first, Duration atMost) {
         this.giveWayNanos = atMost.toNanos();
         this.ahead = first;
     }
@@ -159,28 +166,28 @@ final class StateWriter {
         }
     }
 
-    void start() {
+    public void start() {
         phase = Phase.RUNNING;
         thread.start();
     }
 
     /** Runs on the writer thread each time writes land again after an outage. */
-    void onRecovery(Runnable action) {
+    public void onRecovery(Runnable action) {
         this.onRecovery = action;
     }
 
     /** Runs on the writer thread when writes begin to fail; it must not block. */
-    void onOutage(Runnable action) {
+    public void onOutage(Runnable action) {
         this.onOutage = action;
     }
 
     /** Since when, and why, the store refuses writes; empty while they land. */
-    Optional<StoreOutage> outage() {
+    public Optional<Outage> outage() {
         return Optional.ofNullable(outage);
     }
 
     /** Whether writes fail right now: new work that would need one is better left in the store. */
-    boolean isFailing() {
+    public boolean isFailing() {
         return outage != null;
     }
 
@@ -189,7 +196,7 @@ final class StateWriter {
      *
      * @throws AxException when the writer does not run (before the engine's start, after its stop)
      */
-    CompletableFuture<Boolean> submit(Transition transition) {
+    public CompletableFuture<Boolean> submit(Transition transition) {
         if (InstanceIds.isMemory(transition.instanceId())) {
             // a MEMORY instance lives in this process: its change applies at once, on the caller's thread, and it
             // goes on while the database is away
@@ -202,7 +209,7 @@ final class StateWriter {
     }
 
     /** Hands in transitions as one group; the futures tell, per transition, whether it applied. */
-    List<CompletableFuture<Boolean>> submitAll(List<Transition> transitions) {
+    public List<CompletableFuture<Boolean>> submitAll(List<Transition> transitions) {
         List<CompletableFuture<Boolean>> outcomes = new ArrayList<>(transitions.size());
         for (Transition t : transitions) {
             outcomes.add(submit(t));
@@ -214,7 +221,7 @@ final class StateWriter {
      * Like {@link #submitAll}, for callers that follow outcomes without waiting: a write the writer refuses (the
      * engine stops) comes back as a failed future instead of an exception.
      */
-    List<CompletableFuture<Boolean>> submitAllOrFail(List<Transition> transitions) {
+    public List<CompletableFuture<Boolean>> submitAllOrFail(List<Transition> transitions) {
         List<CompletableFuture<Boolean>> outcomes = new ArrayList<>(transitions.size());
         for (Transition t : transitions) {
             try {
@@ -230,7 +237,7 @@ final class StateWriter {
      * Hands in new instances (see {@link InstanceStore#schedule(List, long)}); the future tells, per fire, whether it
      * was written, or fails with a {@link FencedOutException}.
      */
-    CompletableFuture<boolean[]> schedule(List<NewFire> fires, long fence) {
+    public CompletableFuture<boolean[]> schedule(List<NewFire> fires, long fence) {
         if (!fires.isEmpty()
                 && fires.stream()
                         .allMatch(f -> InstanceIds.isMemory(f.instance().id()))) {
@@ -283,7 +290,7 @@ final class StateWriter {
      * Applies what is queued, in order, then stops the writer thread; waits at most {@code awaitMillis}. Writes that
      * still fail then (the store is down) fail; later writes are refused.
      */
-    void stop(long awaitMillis) {
+    public void stop(long awaitMillis) {
         if (phase == Phase.NEW) {
             phase = Phase.STOPPED;
             return;
@@ -439,7 +446,7 @@ final class StateWriter {
 
     private void failing(RuntimeException e) {
         if (outage == null) {
-            outage = new StoreOutage(clock.instant(), e.toString());
+            outage = new Outage(clock.instant(), e.toString());
             LOG.log(
                     Level.WARNING,
                     "AX cannot write to its store; retrying with back-off, nothing is dropped: {0}",
@@ -453,7 +460,7 @@ final class StateWriter {
     }
 
     private void recovered() {
-        StoreOutage was = outage;
+        Outage was = outage;
         if (was != null) {
             outage = null;
             LOG.log(
@@ -610,22 +617,22 @@ final class StateWriter {
     }
 
     /** A conditional transition with its audit row; false when the instance was no longer in {@code from}. */
-    boolean move(String instanceId, InstanceState from, InstanceState to, int attempt, String reason) {
+    public boolean move(String instanceId, InstanceState from, InstanceState to, int attempt, String reason) {
         return apply(change(instanceId, from, to, attempt, reason));
     }
 
     /** A change made by this node now, to be refined (owner, fence) and applied. */
-    Transition change(String instanceId, InstanceState from, InstanceState to, int attempt, String reason) {
+    public Transition change(String instanceId, InstanceState from, InstanceState to, int attempt, String reason) {
         return new Transition(instanceId, from, to, attempt, nodeId, stamps.next(), reason);
     }
 
     /** The time of a change this node makes now: see {@link ChangeStamps}. */
-    Instant stamp() {
+    public Instant stamp() {
         return stamps.next();
     }
 
     /** Applies a transition and waits for the outcome; false when the instance was elsewhere. */
-    boolean apply(Transition t) {
+    public boolean apply(Transition t) {
         return outcome(submit(t), t);
     }
 
@@ -634,7 +641,7 @@ final class StateWriter {
      * {@code fence} above 0, the leader of that epoch takes the instance over from {@code takenFrom} (a node that is
      * gone; null for an instance no node owned) instead.
      */
-    Transition owned(
+    public Transition owned(
             String instanceId,
             InstanceState from,
             InstanceState to,
@@ -654,7 +661,7 @@ final class StateWriter {
      * @return whether it was applied, once it was written (and logged when it was not)
      * @throws AxException when the writer does not run (the engine stopped): the change is not recorded
      */
-    CompletableFuture<Boolean> record(Transition t) {
+    public CompletableFuture<Boolean> record(Transition t) {
         String instanceId = t.instanceId();
         InstanceState from = t.from();
         InstanceState to = t.to();
@@ -673,14 +680,14 @@ final class StateWriter {
         });
     }
 
-    boolean outcome(CompletableFuture<Boolean> future, Transition t) {
+    public boolean outcome(CompletableFuture<Boolean> future, Transition t) {
         boolean applied = join(future);
         logMove(t, applied);
         return applied;
     }
 
     /** Waits for a write's outcome, rethrowing the store's exception as it was. */
-    static <T> T join(CompletableFuture<T> future) {
+    public static <T> T join(CompletableFuture<T> future) {
         try {
             return future.join();
         } catch (CompletionException e) {
@@ -692,7 +699,7 @@ final class StateWriter {
     }
 
     /** The exception a completed write's future holds (unwrapped), or null when it completed normally. */
-    static Throwable failure(CompletableFuture<?> outcome) {
+    public static Throwable failure(CompletableFuture<?> outcome) {
         try {
             outcome.join();
             return null;
@@ -701,7 +708,7 @@ final class StateWriter {
         }
     }
 
-    static void logMove(Transition t, boolean applied) {
+    public static void logMove(Transition t, boolean applied) {
         if (LOG.isLoggable(Level.DEBUG)) {
             LOG.log(
                     Level.DEBUG,

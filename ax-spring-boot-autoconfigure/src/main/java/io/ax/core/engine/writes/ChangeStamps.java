@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.writes;
 
 import io.ax.core.clock.AxClock;
 import java.time.Duration;
@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * that very change, and the row's time is what tells it from another change of the same instance, to the same state,
  * by the same node (a second claim of a running attempt, say). Thread-safe.
  */
-final class ChangeStamps {
+public final class ChangeStamps {
 
     /**
      * A clock that steps back by more than this starts the stamps again from its reading rather than counting up
@@ -23,12 +23,12 @@ final class ChangeStamps {
     private final AxClock clock;
     private final AtomicLong last = new AtomicLong(Long.MIN_VALUE);
 
-    ChangeStamps(AxClock clock) {
+    public ChangeStamps(AxClock clock) {
         this.clock = clock;
     }
 
     /** Now, in whole microseconds, later than every stamp handed out before (but after a large step back). */
-    Instant next() {
+    public Instant next() {
         long now = ChronoUnit.MICROS.between(Instant.EPOCH, clock.instant());
         long stamp =
                 last.accumulateAndGet(now, (before, x) -> x > before || x < before - STEP_BACK_MICROS ? x : before + 1);
@@ -36,7 +36,7 @@ final class ChangeStamps {
     }
 
     /** Whether two times are the same microsecond: a store keeps no finer time. */
-    static boolean sameMicro(Instant a, Instant b) {
+    public static boolean sameMicro(Instant a, Instant b) {
         return ChronoUnit.MICROS.between(Instant.EPOCH, a) == ChronoUnit.MICROS.between(Instant.EPOCH, b);
     }
 }

@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.writes;
 
 import io.ax.core.AuditEntry;
 import io.ax.core.DeadLetter;
@@ -30,7 +30,7 @@ import java.util.function.Predicate;
  * an in-memory store of this process, everything else in the configured store. Task rows and dead letters always go
  * to the configured store, so an operator finds every dead letter in one place.
  */
-final class StoreRouter implements InstanceStore {
+public final class StoreRouter implements InstanceStore {
 
     private static final Comparator<TaskInstance> DUE_ORDER =
             Comparator.comparing(TaskInstance::scheduledTime).thenComparing(TaskInstance::id);
@@ -44,12 +44,12 @@ final class StoreRouter implements InstanceStore {
      */
     private volatile boolean durableFences = true;
 
-    StoreRouter(InstanceStore durable, InMemoryInstanceStore memory) {
+    public StoreRouter(InstanceStore durable, InMemoryInstanceStore memory) {
         this.durable = durable;
         this.memory = memory;
     }
 
-    void durableFences(boolean fences) {
+    public void durableFences(boolean fences) {
         this.durableFences = fences;
     }
 
@@ -61,7 +61,7 @@ final class StoreRouter implements InstanceStore {
         return durableFences ? fence : 0;
     }
 
-    InMemoryInstanceStore memory() {
+    public InMemoryInstanceStore memory() {
         return memory;
     }
 

@@ -1,0 +1,23 @@
+/**
+ * The engine: {@link io.ax.core.engine.AxEngine}, the facade an application holds, with its builder and the
+ * settings and extension points it takes ({@link io.ax.core.engine.PoolSettings}, {@link
+ * io.ax.core.engine.RetentionSettings}, {@link io.ax.core.engine.EngineObserver}, {@link
+ * io.ax.core.engine.AttemptTracer}, {@link io.ax.core.engine.TraceContextCapture}, {@link
+ * io.ax.core.engine.ExecutorRouter}).
+ *
+ * <p>The engine's roles move into rooms of their own, each below the facade, with dependencies one way (checked by
+ * {@code ArchitectureTest}):
+ *
+ * <ul>
+ *   <li>{@link io.ax.core.engine.writes}: the writes to the stores, with their threads; it knows nothing of the
+ *       engine above it.
+ * </ul>
+ *
+ * The classes still in this package are the roles not moved yet: planning ({@code FirePlanner}, {@code Prefetcher},
+ * {@code Reconciliation}), leading ({@code Leadership}, {@code Takeover}), work ({@code Dispatcher}, {@code
+ * Claimer}, {@code AssignmentPoller}, {@code InstanceRunner}, {@code ExecutionPools}), delayed tasks, workflows and
+ * runtime definitions. A class is given what it uses: {@code Workflows} and {@code Prefetcher} take narrow arguments
+ * (the latter asks the rest of the engine through {@code Prefetcher.Wheel}); the others are still handed the facade.
+ * The facade's Javadoc lists every thread and the class that owns it.
+ */
+package io.ax.core.engine;
