@@ -29,7 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * trigger and time in one wheel entry. When entries fall due, it gathers what fell due together and hands it to the
  * {@link Dispatcher} as one group.
  */
-final class FirePlanner {
+final class FirePlanner implements Reconciliation.Planner {
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
 
@@ -76,7 +76,8 @@ final class FirePlanner {
     }
 
     /** Plans the first fire of a task's series from now; none while it is paused (its resume plans it). */
-    void planFirst(AxTask task, List<Pending> out) {
+    @Override
+    public void planFirst(AxTask task, List<Pending> out) {
         if (engine.isPaused(task.name())) {
             return;
         }
@@ -87,7 +88,8 @@ final class FirePlanner {
      * Plans the fire that follows {@code previous}; when that time has already passed by more than the misfire
      * threshold, plans the catch-ups of the task's misfire policy and resumes the series from the present.
      */
-    void planNext(AxTask task, Instant previous, Instant completed, List<Pending> out) {
+    @Override
+    public void planNext(AxTask task, Instant previous, Instant completed, List<Pending> out) {
         if (!engine.isRunning() || engine.registered().get(task.name()) != task || engine.isPaused(task.name())) {
             return; // a paused series plans nothing: its resume goes on from then
         }
@@ -165,7 +167,8 @@ final class FirePlanner {
         }
     }
 
-    void scheduleFires(List<Pending> pending, long epoch) {
+    @Override
+    public void scheduleFires(List<Pending> pending, long epoch) {
         List<Due> written;
         try {
             written = write(pending, epoch);

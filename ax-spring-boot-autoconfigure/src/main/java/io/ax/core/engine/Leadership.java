@@ -70,7 +70,14 @@ final class Leadership implements Membership.Listener {
         this.engine = engine;
         this.nodeId = engine.nodeId();
         this.thread = new ScheduledThreadPoolExecutor(1, new NamedThreadFactory("ax-leader", true));
-        this.reconciliation = new Reconciliation(engine, reconcileEvery);
+        // the planner is built after this class: each repair asks for it
+        this.reconciliation = new Reconciliation(
+                engine.stores(),
+                engine.clock(),
+                java.util.Collections.unmodifiableMap(engine.registered()),
+                engine::isPaused,
+                engine::fires,
+                reconcileEvery);
         this.ring = HashRing.of(List.of(nodeId), 1);
         this.live = Set.of(nodeId);
     }

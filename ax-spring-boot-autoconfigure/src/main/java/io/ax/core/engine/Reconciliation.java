@@ -1,6 +1,8 @@
 package io.ax.core.engine;
 
 import io.ax.core.AxTask;
+import io.ax.core.clock.AxClock;
+import io.ax.core.store.InstanceStore;
 import io.ax.core.store.StoredTask;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -12,6 +14,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * The leader's periodic check that every task with a trigger has its next fire: a series can stop when the write of
@@ -26,7 +30,21 @@ final class Reconciliation {
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
     static final Duration EVERY = Duration.ofSeconds(10);
 
-    private final AxEngine engine;
+    /** What a repair needs of the fire planner: the same decisions the series make on their own. */
+    interface Planner {
+        void planFirst(AxTask task, List<FirePlanner.Pending> out);
+
+        void planNext(AxTask task, Instant previous, Instant completed, List<FirePlanner.Pending> out);
+
+        /** Writes the fires, fenced by {@code epoch}, and waits for them. */
+        void scheduleFires(List<FirePlanner.Pending> pending, long epoch);
+    }
+
+    private final InstanceStore store;
+    private final AxClock clock;
+    private final Map<String, AxTask> tasks;
+    private final Predicate<String> paused;
+    private final Supplier<? extends Planner> planner;
     private final Duration every;
     /** Tasks without an unfinished fire at the last look; touched on ax-leader only. */
     private Set<String> suspects = Set.of();
@@ -35,8 +53,23 @@ final class Reconciliation {
     private volatile boolean soon;
     private final AtomicLong repaired = new AtomicLong();
 
-    Reconciliation(AxEngine engine, Duration every) {
-        this.engine = engine;
+    /**
+     * @param tasks the registered tasks, as they change (read only)
+     * @param paused whether a task is paused
+     * @param planner gives the fire planner at each repair (it may be built after this class)
+     */
+    Reconciliation(
+            InstanceStore store,
+            AxClock clock,
+            Map<String, AxTask> tasks,
+            Predicate<String> paused,
+            Supplier<? extends Planner> planner,
+            Duration every) {
+        this.store = store;
+        this.clock = clock;
+        this.tasks = tasks;
+        this.paused = paused;
+        this.planner = planner;
         this.every = every;
     }
 
@@ -47,7 +80,7 @@ final class Reconciliation {
 
     /** On ax-leader while this node leads: looks when the period has passed or a look was asked for. */
     void tick(long epoch) {
-        long now = engine.clock().nanoTime();
+        long now = clock.nanoTime();
         if (!soon && lastNanos != Long.MIN_VALUE && now - lastNanos < every.toNanos()) {
             return;
         }
@@ -68,12 +101,12 @@ final class Reconciliation {
     }
 
     void look(long epoch) {
-        Set<String> live = engine.stores().tasksWithLiveFire();
+        Set<String> live = store.tasksWithLiveFire();
         Set<String> missing = new TreeSet<>();
-        for (AxTask task : engine.registered().values()) {
+        for (AxTask task : tasks.values()) {
             if (task.trigger().firesOnItsOwn()
                     && !live.contains(task.name())
-                    && !engine.isPaused(task.name())) { // a paused series has no fire, rightly
+                    && !paused.test(task.name())) { // a paused series has no fire, rightly
                 missing.add(task.name());
             }
         }
@@ -84,26 +117,26 @@ final class Reconciliation {
             return;
         }
         Map<String, StoredTask> stored = new HashMap<>();
-        engine.stores().findTasks().forEach(t -> stored.put(t.name(), t));
-        Instant now = engine.clock().instant();
+        store.findTasks().forEach(t -> stored.put(t.name(), t));
+        Instant now = clock.instant();
         List<FirePlanner.Pending> planned = new ArrayList<>();
         for (String name : broken) {
-            AxTask task = engine.registered().get(name);
+            AxTask task = tasks.get(name);
             StoredTask recorded = stored.get(name);
             Instant next = recorded == null ? null : recorded.nextFireTime();
             if (task == null) {
                 continue;
             }
             if (next == null) {
-                engine.fires().planFirst(task, planned);
+                planner.get().planFirst(task, planned);
             } else if (next.isAfter(now)) {
                 // its recorded next fire was never written (or was taken away): that one, then
                 planned.add(FirePlanner.seriesFire(task, next));
             } else {
-                engine.fires().planNext(task, next, now, planned);
+                planner.get().planNext(task, next, now, planned);
             }
         }
-        engine.fires().scheduleFires(planned, epoch);
+        planner.get().scheduleFires(planned, epoch);
         repaired.addAndGet(broken.size());
         suspects = Set.of();
         LOG.log(
