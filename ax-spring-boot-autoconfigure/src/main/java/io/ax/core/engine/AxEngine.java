@@ -322,7 +322,48 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 b.prefetchPage,
                 b.prefetchLimit);
         this.payloadCodec = b.payloadCodec;
-        this.delayed = new DelayedTasks(this, b.payloadCodec, b.maxPayloadSize, b.traceCapture);
+        MemoryExecutions memory = new MemoryExecutions(stores, nodeId, wheel, this::deadlineOf, fires::becameDue);
+        this.delayed = new DelayedTasks(
+                stores,
+                clock,
+                nodeId,
+                this::task,
+                wakeUps,
+                new DelayedTasks.Engine() {
+                    @Override
+                    public boolean acceptsWork() {
+                        return AxEngine.this.acceptsWork();
+                    }
+
+                    @Override
+                    public boolean leads() {
+                        return leadership.epoch() > 0;
+                    }
+
+                    @Override
+                    public boolean covers(Instant time) {
+                        return prefetcher.covers(time);
+                    }
+
+                    @Override
+                    public void enqueue(Due due) {
+                        fires.enqueue(due);
+                    }
+
+                    @Override
+                    public void dequeue(String instanceId) {
+                        fires.dequeue(instanceId);
+                    }
+
+                    @Override
+                    public void continueAfterCancel(AxTask task, TaskInstance cancelled) {
+                        fires.continueAfterCancel(task, cancelled);
+                    }
+                },
+                memory,
+                b.payloadCodec,
+                b.maxPayloadSize,
+                b.traceCapture);
     }
 
     public static AxEngineBuilder builder() {
@@ -1043,22 +1084,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     long deadlineOf(Instant time) {
         clockGuard.check();
         return clock.nanoTime() + Horizon.nanosUntil(clock.instant(), time);
-    }
-
-    long wheelSchedule(long deadlineNanos, MemoryTask task) {
-        return wheel.schedule(deadlineNanos, task);
-    }
-
-    boolean wheelCancel(long handle) {
-        return wheel.cancel(handle);
-    }
-
-    boolean wheelReschedule(long handle, long deadlineNanos) {
-        return wheel.reschedule(handle, deadlineNanos);
-    }
-
-    Object wheelPayload(long handle) {
-        return wheel.payload(handle);
     }
 
     long at(long deadlineNanos, Runnable work) {

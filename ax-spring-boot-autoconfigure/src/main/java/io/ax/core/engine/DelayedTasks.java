@@ -11,8 +11,11 @@ import io.ax.core.PayloadCodec;
 import io.ax.core.ScheduleRequest;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
+import io.ax.core.clock.AxClock;
+import io.ax.core.cluster.WakeUps;
 import io.ax.core.engine.ScheduleRequests.Checked;
 import io.ax.core.engine.writes.InstanceIds;
+import io.ax.core.store.InstanceStore;
 import io.ax.core.store.NewFire;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * One-shot executions scheduled through {@link io.ax.core.AxScheduler}. PERSISTENT ones are written to the store
@@ -39,15 +43,60 @@ final class DelayedTasks {
 
     private record TaskKey(String task, String key) {}
 
-    private final AxEngine engine;
+    /** What delayed tasks need of the rest of the engine; called on the caller's thread, or after its commit. */
+    interface Engine {
+        /** Whether the engine takes scheduled work (it has not stopped). */
+        boolean acceptsWork();
+
+        /** Whether this node leads: another node's leader is woken for what is written here. */
+        boolean leads();
+
+        /** Whether an instance due at {@code time} belongs in the wheel now (inside the loaded window). */
+        boolean covers(Instant time);
+
+        /** Puts an instance into the wheel. */
+        void enqueue(Due due);
+
+        /** Takes an instance out of the wheel. */
+        void dequeue(String instanceId);
+
+        /** A cancelled fire of a series: the series goes on. */
+        void continueAfterCancel(AxTask task, TaskInstance cancelled);
+    }
+
+    private final InstanceStore stores;
+    private final AxClock clock;
+    private final String nodeId;
+    private final Function<String, Optional<AxTask>> tasks;
+    private final WakeUps wakeUps;
+    private final Engine engine;
     private final ScheduleRequests checks;
     private final MemoryExecutions memory;
     private final CallerTrace callerTrace;
 
-    DelayedTasks(AxEngine engine, PayloadCodec codec, int maxPayloadSize, TraceContextCapture traceCapture) {
+    /**
+     * @param tasks finds a registered task by name
+     * @param memory this node's MEMORY executions
+     */
+    DelayedTasks(
+            InstanceStore stores,
+            AxClock clock,
+            String nodeId,
+            Function<String, Optional<AxTask>> tasks,
+            WakeUps wakeUps,
+            Engine engine,
+            MemoryExecutions memory,
+            PayloadCodec codec,
+            int maxPayloadSize,
+            TraceContextCapture traceCapture) {
+        this.stores = stores;
+        this.clock = clock;
+        this.nodeId = nodeId;
+        this.tasks = tasks;
+        this.wakeUps = wakeUps;
         this.engine = engine;
-        this.checks = new ScheduleRequests(engine::task, codec, maxPayloadSize);
-        this.memory = new MemoryExecutions(engine);
+        this.checks = new ScheduleRequests(tasks, codec, maxPayloadSize);
+        this.memory = memory;
         this.callerTrace = new CallerTrace(traceCapture);
     }
 
@@ -62,7 +111,7 @@ final class DelayedTasks {
         if (!engine.acceptsWork()) {
             throw new AxException("The AX engine is stopped; it takes no scheduled work");
         }
-        Instant now = engine.clock().instant();
+        Instant now = clock.instant();
         // the whole batch first: a bad request anywhere in it leaves nothing written, in the store or the wheel
         List<Checked> checked = checks.checkAll(requests, now);
         // once for the batch: every request of a call belongs to the caller's one trace
@@ -114,20 +163,20 @@ final class DelayedTasks {
                     c.due(),
                     InstanceState.SCHEDULED,
                     0,
-                    engine.nodeId(),
+                    nodeId,
                     now,
                     InstanceOrigin.DELAYED,
                     c.key(),
                     traceParent);
             fires.add(new NewFire(instance, "scheduled through AxScheduler", c.payload()));
         }
-        boolean[] written = engine.stores().schedule(fires);
+        boolean[] written = stores.schedule(fires);
         List<Due> learned = new ArrayList<>(written.length);
         try {
             collectIds(chunk, checked, fires, written, ids, learned);
         } finally {
             // what was written is learned even when a duplicate's lookup throws, as it was one by one before
-            engine.stores().afterCommit(() -> learn(learned), NOTHING);
+            stores.afterCommit(() -> learn(learned), NOTHING);
         }
     }
 
@@ -147,8 +196,7 @@ final class DelayedTasks {
                 learned.add(new Due(checked.get(i).task(), instance));
             } else {
                 // inside the caller's transaction this also finds the instance it wrote there itself
-                ids[i] = engine.stores()
-                        .findByKey(instance.taskName(), instance.key())
+                ids[i] = stores.findByKey(instance.taskName(), instance.key())
                         .map(TaskInstance::id)
                         .orElseThrow(() -> new AxException("Task '" + instance.taskName()
                                 + "' has an instance with key '" + instance.key() + "', yet the store cannot find it"));
@@ -161,12 +209,12 @@ final class DelayedTasks {
      * another node) to load what is due soon, and what lies inside this node's loaded window goes into the wheel.
      */
     private void learn(List<Due> written) {
-        if (engine.leadership().epoch() == 0) {
-            engine.wakeUps().signal(List.of(io.ax.core.cluster.WakeUps.LEADER));
+        if (!engine.leads()) {
+            wakeUps.signal(List.of(WakeUps.LEADER));
         }
         for (Due due : written) {
-            if (engine.prefetcher().covers(due.scheduledTime())) {
-                engine.fires().enqueue(due);
+            if (engine.covers(due.scheduledTime())) {
+                engine.enqueue(due);
             }
         }
     }
@@ -177,19 +225,19 @@ final class DelayedTasks {
      * straight to their times.
      */
     private List<MemoryTask> parkedUntilCommit() {
-        if (!engine.stores().inCallerTransaction()) {
+        if (!stores.inCallerTransaction()) {
             return null;
         }
         List<MemoryTask> parked = new ArrayList<>();
         // registered before any enters the wheel: one that did is released or dropped even if a later one throws
-        engine.stores().afterCommit(() -> parked.forEach(memory::release), () -> parked.forEach(memory::drop));
+        stores.afterCommit(() -> parked.forEach(memory::release), () -> parked.forEach(memory::drop));
         return parked;
     }
 
     /** A PERSISTENT instance whose time lies inside the loaded window goes into the wheel now. */
     private void enqueueIfCovered(AxTask task, TaskInstance instance) {
-        if (engine.prefetcher().covers(instance.scheduledTime())) {
-            engine.fires().enqueue(new Due(task, instance));
+        if (engine.covers(instance.scheduledTime())) {
+            engine.enqueue(new Due(task, instance));
         }
     }
 
@@ -206,24 +254,23 @@ final class DelayedTasks {
         }
         MemoryTask waiting = memory.pending(instanceId);
         if (waiting != null) {
-            if (!engine.stores().inCallerTransaction()) {
+            if (!stores.inCallerTransaction()) {
                 if (memory.cancel(instanceId, waiting)) {
                     return cancelInStore(instanceId, 0, reason);
                 }
             } else if (memory.hold(waiting)) {
                 // held until the transaction ends: cancelled after a commit, back to its time after a rollback
-                engine.stores()
-                        .afterCommit(
-                                () -> {
-                                    if (memory.cancel(instanceId, waiting)) {
-                                        cancelInStore(instanceId, 0, reason);
-                                    }
-                                },
-                                () -> memory.release(waiting));
+                stores.afterCommit(
+                        () -> {
+                            if (memory.cancel(instanceId, waiting)) {
+                                cancelInStore(instanceId, 0, reason);
+                            }
+                        },
+                        () -> memory.release(waiting));
                 return true;
             }
         }
-        Optional<TaskInstance> found = engine.stores().find(instanceId);
+        Optional<TaskInstance> found = stores.find(instanceId);
         if (found.isEmpty() || found.get().state() != InstanceState.SCHEDULED) {
             return false;
         }
@@ -233,16 +280,14 @@ final class DelayedTasks {
         }
         // after the commit: a cancel that rolls back leaves the instance in the wheel, due as it was (meanwhile its
         // fire waits for the row the cancel holds, and then finds it CANCELLED, or SCHEDULED still)
-        engine.stores()
-                .afterCommit(
-                        () -> {
-                            engine.fires().dequeue(instanceId);
-                            if (instance.origin() == InstanceOrigin.SERIES) {
-                                engine.task(instance.taskName())
-                                        .ifPresent(task -> engine.fires().continueAfterCancel(task, instance));
-                            }
-                        },
-                        NOTHING);
+        stores.afterCommit(
+                () -> {
+                    engine.dequeue(instanceId);
+                    if (instance.origin() == InstanceOrigin.SERIES) {
+                        tasks.apply(instance.taskName()).ifPresent(task -> engine.continueAfterCancel(task, instance));
+                    }
+                },
+                NOTHING);
         return true;
     }
 
@@ -251,30 +296,29 @@ final class DelayedTasks {
      * that is not started (a process that only schedules), and the store's condition settles a race with a fire.
      */
     private boolean cancelInStore(String instanceId, int attempt, String reason) {
-        return engine.stores()
-                .transition(new Transition(
-                        instanceId,
-                        InstanceState.SCHEDULED,
-                        InstanceState.CANCELLED,
-                        attempt,
-                        engine.nodeId(),
-                        engine.clock().instant(),
-                        reason));
+        return stores.transition(new Transition(
+                instanceId,
+                InstanceState.SCHEDULED,
+                InstanceState.CANCELLED,
+                attempt,
+                nodeId,
+                clock.instant(),
+                reason));
     }
 
     boolean reschedule(String instanceId, Instant newTime) {
-        Instant now = engine.clock().instant();
+        Instant now = clock.instant();
         Instant due = ScheduleRequests.checkNewTime(instanceId, newTime, now);
         if (!InstanceIds.isWellFormed(instanceId)) {
             return false;
         }
         MemoryTask waiting = memory.pending(instanceId);
         if (waiting != null) {
-            return engine.stores().inCallerTransaction()
+            return stores.inCallerTransaction()
                     ? rescheduleHeld(instanceId, waiting, due)
                     : memory.reschedule(instanceId, waiting, due);
         }
-        Optional<TaskInstance> found = engine.stores().find(instanceId);
+        Optional<TaskInstance> found = stores.find(instanceId);
         if (found.isEmpty()) {
             return false;
         }
@@ -286,18 +330,17 @@ final class DelayedTasks {
         if (instance.state() != InstanceState.SCHEDULED) {
             return false;
         }
-        if (!engine.stores().reschedule(instanceId, instance.scheduledTime(), due, engine.nodeId(), now)) {
+        if (!stores.reschedule(instanceId, instance.scheduledTime(), due, nodeId, now)) {
             return false;
         }
-        TaskInstance moved = instance.dueAt(due, engine.nodeId(), now);
+        TaskInstance moved = instance.dueAt(due, nodeId, now);
         // after the commit: one that rolls back leaves the instance in the wheel at its old time
-        engine.stores()
-                .afterCommit(
-                        () -> {
-                            engine.fires().dequeue(instanceId);
-                            engine.task(instance.taskName()).ifPresent(task -> enqueueIfCovered(task, moved));
-                        },
-                        NOTHING);
+        stores.afterCommit(
+                () -> {
+                    engine.dequeue(instanceId);
+                    tasks.apply(instance.taskName()).ifPresent(task -> enqueueIfCovered(task, moved));
+                },
+                NOTHING);
         return true;
     }
 
@@ -308,7 +351,7 @@ final class DelayedTasks {
         }
         Instant previous = memory.dueOf(waiting);
         memory.reschedule(instanceId, waiting, due); // held: only its time changes
-        engine.stores().afterCommit(() -> memory.release(waiting), () -> {
+        stores.afterCommit(() -> memory.release(waiting), () -> {
             memory.reschedule(instanceId, waiting, previous);
             memory.release(waiting);
         });
@@ -323,8 +366,6 @@ final class DelayedTasks {
         if (waiting != null) {
             return Optional.of(memory.details(instanceId, waiting));
         }
-        return engine.stores()
-                .find(instanceId)
-                .map(instance -> new InstanceDetails(instance, engine.stores().auditTrail(instanceId)));
+        return stores.find(instanceId).map(instance -> new InstanceDetails(instance, stores.auditTrail(instanceId)));
     }
 }

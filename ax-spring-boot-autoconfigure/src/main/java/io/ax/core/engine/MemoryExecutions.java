@@ -7,7 +7,9 @@ import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.engine.writes.InstanceIds;
+import io.ax.core.engine.writes.StoreRouter;
 import io.ax.core.store.NewFire;
+import io.ax.core.wheel.AxTimer;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
@@ -16,6 +18,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+import java.util.function.ToLongFunction;
 
 /**
  * MEMORY executions scheduled through {@link io.ax.core.AxScheduler}: each waits in the wheel as a {@link
@@ -34,7 +38,13 @@ final class MemoryExecutions {
 
     private record TaskKey(String task, String key) {}
 
-    private final AxEngine engine;
+    private final StoreRouter stores;
+    private final String nodeId;
+    private final AxTimer<Object> wheel;
+    /** The wheel's deadline of a time, after a look at the clock for a jump. */
+    private final ToLongFunction<Instant> deadlineOf;
+    /** Takes an execution that fell due to its dispatch. */
+    private final Consumer<Due> becameDue;
     /** Tells this process's MEMORY ids from another's: a stale id from before a restart finds nothing. */
     private final String incarnation =
             String.format("%08x", ThreadLocalRandom.current().nextInt());
@@ -46,8 +56,17 @@ final class MemoryExecutions {
      */
     private final Map<MemoryTask, Integer> held = new ConcurrentHashMap<>();
 
-    MemoryExecutions(AxEngine engine) {
-        this.engine = engine;
+    MemoryExecutions(
+            StoreRouter stores,
+            String nodeId,
+            AxTimer<Object> wheel,
+            ToLongFunction<Instant> deadlineOf,
+            Consumer<Due> becameDue) {
+        this.stores = stores;
+        this.nodeId = nodeId;
+        this.wheel = wheel;
+        this.deadlineOf = deadlineOf;
+        this.becameDue = becameDue;
     }
 
     /**
@@ -74,12 +93,12 @@ final class MemoryExecutions {
                 return idOf(pending.handle());
             }
             // a key is unique per handler whatever the durability: the configured store may hold it too
-            Optional<TaskInstance> existing = engine.stores().findByKey(task.name(), key);
+            Optional<TaskInstance> existing = stores.findByKey(task.name(), key);
             if (existing.isPresent()) {
                 return existing.get().id();
             }
             String id = enterWheel(task, due, payload, key, traceParent, now, parked);
-            if (engine.wheelPayload(handleOf(id)) instanceof MemoryTask entered) {
+            if (wheel.payload(handleOf(id)) instanceof MemoryTask entered) {
                 keys.put(taskKey, entered);
             }
             return id;
@@ -96,7 +115,7 @@ final class MemoryExecutions {
             List<MemoryTask> parked) {
         MemoryTask m = MemoryTask.of(task, micros(due), micros(now), payload, key, traceParent);
         synchronized (m) { // the wheel may fire it at once: its handle must be set before anyone reads it
-            m.handle(engine.wheelSchedule(parked == null ? engine.deadlineOf(due) : farthest(), m));
+            m.handle(wheel.schedule(parked == null ? deadlineOf.applyAsLong(due) : farthest(), m));
             if (parked != null) {
                 held.put(m, 1);
                 parked.add(m);
@@ -107,7 +126,7 @@ final class MemoryExecutions {
 
     /** The wheel's farthest deadline: where a held execution waits, a hundred years away. */
     private long farthest() {
-        return engine.deadlineOf(Instant.MAX);
+        return deadlineOf.applyAsLong(Instant.MAX);
     }
 
     /**
@@ -117,10 +136,10 @@ final class MemoryExecutions {
     boolean hold(MemoryTask m) {
         synchronized (m) {
             long handle = m.handle();
-            if (engine.wheelPayload(handle) != m) {
+            if (wheel.payload(handle) != m) {
                 return false;
             }
-            if (held.merge(m, 1, Integer::sum) == 1 && !engine.wheelReschedule(handle, farthest())) {
+            if (held.merge(m, 1, Integer::sum) == 1 && !wheel.reschedule(handle, farthest())) {
                 held.remove(m);
                 return false;
             }
@@ -140,7 +159,7 @@ final class MemoryExecutions {
                 return;
             }
             held.remove(m);
-            engine.wheelReschedule(m.handle(), engine.deadlineOf(instant(m.dueMicros())));
+            wheel.reschedule(m.handle(), deadlineOf.applyAsLong(instant(m.dueMicros())));
         }
     }
 
@@ -148,7 +167,7 @@ final class MemoryExecutions {
     void drop(MemoryTask m) {
         synchronized (m) {
             held.remove(m);
-            engine.wheelCancel(m.handle());
+            wheel.cancel(m.handle());
         }
         forgetKey(m);
     }
@@ -168,13 +187,13 @@ final class MemoryExecutions {
         }
         forgetKey(m);
         TaskInstance instance = remember(m, idOf(handle), dueMicros);
-        engine.fires().becameDue(new Due(m.task, instance));
+        becameDue.accept(new Due(m.task, instance));
     }
 
     /** The execution behind {@code id} while it waits in this process's wheel, or null. */
     MemoryTask pending(String id) {
         long handle = handleOf(id);
-        return handle != -1 && engine.wheelPayload(handle) instanceof MemoryTask m ? m : null;
+        return handle != -1 && wheel.payload(handle) instanceof MemoryTask m ? m : null;
     }
 
     /**
@@ -183,7 +202,7 @@ final class MemoryExecutions {
      */
     boolean cancel(String id, MemoryTask m) {
         synchronized (m) {
-            if (!engine.wheelCancel(handleOf(id))) {
+            if (!wheel.cancel(handleOf(id))) {
                 return false;
             }
             held.remove(m);
@@ -198,10 +217,10 @@ final class MemoryExecutions {
         synchronized (m) {
             long previous = m.dueMicros();
             m.dueMicros(micros(due));
-            if (held.containsKey(m) && engine.wheelPayload(handleOf(id)) == m) {
+            if (held.containsKey(m) && wheel.payload(handleOf(id)) == m) {
                 return true;
             }
-            if (engine.wheelReschedule(handleOf(id), engine.deadlineOf(due))) {
+            if (wheel.reschedule(handleOf(id), deadlineOf.applyAsLong(due))) {
                 return true;
             }
             m.dueMicros(previous); // it fired meanwhile, with its old time
@@ -213,7 +232,7 @@ final class MemoryExecutions {
     InstanceDetails details(String id, MemoryTask m) {
         TaskInstance instance = instance(m, id, m.dueMicros());
         Instant created = instance.updatedAt();
-        String node = engine.nodeId();
+        String node = nodeId;
         return new InstanceDetails(
                 instance,
                 List.of(
@@ -230,7 +249,7 @@ final class MemoryExecutions {
 
     private TaskInstance remember(MemoryTask m, String id, long dueMicros) {
         TaskInstance instance = instance(m, id, dueMicros);
-        engine.stores().memory().schedule(List.of(new NewFire(instance, REASON, m.payload)));
+        stores.memory().schedule(List.of(new NewFire(instance, REASON, m.payload)));
         return instance;
     }
 
@@ -241,7 +260,7 @@ final class MemoryExecutions {
                 instant(dueMicros),
                 InstanceState.SCHEDULED,
                 0,
-                engine.nodeId(),
+                nodeId,
                 instant(m.createdMicros),
                 InstanceOrigin.DELAYED,
                 m.key,
