@@ -257,7 +257,37 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         this.idempotency = b.idempotency != null ? b.idempotency : new InMemoryIdempotency(clock);
         this.workflows =
                 new Workflows(stores, clock, nodeId, java.util.Collections.unmodifiableMap(tasks), this::dueNow);
-        this.runtimeTasks = new RuntimeTasks(this);
+        this.runtimeTasks = new RuntimeTasks(stores, clock, nodeId, router, new RuntimeTasks.Registry() {
+            @Override
+            public Map<String, AxTask> tasks() {
+                return java.util.Collections.unmodifiableMap(tasks);
+            }
+
+            @Override
+            public void load(AxTask task) {
+                tasks.put(task.name(), task);
+            }
+
+            @Override
+            public void add(AxTask task) {
+                register(task);
+            }
+
+            @Override
+            public void replace(AxTask task, String reason) {
+                replaceTask(task, reason);
+            }
+
+            @Override
+            public void remove(String name, String reason) {
+                removeTask(name, reason);
+            }
+
+            @Override
+            public List<String> downstream(String name) {
+                return workflows.graph().downstream(name);
+            }
+        });
         this.leadership = new Leadership(this, b.reconcileEvery);
         this.membership = new Membership(
                 registry,
@@ -848,15 +878,11 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     }
 
     /** A task registered at runtime joins this node's tasks; its first fire is planned if this node leads. */
-    void addTask(AxTask task) {
-        register(task);
-    }
-
     /**
      * A runtime task's new definition replaces the old one on this node. If this node leads, the fire the old one
      * planned is cancelled and the new one's first fire planned: the change takes effect from its next fire time.
      */
-    void replaceTask(AxTask task, String reason) {
+    private void replaceTask(AxTask task, String reason) {
         router.check(task);
         Map<String, AxTask> next = new java.util.HashMap<>(tasks);
         next.put(task.name(), task);
@@ -878,7 +904,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     }
 
     /** A runtime task leaves this node; if this node leads, its pending fires are cancelled. */
-    void removeTask(String name, String reason) {
+    private void removeTask(String name, String reason) {
         AxTask old = tasks.remove(name);
         if (old == null) {
             return;

@@ -5,6 +5,8 @@ import io.ax.core.AxTask;
 import io.ax.core.InvalidTaskException;
 import io.ax.core.TaskDefinition;
 import io.ax.core.UnknownTaskException;
+import io.ax.core.clock.AxClock;
+import io.ax.core.store.InstanceStore;
 import io.ax.core.store.StoredDefinition;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -34,7 +36,32 @@ final class RuntimeTasks {
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
 
-    private final AxEngine engine;
+    /** The engine's registered tasks, as this class changes them. */
+    interface Registry {
+        /** The registered tasks now (read only). */
+        Map<String, AxTask> tasks();
+
+        /** Before the engine plans anything: a stored definition joins the tasks defined in code. */
+        void load(AxTask task);
+
+        /** A runtime task joins this node, as {@link AxEngine#register} does it. */
+        void add(AxTask task);
+
+        /** A runtime task's new definition replaces the old one on this node. */
+        void replace(AxTask task, String reason);
+
+        /** A runtime task leaves this node. */
+        void remove(String name, String reason);
+
+        /** The tasks that wait for {@code name} in today's workflows. */
+        List<String> downstream(String name);
+    }
+
+    private final InstanceStore stores;
+    private final AxClock clock;
+    private final String nodeId;
+    private final ExecutorRouter router;
+    private final Registry registry;
     /** Runtime task name -> the version this node runs. */
     private final Map<String, Long> applied = new ConcurrentHashMap<>();
     /** Stored definitions this node cannot run (a name taken by code, an executor it lacks): warned once each. */
@@ -45,17 +72,21 @@ final class RuntimeTasks {
     private final ScheduledThreadPoolExecutor thread =
             new ScheduledThreadPoolExecutor(1, new NamedThreadFactory("ax-definitions", true));
 
-    RuntimeTasks(AxEngine engine) {
-        this.engine = engine;
+    RuntimeTasks(InstanceStore stores, AxClock clock, String nodeId, ExecutorRouter router, Registry registry) {
+        this.stores = stores;
+        this.clock = clock;
+        this.nodeId = nodeId;
+        this.router = router;
+        this.registry = registry;
     }
 
     /** Before the engine plans anything: the stored definitions join the tasks defined in code. */
     void load() {
         synchronized (lock) {
-            for (StoredDefinition stored : engine.stores().findDefinitions()) {
+            for (StoredDefinition stored : stores.findDefinitions()) {
                 Optional<AxTask> task = readable(stored);
                 if (task.isPresent()) {
-                    engine.registered().put(stored.name(), task.get());
+                    registry.load(task.get());
                     applied.put(stored.name(), stored.version());
                 }
             }
@@ -72,7 +103,7 @@ final class RuntimeTasks {
 
     List<TaskDefinition> list() {
         List<TaskDefinition> list = new ArrayList<>();
-        for (StoredDefinition stored : engine.stores().findDefinitions()) {
+        for (StoredDefinition stored : stores.findDefinitions()) {
             list.add(new TaskDefinition(
                     TaskDefinitionText.read(stored.definition()), stored.version(), stored.updatedAt(), stored.node()));
         }
@@ -88,21 +119,20 @@ final class RuntimeTasks {
             }
             refuseCodeTask(name);
             check(task, null);
-            Instant now = engine.clock().instant();
-            StoredDefinition stored =
-                    new StoredDefinition(name, TaskDefinitionText.write(task), 1, engine.nodeId(), now);
-            if (!engine.stores().insertDefinition(stored)) {
+            Instant now = clock.instant();
+            StoredDefinition stored = new StoredDefinition(name, TaskDefinitionText.write(task), 1, nodeId, now);
+            if (!stores.insertDefinition(stored)) {
                 throw new AxException(
                         "Task '" + name + "' was registered at runtime by another node meanwhile; update it instead");
             }
-            engine.addTask(task);
+            registry.add(task);
             applied.put(name, 1L);
             LOG.log(
                     Level.INFO,
                     "Task ''{0}'' registered at runtime: {1}",
                     name,
                     task.trigger().describe());
-            return new TaskDefinition(task, 1, now, engine.nodeId());
+            return new TaskDefinition(task, 1, now, nodeId);
         }
     }
 
@@ -112,39 +142,33 @@ final class RuntimeTasks {
             String name = task.name();
             StoredDefinition current = stored(name);
             check(task, name);
-            Instant now = engine.clock().instant();
+            Instant now = clock.instant();
             long version = current.version() + 1;
-            StoredDefinition next =
-                    new StoredDefinition(name, TaskDefinitionText.write(task), version, engine.nodeId(), now);
-            if (!engine.stores().updateDefinition(next)) {
+            StoredDefinition next = new StoredDefinition(name, TaskDefinitionText.write(task), version, nodeId, now);
+            if (!stores.updateDefinition(next)) {
                 throw new AxException("Task '" + name + "' was changed by another node meanwhile (it is no longer at"
                         + " version " + current.version() + "); read it again and retry");
             }
-            engine.replaceTask(task, "definition updated to version " + version);
+            registry.replace(task, "definition updated to version " + version);
             applied.put(name, version);
             LOG.log(Level.INFO, "Task ''{0}'' updated at runtime to version {1}: {2}", name, version, describe(task));
-            return new TaskDefinition(task, version, now, engine.nodeId());
+            return new TaskDefinition(task, version, now, nodeId);
         }
     }
 
     void unregister(String name) {
         synchronized (lock) {
             StoredDefinition current = stored(name);
-            List<String> waiting = engine.workflows().graph().downstream(name);
+            List<String> waiting = registry.downstream(name);
             if (!waiting.isEmpty()) {
                 throw new InvalidTaskException(
                         name, "dependsOn", "tasks " + waiting + " depend on it; unregister or update them first");
             }
-            if (!engine.stores()
-                    .deleteDefinition(
-                            name,
-                            current.version(),
-                            engine.nodeId(),
-                            engine.clock().instant())) {
+            if (!stores.deleteDefinition(name, current.version(), nodeId, clock.instant())) {
                 throw new AxException("Task '" + name + "' was changed by another node meanwhile; try again");
             }
             applied.remove(name);
-            engine.removeTask(name, "task unregistered");
+            registry.remove(name, "task unregistered");
             LOG.log(Level.INFO, "Task ''{0}'' unregistered", name);
         }
     }
@@ -154,7 +178,7 @@ final class RuntimeTasks {
         try {
             synchronized (lock) {
                 Map<String, StoredDefinition> stored = new HashMap<>();
-                engine.stores().findDefinitions().forEach(d -> stored.put(d.name(), d));
+                stores.findDefinitions().forEach(d -> stored.put(d.name(), d));
                 for (StoredDefinition d : stored.values()) {
                     Long have = applied.get(d.name());
                     if (have != null && have == d.version()) {
@@ -166,9 +190,9 @@ final class RuntimeTasks {
                     }
                     try {
                         if (have == null) {
-                            engine.addTask(task.get());
+                            registry.add(task.get());
                         } else {
-                            engine.replaceTask(task.get(), "definition updated to version " + d.version());
+                            registry.replace(task.get(), "definition updated to version " + d.version());
                         }
                         applied.put(d.name(), d.version());
                     } catch (RuntimeException e) {
@@ -178,7 +202,7 @@ final class RuntimeTasks {
                 for (String name : new HashSet<>(applied.keySet())) {
                     if (!stored.containsKey(name)) {
                         applied.remove(name);
-                        engine.removeTask(name, "task unregistered");
+                        registry.remove(name, "task unregistered");
                     }
                 }
             }
@@ -189,13 +213,13 @@ final class RuntimeTasks {
 
     /** The stored task, if this node can run it: not a name taken by code, and claimed by one of its executors. */
     private Optional<AxTask> readable(StoredDefinition stored) {
-        if (!applied.containsKey(stored.name()) && engine.registered().containsKey(stored.name())) {
+        if (!applied.containsKey(stored.name()) && registry.tasks().containsKey(stored.name())) {
             refuse(stored, "a task defined in code has that name");
             return Optional.empty();
         }
         try {
             AxTask task = TaskDefinitionText.read(stored.definition());
-            engine.router().check(task);
+            router.check(task);
             return Optional.of(task);
         } catch (RuntimeException e) {
             refuse(stored, e.getMessage());
@@ -210,13 +234,13 @@ final class RuntimeTasks {
                     "Runtime task ''{0}'' (version {1}) cannot run on node {2}: {3}",
                     stored.name(),
                     stored.version(),
-                    engine.nodeId(),
+                    nodeId,
                     why);
         }
     }
 
     private StoredDefinition stored(String name) {
-        for (StoredDefinition d : engine.stores().findDefinitions()) {
+        for (StoredDefinition d : stores.findDefinitions()) {
             if (d.name().equals(name)) {
                 return d;
             }
@@ -226,7 +250,7 @@ final class RuntimeTasks {
     }
 
     private void refuseCodeTask(String name) {
-        if (engine.registered().containsKey(name) && !applied.containsKey(name)) {
+        if (registry.tasks().containsKey(name) && !applied.containsKey(name)) {
             throw new AxException("Task '" + name + "' is defined in code (@AxJob, ax.tasks or AxEngine.register);"
                     + " a runtime definition cannot take its name or change it");
         }
@@ -234,8 +258,8 @@ final class RuntimeTasks {
 
     /** The executor's check and the workflow rules, with {@code replacing} (if any) swapped for the task. */
     private void check(AxTask task, String replacing) {
-        engine.router().check(task);
-        List<AxTask> all = new ArrayList<>(engine.registered().values());
+        router.check(task);
+        List<AxTask> all = new ArrayList<>(registry.tasks().values());
         if (replacing != null) {
             all.removeIf(t -> t.name().equals(replacing));
         }
