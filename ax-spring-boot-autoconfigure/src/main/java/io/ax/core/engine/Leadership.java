@@ -251,7 +251,19 @@ final class Leadership implements Membership.Listener {
             return; // lost again before this ran
         }
         try {
-            new Takeover(engine, this).run(epoch);
+            new Takeover(
+                            engine.stores(),
+                            engine.clock(),
+                            nodeId,
+                            java.util.Collections.unmodifiableMap(engine.registered()),
+                            engine.paused(),
+                            engine.runner()::isRunning,
+                            engine.fires(),
+                            engine.dispatcher(),
+                            engine.prefetcher(),
+                            engine.writer(),
+                            this)
+                    .run(epoch);
             adoptOrphans(epoch);
             engine.workflows().sweep(epoch); // runs whose steps ended while no node led go on
         } catch (FencedOutException e) {

@@ -4,6 +4,8 @@ import io.ax.core.AxTask;
 import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
+import io.ax.core.clock.AxClock;
+import io.ax.core.engine.writes.StateWriter;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.OwnedInstance;
 import io.ax.core.store.StoredTask;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * What a node does when it becomes leader, so that no decision is lost between two leaders:
@@ -37,36 +40,67 @@ final class Takeover {
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
 
-    private final AxEngine engine;
-    private final Leadership leadership;
     private final InstanceStore store;
+    private final AxClock clock;
+    private final String nodeId;
+    private final Map<String, AxTask> tasks;
+    private final Set<String> paused;
+    private final Predicate<String> runsHere;
+    private final FirePlanner fires;
+    private final Dispatcher dispatcher;
+    private final Prefetcher prefetcher;
+    private final StateWriter writer;
+    private final Leadership leadership;
     private long epoch;
 
-    Takeover(AxEngine engine, Leadership leadership) {
-        this.engine = engine;
+    /**
+     * @param tasks the registered tasks (read only)
+     * @param paused the names of paused tasks: the takeover adds those the store remembers
+     * @param runsHere whether an attempt of the instance runs on this node now
+     */
+    Takeover(
+            InstanceStore store,
+            AxClock clock,
+            String nodeId,
+            Map<String, AxTask> tasks,
+            Set<String> paused,
+            Predicate<String> runsHere,
+            FirePlanner fires,
+            Dispatcher dispatcher,
+            Prefetcher prefetcher,
+            StateWriter writer,
+            Leadership leadership) {
+        this.store = store;
+        this.clock = clock;
+        this.nodeId = nodeId;
+        this.tasks = tasks;
+        this.paused = paused;
+        this.runsHere = runsHere;
+        this.fires = fires;
+        this.dispatcher = dispatcher;
+        this.prefetcher = prefetcher;
+        this.writer = writer;
         this.leadership = leadership;
-        this.store = engine.stores();
     }
 
     void run(long epoch) {
         this.epoch = epoch;
-        Instant now = engine.clock().instant();
-        Map<String, AxTask> tasks = engine.registered();
+        Instant now = clock.instant();
         Map<String, StoredTask> stored = new HashMap<>();
         for (StoredTask t : store.findTasks()) {
             stored.put(t.name(), t);
             if (t.paused() && tasks.containsKey(t.name())) {
-                engine.paused().add(t.name());
+                paused.add(t.name());
             }
         }
         Set<String> inFlight = new HashSet<>();
-        adoptInFlight(tasks, inFlight);
+        adoptInFlight(inFlight);
         Set<String> withPendingFire = new HashSet<>();
         Set<String> unknown = new TreeSet<>();
         List<FirePlanner.Pending> planned = new ArrayList<>();
         int[] resumed = new int[1];
         // SCHEDULED instances: only those inside the prefetch window are read; the rest wait in the store
-        engine.prefetcher().takeOver(instance -> {
+        prefetcher.takeOver(instance -> {
             AxTask task = tasks.get(instance.taskName());
             if (task == null) {
                 unknown.add(instance.taskName());
@@ -78,28 +112,28 @@ final class Takeover {
                 withPendingFire.add(task.name());
                 resumePendingFire(due, now, planned);
             } else {
-                engine.fires().enqueue(due);
+                fires.enqueue(due);
             }
         });
         // read again: a deposed leader's assignment, fenced when its statement began, may have committed between the
         // two reads, so its instance was in flight for neither. Whatever was SCHEDULED at the read above and moves
         // later meets this node's own conditional assignment instead
-        adoptInFlight(tasks, inFlight);
+        adoptInFlight(inFlight);
         for (AxTask task : tasks.values()) {
             if (withPendingFire.contains(task.name()) || !task.trigger().firesOnItsOwn()) {
                 continue;
             }
             StoredTask storedTask = stored.get(task.name());
             if (storedTask == null || storedTask.nextFireTime() == null) {
-                engine.fires().planFirst(task, planned);
+                fires.planFirst(task, planned);
             } else if (isPending(task, storedTask.nextFireTime())) {
                 continue; // beyond what was loaded: the prefetcher brings it when its time comes near
             } else {
                 // its last fire happened, the next was never written: go on from the last
-                engine.fires().planNext(task, storedTask.nextFireTime(), now, planned);
+                fires.planNext(task, storedTask.nextFireTime(), now, planned);
             }
         }
-        engine.fires().scheduleFires(planned, epoch);
+        fires.scheduleFires(planned, epoch);
         if (resumed[0] > 0) {
             LOG.log(Level.INFO, "AX leader loaded {0} pending instance(s) from the store", resumed[0]);
         }
@@ -117,16 +151,15 @@ final class Takeover {
      * non-overlapping task's, a fixed-delay series'), and follows those of other nodes to their end. Skips the ids
      * in {@code seen}, and adds those it read.
      */
-    private void adoptInFlight(Map<String, AxTask> tasks, Set<String> seen) {
+    private void adoptInFlight(Set<String> seen) {
         for (OwnedInstance o : store.findOwned(Recovery.IN_FLIGHT, null, Integer.MAX_VALUE)) {
             TaskInstance in = o.instance();
             if (!seen.add(in.id())) {
                 continue;
             }
             AxTask task = tasks.get(in.taskName());
-            boolean endedHere = engine.nodeId().equals(o.owner())
-                    && in.state() == InstanceState.RUNNING
-                    && !engine.runner().isRunning(in.id());
+            boolean endedHere =
+                    nodeId.equals(o.owner()) && in.state() == InstanceState.RUNNING && !runsHere.test(in.id());
             if (endedHere) {
                 // this node ran it and its end waits in the writer (the database was away): not in flight any more
                 continue;
@@ -135,8 +168,8 @@ final class Takeover {
                     && o.owner() != null
                     && (!task.concurrent() || task.trigger().measuresFromCompletion())) {
                 Due due = new Due(task, in);
-                engine.dispatcher().markInFlight(due);
-                if (!o.owner().equals(engine.nodeId())) {
+                dispatcher.markInFlight(due);
+                if (!o.owner().equals(nodeId)) {
                     leadership.assigned(due, o.owner());
                 }
             }
@@ -151,33 +184,29 @@ final class Takeover {
     }
 
     private void resumePendingFire(Due due, Instant now, List<FirePlanner.Pending> planned) {
-        if (!engine.fires().isMisfire(due.scheduledTime(), now)) {
-            engine.fires().enqueue(due);
+        if (!fires.isMisfire(due.scheduledTime(), now)) {
+            fires.enqueue(due);
             return;
         }
         AxTask task = due.task();
         switch (task.misfire()) {
             case SKIP ->
-                engine.writer()
-                        .apply(engine.writer()
-                                .change(
-                                        due.instanceId(),
-                                        InstanceState.SCHEDULED,
-                                        InstanceState.CANCELLED,
-                                        0,
-                                        "misfire policy SKIP: fire time " + due.scheduledTime()
-                                                + " passed while no node ran")
-                                .assignedTo(null, epoch));
-            case FIRE_ONCE, FIRE_ALL ->
-                engine.fires()
-                        .enqueue(new Due(
-                                task,
+                writer.apply(writer.change(
                                 due.instanceId(),
-                                due.scheduledTime(),
-                                InstanceOrigin.CATCH_UP,
-                                due.attempt(),
-                                due.traceParent()));
+                                InstanceState.SCHEDULED,
+                                InstanceState.CANCELLED,
+                                0,
+                                "misfire policy SKIP: fire time " + due.scheduledTime() + " passed while no node ran")
+                        .assignedTo(null, epoch));
+            case FIRE_ONCE, FIRE_ALL ->
+                fires.enqueue(new Due(
+                        task,
+                        due.instanceId(),
+                        due.scheduledTime(),
+                        InstanceOrigin.CATCH_UP,
+                        due.attempt(),
+                        due.traceParent()));
         }
-        engine.fires().planMissed(task, due.scheduledTime(), now, false, planned);
+        fires.planMissed(task, due.scheduledTime(), now, false, planned);
     }
 }
