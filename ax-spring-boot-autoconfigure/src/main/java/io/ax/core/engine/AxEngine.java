@@ -452,7 +452,17 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         endWriter.start();
         wheel.start();
         try {
-            new Recovery(this).run();
+            new Recovery(
+                            stores,
+                            clock,
+                            nodeId,
+                            java.util.Collections.unmodifiableMap(tasks),
+                            java.util.Collections.unmodifiableSet(paused),
+                            dispatcher,
+                            poller,
+                            runner,
+                            this::after)
+                    .run();
             prefetcher.start();
             membership.start(); // a node alone leads at once; the takeover plans and loads before this returns
         } catch (RuntimeException e) {

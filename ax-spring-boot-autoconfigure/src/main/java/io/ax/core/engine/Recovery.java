@@ -3,6 +3,7 @@ package io.ax.core.engine;
 import io.ax.core.AxTask;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
+import io.ax.core.clock.AxClock;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.OwnedInstance;
 import java.lang.System.Logger.Level;
@@ -40,28 +41,59 @@ final class Recovery {
             InstanceState.TIMEOUT,
             InstanceState.RETRYING);
 
-    private final AxEngine engine;
-    private final InstanceStore store;
+    /** Runs work on the dispatch thread after a delay, on the engine's wheel. */
+    interface Later {
+        void after(Duration delay, Runnable work);
+    }
 
-    Recovery(AxEngine engine) {
-        this.engine = engine;
-        this.store = engine.stores();
+    private final InstanceStore store;
+    private final AxClock clock;
+    private final String nodeId;
+    private final Map<String, AxTask> tasks;
+    private final Set<String> paused;
+    private final Dispatcher dispatcher;
+    private final AssignmentPoller poller;
+    private final InstanceRunner runner;
+    private final Later later;
+
+    /**
+     * @param tasks the registered tasks (read only)
+     * @param paused the names of tasks paused before the start (read only)
+     */
+    Recovery(
+            InstanceStore store,
+            AxClock clock,
+            String nodeId,
+            Map<String, AxTask> tasks,
+            Set<String> paused,
+            Dispatcher dispatcher,
+            AssignmentPoller poller,
+            InstanceRunner runner,
+            Later later) {
+        this.store = store;
+        this.clock = clock;
+        this.nodeId = nodeId;
+        this.tasks = tasks;
+        this.paused = paused;
+        this.dispatcher = dispatcher;
+        this.poller = poller;
+        this.runner = runner;
+        this.later = later;
     }
 
     void run() {
-        Instant now = engine.clock().instant();
-        Map<String, AxTask> tasks = engine.registered();
+        Instant now = clock.instant();
         Map<String, String> triggers = new HashMap<>();
         for (AxTask task : tasks.values()) {
             triggers.put(task.name(), task.trigger().describe());
         }
         store.saveTasks(triggers, now);
-        for (String name : engine.paused()) {
+        for (String name : paused) {
             store.setPaused(name, true, now); // paused before the start, when the store had no row for it yet
         }
         Set<String> unknown = new TreeSet<>();
         int resumed = 0;
-        for (OwnedInstance o : store.findOwned(IN_FLIGHT, engine.nodeId(), Integer.MAX_VALUE)) {
+        for (OwnedInstance o : store.findOwned(IN_FLIGHT, nodeId, Integer.MAX_VALUE)) {
             TaskInstance instance = o.instance();
             AxTask task = tasks.get(instance.taskName());
             if (task == null) {
@@ -92,46 +124,44 @@ final class Recovery {
 
     /** Assigned to this node's last run, never started: this run acknowledges it and runs it. */
     private void claim(Due due, TaskInstance instance, long epoch) {
-        engine.dispatcher().markInFlight(due);
-        engine.poller().claimLater(due, Math.max(1, instance.attempt()), epoch);
+        dispatcher.markInFlight(due);
+        poller.claimLater(due, Math.max(1, instance.attempt()), epoch);
     }
 
     private void failOrphan(Due due, TaskInstance instance, long epoch) {
-        engine.dispatcher().markInFlight(due);
+        dispatcher.markInFlight(due);
         Execution orphan = new Execution(due, instance.attempt(), epoch);
-        engine.runner()
-                .afterBadAttempt(
-                        orphan,
-                        InstanceState.FAILED,
-                        "node " + engine.nodeId() + " stopped while running attempt " + instance.attempt(),
-                        null,
-                        0,
-                        null,
-                        0);
+        runner.afterBadAttempt(
+                orphan,
+                InstanceState.FAILED,
+                "node " + nodeId + " stopped while running attempt " + instance.attempt(),
+                null,
+                0,
+                null,
+                0);
     }
 
     /** Its last run recorded the attempt's failure and stopped before deciding what follows: decided now. */
     private void decideAfterFailure(Due due, TaskInstance instance, long epoch) {
-        engine.dispatcher().markInFlight(due);
-        engine.runner()
-                .retryOrDie(
-                        new Execution(due, instance.attempt(), epoch),
-                        instance.state(),
-                        "attempt " + instance.attempt() + " " + instance.state() + "; node " + engine.nodeId()
-                                + " stopped before deciding what follows",
-                        null,
-                        0,
-                        null,
-                        0);
+        dispatcher.markInFlight(due);
+        runner.retryOrDie(
+                new Execution(due, instance.attempt(), epoch),
+                instance.state(),
+                "attempt " + instance.attempt() + " " + instance.state() + "; node " + nodeId
+                        + " stopped before deciding what follows",
+                null,
+                0,
+                null,
+                0);
     }
 
     private void retryLater(Due due, TaskInstance instance, Instant now, long epoch) {
-        engine.dispatcher().markInFlight(due);
+        dispatcher.markInFlight(due);
         Duration backoff = due.task().retry().delayBeforeRetry(Math.max(1, instance.attempt()));
         Duration left = Duration.between(now, instance.updatedAt().plus(backoff));
         int attempt = instance.attempt() + 1;
-        engine.after(
+        later.after(
                 left.isNegative() ? Duration.ZERO : left,
-                () -> engine.dispatcher().dispatch(due, InstanceState.RETRYING, attempt, epoch));
+                () -> dispatcher.dispatch(due, InstanceState.RETRYING, attempt, epoch));
     }
 }

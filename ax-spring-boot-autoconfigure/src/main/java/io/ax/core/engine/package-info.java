@@ -17,7 +17,7 @@
  * {@code Reconciliation}), leading ({@code Leadership}, {@code Takeover}), work ({@code Dispatcher}, {@code
  * Claimer}, {@code AssignmentPoller}, {@code InstanceRunner}, {@code ExecutionPools}), delayed tasks, workflows and
  * runtime definitions. A class is given what it uses: {@code Workflows}, {@code Prefetcher}, {@code Reconciliation},
- * {@code DelayedTasks}, {@code MemoryExecutions}, {@code RuntimeTasks} and {@code Takeover} take narrow arguments, and ask the rest of
+ * {@code DelayedTasks}, {@code MemoryExecutions}, {@code RuntimeTasks}, {@code Takeover} and {@code Recovery} take narrow arguments, and ask the rest of
  * the engine through a small interface of their own where they must ({@code Prefetcher.Wheel}, {@code
  * Reconciliation.Planner}, {@code DelayedTasks.Engine}, {@code RuntimeTasks.Registry}); the others are still handed the facade, and move to their rooms once they are not.
  * The facade's Javadoc lists every thread and the class that owns it.
