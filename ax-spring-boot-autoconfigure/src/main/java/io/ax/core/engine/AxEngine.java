@@ -321,7 +321,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         Claimer claimer = new Claimer(this, pools);
         this.dispatcher = new Dispatcher(this, pools, b.rejectionBackoff, leadership, claimer);
         this.poller = new AssignmentPoller(this, pools, claimer, b.clusterSettings.pollInterval());
-        this.operations = new Operations(this);
         this.prefetcher = new Prefetcher(
                 stores,
                 clock,
@@ -394,6 +393,34 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 b.payloadCodec,
                 b.maxPayloadSize,
                 b.traceCapture);
+        this.operations = new Operations(
+                stores,
+                nodeId,
+                java.util.Collections.unmodifiableMap(tasks),
+                writer,
+                delayed,
+                dispatcher,
+                new Operations.Engine() {
+                    @Override
+                    public boolean isRunning() {
+                        return AxEngine.this.isRunning();
+                    }
+
+                    @Override
+                    public void ended(Due due) {
+                        AxEngine.this.ended(due);
+                    }
+
+                    @Override
+                    public void deadLettersChanged() {
+                        AxEngine.this.deadLettersChanged();
+                    }
+
+                    @Override
+                    public void onDispatchThread(Runnable work) {
+                        AxEngine.this.onDispatchThread(work);
+                    }
+                });
     }
 
     public static AxEngineBuilder builder() {

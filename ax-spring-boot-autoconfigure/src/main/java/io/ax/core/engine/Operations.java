@@ -11,8 +11,11 @@ import io.ax.core.TaskInstance;
 import io.ax.core.UnknownInstanceException;
 import io.ax.core.UnknownTaskException;
 import io.ax.core.engine.writes.InstanceIds;
+import io.ax.core.engine.writes.StateWriter;
+import io.ax.core.store.InstanceStore;
 import java.lang.System.Logger.Level;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What an operator may do to an instance beyond the scheduler's own calls: cancel one that waits for its next
@@ -25,9 +28,42 @@ final class Operations {
     static final String REPLAYED = "replayed by operator";
     static final String CANCELLED = "cancelled by operator";
 
-    private final AxEngine engine;
+    /** What an operator's action needs of the rest of the engine. */
+    interface Engine {
+        boolean isRunning();
 
-    Operations(AxEngine engine) {
+        /** An instance reached a final state: a non-overlapping task's slot frees, a fixed-delay series goes on. */
+        void ended(Due due);
+
+        /** The dead letters changed: the figures health shows are read again. */
+        void deadLettersChanged();
+
+        void onDispatchThread(Runnable work);
+    }
+
+    private final InstanceStore stores;
+    private final String nodeId;
+    private final Map<String, AxTask> tasks;
+    private final StateWriter writer;
+    private final DelayedTasks delayed;
+    private final Dispatcher dispatcher;
+    private final Engine engine;
+
+    /** @param tasks the registered tasks (read only) */
+    Operations(
+            InstanceStore stores,
+            String nodeId,
+            Map<String, AxTask> tasks,
+            StateWriter writer,
+            DelayedTasks delayed,
+            Dispatcher dispatcher,
+            Engine engine) {
+        this.stores = stores;
+        this.nodeId = nodeId;
+        this.tasks = tasks;
+        this.writer = writer;
+        this.delayed = delayed;
+        this.dispatcher = dispatcher;
         this.engine = engine;
     }
 
@@ -38,14 +74,14 @@ final class Operations {
         InstanceState from = instance.state();
         if (from == InstanceState.SCHEDULED) {
             // the scheduler's cancel knows MEMORY executions in the wheel and lets a series go on
-            if (!engine.delayed().cancel(instanceId, reason)) {
+            if (!delayed.cancel(instanceId, reason)) {
                 throw changedMeanwhile(instanceId, InstanceState.CANCELLED);
             }
         } else if (from == InstanceState.RETRYING) {
-            if (!engine.writer().move(instanceId, from, InstanceState.CANCELLED, instance.attempt(), reason)) {
+            if (!writer.move(instanceId, from, InstanceState.CANCELLED, instance.attempt(), reason)) {
                 throw changedMeanwhile(instanceId, InstanceState.CANCELLED);
             }
-            AxTask task = engine.registered().get(instance.taskName());
+            AxTask task = tasks.get(instance.taskName());
             if (task != null) {
                 // frees a non-overlapping task's slot, and a fixed-delay series goes on from now
                 engine.ended(new Due(task, instance));
@@ -64,7 +100,7 @@ final class Operations {
         if (instance.state() != InstanceState.DEAD) {
             throw new IllegalTransitionException(instanceId, instance.state(), InstanceState.RETRYING);
         }
-        AxTask task = engine.registered().get(instance.taskName());
+        AxTask task = tasks.get(instance.taskName());
         if (task == null) {
             throw new UnknownTaskException(instance.taskName());
         }
@@ -73,31 +109,25 @@ final class Operations {
         }
         // attempt 0: the next dispatch starts a new cycle at attempt 1, with the task's retries afresh
         // this node adopts the instance: it runs the new cycle
-        if (!engine.writer()
-                .apply(engine.writer()
-                        .change(
-                                instanceId,
-                                InstanceState.DEAD,
-                                InstanceState.RETRYING,
-                                0,
-                                reason + ": a new cycle of attempts")
-                        .assignedTo(engine.nodeId(), 0))) {
+        if (!writer.apply(writer.change(
+                        instanceId, InstanceState.DEAD, InstanceState.RETRYING, 0, reason + ": a new cycle of attempts")
+                .assignedTo(nodeId, 0))) {
             throw changedMeanwhile(instanceId, InstanceState.RETRYING);
         }
-        engine.stores().deleteDeadLetter(instanceId);
+        stores.deleteDeadLetter(instanceId);
         engine.deadLettersChanged();
         // its death already let a series go on: the replay is a run of its own
         InstanceOrigin origin =
                 instance.origin() == InstanceOrigin.SERIES ? InstanceOrigin.ON_DEMAND : instance.origin();
         Due due = new Due(task, instanceId, instance.scheduledTime(), origin, 1, instance.traceParent());
         InstanceDetails replayed = details(instanceId); // as the replay left it, before the new attempt moves it on
-        engine.dispatcher().markInFlight(due);
+        dispatcher.markInFlight(due);
         // its attempts' fencing tokens go on from the epoch its last cycle carried
-        long epoch = engine.stores().findAll(List.of(instanceId)).stream()
+        long epoch = stores.findAll(List.of(instanceId)).stream()
                 .mapToLong(io.ax.core.store.OwnedInstance::epoch)
                 .findFirst()
                 .orElse(0);
-        engine.onDispatchThread(() -> engine.dispatcher().dispatch(due, InstanceState.RETRYING, 1, epoch));
+        engine.onDispatchThread(() -> dispatcher.dispatch(due, InstanceState.RETRYING, 1, epoch));
         LOG.log(Level.INFO, "Instance {0} of task ''{1}'' {2}", instanceId, task.name(), reason);
         return replayed;
     }
@@ -110,17 +140,16 @@ final class Operations {
         if (!InstanceIds.isWellFormed(instanceId)) {
             throw new UnknownInstanceException(instanceId); // garbage never reaches a store's query
         }
-        return engine.stores().find(instanceId).orElseThrow(() -> new UnknownInstanceException(instanceId));
+        return stores.find(instanceId).orElseThrow(() -> new UnknownInstanceException(instanceId));
     }
 
     private InstanceDetails details(String instanceId) {
         TaskInstance instance = find(instanceId);
-        return new InstanceDetails(instance, engine.stores().auditTrail(instanceId));
+        return new InstanceDetails(instance, stores.auditTrail(instanceId));
     }
 
     private AxException changedMeanwhile(String instanceId, InstanceState to) {
-        InstanceState now =
-                engine.stores().find(instanceId).map(TaskInstance::state).orElse(null);
+        InstanceState now = stores.find(instanceId).map(TaskInstance::state).orElse(null);
         if (now != null && !now.canMoveTo(to)) {
             return new IllegalTransitionException(instanceId, now, to);
         }

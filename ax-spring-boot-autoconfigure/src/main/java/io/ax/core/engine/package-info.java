@@ -14,12 +14,18 @@
  * </ul>
  *
  * The classes still in this package are the roles not moved yet: planning ({@code FirePlanner}, {@code Prefetcher},
- * {@code Reconciliation}), leading ({@code Leadership}, {@code Takeover}), work ({@code Dispatcher}, {@code
- * Claimer}, {@code AssignmentPoller}, {@code InstanceRunner}, {@code ExecutionPools}), delayed tasks, workflows and
- * runtime definitions. A class is given what it uses: {@code Workflows}, {@code Prefetcher}, {@code Reconciliation},
- * {@code DelayedTasks}, {@code MemoryExecutions}, {@code RuntimeTasks}, {@code Takeover} and {@code Recovery} take narrow arguments, and ask the rest of
- * the engine through a small interface of their own where they must ({@code Prefetcher.Wheel}, {@code
- * Reconciliation.Planner}, {@code DelayedTasks.Engine}, {@code RuntimeTasks.Registry}); the others are still handed the facade, and move to their rooms once they are not.
- * The facade's Javadoc lists every thread and the class that owns it.
+ * {@code Reconciliation}), leading ({@code Leadership}, {@code Takeover}, {@code Recovery}), work ({@code
+ * Dispatcher}, {@code Claimer}, {@code AssignmentPoller}, {@code InstanceRunner}, {@code ExecutionPools}), delayed
+ * tasks, workflows, runtime definitions and operator actions.
+ *
+ * <p>A class is given what it uses. These take narrow arguments, and ask the rest of the engine through a small
+ * interface of their own where they must: {@code Workflows}, {@code Prefetcher} ({@code Prefetcher.Wheel}), {@code
+ * Reconciliation} ({@code Reconciliation.Planner}), {@code DelayedTasks} ({@code DelayedTasks.Engine}), {@code
+ * MemoryExecutions}, {@code RuntimeTasks} ({@code RuntimeTasks.Registry}), {@code Takeover}, {@code Recovery}
+ * ({@code Recovery.Later}) and {@code Operations} ({@code Operations.Engine}). {@code Leadership}, {@code
+ * Dispatcher}, {@code FirePlanner}, {@code InstanceRunner}, {@code Claimer} and {@code AssignmentPoller} are still
+ * handed the facade; a class moves to its room once none of its calls goes back up.
+ *
+ * <p>The facade's Javadoc lists every thread and the class that owns it.
  */
 package io.ax.core.engine;
