@@ -455,10 +455,11 @@ final class Dispatcher {
             if (!row.owner().equals(nodeId)) {
                 leadership.assigned(new Due(due.task(), row.instance()), row.owner());
             }
+            // an earlier leader's assignment, or this node's own whose write was in doubt after a cut
             LOG.log(
-                    Level.INFO,
-                    "Instance {0} of task ''{1}'' was assigned to node {2} by an earlier leader; the task''s next"
-                            + " instance waits for its end",
+                    Level.DEBUG,
+                    "Instance {0} of task ''{1}'' was found in flight on node {2}; the task''s next instance waits"
+                            + " for its end",
                     due.instanceId(),
                     due.task().name(),
                     row.owner());
