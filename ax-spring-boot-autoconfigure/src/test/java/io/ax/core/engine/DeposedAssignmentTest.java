@@ -107,12 +107,7 @@ class DeposedAssignmentTest {
                 .as("the deposed leader's assignment was made during the takeover")
                 .isTrue();
 
-        String second = engine.triggerNow("slow");
-        await().atMost(BOUND).until(() -> decided(second));
-        assertThat(real.find(second).orElseThrow().state())
-                .as("a second instance of the non-overlapping task while the first runs on " + OTHER)
-                .isEqualTo(InstanceState.SKIPPED);
-        assertThat(executor.runsOf("slow")).isEmpty();
+        aSecondInstanceIsSkippedAndNothingRanHere();
         assertThat(real.find("first").orElseThrow().state()).isEqualTo(InstanceState.RUNNING);
     }
 
@@ -136,12 +131,7 @@ class DeposedAssignmentTest {
         await().atMost(BOUND).until(() -> first.equals(lost.get()));
         store.beforeTransitions(group -> {});
 
-        String second = engine.triggerNow("slow");
-        await().atMost(BOUND).until(() -> decided(second));
-        assertThat(real.find(second).orElseThrow().state())
-                .as("a second instance of the non-overlapping task while the first runs on " + OTHER)
-                .isEqualTo(InstanceState.SKIPPED);
-        assertThat(executor.runsOf("slow")).isEmpty();
+        aSecondInstanceIsSkippedAndNothingRanHere();
 
         // the first ends on the other node: this leader hears of it, and the task runs here again
         endedElsewhere(first);
@@ -194,6 +184,16 @@ class DeposedAssignmentTest {
                                 id, InstanceState.RUNNING, InstanceState.SUCCESS, 1, OTHER, Instant.now(), "ended")
                         .ownedBy(OTHER)))
                 .isTrue();
+    }
+
+    /** A second instance of the non-overlapping task, triggered while the first runs elsewhere, is SKIPPED. */
+    private void aSecondInstanceIsSkippedAndNothingRanHere() {
+        String second = engine.triggerNow("slow");
+        await().atMost(BOUND).until(() -> decided(second));
+        assertThat(real.find(second).orElseThrow().state())
+                .as("a second instance of the non-overlapping task while the first runs on " + OTHER)
+                .isEqualTo(InstanceState.SKIPPED);
+        assertThat(executor.runsOf("slow")).isEmpty();
     }
 
     private boolean decided(String id) {
