@@ -27,7 +27,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * assigned to the node the ring picks, keeping non-overlapping tasks from overlapping across the cluster: a fire
  * that finds the task's previous instance in flight is SKIPPED (a catch-up waits for it instead). When that previous
  * instance runs on another node, its end may simply not have reached this node yet: the fire waits for news of it
- * (see {@link #awaitEnd}) rather than being skipped on a guess. An instance this node should run but cannot take now
+ * (see {@link #awaitEnd}) rather than being skipped on a guess, and so does a fire that meets a local instance in the
+ * last moments of its end. An instance this node should run but cannot take now
  * (its pool full) stays SCHEDULED and is dispatched again after the rejection back-off.
  */
 final class Dispatcher {
@@ -268,7 +269,11 @@ final class Dispatcher {
                     startWaiting(task.name()); // released while we queued
                 }
             } else if (due.origin() == InstanceOrigin.SERIES && mayAwaitEnd && leadership.runsElsewhere(previous)) {
-                awaitEnd(due, previous, decisions, ordered, now, epoch);
+                awaitEnd(due, previous, decisions, ordered, now, epoch, true);
+            } else if (mayAwaitEnd && engine.runner().isEnding(previous)) {
+                // it ended here, and its worker is freeing the slot right now: skipping this fire would be a guess
+                // about a race of a few microseconds, so it waits for the release (which dispatches it)
+                awaitEnd(due, previous, decisions, ordered, now, epoch, false);
             } else {
                 decide(
                         decisions,
@@ -316,10 +321,18 @@ final class Dispatcher {
      * for news of the end, asking the store at once and then again after a short, growing wait, and starts when it
      * comes. It waits at most until the series' next fire comes (which is then the one that waits, and this one is
      * SKIPPED) or until it would be a misfire (then it is SKIPPED), so a long run elsewhere still skips fires, as
-     * a long run on this node does.
+     * a long run on this node does. A fire that finds its previous instance ended on this node, its worker between
+     * the final outcome and freeing the slot, waits the same way ({@code remote} false): the release dispatches it,
+     * and no store is asked.
      */
     private void awaitEnd(
-            Due due, String holder, List<Decision> decisions, List<Transition> ordered, Instant now, long epoch) {
+            Due due,
+            String holder,
+            List<Decision> decisions,
+            List<Transition> ordered,
+            Instant now,
+            long epoch,
+            boolean remote) {
         String taskName = due.task().name();
         Due displaced = awaitingEnd.put(taskName, due);
         if (displaced != null && !displaced.instanceId().equals(due.instanceId())) {
@@ -329,7 +342,11 @@ final class Dispatcher {
                     displaced,
                     skip(displaced, now, "previous instance " + holder + " had not finished at the next fire", epoch));
         }
-        askEnded(taskName, holder, due, FIRST_ASK_AGAIN);
+        if (remote) {
+            askEnded(taskName, holder, due, FIRST_ASK_AGAIN);
+        } else if (!holder.equals(inFlight.get(taskName))) {
+            startWaiting(taskName); // the local end freed the slot before this fire was put to wait
+        }
         Duration untilMisfire =
                 Duration.between(now, due.scheduledTime().plus(engine.fires().misfireThreshold()));
         engine.after(untilMisfire.isNegative() ? Duration.ZERO : untilMisfire, () -> {
@@ -555,6 +572,11 @@ final class Dispatcher {
     /** The epoch an assignment carries: its fence, or none for a MEMORY instance. */
     private static long epochOf(Transition assignment) {
         return assignment.fence();
+    }
+
+    /** Whether a fire of the task waits for its previous instance's end (for tests). */
+    boolean awaitsEnd(String taskName) {
+        return awaitingEnd.containsKey(taskName);
     }
 
     /** The instance reached a final state: let the next fire of a non-overlapping task start. */

@@ -21,6 +21,11 @@ final class Execution {
     private boolean endedEarly;
     long startNanos;
     long timeoutHandle;
+    /**
+     * Set by the worker once the attempt's outcome is final (SUCCESS, or DEAD) and before its task's slot is freed:
+     * a fire that meets the slot still taken in between waits the moment out instead of being skipped.
+     */
+    volatile boolean ending;
 
     Execution(Due due, int attempt, long epoch) {
         this.due = due;

@@ -50,6 +50,15 @@ final class InstanceRunner {
         return running.containsKey(instanceId);
     }
 
+    /**
+     * Whether a worker of this node has the final outcome of the instance (SUCCESS or DEAD) and is about to free
+     * its task's slot: the instance has ended in all but the bookkeeping.
+     */
+    boolean isEnding(String instanceId) {
+        Execution ex = running.get(instanceId);
+        return ex != null && ex.ending;
+    }
+
     /** On a pool thread. Never throws: a failing task must not kill a scheduler thread. */
     void run(Execution ex) {
         running.put(ex.instanceId(), ex);
@@ -224,6 +233,7 @@ final class InstanceRunner {
     }
 
     private void succeed(Execution ex, AxExecutor executor, RunContext context, AxResult result, long tookNanos) {
+        ex.ending = true;
         // the worker won the race against the timeout (Execution.finish); the write is conditional on this node
         // still owning the instance, so a node that was declared dead meanwhile does not overwrite the takeover
         engine.endWriter()
@@ -371,6 +381,7 @@ final class InstanceRunner {
                 fence)) {
             return;
         }
+        ex.ending = true;
         try {
             DeadLetter letter = engine.untilStored(
                     "the dead letter of instance " + ex.instanceId(), () -> deadLetter(ex, message, error));

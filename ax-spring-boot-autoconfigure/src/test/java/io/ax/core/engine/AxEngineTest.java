@@ -8,6 +8,7 @@ import io.ax.core.AuditEntry;
 import io.ax.core.AxContext;
 import io.ax.core.AxDeadLetterEvent;
 import io.ax.core.AxException;
+import io.ax.core.AxExecutor;
 import io.ax.core.AxResult;
 import io.ax.core.AxTask;
 import io.ax.core.Backoff;
@@ -31,6 +32,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -45,6 +47,10 @@ class AxEngineTest {
     private AxEngine engine;
 
     private AxEngine engine(Map<String, PoolSettings> pools) {
+        return engine(pools, executor);
+    }
+
+    private AxEngine engine(Map<String, PoolSettings> pools, AxExecutor executor) {
         engine = AxEngine.builder()
                 .store(store)
                 .router(new ExecutorRouter(List.of(executor)))
@@ -247,6 +253,50 @@ class AxEngineTest {
     }
 
     @Test
+    void aFireThatMeetsItsPreviousInstanceEndingHereWaitsForTheEndInsteadOfBeingSkipped() {
+        // the first instance's worker holds on between its SUCCESS and freeing the task's slot (in onSuccess) until
+        // the next fire has met the slot still taken: that fire must wait the moment out, not be SKIPPED as
+        // overlapping an instance that has ended
+        AtomicReference<String> first = new AtomicReference<>();
+        AxExecutor holdingOn = new AxExecutor() {
+            @Override
+            public boolean matchTaskType(String taskType) {
+                return executor.matchTaskType(taskType);
+            }
+
+            @Override
+            public AxResult execute(AxTask task, AxContext context) throws Exception {
+                first.compareAndSet(null, context.instanceId());
+                return executor.execute(task, context);
+            }
+
+            @Override
+            public void onSuccess(AxTask task, AxContext context, AxResult result) {
+                if (context.instanceId().equals(first.get())) {
+                    await().atMost(BOUND)
+                            .until(() -> engine.dispatcher().awaitsEnd("tick")
+                                    || !skipped("tick").isEmpty());
+                }
+            }
+        };
+        AxEngine e = engine(Map.of(), holdingOn);
+        e.register(task("tick")
+                .trigger(IntervalTrigger.fixedRate(Duration.ofMillis(300), Duration.ZERO))
+                .build());
+        e.start();
+        await().atMost(BOUND).until(() -> executor.runsOf("tick").size() >= 3);
+
+        assertThat(skipped("tick"))
+                .as("fires skipped though their previous instance had ended")
+                .isEmpty();
+        List<AxContext> runs = executor.runsOf("tick");
+        assertThat(runs.get(0).instanceId()).isEqualTo(first.get());
+        assertThat(Duration.between(runs.get(0).scheduledTime(), runs.get(1).scheduledTime()))
+                .as("the fire that waited is the next of the series")
+                .isEqualTo(Duration.ofMillis(300));
+    }
+
+    @Test
     void concurrentTasksMayOverlap() {
         CountDownLatch both = new CountDownLatch(2);
         executor.when("wide", ctx -> {
@@ -362,6 +412,12 @@ class AxEngineTest {
 
     private static Optional<String> tryTrigger(AxEngine e, String name) {
         return Optional.of(e.triggerNow(name));
+    }
+
+    private List<TaskInstance> skipped(String taskName) {
+        return store.findByTask(taskName, 100).stream()
+                .filter(i -> i.state() == InstanceState.SKIPPED)
+                .toList();
     }
 
     private InstanceState state(String id) {
