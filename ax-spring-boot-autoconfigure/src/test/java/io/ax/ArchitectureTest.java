@@ -74,9 +74,7 @@ class ArchitectureTest {
                 .haveRawType(AxEngine.class)
                 .should()
                 .beDeclaredInClassesThat()
-                .haveNameMatching(
-                        "io\\.ax\\.core\\.engine\\."
-                                + "(AxEngine|Leadership|Dispatcher|FirePlanner|InstanceRunner|Claimer|AssignmentPoller)(\\$.*)?")
+                .haveNameMatching("io\\.ax\\.core\\.engine\\." + "(AxEngine|Leadership|Dispatcher|FirePlanner)(\\$.*)?")
                 .check(AX);
     }
 }

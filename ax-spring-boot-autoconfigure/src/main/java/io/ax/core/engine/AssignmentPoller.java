@@ -3,6 +3,7 @@ package io.ax.core.engine;
 import io.ax.core.AxTask;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
+import io.ax.core.engine.writes.StoreRouter;
 import io.ax.core.store.OwnedInstance;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -10,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +27,11 @@ final class AssignmentPoller {
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
     private static final int MAX_PER_LOOK = 2_000;
 
-    private final AxEngine engine;
+    private final String nodeId;
+    private final StoreRouter stores;
+    /** The tasks this node knows, read only. */
+    private final Map<String, AxTask> tasks;
+
     private final ExecutionPools pools;
     private final Claimer claimer;
     private final Duration interval;
@@ -34,8 +40,16 @@ final class AssignmentPoller {
     private final java.util.concurrent.atomic.AtomicBoolean lookPending =
             new java.util.concurrent.atomic.AtomicBoolean();
 
-    AssignmentPoller(AxEngine engine, ExecutionPools pools, Claimer claimer, Duration interval) {
-        this.engine = engine;
+    AssignmentPoller(
+            String nodeId,
+            StoreRouter stores,
+            Map<String, AxTask> tasks,
+            ExecutionPools pools,
+            Claimer claimer,
+            Duration interval) {
+        this.nodeId = nodeId;
+        this.stores = stores;
+        this.tasks = tasks;
         this.pools = pools;
         this.claimer = claimer;
         this.interval = interval;
@@ -80,10 +94,9 @@ final class AssignmentPoller {
     private void look() {
         try {
             List<Pending> found = new ArrayList<>();
-            for (OwnedInstance o :
-                    engine.stores().findOwned(EnumSet.of(InstanceState.DISPATCHED), engine.nodeId(), MAX_PER_LOOK)) {
+            for (OwnedInstance o : stores.findOwned(EnumSet.of(InstanceState.DISPATCHED), nodeId, MAX_PER_LOOK)) {
                 TaskInstance in = o.instance();
-                AxTask task = engine.registered().get(in.taskName());
+                AxTask task = tasks.get(in.taskName());
                 if (task != null && !claimer.isClaiming(in.id())) { // the leader claiming its own: not twice
                     found.add(new Pending(new Due(task, in), Math.max(1, in.attempt()), in.updatedAt(), o.epoch()));
                 }
@@ -91,16 +104,12 @@ final class AssignmentPoller {
             claim(found);
             if (failing) {
                 failing = false;
-                LOG.log(Level.INFO, "Node {0} reads its assignments again", engine.nodeId());
+                LOG.log(Level.INFO, "Node {0} reads its assignments again", nodeId);
             }
         } catch (RuntimeException e) {
             if (!failing) {
                 failing = true;
-                LOG.log(
-                        Level.WARNING,
-                        "Node {0} could not read its assignments; retrying: {1}",
-                        engine.nodeId(),
-                        e.toString());
+                LOG.log(Level.WARNING, "Node {0} could not read its assignments; retrying: {1}", nodeId, e.toString());
             }
         }
     }

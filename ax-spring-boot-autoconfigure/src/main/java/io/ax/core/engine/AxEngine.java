@@ -6,13 +6,13 @@ import io.ax.core.AxException;
 import io.ax.core.AxIdempotency;
 import io.ax.core.AxScheduler;
 import io.ax.core.AxTask;
+import io.ax.core.DeadLetter;
 import io.ax.core.Durability;
 import io.ax.core.IllegalTransitionException;
 import io.ax.core.InstanceDetails;
 import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.Operator;
-import io.ax.core.PayloadCodec;
 import io.ax.core.ScheduleRequest;
 import io.ax.core.TaskDefinition;
 import io.ax.core.TaskInstance;
@@ -166,7 +166,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     /** The dead letters, read in the background for health and insight. */
     private final StoreFigures figures;
 
-    private final AttemptTracer tracer;
     private final ClockGuard clockGuard;
     private final Operations operations;
     private final Membership membership;
@@ -178,7 +177,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final ClusterTime clusterTime; // null: the clock is taken as it is
     private final Prefetcher prefetcher;
     private final DelayedTasks delayed;
-    private final PayloadCodec payloadCodec;
     private final Workflows workflows;
     private final RuntimeTasks runtimeTasks;
     private final AtomicReference<Lifecycle> lifecycle = new AtomicReference<>(Lifecycle.NEW);
@@ -220,7 +218,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 });
         this.insight = new Insight(b.observers, clock);
         this.figures = new StoreFigures(store, clock, FIGURES_REFRESH);
-        this.tracer = b.tracer;
         List<Consumer<AxClockJumpEvent>> clockJumpListeners = List.copyOf(b.clockJumpListeners);
         this.clockGuard = new ClockGuard(
                 // the local clock is watched, and the offset apart: a skewed node's first offset is no jump
@@ -304,7 +301,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 leadership);
         leadership.attach(membership);
         this.retention = new Retention(stores, b.retention, clock, leadership::epoch, insight);
-        this.runner = new InstanceRunner(this);
         ChangeStamps stamps = new ChangeStamps(clock);
         this.writer = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, stamps, "ax-writer");
         writer.onRecovery(leadership::storeBack);
@@ -315,12 +311,87 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         // starts are what someone waits for: new fires (planned ahead) and successful ends follow in their gaps
         fireWriter.giveWayTo(writer, GIVE_WAY);
         endWriter.giveWayTo(writer, GIVE_WAY);
+        this.runner = new InstanceRunner(
+                nodeId,
+                clock,
+                stores,
+                writer,
+                endWriter,
+                insight,
+                b.tracer,
+                router,
+                new InstanceRunner.ContextServices(stores, b.payloadCodec, idempotency, workflows),
+                new InstanceRunner.Threads() {
+                    @Override
+                    public long after(Duration delay, Runnable work) {
+                        return AxEngine.this.after(delay, work);
+                    }
+
+                    @Override
+                    public void cancelTimer(long handle) {
+                        AxEngine.this.cancelTimer(handle);
+                    }
+
+                    @Override
+                    public void afterwards(Runnable work) {
+                        AxEngine.this.afterwards(work);
+                    }
+
+                    @Override
+                    public void onDispatchThread(Runnable work) {
+                        AxEngine.this.onDispatchThread(work);
+                    }
+                },
+                new InstanceRunner.Outcomes() {
+                    @Override
+                    public boolean cutOff() {
+                        return membership.isCutOff();
+                    }
+
+                    @Override
+                    public void ended(Due due) {
+                        AxEngine.this.ended(due);
+                    }
+
+                    @Override
+                    public void released(Due due) {
+                        dispatcher.release(due);
+                    }
+
+                    @Override
+                    public void retry(Due due, int attempt, long epoch) {
+                        dispatcher.dispatch(due, InstanceState.RETRYING, attempt, epoch);
+                    }
+                },
+                new InstanceRunner.DeadLetters() {
+                    @Override
+                    public DeadLetter store(String what, java.util.function.Supplier<DeadLetter> call) {
+                        return untilStored(what, call);
+                    }
+
+                    @Override
+                    public void changed() {
+                        deadLettersChanged();
+                    }
+
+                    @Override
+                    public void publish(AxDeadLetterEvent event) {
+                        publishDeadLetter(event);
+                    }
+                });
         this.fires = new FirePlanner(this, b.misfireThreshold, b.maxCatchUp);
         // a series held back behind a group on its way plans no next fire that could wake the dispatch again
         writer.onOutage(() -> onDispatchThread(() -> this.fires.storeAway()));
-        Claimer claimer = new Claimer(this, pools);
+        Claimer claimer =
+                new Claimer(nodeId, writer, insight, pools, runner::run, this::returnUnstarted, leadership::fencedOut);
         this.dispatcher = new Dispatcher(this, pools, b.rejectionBackoff, leadership, claimer);
-        this.poller = new AssignmentPoller(this, pools, claimer, b.clusterSettings.pollInterval());
+        this.poller = new AssignmentPoller(
+                nodeId,
+                stores,
+                java.util.Collections.unmodifiableMap(tasks),
+                pools,
+                claimer,
+                b.clusterSettings.pollInterval());
         this.prefetcher = new Prefetcher(
                 stores,
                 clock,
@@ -350,7 +421,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 b.prefetchWindow,
                 b.prefetchPage,
                 b.prefetchLimit);
-        this.payloadCodec = b.payloadCodec;
         MemoryExecutions memory = new MemoryExecutions(stores, nodeId, wheel, this::deadlineOf, fires::becameDue);
         this.delayed = new DelayedTasks(
                 stores,
@@ -1063,11 +1133,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return membership.unreached();
     }
 
-    /** Whether this node is cut off: the other nodes may take it for dead and run its PERSISTENT work themselves. */
-    boolean cutOff() {
-        return membership.isCutOff();
-    }
-
     /** How long no leader has been known to this node; zero while one is. */
     public Duration leaderlessFor() {
         return membership.leaderlessFor();
@@ -1246,14 +1311,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return stores;
     }
 
-    AxIdempotency idempotency() {
-        return idempotency;
-    }
-
-    PayloadCodec payloadCodec() {
-        return payloadCodec;
-    }
-
     DelayedTasks delayed() {
         return delayed;
     }
@@ -1274,10 +1331,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
 
     FirePlanner fires() {
         return fires;
-    }
-
-    AttemptTracer tracer() {
-        return tracer;
     }
 
     Insight insight() {
@@ -1313,11 +1366,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return fireWriter;
     }
 
-    /** The writer of successful ends (see {@link #endWriter}). */
-    StateWriter endWriter() {
-        return endWriter;
-    }
-
     StateWriter writer() {
         return writer;
     }
@@ -1338,10 +1386,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     /** Hands work to the dispatch thread. */
     void onDispatchThread(Runnable work) {
         handOff(work);
-    }
-
-    ExecutorRouter router() {
-        return router;
     }
 
     AxClock clock() {

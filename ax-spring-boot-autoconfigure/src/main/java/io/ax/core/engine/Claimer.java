@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
 
 /**
  * The acknowledgement: an instance assigned to this node starts only after this node has moved it DISPATCHED -&gt;
@@ -31,16 +32,34 @@ final class Claimer {
      */
     record Claim(Due due, int attempt, Transition before, Instant assignedAt, long epoch) {}
 
-    private final AxEngine engine;
-    private final ExecutionPools pools;
     private final String nodeId;
+    private final StateWriter writer;
+    private final Insight insight;
+    private final ExecutionPools pools;
+    /** Runs a claimed attempt, on its pool's thread. */
+    private final Consumer<Execution> attempt;
+    /** Gives back to the store what a pool refused (it shut down: the engine stops). */
+    private final Consumer<List<Execution>> returnUnstarted;
+    /** A claim refused as a deposed leader's takeover: the current leader handles the instance. */
+    private final Consumer<FencedOutException> fencedOut;
     /** Instances this node is claiming right now, by either path: the other path leaves them alone. */
     private final java.util.Set<String> claiming = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    Claimer(AxEngine engine, ExecutionPools pools) {
-        this.engine = engine;
+    Claimer(
+            String nodeId,
+            StateWriter writer,
+            Insight insight,
+            ExecutionPools pools,
+            Consumer<Execution> attempt,
+            Consumer<List<Execution>> returnUnstarted,
+            Consumer<FencedOutException> fencedOut) {
+        this.nodeId = nodeId;
+        this.writer = writer;
+        this.insight = insight;
         this.pools = pools;
-        this.nodeId = engine.nodeId();
+        this.attempt = attempt;
+        this.returnUnstarted = returnUnstarted;
+        this.fencedOut = fencedOut;
     }
 
     /** Marks an instance as being claimed here (its assignment and claim are on their way to the store). */
@@ -60,8 +79,7 @@ final class Claimer {
 
     /** The acknowledgement of an instance assigned to this node: DISPATCHED -&gt; RUNNING, if it still owns it. */
     Transition acknowledgement(Due due, int attempt) {
-        return engine.writer()
-                .change(
+        return writer.change(
                         due.instanceId(),
                         InstanceState.DISPATCHED,
                         InstanceState.RUNNING,
@@ -86,7 +104,7 @@ final class Claimer {
             }
             transitions.add(acknowledgement(c.due(), c.attempt()));
         }
-        List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAllOrFail(transitions);
+        List<CompletableFuture<Boolean>> outcomes = writer.submitAllOrFail(transitions);
         int k = 0;
         for (Claim c : claims) {
             CompletableFuture<Boolean> before =
@@ -104,7 +122,7 @@ final class Claimer {
                 ? error
                 : won ? null : before.isCompletedExceptionally() ? StateWriter.failure(before) : null;
         if (failed instanceof FencedOutException e) {
-            engine.leadership().fencedOut(e); // a takeover by a deposed leader: the current leader handles it
+            fencedOut.accept(e); // a takeover by a deposed leader: the current leader handles it
         } else if (failed != null) {
             LOG.log(
                     Level.WARNING,
@@ -120,7 +138,7 @@ final class Claimer {
             // the instance is elsewhere (taken back, claimed by this node's other path, ended): its task's slot
             // is not this claim's to free; the leader frees it when it learns of the end
             pools.unreserve(c.due().task().group());
-            engine.insight().released(c.due());
+            insight.released(c.due());
             return;
         }
         run(c);
@@ -129,17 +147,16 @@ final class Claimer {
     /** Hands an instance this node claimed (its place reserved) to its pool. */
     void run(Claim c) {
         if (c.assignedAt() != null) {
-            engine.insight().acknowledged(c.due().task(), c.assignedAt());
+            insight.acknowledged(c.due().task(), c.assignedAt());
         }
         Execution execution = new Execution(c.due(), c.attempt(), c.epoch());
-        engine.insight().handingOff(c.due(), c.attempt());
+        insight.handingOff(c.due(), c.attempt());
         try {
-            pools.submitReserved(
-                    c.due().task().group(), execution, () -> engine.runner().run(execution));
-            engine.insight().handedOff(c.due());
+            pools.submitReserved(c.due().task().group(), execution, () -> attempt.accept(execution));
+            insight.handedOff(c.due());
         } catch (RejectedExecutionException stopped) {
             // only a pool that shut down refuses a reserved place: the engine stops, and the instance goes back
-            engine.returnUnstarted(List.of(execution));
+            returnUnstarted.accept(List.of(execution));
         }
     }
 }

@@ -4,13 +4,18 @@ import io.ax.core.AttemptError;
 import io.ax.core.AuditEntry;
 import io.ax.core.AxDeadLetterEvent;
 import io.ax.core.AxExecutor;
+import io.ax.core.AxIdempotency;
 import io.ax.core.AxResult;
 import io.ax.core.AxTask;
 import io.ax.core.DeadLetter;
 import io.ax.core.InstanceState;
+import io.ax.core.PayloadCodec;
 import io.ax.core.SecretParams;
+import io.ax.core.clock.AxClock;
 import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.engine.writes.StateWriter;
+import io.ax.core.engine.writes.StoreRouter;
+import io.ax.core.store.InstanceStore;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.System.Logger.Level;
@@ -34,12 +39,94 @@ final class InstanceRunner {
     /** The longest failure message a log line shows. */
     static final int LOGGED_MESSAGE = 500;
 
-    private final AxEngine engine;
+    /** The engine's threads, as the runner uses them: its timer, the outcomes thread and the dispatch thread. */
+    interface Threads {
+
+        /** Runs {@code work} on the dispatch thread after {@code delay}; the timer handle, -1 once stopped. */
+        long after(Duration delay, Runnable work);
+
+        void cancelTimer(long handle);
+
+        /** Runs store work that follows an attempt on the outcomes thread, never on the dispatch thread. */
+        void afterwards(Runnable work);
+
+        void onDispatchThread(Runnable work);
+    }
+
+    /** Where an attempt's instance goes on once the runner has decided, and whether it may start here at all. */
+    interface Outcomes {
+
+        /** Whether this node is cut off from the cluster store (its PERSISTENT work may run elsewhere). */
+        boolean cutOff();
+
+        /** The instance reached a final state (SUCCESS, DEAD): its slot, its series and its workflow run go on. */
+        void ended(Due due);
+
+        /** On the dispatch thread: the instance went back to the store unstarted; its task's slot is free. */
+        void released(Due due);
+
+        /** Dispatches the given attempt of a RETRYING instance, fenced by {@code epoch}. */
+        void retry(Due due, int attempt, long epoch);
+    }
+
+    /** Where a dead letter goes once its instance is DEAD. */
+    interface DeadLetters {
+
+        /** Stores it, trying again while the store is away and the engine runs; null when given up. */
+        DeadLetter store(String what, java.util.function.Supplier<DeadLetter> call);
+
+        /** A dead letter was written: its count is read again. */
+        void changed();
+
+        /** Tells the application's dead-letter listeners. */
+        void publish(AxDeadLetterEvent event);
+    }
+
+    /** What an attempt's context hands the handler: the store, the codec of payloads, idempotency, workflows. */
+    record ContextServices(InstanceStore store, PayloadCodec codec, AxIdempotency idempotency, Workflows workflows) {}
+
+    private final String nodeId;
+    private final AxClock clock;
+    private final StoreRouter stores;
+    private final StateWriter writer;
+    /** The writer of successful ends, which gives way to {@code writer}'s starts. */
+    private final StateWriter endWriter;
+
+    private final Insight insight;
+    private final AttemptTracer tracer;
+    private final ExecutorRouter router;
+    private final ContextServices services;
+    private final Threads threads;
+    private final Outcomes outcomes;
+    private final DeadLetters deadLetters;
     /** Attempts a worker of this node runs right now (until the worker is done with it), by instance. */
     private final java.util.Map<String, Execution> running = new java.util.concurrent.ConcurrentHashMap<>();
 
-    InstanceRunner(AxEngine engine) {
-        this.engine = engine;
+    InstanceRunner(
+            String nodeId,
+            AxClock clock,
+            StoreRouter stores,
+            StateWriter writer,
+            StateWriter endWriter,
+            Insight insight,
+            AttemptTracer tracer,
+            ExecutorRouter router,
+            ContextServices services,
+            Threads threads,
+            Outcomes outcomes,
+            DeadLetters deadLetters) {
+        this.nodeId = nodeId;
+        this.clock = clock;
+        this.stores = stores;
+        this.writer = writer;
+        this.endWriter = endWriter;
+        this.insight = insight;
+        this.tracer = tracer;
+        this.router = router;
+        this.services = services;
+        this.threads = threads;
+        this.outcomes = outcomes;
+        this.deadLetters = deadLetters;
     }
 
     /**
@@ -84,8 +171,8 @@ final class InstanceRunner {
                 continue;
             }
             stopped++;
-            long tookNanos = engine.clock().nanoTime() - ex.startNanos;
-            engine.afterwards(() -> {
+            long tookNanos = clock.nanoTime() - ex.startNanos;
+            threads.afterwards(() -> {
                 try {
                     afterBadAttempt(ex, InstanceState.FAILED, reason, null, tookNanos, null, 0);
                 } catch (RuntimeException e) {
@@ -98,34 +185,32 @@ final class InstanceRunner {
 
     private void attempt(Execution ex) {
         AxTask task = ex.task();
-        if (engine.cutOff() && !InstanceIds.isMemory(ex.instanceId())) {
+        if (outcomes.cutOff() && !InstanceIds.isMemory(ex.instanceId())) {
             // the other nodes may take this node for dead and run it themselves: it goes back unstarted (unless
             // the leader took it over first), rather than run beside its second run
-            engine.insight().released(ex.due);
-            engine.writer()
-                    .record(engine.writer()
-                            .owned(
-                                    ex.instanceId(),
-                                    InstanceState.RUNNING,
-                                    InstanceState.SCHEDULED,
-                                    ex.attempt,
-                                    "returned: node " + engine.nodeId() + " is cut off from the cluster store; it did"
-                                            + " not start attempt " + ex.attempt,
-                                    null,
-                                    0))
+            insight.released(ex.due);
+            writer.record(writer.owned(
+                            ex.instanceId(),
+                            InstanceState.RUNNING,
+                            InstanceState.SCHEDULED,
+                            ex.attempt,
+                            "returned: node " + nodeId + " is cut off from the cluster store; it did"
+                                    + " not start attempt " + ex.attempt,
+                            null,
+                            0))
                     .thenAccept(applied -> {
                         if (applied) {
                             // back in the store, due: the slot of its task, held here when this node assigned it
                             // as the leader, is free for it (the leader's sweep finds it), not held for good
-                            engine.onDispatchThread(() -> engine.dispatcher().release(ex.due));
+                            threads.onDispatchThread(() -> outcomes.released(ex.due));
                         }
                     });
             return;
         }
         // the Claimer moved it to RUNNING, confirmed by the store, before it came here
-        engine.insight().started(ex);
-        ex.begin(Thread.currentThread(), engine.clock().nanoTime());
-        ex.timeoutHandle = engine.after(task.timeout(), () -> expire(ex));
+        insight.started(ex);
+        ex.begin(Thread.currentThread(), clock.nanoTime());
+        ex.timeoutHandle = threads.after(task.timeout(), () -> expire(ex));
         AxExecutor executor = null;
         AxResult result = null;
         Throwable error = null;
@@ -139,18 +224,18 @@ final class InstanceRunner {
                     ex.attempt,
                     ex.epoch,
                     ex.scheduledTime(),
-                    engine.nodeId(),
+                    nodeId,
                     run.params(),
-                    engine.stores(),
-                    engine.payloadCodec(),
-                    engine.idempotency(),
-                    engine.workflows());
-            executor = engine.router().route(task.type());
+                    services.store(),
+                    services.codec(),
+                    services.idempotency(),
+                    services.workflows());
+            executor = router.route(task.type());
             result = executor.execute(run, context);
         } catch (Throwable t) {
             error = unwrap(t);
         } finally {
-            engine.cancelTimer(ex.timeoutHandle);
+            threads.cancelTimer(ex.timeoutHandle);
         }
         boolean mine = ex.finish();
         Thread.interrupted(); // an interrupt meant for this attempt must not reach the next work of this thread
@@ -162,7 +247,7 @@ final class InstanceRunner {
         if (!mine) {
             return; // its timeout (or its node's cut-off) ended this attempt and decides what follows
         }
-        long tookNanos = engine.clock().nanoTime() - ex.startNanos;
+        long tookNanos = clock.nanoTime() - ex.startNanos;
         try {
             if (error == null && (result == null || result.succeeded())) {
                 succeed(ex, executor, context, result == null ? AxResult.success() : result, tookNanos);
@@ -180,9 +265,8 @@ final class InstanceRunner {
 
     private AttemptTracer.Scope beginSpan(Execution ex) {
         try {
-            return engine.tracer()
-                    .begin(new AttemptTracer.Attempt(
-                            ex.task(), ex.instanceId(), ex.attempt, ex.scheduledTime(), ex.due.traceParent()));
+            return tracer.begin(new AttemptTracer.Attempt(
+                    ex.task(), ex.instanceId(), ex.attempt, ex.scheduledTime(), ex.due.traceParent()));
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "The attempt tracer failed to begin: {0}", e.toString());
             return outcome -> {};
@@ -210,8 +294,7 @@ final class InstanceRunner {
         if (ex.due.origin() != io.ax.core.InstanceOrigin.ON_DEMAND) {
             return ex.task();
         }
-        return engine.stores()
-                .payload(ex.instanceId())
+        return stores.payload(ex.instanceId())
                 .map(bytes -> RunParams.with(ex.task(), RunParams.decode(bytes)))
                 .orElse(ex.task());
     }
@@ -236,17 +319,15 @@ final class InstanceRunner {
         ex.ending = true;
         // the worker won the race against the timeout (Execution.finish); the write is conditional on this node
         // still owning the instance, so a node that was declared dead meanwhile does not overwrite the takeover
-        engine.endWriter()
-                .record(engine.writer()
-                        .owned(
-                                ex.instanceId(),
-                                InstanceState.RUNNING,
-                                InstanceState.SUCCESS,
-                                ex.attempt,
-                                result.message().isEmpty() ? DEFAULT_SUCCESS_REASON : result.message(),
-                                null,
-                                0));
-        engine.insight().finished(ex.task(), InstanceState.SUCCESS, tookNanos);
+        endWriter.record(writer.owned(
+                ex.instanceId(),
+                InstanceState.RUNNING,
+                InstanceState.SUCCESS,
+                ex.attempt,
+                result.message().isEmpty() ? DEFAULT_SUCCESS_REASON : result.message(),
+                null,
+                0));
+        insight.finished(ex.task(), InstanceState.SUCCESS, tookNanos);
         try {
             executor.onSuccess(ex.task(), context, result);
         } catch (RuntimeException e) {
@@ -264,7 +345,7 @@ final class InstanceRunner {
                 ex.instanceId(),
                 ex.attempt,
                 tookNanos / 1_000_000);
-        engine.ended(ex.due);
+        outcomes.ended(ex.due);
     }
 
     /**
@@ -275,8 +356,8 @@ final class InstanceRunner {
         if (!ex.endEarly()) {
             return;
         }
-        long tookNanos = engine.clock().nanoTime() - ex.startNanos;
-        engine.afterwards(() -> {
+        long tookNanos = clock.nanoTime() - ex.startNanos;
+        threads.afterwards(() -> {
             try {
                 afterBadAttempt(
                         ex,
@@ -298,7 +379,6 @@ final class InstanceRunner {
      */
     private boolean applyOwned(
             Execution ex, InstanceState from, InstanceState to, String reason, String takenFrom, long fence) {
-        StateWriter writer = engine.writer();
         return writer.apply(writer.owned(ex.instanceId(), from, to, ex.attempt, reason, takenFrom, fence));
     }
 
@@ -318,7 +398,7 @@ final class InstanceRunner {
         if (!applyOwned(ex, InstanceState.RUNNING, outcome, message, takenFrom, fence)) {
             return;
         }
-        engine.insight().finished(task, outcome, tookNanos);
+        insight.finished(task, outcome, tookNanos);
         // taken over: this node owns the instance now, and what follows carries the takeover's epoch
         Execution decided = fence > 0 ? new Execution(ex.due, ex.attempt, fence) : ex;
         retryOrDie(decided, outcome, message, error, tookNanos, null, 0);
@@ -345,7 +425,7 @@ final class InstanceRunner {
             if (!applyOwned(ex, outcome, InstanceState.RETRYING, "attempt " + next + " in " + wait, takenFrom, fence)) {
                 return; // decided elsewhere meanwhile
             }
-            engine.insight().retried(task);
+            insight.retried(task);
             LOG.log(
                     Level.WARNING,
                     "Task ''{0}'' instance {1} attempt {2} {3}: {4}; retrying in {5} ms",
@@ -357,7 +437,7 @@ final class InstanceRunner {
                     wait.toMillis());
             // the retry carries the epoch of the takeover that decided it, or else that of this attempt
             long epoch = fence > 0 ? fence : ex.epoch;
-            engine.after(wait, () -> engine.dispatcher().dispatch(ex.due, InstanceState.RETRYING, next, epoch));
+            threads.after(wait, () -> outcomes.retry(ex.due, next, epoch));
             return;
         }
         die(ex, outcome, message, error, tookNanos, takenFrom, fence);
@@ -383,13 +463,13 @@ final class InstanceRunner {
         }
         ex.ending = true;
         try {
-            DeadLetter letter = engine.untilStored(
+            DeadLetter letter = deadLetters.store(
                     "the dead letter of instance " + ex.instanceId(), () -> deadLetter(ex, message, error));
             if (letter == null) {
                 return; // the engine stopped first: the instance is DEAD, the next start finds it without its letter
             }
-            engine.insight().deadLettered(task);
-            engine.deadLettersChanged();
+            insight.deadLettered(task);
+            deadLetters.changed();
             if (error != null) {
                 LOG.log(
                         Level.ERROR,
@@ -405,15 +485,15 @@ final class InstanceRunner {
                         ex.attempt,
                         brief(message));
             }
-            engine.publishDeadLetter(new AxDeadLetterEvent(letter));
+            deadLetters.publish(new AxDeadLetterEvent(letter));
         } finally {
-            engine.ended(ex.due); // DEAD is final: the task's slot is free and its series goes on, letter or not
+            outcomes.ended(ex.due); // DEAD is final: the task's slot is free and its series goes on, letter or not
         }
     }
 
     /** Writes the dead letter of an instance that just went DEAD, with the errors of its attempts. */
     private DeadLetter deadLetter(Execution ex, String message, Throwable error) {
-        List<AttemptError> attempts = engine.stores().auditTrail(ex.instanceId()).stream()
+        List<AttemptError> attempts = stores.auditTrail(ex.instanceId()).stream()
                 .filter(e -> e.to() == InstanceState.FAILED || e.to() == InstanceState.TIMEOUT)
                 .map(InstanceRunner::attemptError)
                 .toList();
@@ -424,8 +504,8 @@ final class InstanceRunner {
                 SecretParams.redact(ex.task().params()), // a dead letter is shown and stored: no credentials
                 attempts,
                 error == null ? message : stackTrace(error),
-                engine.clock().instant());
-        engine.stores().saveDeadLetter(letter);
+                clock.instant());
+        stores.saveDeadLetter(letter);
         return letter;
     }
 
