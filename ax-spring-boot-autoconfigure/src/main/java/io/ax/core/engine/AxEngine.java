@@ -44,7 +44,6 @@ import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceQuery;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.OwnedInstance;
-import io.ax.core.wheel.AxTimer;
 import java.lang.System.Logger.Level;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -57,12 +56,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -74,9 +69,10 @@ import java.util.function.Consumer;
  * <p>Threads, each with the one class that owns it:
  *
  * <ul>
- *   <li>{@code ax-wheel} (the timer made by the builder's factory): only moves due work on to the dispatch;
- *   <li>{@code ax-dispatch-1} (this class): the trigger decisions of fires, retries and timeouts, and the hand-off
- *       to the pools; {@code ax-outcomes-1} (this class): the store work that follows an end the dispatch noticed;
+ *   <li>{@code ax-wheel} (the timer made by the builder's factory), {@code ax-dispatch-1} and {@code ax-outcomes-1}
+ *       ({@link EngineThreads}): the wheel only moves due work on to the dispatch, which makes the trigger decisions
+ *       of fires, retries and timeouts and hands work to the pools; the outcomes thread does the store work that
+ *       follows an end the dispatch noticed;
  *   <li>{@code ax-<group>-<n>} ({@link ExecutionPools}): the attempts, one bounded pool per group;
  *   <li>{@code ax-writer}, {@code ax-fire-writer}, {@code ax-end-writer} ({@link io.ax.core.engine.writes.StateWriter},
  *       one each): the writes to the store;
@@ -98,7 +94,6 @@ import java.util.function.Consumer;
 public final class AxEngine implements AxScheduler, AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
-    private static final int DISPATCH_QUEUE_CAPACITY = 65_536;
     private static final int WRITE_QUEUE_CAPACITY = 100_000;
     /**
      * How long the writers of new fires and of successful ends wait at most, before each group, for the writer of
@@ -107,20 +102,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
      */
     static final Duration GIVE_WAY = Duration.ofMillis(250);
 
-    private static final Duration HAND_OFF_BACKOFF = Duration.ofMillis(10);
     /** How old the store's figures (the dead letters) may be before a look at them reads them again. */
     private static final Duration FIGURES_REFRESH = Duration.ofSeconds(1);
-    /**
-     * Thrown when the dispatch queue is full, and caught at once to retry soon: one instance without a stack trace,
-     * as a burst meets it thousands of times a second.
-     */
-    private static final RejectedExecutionException DISPATCH_QUEUE_FULL =
-            new RejectedExecutionException("the dispatch queue is full", null) {
-                @Override
-                public synchronized Throwable fillInStackTrace() {
-                    return this;
-                }
-            };
 
     private enum Lifecycle {
         NEW,
@@ -140,12 +123,11 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final Map<String, AxTask> tasks = new ConcurrentHashMap<>();
     private final Set<String> paused = ConcurrentHashMap.newKeySet();
     private final StoreRouter stores;
-    private final AxTimer<Object> wheel;
-    private final ThreadPoolExecutor dispatchExecutor;
+    /** The wheel, the dispatch thread and the outcomes thread. */
+    private final EngineThreads threads;
     /** Store work that follows an attempt where the dispatch thread noticed its end (a timeout): see {@link #afterwards}. */
-    private final ThreadPoolExecutor outcomes;
-
     private final FirePlanner fires;
+
     private final Dispatcher dispatcher;
     private final InstanceRunner runner;
     private final StateWriter writer;
@@ -194,28 +176,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         this.deadLetterListeners = List.copyOf(b.deadLetterListeners);
         this.pools = new ExecutionPools(b.pools, b.defaultPool);
         this.stores = new StoreRouter(store, new InMemoryInstanceStore(b.memoryRetention));
-        this.wheel = java.util.Objects.requireNonNull(
-                b.timers.create(b.tick, clock::nanoTime, this::handOff, "ax-wheel"), "the timer factory made no timer");
-        this.dispatchExecutor = new ThreadPoolExecutor(
-                1,
-                1,
-                0,
-                TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(DISPATCH_QUEUE_CAPACITY),
-                new NamedThreadFactory("ax-dispatch-", true),
-                (work, pool) -> {
-                    throw DISPATCH_QUEUE_FULL;
-                });
-        this.outcomes = new ThreadPoolExecutor(
-                1,
-                1,
-                0,
-                TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(DISPATCH_QUEUE_CAPACITY),
-                new NamedThreadFactory("ax-outcomes-", true),
-                (work, pool) -> {
-                    throw DISPATCH_QUEUE_FULL;
-                });
+        this.threads =
+                new EngineThreads(b.timers, b.tick, clock, () -> lifecycle.get() == Lifecycle.STARTED, this::fire);
         this.insight = new Insight(b.observers, clock);
         this.figures = new StoreFigures(store, clock, FIGURES_REFRESH);
         List<Consumer<AxClockJumpEvent>> clockJumpListeners = List.copyOf(b.clockJumpListeners);
@@ -321,27 +283,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 b.tracer,
                 router,
                 new InstanceRunner.ContextServices(stores, b.payloadCodec, idempotency, workflows),
-                new InstanceRunner.Threads() {
-                    @Override
-                    public long after(Duration delay, Runnable work) {
-                        return AxEngine.this.after(delay, work);
-                    }
-
-                    @Override
-                    public void cancelTimer(long handle) {
-                        AxEngine.this.cancelTimer(handle);
-                    }
-
-                    @Override
-                    public void afterwards(Runnable work) {
-                        AxEngine.this.afterwards(work);
-                    }
-
-                    @Override
-                    public void onDispatchThread(Runnable work) {
-                        AxEngine.this.onDispatchThread(work);
-                    }
-                },
+                threads,
                 new InstanceRunner.Outcomes() {
                     @Override
                     public boolean cutOff() {
@@ -421,7 +363,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 b.prefetchWindow,
                 b.prefetchPage,
                 b.prefetchLimit);
-        MemoryExecutions memory = new MemoryExecutions(stores, nodeId, wheel, this::deadlineOf, fires::becameDue);
+        MemoryExecutions memory =
+                new MemoryExecutions(stores, nodeId, threads.wheel(), this::deadlineOf, fires::becameDue);
         this.delayed = new DelayedTasks(
                 stores,
                 clock,
@@ -547,7 +490,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         writer.start();
         fireWriter.start();
         endWriter.start();
-        wheel.start();
+        threads.start();
         try {
             new Recovery(
                             stores,
@@ -568,9 +511,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 clusterTime.stop();
             }
             prefetcher.stop();
-            wheel.close();
-            dispatchExecutor.shutdownNow();
-            outcomes.shutdownNow();
+            threads.stopNow();
             writer.stop(0);
             fireWriter.stop(0);
             endWriter.stop(0);
@@ -626,9 +567,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         // the steps that talk to the store are bounded: with the database gone, a stop must still end
         bounded("hand the leader lease over", membership::resign); // a standby takes over at once
         bounded("return its unstarted assignments", this::returnAssignments);
-        wheel.close();
-        drain(dispatchExecutor);
-        drain(outcomes); // after the dispatch thread, which hands it work
+        threads.stop(shutdownAwait);
         // what waits in a pool's queue was acknowledged and never started: another node runs it now, not this one
         // after the shutdown wait (a claim the writer confirms later finds the pools shut and returns its instance)
         returnUnstarted(pools.stopTaking());
@@ -648,18 +587,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     }
 
     /** Lets an executor finish what it holds, for at most the shutdown wait, then interrupts it. */
-    private void drain(ThreadPoolExecutor executor) {
-        executor.shutdown();
-        try {
-            if (!executor.awaitTermination(shutdownAwait.toMillis(), TimeUnit.MILLISECONDS)) {
-                executor.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            executor.shutdownNow();
-            Thread.currentThread().interrupt();
-        }
-    }
-
     /**
      * Runs a step of the stop that needs the store on a thread of its own, for at most the cluster's lease: a store
      * that does not answer (a connection that hangs without a socket timeout) must not keep the application from
@@ -949,7 +876,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
 
     /** Entries in the wheel: fire batches, retries waiting for their back-off, and running attempts' timeouts. */
     public int wheelSize() {
-        return wheel.size();
+        return threads.timers();
     }
 
     /** Instances executing right now on this node. */
@@ -1201,7 +1128,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
 
     /** Runs {@code work} on the dispatch thread after {@code delay}; returns the timer handle, -1 once stopped. */
     long after(Duration delay, Runnable work) {
-        return at(clock.nanoTime() + delay.toNanos(), work);
+        return threads.after(delay, work);
     }
 
     /**
@@ -1215,19 +1142,11 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     }
 
     long at(long deadlineNanos, Runnable work) {
-        try {
-            return wheel.schedule(deadlineNanos, work);
-        } catch (IllegalStateException closed) {
-            if (lifecycle.get() == Lifecycle.STARTED) {
-                throw closed;
-            }
-            LOG.log(Level.DEBUG, "AX engine stopped; timer not set");
-            return -1;
-        }
+        return threads.at(deadlineNanos, work);
     }
 
     void cancelTimer(long handle) {
-        wheel.cancel(handle);
+        threads.cancelTimer(handle);
     }
 
     /**
@@ -1277,18 +1196,9 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         listeners.publish("dead-letter", event, deadLetterListeners);
     }
 
-    /**
-     * Runs store work that follows an attempt (a timeout's outcome, a retry, a dead letter) on the
-     * {@code ax-outcomes} thread, never on the dispatch thread; a full queue tries again soon.
-     */
+    /** Runs store work that follows an attempt on the {@code ax-outcomes} thread (see {@link EngineThreads}). */
     void afterwards(Runnable work) {
-        try {
-            outcomes.execute(() -> runSafely(work));
-        } catch (RejectedExecutionException e) {
-            if (lifecycle.get() == Lifecycle.STARTED) {
-                after(HAND_OFF_BACKOFF, () -> afterwards(work));
-            }
-        }
+        threads.afterwards(work);
     }
 
     /**
@@ -1385,32 +1295,15 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
 
     /** Hands work to the dispatch thread. */
     void onDispatchThread(Runnable work) {
-        handOff(work);
+        threads.onDispatchThread(work);
     }
 
     AxClock clock() {
         return clock;
     }
 
-    // ---- threads ------------------------------------------------------------------------------------------
-
-    /** On the wheel thread: hands due work to the dispatch thread, never blocking; a full queue retries soon. */
-    private void handOff(Object due) {
-        Runnable work = due instanceof MemoryTask m ? () -> delayed.fire(m) : (Runnable) due;
-        try {
-            dispatchExecutor.execute(() -> runSafely(work));
-        } catch (RejectedExecutionException e) {
-            if (lifecycle.get() == Lifecycle.STARTED) {
-                after(HAND_OFF_BACKOFF, work);
-            }
-        }
-    }
-
-    private static void runSafely(Runnable work) {
-        try {
-            work.run();
-        } catch (RuntimeException | Error e) {
-            LOG.log(Level.ERROR, "AX dispatch work failed; the engine goes on", e);
-        }
+    /** On the dispatch thread: a MEMORY delayed task's entry in the wheel came due. */
+    private void fire(MemoryTask task) {
+        delayed.fire(task);
     }
 }

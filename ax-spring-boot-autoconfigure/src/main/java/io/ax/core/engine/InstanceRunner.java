@@ -39,20 +39,6 @@ final class InstanceRunner {
     /** The longest failure message a log line shows. */
     static final int LOGGED_MESSAGE = 500;
 
-    /** The engine's threads, as the runner uses them: its timer, the outcomes thread and the dispatch thread. */
-    interface Threads {
-
-        /** Runs {@code work} on the dispatch thread after {@code delay}; the timer handle, -1 once stopped. */
-        long after(Duration delay, Runnable work);
-
-        void cancelTimer(long handle);
-
-        /** Runs store work that follows an attempt on the outcomes thread, never on the dispatch thread. */
-        void afterwards(Runnable work);
-
-        void onDispatchThread(Runnable work);
-    }
-
     /** Where an attempt's instance goes on once the runner has decided, and whether it may start here at all. */
     interface Outcomes {
 
@@ -96,7 +82,9 @@ final class InstanceRunner {
     private final AttemptTracer tracer;
     private final ExecutorRouter router;
     private final ContextServices services;
-    private final Threads threads;
+    /** The timer of its timeouts, the outcomes thread, the dispatch thread. */
+    private final EngineThreads threads;
+
     private final Outcomes outcomes;
     private final DeadLetters deadLetters;
     /** Attempts a worker of this node runs right now (until the worker is done with it), by instance. */
@@ -112,7 +100,7 @@ final class InstanceRunner {
             AttemptTracer tracer,
             ExecutorRouter router,
             ContextServices services,
-            Threads threads,
+            EngineThreads threads,
             Outcomes outcomes,
             DeadLetters deadLetters) {
         this.nodeId = nodeId;
