@@ -326,7 +326,20 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         writer.onOutage(() -> onDispatchThread(() -> this.fires.storeAway()));
         Claimer claimer =
                 new Claimer(nodeId, writer, insight, pools, runner::run, this::returnUnstarted, leadership::fencedOut);
-        this.dispatcher = new Dispatcher(this, pools, b.rejectionBackoff, leadership, claimer);
+        this.dispatcher = new Dispatcher(
+                nodeId,
+                clock,
+                writer,
+                insight,
+                threads,
+                pools,
+                b.rejectionBackoff,
+                leadership,
+                claimer,
+                wakeUps,
+                paused::contains,
+                runner::isEnding,
+                fires);
         this.poller = new AssignmentPoller(
                 nodeId,
                 stores,

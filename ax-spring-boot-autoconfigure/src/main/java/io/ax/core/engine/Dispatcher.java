@@ -4,8 +4,10 @@ import io.ax.core.AxTask;
 import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.Transition;
+import io.ax.core.clock.AxClock;
 import io.ax.core.cluster.FencedOutException;
 import io.ax.core.cluster.HashRing;
+import io.ax.core.cluster.WakeUps;
 import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.engine.writes.StateWriter;
 import java.lang.System.Logger.Level;
@@ -21,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Predicate;
 
 /**
  * Assignment (on the leader) and the start of each attempt (on every node): moves due instances to DISPATCHED,
@@ -35,10 +38,36 @@ final class Dispatcher {
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
 
-    private final AxEngine engine;
-    private final ExecutionPools pools;
+    /**
+     * What the dispatch asks of the series it dispatches fires of: how late a fire may start, and what follows when
+     * a fire was decided without running.
+     */
+    interface Series {
+
+        /** How late a fire may start before it is a misfire. */
+        Duration misfireThreshold();
+
+        /** An assignment group was settled: fires held back behind it may be planned. */
+        void groupSettled();
+
+        /** A fire ended without running (SKIPPED): its series goes on. */
+        void ended(Due due);
+    }
+
     private final String nodeId;
+    private final AxClock clock;
+    private final StateWriter writer;
+    private final Insight insight;
+    private final EngineThreads threads;
+    private final ExecutionPools pools;
     private final Duration rejectionBackoff;
+    private final WakeUps wakeUps;
+    /** Whether a task is paused. */
+    private final Predicate<String> paused;
+    /** Whether an instance's attempt has its final outcome on this node, its slot about to be freed. */
+    private final Predicate<String> ending;
+
+    private final Series series;
     /** Task name -> the instance in flight, for tasks that must not overlap (concurrent = false). */
     private final Map<String, String> inFlight = new ConcurrentHashMap<>();
     /** Task name -> catch-up instances waiting for the in-flight one of a non-overlapping task to end. */
@@ -81,13 +110,32 @@ final class Dispatcher {
     private final Claimer claimer;
 
     Dispatcher(
-            AxEngine engine, ExecutionPools pools, Duration rejectionBackoff, Leadership leadership, Claimer claimer) {
-        this.engine = engine;
+            String nodeId,
+            AxClock clock,
+            StateWriter writer,
+            Insight insight,
+            EngineThreads threads,
+            ExecutionPools pools,
+            Duration rejectionBackoff,
+            Leadership leadership,
+            Claimer claimer,
+            WakeUps wakeUps,
+            Predicate<String> paused,
+            Predicate<String> ending,
+            Series series) {
+        this.nodeId = nodeId;
+        this.clock = clock;
+        this.writer = writer;
+        this.insight = insight;
+        this.threads = threads;
         this.pools = pools;
-        this.nodeId = engine.nodeId();
         this.rejectionBackoff = rejectionBackoff;
         this.leadership = leadership;
         this.claimer = claimer;
+        this.wakeUps = wakeUps;
+        this.paused = paused;
+        this.ending = ending;
+        this.series = series;
     }
 
     void dispatchFresh(Due due) {
@@ -107,7 +155,7 @@ final class Dispatcher {
         long leaderEpoch = leadership.epoch();
         List<Due> mine = dues;
         Set<String> left = Set.of();
-        if (leaderEpoch == 0 || engine.writer().isFailing()) {
+        if (leaderEpoch == 0 || writer.isFailing()) {
             // MEMORY executions live in this process only: they run here, whoever leads. The others stay SCHEDULED
             // in the store, for the leader's sweep once it can write again
             mine = new ArrayList<>();
@@ -117,7 +165,7 @@ final class Dispatcher {
                     mine.add(d);
                 } else {
                     pipeline.remove(d.instanceId());
-                    engine.insight().released(d);
+                    insight.released(d);
                     left.add(d.instanceId());
                 }
             }
@@ -153,7 +201,7 @@ final class Dispatcher {
     /** Whether an instance has held its task's slot for longer than {@code age} (or since before this node knew). */
     private boolean heldLongerThan(String holder, java.time.Duration age) {
         Long since = heldSince.get(holder);
-        return since == null || engine.clock().nanoTime() - since > age.toNanos();
+        return since == null || clock.nanoTime() - since > age.toNanos();
     }
 
     /** One decision of an assignment group, settled when the store's outcome is in. */
@@ -175,14 +223,14 @@ final class Dispatcher {
         List<Decision> decisions = new ArrayList<>(dues.size());
         List<Transition> ordered = new ArrayList<>(dues.size() * 2);
         List<Due> full = new ArrayList<>();
-        Instant now = engine.writer().stamp(); // the time of the group's changes: see ChangeStamps
+        Instant now = writer.stamp(); // the time of the group's changes: see ChangeStamps
         for (Due due : dues) {
             AxTask task = due.task();
             boolean mayAwaitEnd = !waitedEnough.remove(due.instanceId());
             boolean inMemory = InstanceIds.isMemory(due.instanceId());
             long epoch = inMemory ? 0 : leaderEpoch; // MEMORY instances are not in the shared store: no fence
             pipeline.add(due.instanceId()); // until its outcome is settled: a sweep must not load it again
-            if (engine.isPaused(task.name())) {
+            if (paused.test(task.name())) {
                 if (due.origin().isTriggerFire()) {
                     // a paused series stops here, quietly: this fire goes, and the next is planned at the resume
                     decide(decisions, ordered, due, pausedFire(due, now, epoch));
@@ -192,7 +240,7 @@ final class Dispatcher {
                 } else {
                     // it waits in the store, not in memory; the resume sweeps it in again
                     pipeline.remove(due.instanceId());
-                    engine.insight().released(due);
+                    insight.released(due);
                 }
                 continue;
             }
@@ -202,7 +250,7 @@ final class Dispatcher {
                     || due.origin() == InstanceOrigin.WORKFLOW;
             String previous = overlapAllowed ? null : inFlight.putIfAbsent(task.name(), due.instanceId());
             if (previous == null && !overlapAllowed) {
-                heldSince.put(due.instanceId(), engine.clock().nanoTime());
+                heldSince.put(due.instanceId(), clock.nanoTime());
             }
             if (previous != null
                     && !previous.equals(due.instanceId())
@@ -270,7 +318,7 @@ final class Dispatcher {
                 }
             } else if (due.origin() == InstanceOrigin.SERIES && mayAwaitEnd && leadership.runsElsewhere(previous)) {
                 awaitEnd(due, previous, decisions, ordered, now, epoch, true);
-            } else if (mayAwaitEnd && engine.runner().isEnding(previous)) {
+            } else if (mayAwaitEnd && ending.test(previous)) {
                 // it ended here, and its worker is freeing the slot right now: skipping this fire would be a guess
                 // about a race of a few microseconds, so it waits for the release (which dispatches it)
                 awaitEnd(due, previous, decisions, ordered, now, epoch, false);
@@ -287,7 +335,7 @@ final class Dispatcher {
             return;
         }
         groupsInFlight++;
-        List<CompletableFuture<Boolean>> outcomes = engine.writer().submitAllOrFail(ordered);
+        List<CompletableFuture<Boolean>> outcomes = writer.submitAllOrFail(ordered);
         // what this node claimed starts the moment the store confirms it, on the writer's thread; the rest of the
         // group is settled on the dispatch thread once every outcome is in
         Set<String> started = ConcurrentHashMap.newKeySet();
@@ -311,7 +359,7 @@ final class Dispatcher {
             }
         }
         CompletableFuture.allOf(gates.toArray(CompletableFuture[]::new))
-                .whenComplete((ignored, error) -> engine.onDispatchThread(() -> settle(decisions, outcomes, started)));
+                .whenComplete((ignored, error) -> threads.onDispatchThread(() -> settle(decisions, outcomes, started)));
     }
 
     /**
@@ -347,9 +395,8 @@ final class Dispatcher {
         } else if (!holder.equals(inFlight.get(taskName))) {
             startWaiting(taskName); // the local end freed the slot before this fire was put to wait
         }
-        Duration untilMisfire =
-                Duration.between(now, due.scheduledTime().plus(engine.fires().misfireThreshold()));
-        engine.after(untilMisfire.isNegative() ? Duration.ZERO : untilMisfire, () -> {
+        Duration untilMisfire = Duration.between(now, due.scheduledTime().plus(series.misfireThreshold()));
+        threads.after(untilMisfire.isNegative() ? Duration.ZERO : untilMisfire, () -> {
             if (awaitingEnd.remove(taskName, due)) {
                 waitedEnough.add(due.instanceId());
                 dispatchFresh(due);
@@ -373,7 +420,7 @@ final class Dispatcher {
                                 ? leadership.pollInterval()
                                 : LAST_ASK_AGAIN;
                         Duration next = again.multipliedBy(2).compareTo(longest) > 0 ? longest : again.multipliedBy(2);
-                        engine.after(again, () -> {
+                        threads.after(again, () -> {
                             if (awaitingEnd.get(taskName) == waiter) {
                                 askEnded(taskName, holder, waiter, next);
                             }
@@ -393,7 +440,7 @@ final class Dispatcher {
             settleGroup(decisions, outcomes, started);
         } finally {
             groupsInFlight--;
-            engine.fires().groupSettled();
+            series.groupSettled();
         }
     }
 
@@ -439,7 +486,7 @@ final class Dispatcher {
                 }
             } else if (applied) {
                 leadership.assigned(due, d.owner());
-                engine.insight().released(due);
+                insight.released(due);
                 woken.add(d.owner());
             } else {
                 releaseUnlessAssignedElsewhere(due, error);
@@ -448,7 +495,7 @@ final class Dispatcher {
         if (fenced != null) {
             leadership.fencedOut(fenced);
         }
-        engine.wakeUps().signal(woken); // the owners look now, not at their next poll
+        wakeUps.signal(woken); // the owners look now, not at their next poll
     }
 
     /**
@@ -468,7 +515,7 @@ final class Dispatcher {
                 release(due);
                 return;
             }
-            engine.insight().released(due);
+            insight.released(due);
             if (!row.owner().equals(nodeId)) {
                 leadership.assigned(new Due(due.task(), row.instance()), row.owner());
             }
@@ -484,10 +531,10 @@ final class Dispatcher {
     }
 
     private void skipped(Due due, Transition t) {
-        engine.insight().skipped(due);
+        insight.skipped(due);
         LOG.log(Level.INFO, "Task ''{0}'' instance {1} SKIPPED: {2}", due.task().name(), due.instanceId(), t.reason());
         if (due.series() && due.task().trigger().measuresFromCompletion()) {
-            engine.fires().ended(due);
+            series.ended(due);
         }
     }
 
@@ -523,7 +570,7 @@ final class Dispatcher {
         if (full.isEmpty()) {
             return;
         }
-        full.forEach(engine.insight()::rejected);
+        full.forEach(insight::rejected);
         LOG.log(
                 Level.WARNING,
                 "{0} instance(s) wait: pool ''{1}'' is full; dispatching again in {2}",
@@ -531,7 +578,7 @@ final class Dispatcher {
                 full.get(0).task().group(),
                 rejectionBackoff);
         full.forEach(this::expect);
-        engine.after(rejectionBackoff, () -> dispatchFresh(full));
+        threads.after(rejectionBackoff, () -> dispatchFresh(full));
     }
 
     /**
@@ -553,19 +600,18 @@ final class Dispatcher {
 
     private void dispatch(Due due, InstanceState from, int attempt, String takenFrom, long fence, long epoch) {
         if (!pools.tryReserve(due.task().group())) {
-            engine.insight().rejected(due);
-            engine.after(rejectionBackoff, () -> dispatch(due, from, attempt, takenFrom, fence, epoch));
+            insight.rejected(due);
+            threads.after(rejectionBackoff, () -> dispatch(due, from, attempt, takenFrom, fence, epoch));
             return;
         }
-        Transition toDispatched = engine.writer()
-                .owned(
-                        due.instanceId(),
-                        from,
-                        InstanceState.DISPATCHED,
-                        attempt,
-                        "attempt " + attempt + " on node " + nodeId,
-                        takenFrom,
-                        fence);
+        Transition toDispatched = writer.owned(
+                due.instanceId(),
+                from,
+                InstanceState.DISPATCHED,
+                attempt,
+                "attempt " + attempt + " on node " + nodeId,
+                takenFrom,
+                fence);
         claimer.claimAndRun(List.of(new Claimer.Claim(due, attempt, toDispatched, null, epoch)));
     }
 
@@ -581,7 +627,7 @@ final class Dispatcher {
 
     /** The instance reached a final state: let the next fire of a non-overlapping task start. */
     void release(Due due) {
-        engine.insight().released(due);
+        insight.released(due);
         heldSince.remove(due.instanceId());
         if (inFlight.remove(due.task().name(), due.instanceId())) {
             startWaiting(due.task().name());
@@ -595,13 +641,13 @@ final class Dispatcher {
     private void startWaiting(String taskName) {
         Due awaiting = awaitingEnd.remove(taskName);
         if (awaiting != null) {
-            engine.onDispatchThread(() -> dispatchFresh(awaiting));
+            threads.onDispatchThread(() -> dispatchFresh(awaiting));
             return;
         }
         Queue<Due> queue = waiting.get(taskName);
         Due next = queue == null ? null : queue.poll();
         if (next != null) {
-            engine.onDispatchThread(() -> dispatchFresh(next));
+            threads.onDispatchThread(() -> dispatchFresh(next));
         }
     }
 
@@ -643,7 +689,7 @@ final class Dispatcher {
     void markInFlight(Due due) {
         if (!due.task().concurrent()) {
             inFlight.put(due.task().name(), due.instanceId());
-            heldSince.put(due.instanceId(), engine.clock().nanoTime());
+            heldSince.put(due.instanceId(), clock.nanoTime());
         }
     }
 }

@@ -29,7 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * trigger and time in one wheel entry. When entries fall due, it gathers what fell due together and hands it to the
  * {@link Dispatcher} as one group.
  */
-final class FirePlanner implements Reconciliation.Planner {
+final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
 
@@ -111,7 +111,8 @@ final class FirePlanner implements Reconciliation.Planner {
     }
 
     /** How late a fire may start before it is a misfire. */
-    Duration misfireThreshold() {
+    @Override
+    public Duration misfireThreshold() {
         return misfireThreshold;
     }
 
@@ -427,7 +428,8 @@ final class FirePlanner implements Reconciliation.Planner {
     }
 
     /** On the dispatch thread: an assignment group was settled; what fell due meanwhile goes now. */
-    void groupSettled() {
+    @Override
+    public void groupSettled() {
         drainReady();
     }
 
@@ -445,7 +447,8 @@ final class FirePlanner implements Reconciliation.Planner {
      * so this check is what keeps a series single after a takeover planned its next fire while an earlier one was
      * still on its way. It reads the store, so it runs on the leader's thread.
      */
-    void ended(Due due) {
+    @Override
+    public void ended(Due due) {
         boolean fromSeries = due.series() || due.origin() == InstanceOrigin.CATCH_UP;
         if (fromSeries && due.task().trigger().measuresFromCompletion()) {
             engine.leadership().continueFixedDelay(due, clock.instant());
