@@ -74,7 +74,7 @@ class ArchitectureTest {
                 .haveRawType(AxEngine.class)
                 .should()
                 .beDeclaredInClassesThat()
-                .haveNameMatching("io\\.ax\\.core\\.engine\\." + "(AxEngine|Leadership|FirePlanner)(\\$.*)?")
+                .haveNameMatching("io\\.ax\\.core\\.engine\\." + "(AxEngine|Leadership)(\\$.*)?")
                 .check(AX);
     }
 }

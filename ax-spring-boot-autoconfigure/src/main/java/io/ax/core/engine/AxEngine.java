@@ -321,7 +321,60 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                         publishDeadLetter(event);
                     }
                 });
-        this.fires = new FirePlanner(this, b.misfireThreshold, b.maxCatchUp);
+        this.fires = new FirePlanner(
+                stores,
+                clock,
+                nodeId,
+                b.misfireThreshold,
+                b.maxCatchUp,
+                threads,
+                clockGuard,
+                writer,
+                fireWriter,
+                workflows,
+                leadership,
+                new FirePlanner.Tasks() {
+                    @Override
+                    public AxTask registered(String name) {
+                        return tasks.get(name);
+                    }
+
+                    @Override
+                    public boolean paused(String name) {
+                        return paused.contains(name);
+                    }
+
+                    @Override
+                    public boolean engineRuns() {
+                        return isRunning();
+                    }
+                },
+                new FirePlanner.Downstream() {
+                    @Override
+                    public boolean catchUpWaits(String taskName) {
+                        return dispatcher.catchUpWaits(taskName);
+                    }
+
+                    @Override
+                    public boolean assigning() {
+                        return dispatcher.assigning();
+                    }
+
+                    @Override
+                    public Set<String> dispatchFresh(List<Due> dues) {
+                        return dispatcher.dispatchFresh(dues);
+                    }
+
+                    @Override
+                    public boolean covers(Instant time) {
+                        return prefetcher.covers(time);
+                    }
+
+                    @Override
+                    public void drained(int queued) {
+                        prefetcher.drained(queued);
+                    }
+                });
         // a series held back behind a group on its way plans no next fire that could wake the dispatch again
         writer.onOutage(() -> onDispatchThread(() -> this.fires.storeAway()));
         Claimer claimer =
@@ -1144,22 +1197,13 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return threads.after(delay, work);
     }
 
-    /**
-     * The wheel deadline of a wall-clock time, measured from now on the monotonic clock. The clocks are compared
-     * first: a jump of the wall clock that the clock watch has not seen yet (it looks once a second) would set the
-     * deadline off by the jump, and a fire loaded after a forward jump would start early by it.
-     */
+    /** The wheel deadline of a wall-clock time (see {@link ClockGuard#deadlineOf}). */
     long deadlineOf(Instant time) {
-        clockGuard.check();
-        return clock.nanoTime() + Horizon.nanosUntil(clock.instant(), time);
+        return clockGuard.deadlineOf(time);
     }
 
     long at(long deadlineNanos, Runnable work) {
         return threads.at(deadlineNanos, work);
-    }
-
-    void cancelTimer(long handle) {
-        threads.cancelTimer(handle);
     }
 
     /**
@@ -1209,11 +1253,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         listeners.publish("dead-letter", event, deadLetterListeners);
     }
 
-    /** Runs store work that follows an attempt on the {@code ax-outcomes} thread (see {@link EngineThreads}). */
-    void afterwards(Runnable work) {
-        threads.afterwards(work);
-    }
-
     /**
      * An instance reached a final state: a waiting fire of its task may start, a fixed-delay series goes on, a
      * workflow run goes on.
@@ -1256,14 +1295,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return fires;
     }
 
-    Insight insight() {
-        return insight;
-    }
-
-    ClockGuard clockGuard() {
-        return clockGuard;
-    }
-
     /** Compares the clocks now, as the clock watch does every second. */
     void checkClock() {
         clockGuard.check();
@@ -1273,20 +1304,12 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return leadership;
     }
 
-    WakeUps wakeUps() {
-        return wakeUps;
-    }
-
     AssignmentPoller poller() {
         return poller;
     }
 
     Dispatcher dispatcher() {
         return dispatcher;
-    }
-
-    StateWriter fireWriter() {
-        return fireWriter;
     }
 
     StateWriter writer() {

@@ -71,6 +71,16 @@ final class ClockGuard {
         });
     }
 
+    /**
+     * The wheel deadline of a wall-clock time, measured from now on the monotonic clock. The clocks are compared
+     * first: a jump of the wall clock that the clock watch has not seen yet (it looks once a second) would set the
+     * deadline off by the jump, and a fire loaded after a forward jump would start early by it.
+     */
+    long deadlineOf(Instant time) {
+        check();
+        return clock.nanoTime() + Horizon.nanosUntil(clock.instant(), time);
+    }
+
     /** See {@link ClockJumpDetector#holdUntil}. */
     OptionalLong holdUntil(Instant fireTime) {
         return detector.holdUntil(fireTime);

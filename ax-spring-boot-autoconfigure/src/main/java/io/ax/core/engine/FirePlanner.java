@@ -8,6 +8,7 @@ import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
 import io.ax.core.clock.AxClock;
 import io.ax.core.engine.writes.InstanceIds;
+import io.ax.core.engine.writes.StateWriter;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.NewFire;
 import java.lang.System.Logger.Level;
@@ -33,12 +34,55 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
 
-    private final AxEngine engine;
+    /** The tasks as the planner sees them: registered, paused, and whether the engine runs at all. */
+    interface Tasks {
+
+        /** The task registered under that name now; null when none is. */
+        AxTask registered(String name);
+
+        boolean paused(String name);
+
+        boolean engineRuns();
+    }
+
+    /**
+     * Where due fires go on, both built after the planner: the dispatch, and the prefetch window that keeps the
+     * wheel filled from the store.
+     */
+    interface Downstream {
+
+        /** Whether a catch-up of the task waits for its previous instance to end (see the dispatcher's). */
+        boolean catchUpWaits(String taskName);
+
+        /** Whether the dispatch still has an assignment group on its way (what falls due then waits for it). */
+        boolean assigning();
+
+        /** Dispatches fires that fell due; the instances left in the store. */
+        Set<String> dispatchFresh(List<Due> dues);
+
+        /** Whether the prefetch window reaches this time (a fire before it is loaded by the window, not here). */
+        boolean covers(Instant time);
+
+        /** The wheel gave up fires: how many are queued in it now. */
+        void drained(int queued);
+    }
+
     private final InstanceStore store;
     private final AxClock clock;
     private final String nodeId;
     private final Duration misfireThreshold;
     private final int maxCatchUp;
+    private final EngineThreads threads;
+    private final ClockGuard clockGuard;
+    /** The writer of starts: while it fails, what falls due is not held back behind a group on its way. */
+    private final StateWriter writer;
+    /** The writer of new fires, planned ahead. */
+    private final StateWriter fireWriter;
+
+    private final Workflows workflows;
+    private final Leadership leadership;
+    private final Tasks tasks;
+    private final Downstream downstream;
     private final TriggerGroups groups = new TriggerGroups();
     private final MisfireLog misfires;
     /** Instances that fell due and wait for the next drain; touched only on the dispatch thread. */
@@ -49,14 +93,34 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
      */
     private final Map<String, TriggerGroups.Batch> queued = new ConcurrentHashMap<>();
 
-    FirePlanner(AxEngine engine, Duration misfireThreshold, int maxCatchUp) {
-        this.engine = engine;
-        this.store = engine.stores();
-        this.clock = engine.clock();
-        this.nodeId = engine.nodeId();
+    FirePlanner(
+            InstanceStore store,
+            AxClock clock,
+            String nodeId,
+            Duration misfireThreshold,
+            int maxCatchUp,
+            EngineThreads threads,
+            ClockGuard clockGuard,
+            StateWriter writer,
+            StateWriter fireWriter,
+            Workflows workflows,
+            Leadership leadership,
+            Tasks tasks,
+            Downstream downstream) {
+        this.store = store;
+        this.clock = clock;
+        this.nodeId = nodeId;
         this.misfireThreshold = misfireThreshold;
         this.maxCatchUp = maxCatchUp;
-        this.misfires = new MisfireLog(clock, engine::after);
+        this.threads = threads;
+        this.clockGuard = clockGuard;
+        this.writer = writer;
+        this.fireWriter = fireWriter;
+        this.workflows = workflows;
+        this.leadership = leadership;
+        this.tasks = tasks;
+        this.downstream = downstream;
+        this.misfires = new MisfireLog(clock, threads::after);
     }
 
     /** A fire to write: series fires move the task's next fire time; others (catch-ups, on demand) do not. */
@@ -78,7 +142,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
     /** Plans the first fire of a task's series from now; none while it is paused (its resume plans it). */
     @Override
     public void planFirst(AxTask task, List<Pending> out) {
-        if (engine.isPaused(task.name())) {
+        if (tasks.paused(task.name())) {
             return;
         }
         task.trigger().firstFireTime(clock.instant()).ifPresent(t -> out.add(seriesFire(task, t)));
@@ -90,11 +154,11 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
      */
     @Override
     public void planNext(AxTask task, Instant previous, Instant completed, List<Pending> out) {
-        if (!engine.isRunning() || engine.registered().get(task.name()) != task || engine.isPaused(task.name())) {
+        if (!tasks.engineRuns() || tasks.registered(task.name()) != task || tasks.paused(task.name())) {
             return; // a paused series plans nothing: its resume goes on from then
         }
         // planning is the leader's: another node's next fire is planned by the leader when it learns of the end
-        if (engine.leadership().epoch() == 0) {
+        if (leadership.epoch() == 0) {
             return;
         }
         Optional<Instant> next = task.trigger().nextFireTime(previous, completed);
@@ -104,7 +168,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
         Instant now = clock.instant();
         if (isMisfire(next.get(), now)) {
             // a catch-up already waiting for this task stands for this missed time too: the series just goes on
-            planMissed(task, next.get(), now, !engine.dispatcher().catchUpWaits(task.name()), out);
+            planMissed(task, next.get(), now, !downstream.catchUpWaits(task.name()), out);
         } else {
             out.add(seriesFire(task, next.get()));
         }
@@ -162,7 +226,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
         if (pending.isEmpty()) {
             return;
         }
-        long epoch = engine.leadership().epoch();
+        long epoch = leadership.epoch();
         if (epoch > 0) {
             scheduleFires(pending, epoch);
         }
@@ -174,7 +238,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
         try {
             written = write(pending, epoch);
         } catch (io.ax.core.cluster.FencedOutException e) {
-            engine.leadership().fencedOut(e);
+            leadership.fencedOut(e);
             return;
         }
         enqueueCovered(written);
@@ -186,7 +250,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
      * reconciliation gives the series its next fire again.
      */
     void planAhead(List<Pending> pending) {
-        long epoch = engine.leadership().epoch();
+        long epoch = leadership.epoch();
         if (pending.isEmpty() || epoch == 0) {
             return;
         }
@@ -209,13 +273,13 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
         List<NewFire> fires = newFires(normalized, now);
         CompletableFuture<boolean[]> outcome;
         try {
-            outcome = engine.fireWriter().schedule(fires, epoch);
+            outcome = fireWriter.schedule(fires, epoch);
         } catch (io.ax.core.AxException stopped) {
             return; // the engine stops: the next leader plans what is missing
         }
         outcome.whenComplete((written, error) -> {
             if (error instanceof io.ax.core.cluster.FencedOutException e) {
-                engine.leadership().fencedOut(e);
+                leadership.fencedOut(e);
             } else if (error != null) {
                 LOG.log(
                         Level.WARNING,
@@ -230,7 +294,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
 
     private void enqueueCovered(List<Due> written) {
         for (Due due : written) {
-            if (engine.prefetcher().covers(due.scheduledTime())) {
+            if (downstream.covers(due.scheduledTime())) {
                 enqueue(due);
             }
         }
@@ -275,7 +339,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
                     q.origin(),
                     q.origin().isTriggerFire() ? TaskInstance.fireKey(q.time()) : null);
             // a workflow's root starts a run: its id is the run id, said in the audit where the run begins
-            String reason = engine.workflows().graph().isRoot(q.task().name())
+            String reason = workflows.graph().isRoot(q.task().name())
                     ? q.reason() + "; starts workflow run " + instance.id()
                     : q.reason();
             fires.add(new NewFire(instance, reason, q.payload()));
@@ -316,7 +380,8 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
         queued.replace(due.instanceId(), TriggerGroups.JOINING, added.batch());
         if (added.opened()) {
             TriggerGroups.Batch batch = added.batch();
-            batch.timer = engine.at(engine.deadlineOf(due.scheduledTime()), () -> fire(batch, due.scheduledTime()));
+            batch.timer =
+                    threads.at(clockGuard.deadlineOf(due.scheduledTime()), () -> fire(batch, due.scheduledTime()));
         }
         return true;
     }
@@ -329,7 +394,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
     void dequeue(String instanceId) {
         TriggerGroups.Batch batch = queued.remove(instanceId);
         if (batch != null && batch != TriggerGroups.JOINING && groups.remove(batch, instanceId)) {
-            engine.cancelTimer(batch.timer);
+            threads.cancelTimer(batch.timer);
         }
     }
 
@@ -339,16 +404,16 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
      * nothing is dropped.
      */
     private void fire(TriggerGroups.Batch batch, Instant fireTime) {
-        engine.checkClock(); // a jump since the clock watch last looked pauses this decision too
-        OptionalLong hold = engine.clockGuard().holdUntil(fireTime);
+        clockGuard.check(); // a jump since the clock watch last looked pauses this decision too
+        OptionalLong hold = clockGuard.holdUntil(fireTime);
         if (hold.isPresent()) {
-            engine.at(hold.getAsLong(), () -> fire(batch, fireTime));
+            threads.at(hold.getAsLong(), () -> fire(batch, fireTime));
             return;
         }
         // the wheel runs on the monotonic clock, set from the wall clock when the entry went in: over a long wait the
         // two drift apart by a few milliseconds (an NTP slew), and the wall clock has the last word
         if (fireTime.isAfter(clock.instant())) {
-            engine.at(engine.deadlineOf(fireTime), () -> fire(batch, fireTime));
+            threads.at(clockGuard.deadlineOf(fireTime), () -> fire(batch, fireTime));
             return;
         }
         add(groups.take(batch));
@@ -365,7 +430,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
      */
     void clear() {
         for (TriggerGroups.Batch batch : groups.takeAll()) {
-            engine.cancelTimer(batch.timer);
+            threads.cancelTimer(batch.timer);
         }
         queued.clear();
     }
@@ -385,7 +450,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
         ready.addAll(dues);
         if (!drainPending) {
             // runs after the fires already queued on the dispatch thread: all that fell due together goes as one group
-            engine.onDispatchThread(this::drainReady);
+            threads.onDispatchThread(this::drainReady);
         }
     }
 
@@ -400,20 +465,20 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
         if (ready.isEmpty()) {
             return;
         }
-        if (engine.dispatcher().assigning() && !engine.writer().isFailing()) {
+        if (downstream.assigning() && !writer.isFailing()) {
             return;
         }
         List<Due> dues = List.copyOf(ready);
         ready.clear();
         Set<String> left = Set.of();
         try {
-            left = engine.dispatcher().dispatchFresh(dues);
+            left = downstream.dispatchFresh(dues);
         } finally {
             // the dispatcher expects them now, until their outcome is in: a load that reads them again leaves them
             for (Due due : dues) {
                 queued.remove(due.instanceId());
             }
-            engine.prefetcher().drained(queued.size());
+            downstream.drained(queued.size());
         }
         List<Pending> next = new ArrayList<>();
         for (Due due : dues) {
@@ -451,7 +516,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
     public void ended(Due due) {
         boolean fromSeries = due.series() || due.origin() == InstanceOrigin.CATCH_UP;
         if (fromSeries && due.task().trigger().measuresFromCompletion()) {
-            engine.leadership().continueFixedDelay(due, clock.instant());
+            leadership.continueFixedDelay(due, clock.instant());
         }
     }
 
@@ -522,7 +587,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
     /** A series fire was cancelled: the series goes on from it, as if it had run. */
     void continueAfterCancel(AxTask task, TaskInstance cancelled) {
         List<Pending> next = new ArrayList<>(1);
-        planNext(task, cancelled.scheduledTime(), engine.clock().instant(), next);
+        planNext(task, cancelled.scheduledTime(), clock.instant(), next);
         planAhead(next);
     }
 }

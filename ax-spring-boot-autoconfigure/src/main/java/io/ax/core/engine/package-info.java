@@ -23,9 +23,10 @@
  * Reconciliation} ({@code Reconciliation.Planner}), {@code DelayedTasks} ({@code DelayedTasks.Engine}), {@code
  * MemoryExecutions}, {@code RuntimeTasks} ({@code RuntimeTasks.Registry}), {@code Takeover}, {@code Recovery}
  * ({@code Recovery.Later}), {@code Operations} ({@code Operations.Engine}), {@code InstanceRunner} ({@code
- * InstanceRunner.Outcomes}, {@code .DeadLetters}), {@code Claimer}, {@code AssignmentPoller} and {@code Dispatcher}
- * ({@code Dispatcher.Series}, which {@code FirePlanner} implements). The engine's own threads are {@code
- * EngineThreads}'. {@code Leadership} and {@code FirePlanner} are still handed the facade; a class moves to its room once none of its calls goes back up.
+ * InstanceRunner.Outcomes}, {@code .DeadLetters}), {@code Claimer}, {@code AssignmentPoller}, {@code Dispatcher}
+ * ({@code Dispatcher.Series}, which {@code FirePlanner} implements) and {@code FirePlanner} ({@code
+ * FirePlanner.Tasks}, {@code .Downstream}). The engine's own threads are {@code EngineThreads}'. Only {@code
+ * Leadership} is still handed the facade; a class moves to its room once none of its calls goes back up.
  *
  * <p>The facade's Javadoc lists every thread and the class that owns it.
  */
