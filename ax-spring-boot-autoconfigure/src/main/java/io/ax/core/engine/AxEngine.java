@@ -247,7 +247,24 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 return workflows.graph().downstream(name);
             }
         });
-        this.leadership = new Leadership(this, b.reconcileEvery);
+        ChangeStamps stamps = new ChangeStamps(clock);
+        this.writer = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, stamps, "ax-writer");
+        this.fireWriter = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, stamps, "ax-fire-writer");
+        this.endWriter = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, stamps, "ax-end-writer");
+        // starts are what someone waits for: new fires (planned ahead) and successful ends follow in their gaps
+        fireWriter.giveWayTo(writer, GIVE_WAY);
+        endWriter.giveWayTo(writer, GIVE_WAY);
+        this.leadership = new Leadership(
+                nodeId,
+                clock,
+                stores,
+                java.util.Collections.unmodifiableMap(tasks),
+                paused,
+                workflows,
+                threads,
+                writer,
+                this::ended,
+                b.reconcileEvery);
         this.membership = new Membership(
                 registry,
                 lease,
@@ -263,16 +280,9 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 leadership);
         leadership.attach(membership);
         this.retention = new Retention(stores, b.retention, clock, leadership::epoch, insight);
-        ChangeStamps stamps = new ChangeStamps(clock);
-        this.writer = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, stamps, "ax-writer");
         writer.onRecovery(leadership::storeBack);
-        this.fireWriter = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, stamps, "ax-fire-writer");
         fireWriter.onRecovery(leadership::storeBack);
-        this.endWriter = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, stamps, "ax-end-writer");
         endWriter.onRecovery(leadership::storeBack);
-        // starts are what someone waits for: new fires (planned ahead) and successful ends follow in their gaps
-        fireWriter.giveWayTo(writer, GIVE_WAY);
-        endWriter.giveWayTo(writer, GIVE_WAY);
         this.runner = new InstanceRunner(
                 nodeId,
                 clock,
@@ -429,6 +439,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 b.prefetchWindow,
                 b.prefetchPage,
                 b.prefetchLimit);
+        leadership.attach(fires, dispatcher, prefetcher, runner);
         MemoryExecutions memory =
                 new MemoryExecutions(stores, nodeId, threads.wheel(), this::deadlineOf, fires::becameDue);
         this.delayed = new DelayedTasks(
@@ -1265,34 +1276,9 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         }
     }
 
-    Workflows workflows() {
-        return workflows;
-    }
-
-    StoreRouter stores() {
-        return stores;
-    }
-
-    DelayedTasks delayed() {
-        return delayed;
-    }
-
-    Prefetcher prefetcher() {
-        return prefetcher;
-    }
-
     /** Whether scheduled work is still accepted: before start and while running. */
     boolean acceptsWork() {
         return lifecycle.get() != Lifecycle.STOPPED;
-    }
-
-    /** The names of paused tasks; Recovery adds those the store remembers. */
-    Set<String> paused() {
-        return paused;
-    }
-
-    FirePlanner fires() {
-        return fires;
     }
 
     /** Compares the clocks now, as the clock watch does every second. */
@@ -1304,24 +1290,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return leadership;
     }
 
-    AssignmentPoller poller() {
-        return poller;
-    }
-
     Dispatcher dispatcher() {
         return dispatcher;
-    }
-
-    StateWriter writer() {
-        return writer;
-    }
-
-    InstanceRunner runner() {
-        return runner;
-    }
-
-    Map<String, AxTask> registered() {
-        return tasks;
     }
 
     /** Puts work due now into the wheel, which hands it to the dispatch at once. */

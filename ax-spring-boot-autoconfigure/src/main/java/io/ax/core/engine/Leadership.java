@@ -5,10 +5,13 @@ import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
+import io.ax.core.clock.AxClock;
 import io.ax.core.cluster.FencedOutException;
 import io.ax.core.cluster.HashRing;
 import io.ax.core.cluster.Membership;
 import io.ax.core.cluster.NodeStatus;
+import io.ax.core.engine.writes.StateWriter;
+import io.ax.core.engine.writes.StoreRouter;
 import io.ax.core.store.OwnedInstance;
 import io.ax.core.store.StoredTask;
 import java.lang.System.Logger.Level;
@@ -23,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * What this node does because it leads, and what it stops doing when it no longer does. On taking over it reads
@@ -42,9 +46,29 @@ final class Leadership implements Membership.Listener {
     /** An assignment to another node, followed until acknowledged (or, {@code untilEnd}, until it ends). */
     private record Tracked(Due due, String owner, long assignedNanos, boolean untilEnd) {}
 
-    private final AxEngine engine;
     private final String nodeId;
+    private final AxClock clock;
+    private final StoreRouter stores;
+    /** The tasks this node knows, read only. */
+    private final Map<String, AxTask> tasks;
+    /**
+     * The engine's paused tasks. The leader keeps them as the store says (a pause or resume taken on another node)
+     * and the takeover reads them in: both write to the set the engine's pause and resume write to.
+     */
+    private final Set<String> paused;
+
+    private final Workflows workflows;
+    private final EngineThreads threads;
+    private final StateWriter writer;
+    /** An instance of another node ended: its task's slot, its series and its workflow run go on. */
+    private final Consumer<Due> ended;
+
+    // set once, before the engine starts, by attach: each is built after this class and hands it its decisions
     private Membership membership;
+    private FirePlanner fires;
+    private Dispatcher dispatcher;
+    private Prefetcher prefetcher;
+    private InstanceRunner runner;
     private final ScheduledThreadPoolExecutor thread;
     private final Map<String, Tracked> tracked = new ConcurrentHashMap<>();
     /** Nodes that let an assignment time out: passed over by the ring until they acknowledge one. */
@@ -66,25 +90,45 @@ final class Leadership implements Membership.Listener {
     /** When the last sweep for overdue instances ran; touched on ax-leader only. */
     private long lastSweepNanos;
 
-    Leadership(AxEngine engine, Duration reconcileEvery) {
-        this.engine = engine;
-        this.nodeId = engine.nodeId();
+    Leadership(
+            String nodeId,
+            AxClock clock,
+            StoreRouter stores,
+            Map<String, AxTask> tasks,
+            Set<String> paused,
+            Workflows workflows,
+            EngineThreads threads,
+            StateWriter writer,
+            Consumer<Due> ended,
+            Duration reconcileEvery) {
+        this.nodeId = nodeId;
+        this.clock = clock;
+        this.stores = stores;
+        this.tasks = tasks;
+        this.paused = paused;
+        this.workflows = workflows;
+        this.threads = threads;
+        this.writer = writer;
+        this.ended = ended;
         this.thread = new ScheduledThreadPoolExecutor(1, new NamedThreadFactory("ax-leader", true));
         // the planner is built after this class: each repair asks for it
-        this.reconciliation = new Reconciliation(
-                engine.stores(),
-                engine.clock(),
-                java.util.Collections.unmodifiableMap(engine.registered()),
-                engine::isPaused,
-                engine::fires,
-                reconcileEvery);
+        this.reconciliation = new Reconciliation(stores, clock, tasks, paused::contains, () -> fires, reconcileEvery);
         this.ring = HashRing.of(List.of(nodeId), 1);
         this.live = Set.of(nodeId);
     }
 
+    /** The membership this node leads or follows by. */
     void attach(Membership membership) {
         this.membership = membership;
         this.ring = HashRing.of(List.of(nodeId), membership.settings().virtualNodes());
+    }
+
+    /** The parts that carry out the leader's decisions, built after this class; once, before the engine starts. */
+    void attach(FirePlanner fires, Dispatcher dispatcher, Prefetcher prefetcher, InstanceRunner runner) {
+        this.fires = fires;
+        this.dispatcher = dispatcher;
+        this.prefetcher = prefetcher;
+        this.runner = runner;
     }
 
     void start() {
@@ -125,8 +169,8 @@ final class Leadership implements Membership.Listener {
     void assigned(Due due, String owner) {
         boolean untilEnd = !due.task().concurrent() && due.origin() != InstanceOrigin.DELAYED
                 || (due.series() && due.task().trigger().measuresFromCompletion())
-                || engine.workflows().hasDownstream(due.task().name()); // its end moves a workflow run on
-        tracked.put(due.instanceId(), new Tracked(due, owner, engine.clock().nanoTime(), untilEnd));
+                || workflows.hasDownstream(due.task().name()); // its end moves a workflow run on
+        tracked.put(due.instanceId(), new Tracked(due, owner, clock.nanoTime(), untilEnd));
     }
 
     /**
@@ -158,8 +202,8 @@ final class Leadership implements Membership.Listener {
             thread.execute(() -> {
                 wakeUpPending.set(false);
                 if (membership.epochIfLeader() > 0) {
-                    engine.prefetcher().sweepOverdue(Duration.ZERO); // due now: at once
-                    engine.prefetcher().rewind(); // due later inside the window: loaded again from its start
+                    prefetcher.sweepOverdue(Duration.ZERO); // due now: at once
+                    prefetcher.rewind(); // due later inside the window: loaded again from its start
                 }
             });
         } catch (java.util.concurrent.RejectedExecutionException stopped) {
@@ -189,14 +233,13 @@ final class Leadership implements Membership.Listener {
             thread.execute(() -> {
                 boolean ended = false;
                 try {
-                    ended = engine.stores()
-                            .find(instanceId)
+                    ended = stores.find(instanceId)
                             .map(i -> i.state().isFinal())
                             .orElse(true);
                 } catch (RuntimeException e) {
                     // cannot tell now: the slot stays taken until a later fire asks again
                 }
-                engine.onDispatchThread(ended ? ifEnded : otherwise);
+                threads.onDispatchThread(ended ? ifEnded : otherwise);
             });
         } catch (java.util.concurrent.RejectedExecutionException stopped) {
             // the engine stops
@@ -213,7 +256,7 @@ final class Leadership implements Membership.Listener {
             thread.execute(() -> {
                 OwnedInstance held = null;
                 try {
-                    held = engine.stores().findAll(List.of(instanceId)).stream()
+                    held = stores.findAll(List.of(instanceId)).stream()
                             .filter(o -> o.owner() != null
                                     && Recovery.IN_FLIGHT.contains(o.instance().state()))
                             .findFirst()
@@ -222,7 +265,7 @@ final class Leadership implements Membership.Listener {
                     // cannot tell now: as before the read, the slot is freed (a later fire meets the row's state)
                 }
                 OwnedInstance row = held;
-                engine.onDispatchThread(() -> answer.accept(row));
+                threads.onDispatchThread(() -> answer.accept(row));
             });
         } catch (java.util.concurrent.RejectedExecutionException stopped) {
             // the engine stops
@@ -252,20 +295,20 @@ final class Leadership implements Membership.Listener {
         }
         try {
             new Takeover(
-                            engine.stores(),
-                            engine.clock(),
+                            stores,
+                            clock,
                             nodeId,
-                            java.util.Collections.unmodifiableMap(engine.registered()),
-                            engine.paused(),
-                            engine.runner()::isRunning,
-                            engine.fires(),
-                            engine.dispatcher(),
-                            engine.prefetcher(),
-                            engine.writer(),
+                            tasks,
+                            paused,
+                            runner::isRunning,
+                            fires,
+                            dispatcher,
+                            prefetcher,
+                            writer,
                             this)
                     .run(epoch);
             adoptOrphans(epoch);
-            engine.workflows().sweep(epoch); // runs whose steps ended while no node led go on
+            workflows.sweep(epoch); // runs whose steps ended while no node led go on
         } catch (FencedOutException e) {
             fencedOut(e);
         } catch (RuntimeException e) {
@@ -281,10 +324,9 @@ final class Leadership implements Membership.Listener {
      */
     @Override
     public void cutOff(Duration unreachedFor) {
-        int stopped = engine.runner()
-                .stopPersistentAttempts("node " + nodeId + " could not reach the cluster store for "
-                        + unreachedFor.toMillis() + " ms, longer than the other nodes wait before they take its work"
-                        + " over; attempt interrupted");
+        int stopped = runner.stopPersistentAttempts("node " + nodeId + " could not reach the cluster store for "
+                + unreachedFor.toMillis() + " ms, longer than the other nodes wait before they take its work"
+                + " over; attempt interrupted");
         if (stopped > 0) {
             LOG.log(Level.WARNING, "Node {0} interrupted {1} running attempt(s): it is cut off", nodeId, stopped);
         }
@@ -308,17 +350,17 @@ final class Leadership implements Membership.Listener {
         if (membership.epochIfLeader() > 0) {
             return; // leading again already
         }
-        engine.prefetcher().reset();
-        engine.fires().clear();
+        prefetcher.reset();
+        fires.clear();
         reconciliation.forget();
-        engine.workflows().forget();
+        workflows.forget();
         // on the dispatch thread, after what it is doing, which may take a while: if this node leads again by then,
         // the new term's takeover has filled these anew from the store, and they stay (cleared, a running
         // non-overlapping task's slot would be free for a second instance)
-        engine.onDispatchThread(() -> {
+        threads.onDispatchThread(() -> {
             if (membership.epochIfLeader() == 0) {
-                engine.fires().clearReady();
-                engine.dispatcher().clear();
+                fires.clearReady();
+                dispatcher.clear();
             }
         });
     }
@@ -346,14 +388,14 @@ final class Leadership implements Membership.Listener {
 
     /** Pause and resume taken on any node reach the leader within a heartbeat. */
     private void readPaused() {
-        for (StoredTask t : engine.stores().findTasks()) {
-            if (!engine.registered().containsKey(t.name())) {
+        for (StoredTask t : stores.findTasks()) {
+            if (!tasks.containsKey(t.name())) {
                 continue;
             }
             if (t.paused()) {
-                engine.paused().add(t.name());
-            } else if (engine.paused().remove(t.name())) {
-                resumeNow(engine.registered().get(t.name()), "resumed on another node");
+                paused.add(t.name());
+            } else if (paused.remove(t.name())) {
+                resumeNow(tasks.get(t.name()), "resumed on another node");
             }
         }
     }
@@ -369,14 +411,14 @@ final class Leadership implements Membership.Listener {
             return;
         }
         Set<String> alive = live;
-        Instant now = engine.clock().instant();
+        Instant now = clock.instant();
         int adopted = 0;
-        for (OwnedInstance o : engine.stores().findOwned(Recovery.IN_FLIGHT, null, ORPHAN_PAGE)) {
+        for (OwnedInstance o : stores.findOwned(Recovery.IN_FLIGHT, null, ORPHAN_PAGE)) {
             if (o.owner() != null && alive.contains(o.owner())) {
                 continue;
             }
             TaskInstance in = o.instance();
-            AxTask task = engine.registered().get(in.taskName());
+            AxTask task = tasks.get(in.taskName());
             if (task == null) {
                 continue;
             }
@@ -386,60 +428,57 @@ final class Leadership implements Membership.Listener {
             adopted++;
             switch (in.state()) {
                 case DISPATCHED -> {
-                    Transition back = engine.writer()
-                            .change(
+                    Transition back = writer.change(
                                     in.id(),
                                     InstanceState.DISPATCHED,
                                     InstanceState.SCHEDULED,
                                     in.attempt(),
                                     "taken back: " + gone + " is gone; assigning again")
                             .takenFrom(o.owner(), null, epoch);
-                    if (engine.writer().apply(back)) {
+                    if (writer.apply(back)) {
                         reassignedNodeGone.incrementAndGet();
-                        engine.dispatcher().release(due);
-                        engine.dispatcher().expect(due);
-                        engine.onDispatchThread(() -> engine.dispatcher().dispatchFresh(due));
+                        dispatcher.release(due);
+                        dispatcher.expect(due);
+                        threads.onDispatchThread(() -> dispatcher.dispatchFresh(due));
                     }
                 }
                 case RUNNING -> {
-                    engine.dispatcher().markInFlight(due);
+                    dispatcher.markInFlight(due);
                     reassignedNodeGone.incrementAndGet();
-                    engine.runner()
-                            .afterBadAttempt(
-                                    new Execution(due, in.attempt(), o.epoch()),
-                                    InstanceState.FAILED,
-                                    gone + " stopped heartbeating while it ran attempt " + in.attempt()
-                                            + " (it crashed, froze or lost the store)",
-                                    null,
-                                    0,
-                                    o.owner(),
-                                    epoch);
+                    runner.afterBadAttempt(
+                            new Execution(due, in.attempt(), o.epoch()),
+                            InstanceState.FAILED,
+                            gone + " stopped heartbeating while it ran attempt " + in.attempt()
+                                    + " (it crashed, froze or lost the store)",
+                            null,
+                            0,
+                            o.owner(),
+                            epoch);
                 }
                 case FAILED, TIMEOUT -> {
                     // its node recorded the failed attempt and was gone before it decided what follows
-                    engine.dispatcher().markInFlight(due);
+                    dispatcher.markInFlight(due);
                     reassignedNodeGone.incrementAndGet();
-                    engine.runner()
-                            .retryOrDie(
-                                    new Execution(due, in.attempt(), o.epoch()),
-                                    in.state(),
-                                    "attempt " + in.attempt() + " " + in.state() + "; " + gone
-                                            + " stopped heartbeating before it decided what follows",
-                                    null,
-                                    0,
-                                    o.owner(),
-                                    epoch);
+                    runner.retryOrDie(
+                            new Execution(due, in.attempt(), o.epoch()),
+                            in.state(),
+                            "attempt " + in.attempt() + " " + in.state() + "; " + gone
+                                    + " stopped heartbeating before it decided what follows",
+                            null,
+                            0,
+                            o.owner(),
+                            epoch);
                 }
                 case RETRYING -> {
-                    engine.dispatcher().markInFlight(due);
+                    dispatcher.markInFlight(due);
                     reassignedNodeGone.incrementAndGet();
                     Duration backoff = task.retry().delayBeforeRetry(Math.max(1, in.attempt()));
                     Duration left = Duration.between(now, in.updatedAt().plus(backoff));
                     int attempt = in.attempt() + 1;
                     String from = o.owner();
-                    engine.after(
+                    threads.after(
                             left.isNegative() ? Duration.ZERO : left,
-                            () -> engine.dispatcher().dispatch(due, InstanceState.RETRYING, attempt, from, epoch));
+                            () -> dispatcher.dispatch(due, InstanceState.RETRYING, attempt, from, epoch));
                 }
                 default -> {}
             }
@@ -461,14 +500,14 @@ final class Leadership implements Membership.Listener {
                 heartbeatSeen = false;
                 readPaused();
                 adoptOrphans(epoch);
-                engine.workflows().sweep(epoch); // ends this node did not hear of: replays elsewhere, say
+                workflows.sweep(epoch); // ends this node did not hear of: replays elsewhere, say
             }
             followAssignments(epoch);
-            long now = engine.clock().nanoTime();
+            long now = clock.nanoTime();
             if (now - lastSweepNanos >= SWEEP_EVERY.toNanos()) {
                 // what other nodes wrote inside the window (without a wake-up) is found here, about a second late
                 lastSweepNanos = now;
-                engine.prefetcher().sweepOverdue(SWEEP_EVERY);
+                prefetcher.sweepOverdue(SWEEP_EVERY);
             }
             reconciliation.tick(epoch);
         } catch (FencedOutException e) {
@@ -487,10 +526,10 @@ final class Leadership implements Membership.Listener {
         // the assignment that was read for
         Map<String, Tracked> read = Map.copyOf(tracked);
         Map<String, OwnedInstance> rows = new HashMap<>();
-        for (OwnedInstance o : engine.stores().findAll(read.keySet())) {
+        for (OwnedInstance o : stores.findAll(read.keySet())) {
             rows.put(o.instance().id(), o);
         }
-        long now = engine.clock().nanoTime();
+        long now = clock.nanoTime();
         long ackTimeout = membership.settings().ackTimeout().toNanos();
         for (Tracked t : read.values()) {
             if (tracked.get(t.due().instanceId()) != t) {
@@ -517,10 +556,10 @@ final class Leadership implements Membership.Listener {
                 // with the attempt the row holds: its owner may have failed the one assigned and given back the
                 // retry unstarted (attempt 2 would otherwise run again as attempt 1)
                 Due again = new Due(t.due().task(), row.instance());
-                engine.dispatcher().expect(again);
-                engine.onDispatchThread(() -> {
-                    engine.dispatcher().release(t.due());
-                    engine.dispatcher().dispatchFresh(again);
+                dispatcher.expect(again);
+                threads.onDispatchThread(() -> {
+                    dispatcher.release(t.due());
+                    dispatcher.dispatchFresh(again);
                 });
                 continue;
             }
@@ -532,14 +571,13 @@ final class Leadership implements Membership.Listener {
             if (!t.untilEnd()) {
                 tracked.remove(t.due().instanceId(), t);
             } else if (state.isFinal() && tracked.remove(t.due().instanceId(), t)) {
-                engine.onDispatchThread(() -> engine.ended(t.due()));
+                threads.onDispatchThread(() -> ended.accept(t.due()));
             }
         }
     }
 
     private void takeBack(Tracked t, TaskInstance in, long epoch) {
-        Transition back = engine.writer()
-                .change(
+        Transition back = writer.change(
                         in.id(),
                         InstanceState.DISPATCHED,
                         InstanceState.SCHEDULED,
@@ -548,7 +586,7 @@ final class Leadership implements Membership.Listener {
                                 + membership.settings().ackTimeout() + "; assigning again")
                 .takenFrom(t.owner(), null, epoch);
         tracked.remove(in.id(), t);
-        if (engine.writer().apply(back)) {
+        if (writer.apply(back)) {
             suspects.add(t.owner());
             reassignedAckTimeout.incrementAndGet();
             LOG.log(
@@ -556,10 +594,10 @@ final class Leadership implements Membership.Listener {
                     "Node {0} did not acknowledge instance {1} in time; assigning it again",
                     t.owner(),
                     in.id());
-            engine.dispatcher().release(t.due());
+            dispatcher.release(t.due());
             Due again = new Due(t.due().task(), in, Math.max(1, in.attempt()));
-            engine.dispatcher().expect(again);
-            engine.onDispatchThread(() -> engine.dispatcher().dispatchFresh(again));
+            dispatcher.expect(again);
+            threads.onDispatchThread(() -> dispatcher.dispatchFresh(again));
         }
     }
 
@@ -572,7 +610,7 @@ final class Leadership implements Membership.Listener {
                     return; // the leader plans it when it learns of the end, or its reconciliation does
                 }
                 try {
-                    engine.fires().continueSeries(due, completed, epoch);
+                    fires.continueSeries(due, completed, epoch);
                 } catch (FencedOutException e) {
                     fencedOut(e);
                 } catch (RuntimeException e) {
@@ -612,7 +650,7 @@ final class Leadership implements Membership.Listener {
                         try {
                             // the end is written by the state writer, behind other writes: looked for again until
                             // it is in the store (after END_LOOKS, the sweep finds it)
-                            if (!engine.workflows().advance(instanceId, epoch) && looked < END_LOOKS) {
+                            if (!workflows.advance(instanceId, epoch) && looked < END_LOOKS) {
                                 advanceRun(instanceId, looked + 1);
                             }
                         } catch (FencedOutException e) {
@@ -646,13 +684,13 @@ final class Leadership implements Membership.Listener {
      * and what waited in the store is swept in.
      */
     private void resumeNow(AxTask task, String why) {
-        engine.onDispatchThread(() -> engine.dispatcher().resume(task.name()));
+        threads.onDispatchThread(() -> dispatcher.resume(task.name()));
         long epoch = membership.epochIfLeader();
         if (epoch == 0) {
             return;
         }
         try {
-            engine.fires().scheduleFires(engine.fires().planResumed(task, why), epoch);
+            fires.scheduleFires(fires.planResumed(task, why), epoch);
         } catch (RuntimeException e) {
             // the reconciliation gives the series its next fire
             LOG.log(Level.WARNING, "Could not plan the resumed task ''{0}'' now: {1}", task.name(), e.toString());

@@ -18,15 +18,13 @@
  * Dispatcher}, {@code Claimer}, {@code AssignmentPoller}, {@code InstanceRunner}, {@code ExecutionPools}), delayed
  * tasks, workflows, runtime definitions and operator actions.
  *
- * <p>A class is given what it uses. These take narrow arguments, and ask the rest of the engine through a small
- * interface of their own where they must: {@code Workflows}, {@code Prefetcher} ({@code Prefetcher.Wheel}), {@code
- * Reconciliation} ({@code Reconciliation.Planner}), {@code DelayedTasks} ({@code DelayedTasks.Engine}), {@code
- * MemoryExecutions}, {@code RuntimeTasks} ({@code RuntimeTasks.Registry}), {@code Takeover}, {@code Recovery}
- * ({@code Recovery.Later}), {@code Operations} ({@code Operations.Engine}), {@code InstanceRunner} ({@code
- * InstanceRunner.Outcomes}, {@code .DeadLetters}), {@code Claimer}, {@code AssignmentPoller}, {@code Dispatcher}
- * ({@code Dispatcher.Series}, which {@code FirePlanner} implements) and {@code FirePlanner} ({@code
- * FirePlanner.Tasks}, {@code .Downstream}). The engine's own threads are {@code EngineThreads}'. Only {@code
- * Leadership} is still handed the facade; a class moves to its room once none of its calls goes back up.
+ * <p>A class is given what it uses, never the facade ({@code ArchitectureTest} checks it), and asks the rest of the
+ * engine through a small interface of its own where it must call up or across: {@code Prefetcher.Wheel}, {@code
+ * Reconciliation.Planner}, {@code DelayedTasks.Engine}, {@code RuntimeTasks.Registry}, {@code Recovery.Later},
+ * {@code Operations.Engine}, {@code InstanceRunner.Outcomes} and {@code .DeadLetters}, {@code Dispatcher.Series}
+ * (which {@code FirePlanner} implements), {@code FirePlanner.Tasks} and {@code .Downstream}. {@code Leadership} is
+ * built before the parts that carry out its decisions (they ask it for the epoch): they are attached to it once,
+ * before the engine starts. The engine's own threads (wheel, dispatch, outcomes) are {@code EngineThreads}'.
  *
  * <p>The facade's Javadoc lists every thread and the class that owns it.
  */
