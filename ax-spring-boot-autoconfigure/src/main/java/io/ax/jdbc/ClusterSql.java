@@ -1,7 +1,7 @@
 package io.ax.jdbc;
 
 /**
- * Every statement of the lease and the node registry, with the table prefix and the dialect's clock applied.
+ * Every statement of the lease, the node registry and the partitions, with the table prefix and the dialect's clock applied.
  * Parameters are always bound, never inlined. Each time is read from the database's clock ({@code now} below) inside
  * the statement that decides on it, so no node's clock is ever compared with another's.
  */
@@ -19,6 +19,13 @@ final class ClusterSql {
     final String heartbeat;
     final String nodes;
     final String removeNode;
+
+    final String countPartitions;
+    final String insertPartition;
+    final String readPartitions;
+    final String takePartition;
+    final String releasePartition;
+    final String holdsPartition;
 
     ClusterSql(String p, Dialect dialect) {
         String now = dialect.nowMicros();
@@ -53,5 +60,26 @@ final class ClusterSql {
         nodes = "SELECT node_id, incarnation, host, started_us, heartbeat_us, groups_served, capacity_free, " + now
                 + " FROM " + node;
         removeNode = "DELETE FROM " + node + " WHERE node_id = ? AND incarnation = ?";
+
+        String partition = p + "partition";
+        // a partition's owner is alive while its own node row, of the same incarnation, heartbeats within the lease
+        String ownerAlive = "EXISTS (SELECT 1 FROM " + node + " n WHERE n.node_id = " + partition + ".owner"
+                + " AND n.incarnation = " + partition + ".incarnation AND n.heartbeat_us > " + now + " - ?)";
+        countPartitions = "SELECT COUNT(*), COALESCE(MAX(id), -1) FROM " + partition;
+        insertPartition = "INSERT INTO " + partition + " (id, owner, incarnation, epoch, moved_us)"
+                + " VALUES (?, NULL, NULL, 0, " + now + ")";
+        readPartitions = "SELECT id, owner, incarnation, epoch, " + now + " - moved_us," + " CASE WHEN " + ownerAlive
+                + " THEN 1 ELSE 0 END FROM " + partition + " ORDER BY id";
+        // free (no owner, or a dead one), and the taker alive itself: a process cut off from the store for longer
+        // than the lease, whose own row went stale, takes nothing. The epoch is set first (MySQL assigns from left
+        // to right); the WHERE is decided before any of it
+        takePartition = "UPDATE " + partition + " SET epoch = epoch + 1, owner = ?, incarnation = ?, moved_us = " + now
+                + " WHERE id = ? AND (owner IS NULL OR NOT " + ownerAlive + ")"
+                + " AND EXISTS (SELECT 1 FROM " + node + " me WHERE me.node_id = ? AND me.incarnation = ?"
+                + " AND me.heartbeat_us > " + now + " - ?)";
+        // the epoch stays: the next take moves it on from there, so epochs only grow
+        releasePartition = "UPDATE " + partition + " SET owner = NULL, incarnation = NULL, moved_us = " + now
+                + " WHERE id = ? AND owner = ? AND epoch = ?";
+        holdsPartition = "SELECT COUNT(*) FROM " + partition + " WHERE id = ? AND owner = ? AND epoch = ?";
     }
 }

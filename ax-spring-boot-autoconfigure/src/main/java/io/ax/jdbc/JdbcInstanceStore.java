@@ -17,6 +17,7 @@ import io.ax.core.Transition;
 import io.ax.core.clock.TimeReference;
 import io.ax.core.cluster.ClusterStore;
 import io.ax.core.cluster.FencedOutException;
+import io.ax.core.cluster.PartitionLeases;
 import io.ax.core.cluster.WakeUps;
 import io.ax.core.store.DefinitionChange;
 import io.ax.core.store.InstanceQuery;
@@ -68,6 +69,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
 
     private final JdbcLeaderLease lease;
     private final JdbcNodeRegistry registry;
+    private final JdbcPartitionLeases partitions;
     private final DataSource dataSource;
     private final String tablePrefix;
     private final JdbcIdempotency idempotency;
@@ -105,6 +107,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
         this.groups = dialect.groupWriter(jdbc, sql, tablePrefix);
         this.lease = new JdbcLeaderLease(dataSource, tablePrefix);
         this.registry = new JdbcNodeRegistry(dataSource, tablePrefix);
+        this.partitions = new JdbcPartitionLeases(dataSource, tablePrefix);
         this.dataSource = dataSource;
         this.tablePrefix = tablePrefix;
         this.idempotency = new JdbcIdempotency(jdbc, tablePrefix, dialect);
@@ -141,6 +144,12 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     @Override
     public JdbcNodeRegistry nodeRegistry() {
         return registry;
+    }
+
+    /** The partitions in this store's tables, beside the rows their owners' writes change. */
+    @Override
+    public Optional<PartitionLeases> partitionLeases() {
+        return Optional.of(partitions);
     }
 
     // ---- instances ----------------------------------------------------------------------------------------

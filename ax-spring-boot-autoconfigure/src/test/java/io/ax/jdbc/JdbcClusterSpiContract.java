@@ -2,8 +2,10 @@ package io.ax.jdbc;
 
 import io.ax.core.cluster.LeaderLease;
 import io.ax.core.cluster.NodeRegistry;
+import io.ax.core.cluster.PartitionLeases;
 import io.ax.test.cluster.LeaderLeaseContract;
 import io.ax.test.cluster.NodeRegistryContract;
+import io.ax.test.cluster.PartitionLeasesContract;
 import io.ax.test.jdbc.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -13,7 +15,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 /**
- * The lease and node registry contracts on one database, on tables created by AX's own migrations; a second
+ * The lease, node registry and partition contracts on one database, on tables created by AX's own migrations; a second
  * session set to a time zone far from UTC plays a node whose clock is far from the database's.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -80,6 +82,26 @@ abstract class JdbcClusterSpiContract {
         @Override
         protected NodeRegistry sameStoreSeenFromASkewedNode() {
             return new JdbcNodeRegistry(skewedSession(), PREFIX);
+        }
+    }
+
+    @Nested
+    class Partitions extends PartitionLeasesContract {
+
+        @Override
+        protected PartitionLeases newLeases() {
+            db.truncate(PREFIX);
+            return new JdbcPartitionLeases(db.dataSource(), PREFIX);
+        }
+
+        @Override
+        protected NodeRegistry registry() {
+            return new JdbcNodeRegistry(db.dataSource(), PREFIX);
+        }
+
+        @Override
+        protected PartitionLeases sameStoreSeenFromASkewedNode() {
+            return new JdbcPartitionLeases(skewedSession(), PREFIX);
         }
     }
 }

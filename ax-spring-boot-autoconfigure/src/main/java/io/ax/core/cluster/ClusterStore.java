@@ -17,6 +17,11 @@ public interface ClusterStore {
     /** The node registry kept with this store's rows. */
     NodeRegistry nodeRegistry();
 
+    /** The partitions kept with this store's rows, whose epochs fence their owners' writes; empty when it keeps none. */
+    default Optional<PartitionLeases> partitionLeases() {
+        return Optional.empty();
+    }
+
     /** How nodes on this store signal each other; none by default (they poll). */
     default WakeUps wakeUps() {
         return WakeUps.none();

@@ -97,6 +97,7 @@ public enum TestDatabase {
                 "idempotency",
                 "task_definition",
                 "task_definition_audit",
+                "partition",
                 "schema_history"
             }) {
                 s.execute("DROP TABLE IF EXISTS " + prefix + table);
@@ -139,7 +140,8 @@ public enum TestDatabase {
                 "node",
                 "idempotency",
                 "task_definition",
-                "task_definition_audit"
+                "task_definition_audit",
+                "partition"
             }) {
                 s.execute("DELETE FROM " + prefix + table);
             }

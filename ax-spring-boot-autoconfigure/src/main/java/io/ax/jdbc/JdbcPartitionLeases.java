@@ -1,0 +1,145 @@
+package io.ax.jdbc;
+
+import io.ax.core.AxException;
+import io.ax.core.cluster.PartitionCountMismatchException;
+import io.ax.core.cluster.PartitionLease;
+import io.ax.core.cluster.PartitionLeases;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The partitions in the {@code <prefix>partition} table, one row each, created by the first node and changed only by
+ * conditional {@code UPDATE}s whose every comparison of times is made on the database's clock inside the statement.
+ * An owner's liveness is its row in {@code <prefix>node} (of the same incarnation) heartbeating within the lease, so
+ * ownership costs no statement of its own between moves. Thread-safe.
+ *
+ * <p>Create the tables first with {@link JdbcSchema#migrate}. Every method throws Spring's {@code
+ * DataAccessException} when the database cannot be reached.
+ */
+public final class JdbcPartitionLeases implements PartitionLeases {
+
+    private final JdbcTemplate jdbc;
+    private final Transactions tx;
+    private final ClusterSql sql;
+
+    /**
+     * @param dataSource where the tables live
+     * @param tablePrefix the prefix of AX's tables, e.g. {@code ax_}
+     * @throws IllegalArgumentException when the prefix is not a safe identifier start
+     */
+    public JdbcPartitionLeases(DataSource dataSource, String tablePrefix) {
+        Objects.requireNonNull(dataSource, "dataSource");
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.tx = new Transactions(dataSource, jdbc.getExceptionTranslator());
+        this.sql = new ClusterSql(JdbcSchema.checkPrefix(tablePrefix), Vendor.dialectOf(dataSource));
+    }
+
+    @Override
+    public int partitions(int configured) {
+        if (configured < 1 || configured > MAX_PARTITIONS) {
+            throw new IllegalArgumentException(
+                    "ax.cluster.partitions must be between 1 and " + MAX_PARTITIONS + ", was " + configured);
+        }
+        int recorded = recorded();
+        if (recorded == 0) {
+            try {
+                // all of them or none: a node that stops halfway must not leave a count that no node is set to
+                tx.run(() -> {
+                    List<Object[]> rows = new ArrayList<>(configured);
+                    for (int p = 0; p < configured; p++) {
+                        rows.add(new Object[] {p});
+                    }
+                    jdbc.batchUpdate(sql.insertPartition, rows);
+                });
+            } catch (DuplicateKeyException another) {
+                // another node created them first, perhaps with another count: what it recorded decides
+            }
+            recorded = recorded();
+        }
+        if (recorded != configured) {
+            throw new PartitionCountMismatchException(recorded, configured);
+        }
+        return recorded;
+    }
+
+    /** The partition count the table records; 0 while it has none. */
+    private int recorded() {
+        return jdbc.query(sql.countPartitions, rs -> {
+            rs.next();
+            int count = rs.getInt(1);
+            int highest = rs.getInt(2);
+            if (highest != count - 1) {
+                throw new AxException("AX's partition table holds " + count + " rows numbered up to " + highest
+                        + ", not 0 to " + (count - 1) + ": it was changed by hand; restore it from the migration");
+            }
+            return count;
+        });
+    }
+
+    @Override
+    public List<PartitionLease> read(Duration lease) {
+        long us = micros(lease);
+        return jdbc.query(
+                sql.readPartitions,
+                (rs, row) -> new PartitionLease(
+                        rs.getInt(1),
+                        rs.getString(2),
+                        rs.getString(3),
+                        rs.getLong(4),
+                        rs.getInt(6) == 1,
+                        Duration.of(Math.max(0, rs.getLong(5)), ChronoUnit.MICROS)),
+                us);
+    }
+
+    @Override
+    public Optional<PartitionLease> take(int partition, String node, String incarnation, Duration lease) {
+        Objects.requireNonNull(node, "node");
+        Objects.requireNonNull(incarnation, "incarnation");
+        long us = micros(lease);
+        if (!once(jdbc.update(sql.takePartition, node, incarnation, partition, us, node, incarnation, us))) {
+            return Optional.empty();
+        }
+        // two statements, no transaction around them, as for the leader lease: a process frozen between them must
+        // not keep the row locked. A pause longer than the lease in between shows another owner: then it was lost
+        return read(lease).stream()
+                .filter(p -> p.partition() == partition && p.ownedBy(node, incarnation))
+                .findFirst();
+    }
+
+    @Override
+    public boolean release(int partition, String node, long epoch) {
+        Objects.requireNonNull(node, "node");
+        return once(jdbc.update(sql.releasePartition, partition, node, epoch));
+    }
+
+    @Override
+    public boolean holds(int partition, String node, long epoch) {
+        Objects.requireNonNull(node, "node");
+        Integer rows = jdbc.queryForObject(sql.holdsPartition, Integer.class, partition, node, epoch);
+        return rows != null && rows == 1;
+    }
+
+    /** Whether a statement on one partition's row changed it: 0 rows is a lost race, more is a broken table. */
+    private static boolean once(int rows) {
+        if (rows > 1) {
+            throw new AxException("Bug: a partition statement changed " + rows + " rows, not one");
+        }
+        return rows == 1;
+    }
+
+    private static long micros(Duration lease) {
+        Objects.requireNonNull(lease, "lease");
+        if (lease.isNegative() || lease.isZero()) {
+            throw new IllegalArgumentException("a lease lasts a positive duration, was " + lease);
+        }
+        return TimeUnit.MICROSECONDS.convert(lease);
+    }
+}
