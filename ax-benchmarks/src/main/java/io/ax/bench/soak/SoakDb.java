@@ -18,7 +18,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 final class SoakDb implements AutoCloseable {
 
-    /** AX's tables today (migrations V1-V7); only these are dropped before a run. */
+    /** AX's tables today (migrations V1-V8); only these are dropped before a run. */
     private static final List<String> TABLES = List.of(
             "audit",
             "dead_letter",
@@ -29,6 +29,7 @@ final class SoakDb implements AutoCloseable {
             "idempotency",
             "task_definition",
             "task_definition_audit",
+            "partition",
             "schema_history");
 
     /** Row counts of the three tables that grow. */
