@@ -26,6 +26,8 @@ final class ClusterSql {
     final String takePartition;
     final String releasePartition;
     final String holdsPartition;
+    /** A condition for a fenced write: its partition (1st parameter) is still owned by (2nd) at the epoch (3rd). */
+    final String partitionFence;
 
     ClusterSql(String p, Dialect dialect) {
         String now = dialect.nowMicros();
@@ -81,5 +83,7 @@ final class ClusterSql {
         releasePartition = "UPDATE " + partition + " SET owner = NULL, incarnation = NULL, moved_us = " + now
                 + " WHERE id = ? AND owner = ? AND epoch = ?";
         holdsPartition = "SELECT COUNT(*) FROM " + partition + " WHERE id = ? AND owner = ? AND epoch = ?";
+        partitionFence = "EXISTS (SELECT 1 FROM " + partition + " WHERE id = ? AND owner = ? AND epoch = ?"
+                + dialect.sharedLock() + ")";
     }
 }

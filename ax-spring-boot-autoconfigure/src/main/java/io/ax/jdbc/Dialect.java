@@ -21,6 +21,14 @@ interface Dialect {
     String nowMicros();
 
     /**
+     * What ends a sub-select that must lock the rows it reads until the statement's transaction ends, shared with
+     * other such reads and exclusive of any write: a write fenced by a partition's epoch reads the partition's row so,
+     * and the move of that partition, an update of the row, waits for every fenced write in flight and makes every
+     * later one read the new epoch (a plain read there would see the epoch of the statement's snapshot).
+     */
+    String sharedLock();
+
+    /**
      * The instance table as the due-time reads name it in their {@code FROM}: with whatever this database needs to
      * read the {@code (state, scheduled_us, id)} index as one range, in its order, and stop at the {@code LIMIT}.
      */

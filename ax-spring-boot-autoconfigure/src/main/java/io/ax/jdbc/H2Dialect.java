@@ -17,6 +17,11 @@ final class H2Dialect implements Dialect {
      * itself, where a DATEDIFF against a zoned epoch came out off by the session's offset from UTC.
      */
     @Override
+    public String sharedLock() {
+        return " FOR UPDATE";
+    }
+
+    @Override
     public String nowMicros() {
         return "CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000000 AS BIGINT)";
     }

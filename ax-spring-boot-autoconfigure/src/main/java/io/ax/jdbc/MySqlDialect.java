@@ -17,6 +17,11 @@ final class MySqlDialect implements Dialect {
      * when daylight saving time ends onto one hour earlier.
      */
     @Override
+    public String sharedLock() {
+        return " LOCK IN SHARE MODE";
+    }
+
+    @Override
     public String nowMicros() {
         return "TIMESTAMPDIFF(MICROSECOND, TIMESTAMP '1970-01-01 00:00:00', UTC_TIMESTAMP(6))";
     }

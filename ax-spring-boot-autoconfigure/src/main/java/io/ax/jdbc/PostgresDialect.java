@@ -14,6 +14,11 @@ final class PostgresDialect implements Dialect {
 
     // clock_timestamp(), not now(): now() is fixed when the transaction starts, however long it then waits for a lock
     @Override
+    public String sharedLock() {
+        return " FOR SHARE";
+    }
+
+    @Override
     public String nowMicros() {
         return "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)";
     }
