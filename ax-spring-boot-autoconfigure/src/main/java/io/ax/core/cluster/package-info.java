@@ -1,0 +1,25 @@
+/**
+ * The cluster: the nodes and their heartbeats ({@link io.ax.core.cluster.NodeRegistry}), the one leader lease with
+ * its epoch ({@link io.ax.core.cluster.LeaderLease}), the thread that keeps both ({@link
+ * io.ax.core.cluster.Membership}, threads {@code ax-cluster} and {@code ax-cluster-watch}), the ring ({@link
+ * io.ax.core.cluster.HashRing}) and the fencing of writes by epoch. Every time compared here is the store's.
+ *
+ * <h2>Partitions (built, not used by the engine yet)</h2>
+ *
+ * <p>The pieces of partitioned ownership, each with its tests, on which the engine's owner role is to be built:
+ *
+ * <ul>
+ *   <li>{@link io.ax.core.cluster.PartitionLeases}: a fixed count of partitions, recorded by the first node; each
+ *       owned by one process under an epoch that grows with every move. Ownership lasts while the owner's node row
+ *       heartbeats within the lease, so a node's one heartbeat renews all its partitions and a partition's row is
+ *       written only when it moves.
+ *   <li>{@link io.ax.core.cluster.SettledNodes} and {@link io.ax.core.cluster.PartitionPlan}: which node should own
+ *       each partition, computed alike on every node from the same rows (no node publishes a map), sticky and
+ *       balanced, with hysteresis on joining so that a flapping node moves its partitions once, not at every flap.
+ *   <li>The fence of an owner's writes (in the JDBC store): a condition that reads the partition's row with a shared
+ *       lock, so a move waits for the fenced writes in flight and every later one reads the new epoch. The row that
+ *       serializes a deposed owner against the next one is thus always the partition's row; a frozen owner inside an
+ *       open transaction holds its lock until the database ends its session, which the engine must bound.
+ * </ul>
+ */
+package io.ax.core.cluster;
