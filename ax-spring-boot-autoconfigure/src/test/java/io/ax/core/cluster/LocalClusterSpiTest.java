@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ax.test.FakeClock;
 import io.ax.test.cluster.LeaderLeaseContract;
 import io.ax.test.cluster.NodeRegistryContract;
+import io.ax.test.cluster.PartitionLeasesContract;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -12,7 +13,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
-/** The lease and node registry contracts in memory, on a fake clock that moves only when a test moves it. */
+/** The lease, node registry and partition contracts in memory, on a fake clock that moves only when a test moves it. */
 class LocalClusterSpiTest {
 
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
@@ -89,6 +90,29 @@ class LocalClusterSpiTest {
             clock.advance(Duration.ofSeconds(30));
             registry.register(new NodeInfo("n1", "inc-2", "host-2", T0, Set.of(), 1), Duration.ofSeconds(30));
             assertThat(status("n1").incarnation()).isEqualTo("inc-2");
+        }
+    }
+
+    @Nested
+    class Partitions extends PartitionLeasesContract {
+
+        private final FakeClock clock = new FakeClock(T0);
+        private LocalNodeRegistry registry;
+
+        @Override
+        protected PartitionLeases newLeases() {
+            registry = new LocalNodeRegistry(clock);
+            return new LocalPartitionLeases(clock, registry);
+        }
+
+        @Override
+        protected NodeRegistry registry() {
+            return registry;
+        }
+
+        @Override
+        protected void advanceStoreClock(Duration duration) {
+            clock.advance(duration);
         }
     }
 }

@@ -29,8 +29,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The behaviour every {@link PartitionLeases} must have. A store's test extends this class and supplies fresh,
  * empty partitions ({@link #newLeases()}) and the node registry of the same store ({@link #registry()}), whose
- * heartbeats are what keep an owner's partitions. Time is the store's, and passes by itself: the suite waits for what
- * the store reports, with a bound, and never sleeps.
+ * heartbeats are what keep an owner's partitions. Time is the store's: a store on a real clock lets it pass by itself,
+ * a store on a fake clock moves it in {@link #advanceStoreClock}; either way the suite waits for what the store
+ * reports, with a bound, and never sleeps.
  */
 public abstract class PartitionLeasesContract {
 
@@ -50,6 +51,9 @@ public abstract class PartitionLeasesContract {
 
     /** The node registry of the store {@link #newLeases()} last returned. */
     protected abstract NodeRegistry registry();
+
+    /** Moves the store's clock forward. Stores on a real clock do nothing: their time passes by itself. */
+    protected void advanceStoreClock(Duration duration) {}
 
     /**
      * The same store as a node whose own idea of time is far off would use it. The default is the store itself, for
@@ -139,6 +143,7 @@ public abstract class PartitionLeasesContract {
         PartitionLease taken = leases.take(0, "n1", "inc-1", SHORT).orElseThrow();
         for (int round = 1; round <= 4; round++) {
             Duration age = SHORT.dividedBy(2).multipliedBy(round);
+            advanceStoreClock(SHORT.dividedBy(2));
             await().atMost(age.plus(BOUND))
                     .pollInterval(Duration.ofMillis(10))
                     .until(() -> partition(0, SHORT).sinceMove().compareTo(age) >= 0);
@@ -166,6 +171,7 @@ public abstract class PartitionLeasesContract {
         PartitionLease first = leases.take(1, "n1", "inc-1", SHORT).orElseThrow();
         assertThat(leases.take(1, "n2", "inc-2", SHORT)).as("while n1 is alive").isEmpty();
         // n1 heartbeats no more; n2 does, and takes the partition once n1's heartbeat is older than the lease
+        advanceStoreClock(SHORT);
         PartitionLease second = await().atMost(SHORT.plus(BOUND))
                 .pollInterval(Duration.ofMillis(20))
                 .until(
@@ -321,6 +327,7 @@ public abstract class PartitionLeasesContract {
     }
 
     private void waitForHeartbeatAge(String nodeId, Duration age) {
+        advanceStoreClock(age);
         await().atMost(age.plus(BOUND))
                 .pollInterval(Duration.ofMillis(10))
                 .until(() -> status(nodeId).heartbeatAge().compareTo(age) >= 0);
