@@ -14,9 +14,10 @@ class SettledNodesTest {
     private static final Duration HEARTBEAT = Duration.ofSeconds(1);
     private static final Duration LEASE = Duration.ofSeconds(5);
     private static final Duration SETTLE = Duration.ofSeconds(3);
+    private static final Duration FRESH = Duration.ofSeconds(2);
     private static final int PARTITIONS = 256;
 
-    private final SettledNodes settled = new SettledNodes(LEASE, SETTLE);
+    private final SettledNodes settled = new SettledNodes(LEASE, FRESH, SETTLE);
     private long now;
 
     @Test
