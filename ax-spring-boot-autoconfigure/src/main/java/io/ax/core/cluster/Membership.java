@@ -24,6 +24,9 @@ import java.util.concurrent.TimeUnit;
  * watchdog notices when this node's heartbeat is so old that the other nodes may take it for dead (its last one
  * sent more than the lease less the safety margin ago) and it does not lead: it tells the engine once ({@link
  * Listener#cutOff}), so that the work they are about to take over does not go on here as well. Thread-safe.
+ *
+ * <p>Why it is long: the lease, the heartbeat and the watchdog that keeps their deadlines share those deadlines;
+ * split, each would need the others' state.
  */
 public final class Membership implements AutoCloseable {
 

@@ -90,6 +90,10 @@ import java.util.function.Consumer;
  * </ul>
  *
  * Thread-safe. Build one with {@link #builder}.
+ *
+ * <p>Why it is long, for now: it is the facade (the documented methods of {@code AxScheduler} and of the operator's
+ * API, each a few lines that delegate) and the wiring of the parts; the wiring is next to move, to a class of its
+ * own.
  */
 public final class AxEngine implements AxScheduler, AutoCloseable {
 

@@ -33,6 +33,10 @@ import java.util.function.Predicate;
  * (see {@link #awaitEnd}) rather than being skipped on a guess, and so does a fire that meets a local instance in the
  * last moments of its end. An instance this node should run but cannot take now
  * (its pool full) stays SCHEDULED and is dispatched again after the rejection back-off.
+ *
+ * <p>Why it is long: it holds both ends of the assignment protocol for non-overlapping tasks (the slots, the fires
+ * waiting for an end here or elsewhere, the stale holders). With partitioned ownership a task's slot and its fires
+ * live with one owner, which removes most of it.
  */
 final class Dispatcher {
 

@@ -29,6 +29,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * misfire policy makes of missed times; writes each group of fires in one round trip and keeps fires of the same
  * trigger and time in one wheel entry. When entries fall due, it gathers what fell due together and hands it to the
  * {@link Dispatcher} as one group.
+ *
+ * <p>Why it is long: every trigger decision is here (first and next fires, misfires and their policies, catch-ups,
+ * the batches of one trigger in the wheel), and they share the queued fires and the dispatch thread.
  */
 final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
 

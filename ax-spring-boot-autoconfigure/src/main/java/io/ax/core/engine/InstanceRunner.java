@@ -27,6 +27,9 @@ import java.util.List;
  * Runs one attempt on a pool thread and decides what follows it: SUCCESS, or FAILED/TIMEOUT and then a retry after
  * the back-off or DEAD with a dead letter. Logs one summary line per finished instance, a WARN without stack trace
  * per failed attempt, and the full stack trace once, when an instance goes DEAD.
+ *
+ * <p>Why it is long: one attempt's whole life is decided here, on the threads that run it (start, timeout, success,
+ * failure, retry, death with its dead letter), each outcome written conditionally.
  */
 final class InstanceRunner {
 

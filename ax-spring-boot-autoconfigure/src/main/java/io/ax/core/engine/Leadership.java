@@ -35,6 +35,10 @@ import java.util.function.Consumer;
  * other nodes: one not acknowledged within the ack timeout is taken back and assigned again, elsewhere; one that
  * ended frees its non-overlapping task and lets a fixed-delay series go on. Every heartbeat it takes over the work of
  * nodes that died and reads which tasks are paused.
+ *
+ * <p>Why it is long: beside what leading means, it holds the leader's side of the assignment protocol (following
+ * assignments, taking them back, adopting a dead node's work). Partitioned ownership removes that protocol, and most
+ * of this class with it.
  */
 final class Leadership implements Membership.Listener {
 

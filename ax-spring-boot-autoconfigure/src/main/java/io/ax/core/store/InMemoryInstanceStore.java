@@ -11,6 +11,8 @@ import io.ax.core.cluster.ClusterStore;
 import io.ax.core.cluster.FencedOutException;
 import io.ax.core.cluster.LocalLeaderLease;
 import io.ax.core.cluster.LocalNodeRegistry;
+import io.ax.core.cluster.LocalPartitionLeases;
+import io.ax.core.cluster.PartitionLeases;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -34,6 +36,9 @@ import java.util.function.LongSupplier;
  * finished instances (with their audit rows) beyond a retention limit; unfinished instances are never forgotten.
  * Retention by age ({@link #deleteFinished}) comes on top: it reads every instance held, which the count limit
  * keeps bounded. Thread-safe.
+ *
+ * <p>Why it is long: it is the whole {@code InstanceStore} contract under one lock, every method a few lines; the
+ * contract's length, not this class's.
  */
 public final class InMemoryInstanceStore implements InstanceStore, ClusterStore {
 
@@ -74,12 +79,14 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
 
     private final int maxFinished;
     /**
-     * The cluster of the engines that share this store in one JVM: their leader lease and node registry, on the
-     * system clock.
+     * The cluster of the engines that share this store in one JVM: their leader lease, node registry and partitions,
+     * on the system clock.
      */
     private final LocalLeaderLease lease = new LocalLeaderLease(AxClock.system());
 
     private final LocalNodeRegistry registry = new LocalNodeRegistry(AxClock.system());
+
+    private final LocalPartitionLeases partitions = new LocalPartitionLeases(AxClock.system(), registry);
     /** The leader epoch now current, which fenced writes must carry; see {@link #fencedBy}. */
     private volatile LongSupplier currentEpoch = () -> lease.current().epoch();
     /** Guards {@link #finished} and {@link #deadLetters}: both are small, append-mostly structures. */
@@ -124,6 +131,12 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
     @Override
     public LocalNodeRegistry nodeRegistry() {
         return registry;
+    }
+
+    /** The partitions of the engines that share this store, kept by the heartbeats of {@link #nodeRegistry}. */
+    @Override
+    public Optional<PartitionLeases> partitionLeases() {
+        return Optional.of(partitions);
     }
 
     /**

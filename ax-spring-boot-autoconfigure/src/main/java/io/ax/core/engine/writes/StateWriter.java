@@ -46,6 +46,10 @@ import java.util.concurrent.TimeUnit;
  * <p>The queue is bounded: when the store falls behind, callers wait for room (never the writer itself, whose own
  * follow-up writes go first). Writes are accepted from {@link #start} until {@link #stop}, which drains what is
  * queued in order; outside that window a write is refused with an {@link AxException}.
+ *
+ * <p>Why it is long: one thread owns the whole life of a write (grouping, back-off, isolating a poisoned write,
+ * checking a write in doubt, the outage it reports), and that state is the thread's alone; split, it would be
+ * shared.
  */
 public final class StateWriter {
 
