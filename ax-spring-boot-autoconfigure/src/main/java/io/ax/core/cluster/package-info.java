@@ -9,13 +9,17 @@
  * <p>The pieces of partitioned ownership, each with its tests, on which the engine's owner role is to be built:
  *
  * <ul>
- *   <li>{@link io.ax.core.cluster.PartitionLeases}: a fixed count of partitions, recorded by the first node; each
- *       owned by one process under an epoch that grows with every move. Ownership lasts while the owner's node row
- *       heartbeats within the lease, so a node's one heartbeat renews all its partitions and a partition's row is
+ *   <li>{@link io.ax.core.cluster.PartitionLeases} (in the JDBC store, and {@link
+ *       io.ax.core.cluster.LocalPartitionLeases} in memory): a fixed count of partitions, recorded by the first node;
+ *       each owned by one process under an epoch that grows with every move. Ownership lasts while the owner's node
+ *       row heartbeats within the lease, so a node's one heartbeat renews all its partitions and a partition's row is
  *       written only when it moves.
  *   <li>{@link io.ax.core.cluster.SettledNodes} and {@link io.ax.core.cluster.PartitionPlan}: which node should own
  *       each partition, computed alike on every node from the same rows (no node publishes a map), sticky and
- *       balanced, with hysteresis on joining so that a flapping node moves its partitions once, not at every flap.
+ *       balanced, with hysteresis both ways so that a flapping node moves its partitions once, not at every flap.
+ *   <li>{@link io.ax.core.cluster.PartitionOwnership}: one node's round per heartbeat over those (give up what moves
+ *       away, take what is free and planned here, rescue a stranded partition), telling a listener what it gained
+ *       and lost, the loss before the partition is given up.
  *   <li>The fence of an owner's writes (in the JDBC store): a condition that reads the partition's row with a shared
  *       lock, so a move waits for the fenced writes in flight and every later one reads the new epoch. The row that
  *       serializes a deposed owner against the next one is thus always the partition's row; a frozen owner inside an
