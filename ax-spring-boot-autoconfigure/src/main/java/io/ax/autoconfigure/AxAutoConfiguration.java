@@ -32,10 +32,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.ConfigurableEnvironment;
 import tools.jackson.databind.ObjectMapper;
 
 /**
@@ -50,6 +52,15 @@ import tools.jackson.databind.ObjectMapper;
 @EnableConfigurationProperties(AxProperties.class)
 @Import(AxExecutorConfiguration.class)
 public final class AxAutoConfiguration {
+
+    /** The keys under ax. that no setting reads: one WARN at start-up, or a failure with ax.strict-properties. */
+    @Bean
+    static AxPropertiesCheck axPropertiesCheck(ConfigurableEnvironment environment) {
+        boolean strict = Binder.get(environment)
+                .bind("ax.strict-properties", Boolean.class)
+                .orElse(false);
+        return new AxPropertiesCheck(environment, strict);
+    }
 
     @Bean
     @ConditionalOnMissingBean

@@ -15,6 +15,12 @@ public class AxProperties {
     /** Whether AX runs at all; false turns every AX bean off. */
     private boolean enabled = true;
 
+    /**
+     * Whether a key under ax. that no AX setting reads (a typo, say) fails start-up; otherwise it is reported in one
+     * WARN at start-up. Environment variables are not checked.
+     */
+    private boolean strictProperties;
+
     /** This node's id in the audit log; default {@code <host>-<pid>}. */
     private String nodeId;
 
@@ -72,6 +78,14 @@ public class AxProperties {
 
     public void setEnabled(boolean enabled) {
         this.enabled = enabled;
+    }
+
+    public boolean isStrictProperties() {
+        return strictProperties;
+    }
+
+    public void setStrictProperties(boolean strictProperties) {
+        this.strictProperties = strictProperties;
     }
 
     public String getNodeId() {
