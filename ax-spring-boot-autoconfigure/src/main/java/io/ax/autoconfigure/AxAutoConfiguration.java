@@ -1,7 +1,6 @@
 package io.ax.autoconfigure;
 
 import io.ax.core.AxDeadLetterHandler;
-import io.ax.core.AxException;
 import io.ax.core.AxExecutor;
 import io.ax.core.AxIdempotency;
 import io.ax.core.PayloadCodec;
@@ -120,10 +119,7 @@ public final class AxAutoConfiguration {
             ObjectProvider<WakeUps> wakeUps,
             ObjectProvider<TimeReference> timeReference) {
         Map<String, PoolSettings> pools = new LinkedHashMap<>();
-        properties
-                .getPools()
-                .forEach((group, pool) ->
-                        pools.put(group, new PoolSettings(pool.getThreads(), pool.getQueueCapacity())));
+        properties.getPools().forEach((group, pool) -> pools.put(group, poolSettings(group, pool)));
         AxEngineBuilder builder = AxEngine.builder()
                 .store(store)
                 .router(router)
@@ -152,8 +148,13 @@ public final class AxAutoConfiguration {
         LeaderLease sharedLease = lease.getIfAvailable();
         NodeRegistry sharedRegistry = registry.getIfAvailable();
         if (properties.getCluster().getLeaseStore() == AxProperties.LeaseStore.REDIS && sharedLease == null) {
-            throw new AxException("ax.cluster.lease-store=redis needs Redis: a RedisConnectionFactory in the"
-                    + " application (spring-boot-starter-data-redis) and ax.redis.enabled not false");
+            throw new InvalidAxSettingsException(
+                    "ax.cluster",
+                    "ax.cluster.lease-store=redis needs Redis, and this application has no RedisConnectionFactory"
+                            + " (or sets ax.redis.enabled=false)",
+                    "Add spring-boot-starter-data-redis and spring.data.redis.* to use Redis for the lease, or remove"
+                            + " ax.cluster.lease-store to keep it in the database.",
+                    null);
         }
         if (sharedLease != null && sharedRegistry != null) {
             builder.cluster(sharedLease, sharedRegistry);
@@ -174,12 +175,39 @@ public final class AxAutoConfiguration {
         return builder.build();
     }
 
+    private static PoolSettings poolSettings(String group, AxProperties.Pool pool) {
+        String prefix = "ax.pools." + group;
+        if (pool.getThreads() < 1) {
+            throw new InvalidAxSettingsException(
+                    prefix,
+                    prefix + ".threads must be 1 or more, was " + pool.getThreads(),
+                    "Set " + prefix + ".threads to the number of attempts the group may run at once (the default is"
+                            + " 4).",
+                    null);
+        }
+        if (pool.getQueueCapacity() < 0) {
+            throw new InvalidAxSettingsException(
+                    prefix,
+                    prefix + ".queue-capacity must be 0 or more, was " + pool.getQueueCapacity(),
+                    "Set " + prefix + ".queue-capacity to how many started instances may wait for a thread (the"
+                            + " default is 1000).",
+                    null);
+        }
+        return new PoolSettings(pool.getThreads(), pool.getQueueCapacity());
+    }
+
     private static ClusterSettings clusterSettings(AxProperties.Cluster c) {
         try {
             return new ClusterSettings(
                     c.getHeartbeat(), c.getLease(), c.getAckTimeout(), c.getPollInterval(), c.getVirtualNodes());
         } catch (IllegalArgumentException e) {
-            throw new AxException("Invalid AX cluster settings: " + e.getMessage(), e);
+            throw new InvalidAxSettingsException(
+                    "ax.cluster",
+                    e.getMessage(),
+                    "Set them so that ax.cluster.lease is more than twice ax.cluster.heartbeat, ax.cluster.ack-timeout"
+                            + " is below the lease and ax.cluster.poll-interval is at most the ack timeout (the"
+                            + " defaults: heartbeat 3s, lease 10s, ack-timeout 3s, poll-interval 500ms).",
+                    e);
         }
     }
 
@@ -188,7 +216,13 @@ public final class AxAutoConfiguration {
             return new RetentionSettings(
                     r.isEnabled(), r.getFinished(), r.getDead(), r.getInterval(), r.getBatchSize());
         } catch (IllegalArgumentException | NullPointerException e) {
-            throw new AxException("Invalid AX retention settings: " + e.getMessage(), e);
+            throw new InvalidAxSettingsException(
+                    "ax.retention",
+                    e.getMessage(),
+                    "Give ax.retention.finished, .dead and .interval positive durations (7d, 30d, 1m by default) and"
+                            + " ax.retention.batch-size a number from 1 to 10000 (500), or set"
+                            + " ax.retention.enabled=false to keep all history.",
+                    e);
         }
     }
 

@@ -2,7 +2,6 @@ package io.ax.autoconfigure;
 
 import io.ax.core.AxDeadLetterEvent;
 import io.ax.core.AxDeadLetterHandler;
-import io.ax.core.AxException;
 import io.ax.core.RetryPolicy;
 import io.ax.executor.HttpExecutor;
 import io.ax.executor.HttpSettings;
@@ -32,7 +31,12 @@ class AxExecutorConfiguration {
                     http.getConnectTimeout(),
                     http.getIoThreads()));
         } catch (IllegalArgumentException | NullPointerException e) {
-            throw new AxException("Invalid AX HTTP settings: " + e.getMessage(), e);
+            throw new InvalidAxSettingsException(
+                    "ax.http",
+                    e.getMessage(),
+                    "List in ax.http.allowed-urls the absolute http(s) URL prefixes HTTP tasks may call, and give"
+                            + " ax.http.connect-timeout a positive duration and ax.http.io-threads 1 or more.",
+                    e);
         }
     }
 
@@ -44,7 +48,14 @@ class AxExecutorConfiguration {
                     shell.isEnabled(), shell.getScriptDir(), shell.getWorkingDir(), shell.getEnvironment(), (int)
                             Math.min(Integer.MAX_VALUE, shell.getMaxOutput().toBytes())));
         } catch (IllegalArgumentException | NullPointerException e) {
-            throw new AxException("Invalid AX shell settings: " + e.getMessage(), e);
+            throw new InvalidAxSettingsException(
+                    "ax.shell",
+                    e.getMessage(),
+                    "Create the folder, or point ax.shell.script-dir (and ax.shell.working-dir) at one that exists;"
+                            + " a relative path is resolved against the folder the application was started in ("
+                            + java.nio.file.Path.of("").toAbsolutePath() + "). Or set ax.shell.enabled=false if the"
+                            + " application runs no scripts.",
+                    e);
         }
     }
 
@@ -56,7 +67,12 @@ class AxExecutorConfiguration {
         try {
             return new RetryPolicy(r.getTimes(), r.getBackoff(), r.getBase(), r.getMax());
         } catch (IllegalArgumentException | NullPointerException e) {
-            throw new AxException("Invalid AX retry settings (ax.retry): " + e.getMessage(), e);
+            throw new InvalidAxSettingsException(
+                    "ax.retry",
+                    e.getMessage(),
+                    "Set ax.retry.times to 0 or more, ax.retry.base to a positive duration and ax.retry.max to at"
+                            + " least the base.",
+                    e);
         }
     }
 

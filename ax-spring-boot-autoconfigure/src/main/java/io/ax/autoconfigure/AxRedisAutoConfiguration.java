@@ -1,6 +1,5 @@
 package io.ax.autoconfigure;
 
-import io.ax.core.AxException;
 import io.ax.core.AxIdempotency;
 import io.ax.core.AxLocks;
 import io.ax.core.clock.AxClock;
@@ -47,7 +46,12 @@ public final class AxRedisAutoConfiguration {
         try {
             return new AxRedis(factory, properties.getKeyPrefix(), properties.getRetry());
         } catch (IllegalArgumentException e) {
-            throw new AxException("Invalid AX Redis settings: " + e.getMessage(), e);
+            throw new InvalidAxSettingsException(
+                    "ax.redis",
+                    e.getMessage(),
+                    "Give ax.redis.retry and ax.redis.lock.ttl positive durations, ax.redis.lock.renew one below"
+                            + " the ttl, and ax.redis.key-prefix a non-empty prefix.",
+                    e);
         }
     }
 
@@ -58,7 +62,12 @@ public final class AxRedisAutoConfiguration {
             return redis.locks(
                     properties.getLock().getTtl(), properties.getLock().getRenew());
         } catch (IllegalArgumentException e) {
-            throw new AxException("Invalid AX Redis settings: " + e.getMessage(), e);
+            throw new InvalidAxSettingsException(
+                    "ax.redis",
+                    e.getMessage(),
+                    "Give ax.redis.retry and ax.redis.lock.ttl positive durations, ax.redis.lock.renew one below"
+                            + " the ttl, and ax.redis.key-prefix a non-empty prefix.",
+                    e);
         }
     }
 
@@ -89,9 +98,14 @@ public final class AxRedisAutoConfiguration {
         if (store instanceof ClusterStore shared && shared.leaderLease() instanceof EpochFence fence) {
             return redis.leaderLease(fence);
         }
-        throw new AxException("ax.cluster.lease-store=redis needs the JDBC store (a DataSource), whose leader row"
-                + " records the epochs that fence the leader's writes; this application keeps AX in "
-                + store.getClass().getSimpleName());
+        throw new InvalidAxSettingsException(
+                "ax.cluster",
+                "ax.cluster.lease-store=redis needs the JDBC store (a DataSource), whose leader row records the"
+                        + " epochs that fence the leader's writes; this application keeps AX in "
+                        + store.getClass().getSimpleName(),
+                "Give the application a DataSource (AX then keeps its instances in the database), or remove"
+                        + " ax.cluster.lease-store.",
+                null);
     }
 
     /** The nodes stay registered in the store, beside the lease that the store's writes are fenced by. */

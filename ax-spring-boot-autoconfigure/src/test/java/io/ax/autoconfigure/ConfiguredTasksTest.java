@@ -75,9 +75,8 @@ class ConfiguredTasksTest {
         runner.withPropertyValues("ax.shell.enabled=true", "ax.shell.script-dir=" + scripts.resolve("nowhere"))
                 .run(context -> assertThat(context).getFailure().hasStackTraceContaining("does not exist"));
         runner.withPropertyValues("ax.retry.times=-1")
-                .run(context -> assertThat(context)
-                        .getFailure()
-                        .hasStackTraceContaining("Invalid AX retry settings (ax.retry)"));
+                .run(context ->
+                        assertThat(context).getFailure().hasStackTraceContaining("Invalid AX settings ax.retry"));
     }
 
     @Test
