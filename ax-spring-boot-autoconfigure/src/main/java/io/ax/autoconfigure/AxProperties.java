@@ -344,8 +344,11 @@ public class AxProperties {
         /** Whether AX keeps its instances in the application's DataSource when there is one. */
         private boolean enabled = true;
 
-        /** When AX creates and upgrades its tables: EMBEDDED (H2 only), ALWAYS or NEVER. */
-        private InitializeSchema initializeSchema = InitializeSchema.EMBEDDED;
+        /**
+         * When AX creates and upgrades its tables: ALWAYS (at every start, on any database), EMBEDDED (H2 only) or
+         * NEVER (the team runs AX's migrations itself; start-up stops if they are missing or not all applied).
+         */
+        private InitializeSchema initializeSchema = InitializeSchema.ALWAYS;
 
         /** Prefix of AX's table names: a letter, then letters, digits or underscores. */
         private String tablePrefix = "ax_";

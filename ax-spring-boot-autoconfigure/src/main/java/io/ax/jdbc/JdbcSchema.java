@@ -4,10 +4,13 @@ import io.ax.core.AxException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.MigrationInfoService;
 import org.flywaydb.core.api.output.MigrateResult;
 
 /**
@@ -30,11 +33,60 @@ public final class JdbcSchema {
         return migrate(dataSource, tablePrefix, "latest");
     }
 
-    /** Brings AX's tables up to {@code targetVersion} ({@code latest} for all); upgrade tests start from old ones. */
-    static int migrate(DataSource dataSource, String tablePrefix, String targetVersion) {
+    /**
+     * Brings AX's tables up to {@code targetVersion} ({@code latest} for all): for an upgrade in steps, and for tests
+     * that start from an older schema.
+     *
+     * @return how many migrations were applied
+     */
+    public static int migrate(DataSource dataSource, String tablePrefix, String targetVersion) {
+        return applied(dataSource, tablePrefix, targetVersion).size();
+    }
+
+    /**
+     * Brings AX's tables up to date.
+     *
+     * @return the migrations applied now, oldest first, as {@code V2 delayed tasks}; empty when none was due
+     * @throws IllegalArgumentException when the prefix is not a safe identifier start
+     */
+    public static List<String> migrateListing(DataSource dataSource, String tablePrefix) {
+        return applied(dataSource, tablePrefix, "latest");
+    }
+
+    private static List<String> applied(DataSource dataSource, String tablePrefix, String targetVersion) {
+        MigrateResult result = flyway(dataSource, tablePrefix, targetVersion).migrate();
+        if (!result.success) {
+            throw new AxException("AX schema migration failed: " + result.warnings);
+        }
+        return result.migrations.stream()
+                .map(m -> "V" + m.version + " " + m.description)
+                .toList();
+    }
+
+    /**
+     * The migrations in the AX jar that the database has not applied yet, oldest first, as {@code V8 partitions}: for
+     * a team that runs AX's DDL itself ({@code ax.jdbc.initialize-schema=never}), what it has still to run. Empty
+     * when the database keeps no history of AX's migrations at all (tables made by hand): nothing to compare with.
+     */
+    public static List<String> pending(DataSource dataSource, String tablePrefix) {
+        MigrationInfoService info = flyway(dataSource, tablePrefix, "latest").info();
+        if (info.applied().length == 0) {
+            return List.of(); // no history of AX's: tables made by hand, or none; nothing to compare with
+        }
+        return Arrays.stream(info.pending())
+                .map(m -> "V" + m.getVersion() + " " + m.getDescription())
+                .toList();
+    }
+
+    /** Where the migrations of this database's vendor live in the AX jar, e.g. {@code io/ax/jdbc/migration/h2}. */
+    public static String migrationFolder(DataSource dataSource) {
+        return Vendor.dialectOf(dataSource).migrationLocation().replaceFirst("^classpath:", "");
+    }
+
+    private static Flyway flyway(DataSource dataSource, String tablePrefix, String targetVersion) {
         String prefix = checkPrefix(tablePrefix);
         Dialect dialect = Vendor.dialectOf(dataSource);
-        MigrateResult result = Flyway.configure(JdbcSchema.class.getClassLoader())
+        return Flyway.configure(JdbcSchema.class.getClassLoader())
                 .configuration(dialect.flywaySettings())
                 .dataSource(dataSource)
                 .locations(dialect.migrationLocation())
@@ -43,12 +95,7 @@ public final class JdbcSchema {
                 .baselineOnMigrate(true)
                 .baselineVersion("0")
                 .target(targetVersion)
-                .load()
-                .migrate();
-        if (!result.success) {
-            throw new AxException("AX schema migration failed: " + result.warnings);
-        }
-        return result.migrationsExecuted;
+                .load();
     }
 
     /** Whether AX's tables with this prefix exist (and can be read). */

@@ -13,14 +13,19 @@ import io.ax.test.jdbc.TestDatabase;
 import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+@ExtendWith(OutputCaptureExtension.class)
 class AxJdbcAutoConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -72,18 +77,22 @@ class AxJdbcAutoConfigurationTest {
     }
 
     @Test
-    void leavesTheSchemaAloneWhenToldNeverAndSaysWhatIsMissing() {
+    void leavesTheSchemaAloneWhenToldNeverAndSaysWhatIsMissingAndWhereItIs() {
         onH2().withPropertyValues("ax.jdbc.initialize-schema=never").run(context -> {
             assertThat(context).hasFailed();
-            assertThat(context.getStartupFailure())
-                    .rootCause()
-                    .hasMessageContaining("ax_instance")
-                    .hasMessageContaining("ax.jdbc.initialize-schema=always");
+            FailureAnalysis analysis = new InvalidAxSettingsFailureAnalyzer().analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription())
+                    .startsWith("Invalid AX settings ax.jdbc: ")
+                    .contains("ax_instance")
+                    .contains("ax.jdbc.initialize-schema=never leaves them to you");
+            assertThat(analysis.getAction())
+                    .contains("io/ax/jdbc/migration/h2")
+                    .contains("remove ax.jdbc.initialize-schema");
         });
     }
 
     @Test
-    void leavesAServerDatabaseAloneByDefaultAndMigratesItWhenToldAlways() {
+    void migratesAServerDatabaseByDefaultAndLeavesItAloneWhenToldNever(CapturedOutput output) {
         TestDatabase pg = TestDatabase.POSTGRESQL;
         pg.dataSource(); // skips (or fails when services are required) when PostgreSQL is down
         pg.dropTables("axauto_");
@@ -91,14 +100,68 @@ class AxJdbcAutoConfigurationTest {
                 "spring.datasource.url=" + pg.url(),
                 "spring.datasource.username=" + pg.user(),
                 "ax.jdbc.table-prefix=axauto_");
-        onPostgres.run(context -> {
+        onPostgres.withPropertyValues("ax.jdbc.initialize-schema=never").run(context -> {
             assertThat(context).hasFailed();
-            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("axauto_instance");
+            FailureAnalysis analysis = new InvalidAxSettingsFailureAnalyzer().analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).contains("axauto_instance");
+            assertThat(analysis.getAction()).contains("io/ax/jdbc/migration/postgresql");
         });
-        onPostgres.withPropertyValues("ax.jdbc.initialize-schema=always").run(context -> {
+        onPostgres.run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(tableExists(context.getBean(javax.sql.DataSource.class))).isTrue();
         });
+        assertThat(output.getOut()).contains("AX tables (prefix 'axauto_') migrated: V1 ax schema, V2 delayed tasks");
+        onPostgres.run(context -> assertThat(context).hasNotFailed());
+        assertThat(output.getOut()).contains("AX tables (prefix 'axauto_') are up to date");
+    }
+
+    @Test
+    void tablesOlderThanThisAxStopAStartThatLeavesThemToTheTeam() {
+        String url = "jdbc:h2:mem:older-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1";
+        org.h2.jdbcx.JdbcDataSource h2 = new org.h2.jdbcx.JdbcDataSource();
+        h2.setURL(url);
+        h2.setUser("sa");
+        io.ax.jdbc.JdbcSchema.migrate(h2, "ax_", "7");
+        runner.withPropertyValues(
+                        "spring.datasource.url=" + url,
+                        "spring.datasource.username=sa",
+                        "ax.jdbc.initialize-schema=never")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure())
+                            .rootCause()
+                            .hasMessageContaining("not applied yet: V8 partitions")
+                            .hasMessageContaining("older than this AX");
+                });
+    }
+
+    @Test
+    void aDatabaseUserThatMayNotCreateTablesGetsOneClearMessage() {
+        TestDatabase pg = TestDatabase.POSTGRESQL;
+        javax.sql.DataSource admin = pg.dataSource();
+        JdbcTemplate jdbc = new JdbcTemplate(admin);
+        jdbc.execute("DROP SCHEMA IF EXISTS axnoddl CASCADE");
+        jdbc.execute("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'ax_noddl') THEN"
+                + " CREATE ROLE ax_noddl LOGIN; END IF; END $$");
+        jdbc.execute("CREATE SCHEMA axnoddl");
+        jdbc.execute("REVOKE CREATE ON SCHEMA axnoddl FROM PUBLIC");
+        jdbc.execute("GRANT USAGE ON SCHEMA axnoddl TO ax_noddl");
+        runner.withPropertyValues(
+                        "spring.datasource.url=" + pg.url() + (pg.url().contains("?") ? "&" : "?")
+                                + "currentSchema=axnoddl",
+                        "spring.datasource.username=ax_noddl",
+                        "ax.jdbc.table-prefix=axnoddl_")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    FailureAnalysis analysis =
+                            new InvalidAxSettingsFailureAnalyzer().analyze(context.getStartupFailure());
+                    assertThat(analysis).isNotNull();
+                    assertThat(analysis.getDescription()).contains("the database user may not create or change tables");
+                    assertThat(analysis.getAction())
+                            .contains("io/ax/jdbc/migration/postgresql")
+                            .contains("ax.jdbc.initialize-schema=never");
+                });
+        jdbc.execute("DROP SCHEMA IF EXISTS axnoddl CASCADE");
     }
 
     @Test
