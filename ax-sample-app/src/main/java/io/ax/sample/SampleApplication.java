@@ -1,5 +1,6 @@
 package io.ax.sample;
 
+import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
@@ -8,6 +9,9 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 public class SampleApplication {
 
     public static void main(String[] args) {
-        SpringApplication.run(SampleApplication.class, args);
+        SpringApplication app = new SpringApplication(SampleApplication.class);
+        // its scripts and its H2 file resolve against its own folder, wherever it was started from
+        app.setDefaultProperties(Map.of("sample.home", SampleHome.find().toString()));
+        app.run(args);
     }
 }
