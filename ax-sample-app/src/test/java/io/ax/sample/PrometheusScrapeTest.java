@@ -35,6 +35,7 @@ class PrometheusScrapeTest {
             "ax_dead_letters_total{",
             "ax_backlog{",
             "ax_wheel_entries ",
+            "ax_backlog_oldest_seconds ",
             "ax_leader ",
             "ax_clock_jumps_total{",
             "ax_node_received_total{");
@@ -54,6 +55,31 @@ class PrometheusScrapeTest {
         assertThat(scrape).contains("ax_dead_letters_total{group=\"default\",task=\"doomed\"}");
         assertThat(scrape).contains("ax_trigger_lateness_seconds{group=\"default\",quantile=\"0.99\"}");
         assertThat(scrape).contains("ax_dispatch_total{group=\"default\",outcome=\"dispatched\"}");
+    }
+
+    @Test
+    void everyMetricTheReadmesAlertRulesNameIsInTheScrape() throws Exception {
+        String readme = java.nio.file.Files.readString(java.nio.file.Path.of("..", "README.md"));
+        int marker = readme.indexOf("<!-- alert rules:");
+        assertThat(marker).as("the alert rules in the README").isNotNegative();
+        int start = readme.indexOf("```yaml", marker);
+        String rules = readme.substring(start, readme.indexOf("```", start + 7));
+        java.util.Set<String> metrics = new java.util.TreeSet<>();
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("\\b(ax_[a-z_]+)\\b").matcher(rules);
+        while (m.find()) {
+            metrics.add(m.group(1));
+        }
+        assertThat(metrics).as("metrics the rules name").hasSizeGreaterThanOrEqualTo(5);
+        String scrape =
+                await().atMost(BOUND).until(this::scrape, s -> metrics.stream().allMatch(name -> hasSeries(s, name)));
+        assertThat(metrics)
+                .allSatisfy(name -> assertThat(hasSeries(scrape, name)).as(name).isTrue());
+    }
+
+    /** Whether the scrape has a series of that name (with labels or without). */
+    private static boolean hasSeries(String scrape, String name) {
+        return scrape.contains("\n" + name + "{") || scrape.contains("\n" + name + " ");
     }
 
     @Test

@@ -51,6 +51,13 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
         Gauge.builder("ax.wheel.entries", this, m -> m.read(e -> e.wheelSize()))
                 .description("Entries in the time wheel: fire batches, retries waiting for their back-off, timeouts")
                 .register(registry);
+        Gauge.builder(
+                        "ax.backlog.oldest",
+                        this,
+                        m -> m.read(e -> e.backlog().oldestAge().toMillis() / 1000.0))
+                .description("Seconds the oldest instance due on this node and not started yet has waited; 0 when none")
+                .baseUnit("seconds")
+                .register(registry);
         Gauge.builder("ax.leader", this, m -> m.read(e -> e.cluster().isLeader() ? 1 : 0))
                 .description("1 while this node makes the trigger decisions, else 0")
                 .register(registry);
