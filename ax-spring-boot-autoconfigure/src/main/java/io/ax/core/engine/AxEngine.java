@@ -129,9 +129,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final StoreRouter stores;
     /** The wheel, the dispatch thread and the outcomes thread. */
     private final EngineThreads threads;
-    /** Store work that follows an attempt where the dispatch thread noticed its end (a timeout): see {@link #afterwards}. */
-    private final FirePlanner fires;
 
+    private final FirePlanner fires;
     private final Dispatcher dispatcher;
     private final InstanceRunner runner;
     private final StateWriter writer;
@@ -667,7 +666,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         stop();
     }
 
-    /** Lets an executor finish what it holds, for at most the shutdown wait, then interrupts it. */
     /**
      * Runs a step of the stop that needs the store on a thread of its own, for at most the cluster's lease: a store
      * that does not answer (a connection that hangs without a socket timeout) must not keep the application from
