@@ -46,13 +46,17 @@ public final class AxRedisAutoConfiguration {
         try {
             return new AxRedis(factory, properties.getKeyPrefix(), properties.getRetry());
         } catch (IllegalArgumentException e) {
-            throw new InvalidAxSettingsException(
-                    "ax.redis",
-                    e.getMessage(),
-                    "Give ax.redis.retry and ax.redis.lock.ttl positive durations, ax.redis.lock.renew one below"
-                            + " the ttl, and ax.redis.key-prefix a non-empty prefix.",
-                    e);
+            throw invalid(e);
         }
+    }
+
+    private static InvalidAxSettingsException invalid(IllegalArgumentException e) {
+        return new InvalidAxSettingsException(
+                "ax.redis",
+                e.getMessage(),
+                "Give ax.redis.retry and ax.redis.lock.ttl positive durations, ax.redis.lock.renew one below the ttl,"
+                        + " and ax.redis.key-prefix a non-empty prefix.",
+                e);
     }
 
     @Bean
@@ -62,12 +66,7 @@ public final class AxRedisAutoConfiguration {
             return redis.locks(
                     properties.getLock().getTtl(), properties.getLock().getRenew());
         } catch (IllegalArgumentException e) {
-            throw new InvalidAxSettingsException(
-                    "ax.redis",
-                    e.getMessage(),
-                    "Give ax.redis.retry and ax.redis.lock.ttl positive durations, ax.redis.lock.renew one below"
-                            + " the ttl, and ax.redis.key-prefix a non-empty prefix.",
-                    e);
+            throw invalid(e);
         }
     }
 

@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -25,9 +24,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * DataAccessException} when the database cannot be reached.
  */
 public final class JdbcLeaderLease implements LeaderLease, EpochFence {
-
-    /** The longest lease whose expiry, added to the database's clock, still fits in a BIGINT: ~146,000 years. */
-    private static final long MAX_MICROS = Long.MAX_VALUE / 2;
 
     private final JdbcTemplate jdbc;
     private final ClusterSql sql;
@@ -138,14 +134,6 @@ public final class JdbcLeaderLease implements LeaderLease, EpochFence {
     }
 
     private static long micros(Duration duration) {
-        Objects.requireNonNull(duration, "duration");
-        if (duration.isNegative() || duration.isZero()) {
-            throw new IllegalArgumentException("a lease lasts a positive duration, was " + duration);
-        }
-        long us = TimeUnit.MICROSECONDS.convert(duration); // saturates instead of overflowing
-        if (us > MAX_MICROS) {
-            throw new IllegalArgumentException("a lease of " + duration + " is too long to store");
-        }
-        return us;
+        return Micros.ofLease(duration);
     }
 }

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -136,10 +135,6 @@ public final class JdbcPartitionLeases implements PartitionLeases {
     }
 
     private static long micros(Duration lease) {
-        Objects.requireNonNull(lease, "lease");
-        if (lease.isNegative() || lease.isZero()) {
-            throw new IllegalArgumentException("a lease lasts a positive duration, was " + lease);
-        }
-        return TimeUnit.MICROSECONDS.convert(lease);
+        return Micros.ofLease(lease);
     }
 }
