@@ -263,14 +263,19 @@ public class AxEndpoint {
                 engine.instancesOf(task.name(), detail ? INSTANCES_IN_DETAIL : INSTANCES_IN_LIST).stream()
                         .map(this::summary)
                         .toList();
+        boolean paused = stored.map(StoredTask::paused).orElse(false) || engine.isPaused(task.name());
         return new AxDescriptors.Task(
                 task.name(),
                 task.trigger().describe(),
                 task.trigger() instanceof CronTrigger cron ? cron.zone().getId() : null,
                 task.group(),
-                stored.map(StoredTask::paused).orElse(false) || engine.isPaused(task.name()),
-                nextFireTimes(
-                        task.trigger(), stored.map(StoredTask::nextFireTime).orElse(null)),
+                paused,
+                // a paused series fires nothing: its next fire is planned from the moment it is resumed
+                paused
+                        ? List.of()
+                        : nextFireTimes(
+                                task.trigger(),
+                                stored.map(StoredTask::nextFireTime).orElse(null)),
                 last,
                 counts.successes(),
                 counts.failures(),

@@ -246,6 +246,9 @@ class AxEndpointWebTest {
         assertThat(paused.<Boolean>read("$.paused")).isTrue();
         assertThat(http.get("/actuator/ax/tasks/report").<Boolean>read("$.paused"))
                 .isTrue();
+        assertThat(http.get("/actuator/ax/tasks/report").<List<String>>read("$.nextFireTimes"))
+                .as("a paused task fires nothing")
+                .isEmpty();
         assertThat(store.findTask("report").orElseThrow().paused()).isTrue();
 
         Http.Answer resumed = http.post("/actuator/ax/tasks/report/resume");
@@ -253,6 +256,8 @@ class AxEndpointWebTest {
         assertThat(resumed.<Boolean>read("$.paused")).isFalse();
         assertThat(http.get("/actuator/ax/tasks/report").<Boolean>read("$.paused"))
                 .isFalse();
+        assertThat(http.get("/actuator/ax/tasks/report").<List<String>>read("$.nextFireTimes"))
+                .isNotEmpty();
     }
 
     @Test
