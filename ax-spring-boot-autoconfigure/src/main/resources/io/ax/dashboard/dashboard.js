@@ -11,6 +11,7 @@
   const ERROR_CHARS = 400;
   const STATES = ['CREATED', 'SCHEDULED', 'DISPATCHED', 'RUNNING', 'SUCCESS', 'FAILED', 'TIMEOUT', 'RETRYING',
     'DEAD', 'CANCELLED', 'SKIPPED'];
+  const FINAL = ['SUCCESS', 'DEAD', 'CANCELLED', 'SKIPPED'];
   const SVG = 'http://www.w3.org/2000/svg';
 
   let session = null;
@@ -295,7 +296,8 @@
       async load() {
         const tasks = (await read('/tasks')).tasks;
         const rows = tasks.map(t => {
-          const last = (t.lastInstances || [])[0];
+          // the last that ended, not the pending next fire: a task that just died must not look fine
+          const last = (t.lastInstances || []).find(i => FINAL.includes(i.state));
           const next = (t.nextFireTimes || []).slice(0, 3);
           return h('tr', {'data-task': t.name},
             h('td', {class: 'name'}, h('a', {href: '#/instances?task=' + seg(t.name)}, t.name)),
@@ -320,7 +322,7 @@
                 r => 'Task ' + t.name + ' triggered: instance ' + r.instanceId)
             ] : null));
         });
-        return table(['Task', 'Trigger', 'Group', 'State', 'Next fires', 'Last instance',
+        return table(['Task', 'Trigger', 'Group', 'State', 'Next fires', 'Last ended',
           'OK / failed / dead (this node)', session.canWrite ? 'Actions' : ''], rows);
       }
     };
