@@ -137,7 +137,8 @@ public final class AxDescriptors {
      * One task.
      *
      * @param name its name
-     * @param trigger its trigger, in words
+     * @param trigger its trigger, exactly ({@code cron '0 0/15 * * * ?' in Europe/Berlin})
+     * @param triggerInWords its trigger as an operator reads it ({@code every 15 minutes, Europe/Berlin})
      * @param zone the time zone of a cron trigger; null for others
      * @param group its execution pool
      * @param paused whether its trigger is paused
@@ -150,6 +151,7 @@ public final class AxDescriptors {
     public record Task(
             String name,
             String trigger,
+            String triggerInWords,
             String zone,
             String group,
             boolean paused,

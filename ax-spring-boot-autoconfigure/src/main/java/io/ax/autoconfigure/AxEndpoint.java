@@ -267,6 +267,7 @@ public class AxEndpoint {
         return new AxDescriptors.Task(
                 task.name(),
                 task.trigger().describe(),
+                TriggerWords.of(task.trigger()),
                 task.trigger() instanceof CronTrigger cron ? cron.zone().getId() : null,
                 task.group(),
                 paused,

@@ -301,7 +301,7 @@
           const next = (t.nextFireTimes || []).slice(0, 3);
           return h('tr', {'data-task': t.name},
             h('td', {class: 'name'}, h('a', {href: '#/instances?task=' + seg(t.name)}, t.name)),
-            h('td', {}, t.trigger),
+            h('td', {title: t.trigger}, t.triggerInWords || t.trigger),
             h('td', {}, t.group),
             h('td', {class: 'paused'}, t.paused
               ? h('span', {class: 'state paused', 'data-paused': 'true'}, 'paused')

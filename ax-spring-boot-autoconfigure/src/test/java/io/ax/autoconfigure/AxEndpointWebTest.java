@@ -97,6 +97,7 @@ class AxEndpointWebTest {
         assertThat(answer.<List<String>>read("$.tasks[*].name"))
                 .containsExactly("busy", "doomed", "handler", "report", "waiting");
         assertThat(answer.<String>read("$.tasks[3].trigger")).isEqualTo("cron '0 0 3 * * ?' in Europe/Berlin");
+        assertThat(answer.<String>read("$.tasks[3].triggerInWords")).isEqualTo("at 03:00 every day, Europe/Berlin");
         assertThat(answer.<String>read("$.tasks[3].zone")).isEqualTo("Europe/Berlin");
         assertThat(answer.<Boolean>read("$.tasks[3].paused")).isFalse();
         List<String> next = answer.read("$.tasks[3].nextFireTimes");
@@ -122,6 +123,7 @@ class AxEndpointWebTest {
         assertThat(answer.status()).isEqualTo(200);
         assertThat(answer.<String>read("$.name")).isEqualTo("handler");
         assertThat(answer.<String>read("$.trigger")).isEqualTo("on demand");
+        assertThat(answer.<String>read("$.triggerInWords")).isEqualTo("only when triggered");
         assertThat(answer.<String>read("$.lastInstances[0].id")).isEqualTo(id);
         assertThat(answer.<String>read("$.lastInstances[0].state")).isEqualTo("SUCCESS");
         assertThat(answer.<Integer>read("$.lastInstances[0].attempt")).isEqualTo(1);
