@@ -58,6 +58,11 @@ class AxDashboardWebTest {
                     .hasValueSatisfying(t -> assertThat(t).contains("javascript"));
             assertThat(script.body()).contains("X-XSRF-TOKEN").doesNotContain("innerHTML =", "innerHTML=");
             assertThat(get("/shop/ax/dashboard.css", null).statusCode()).isEqualTo(200);
+            assertThat(page.body()).contains("<link rel=\"icon\" href=\"favicon.svg\" type=\"image/svg+xml\">");
+            HttpResponse<String> icon = get("/shop/ax/favicon.svg", null);
+            assertThat(icon.statusCode()).isEqualTo(200);
+            assertThat(icon.headers().firstValue("Content-Type"))
+                    .hasValueSatisfying(t -> assertThat(t).startsWith("image/svg+xml"));
             assertThat(get("/shop/ax/nothing-here.js", null).statusCode()).isEqualTo(404);
         }
 
