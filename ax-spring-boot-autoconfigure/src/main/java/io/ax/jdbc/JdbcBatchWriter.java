@@ -20,6 +20,13 @@ final class JdbcBatchWriter implements GroupWriter {
     private final JdbcBatches batches;
     private final Sql sql;
     private final Dialect dialect;
+    /**
+     * Whether the driver takes a leader's fenced inserts ({@code INSERT ... SELECT}) as one batch. MariaDB's driver
+     * sends a batch of inserts in the server's bulk protocol, which refuses {@code INSERT ... SELECT} (error 1295,
+     * "not supported in the prepared statement protocol yet"): learnt at the first refusal, after which such groups
+     * go one statement per row.
+     */
+    private volatile boolean fencedInsertsBatch = true;
 
     JdbcBatchWriter(JdbcTemplate jdbc, Sql sql, Dialect dialect) {
         this.jdbc = jdbc;
@@ -41,31 +48,58 @@ final class JdbcBatchWriter implements GroupWriter {
         List<Object[]> rows = fires.stream()
                 .map(f -> Binder.fenced(Binder.instanceArgs(f.instance(), f.payload()), fence))
                 .toList();
+        if (fence > 0 && rows.size() > 1 && !fencedInsertsBatch) {
+            return insertEach(fires, rows, insert, types, written);
+        }
         try {
             int[] counts = batches.run(insert, rows, types);
             for (int i = 0; i < counts.length; i++) {
                 written[i] = counts[i] != 0; // 0: fenced out (a duplicate throws)
             }
         } catch (DataAccessException e) {
+            if (fence > 0 && refusedInBulk(e)) {
+                fencedInsertsBatch = false;
+                return insertEach(fires, rows, insert, types, written);
+            }
             if (!dialect.isDuplicateKey(e)) {
                 throw e;
             }
-            for (int i = 0; i < written.length; i++) {
-                if (exists(fires.get(i))) {
-                    written[i] = true; // the batch got as far as this row
-                    continue;
+            insertEach(fires, rows, insert, types, written);
+        }
+        return written;
+    }
+
+    /**
+     * One statement per row, each row that is there already (the batch got as far as it, or an earlier attempt
+     * wrote it) counted as written, and a duplicate as not.
+     */
+    private boolean[] insertEach(
+            List<NewFire> fires, List<Object[]> rows, String insert, int[] types, boolean[] written) {
+        for (int i = 0; i < written.length; i++) {
+            if (exists(fires.get(i))) {
+                written[i] = true;
+                continue;
+            }
+            try {
+                written[i] = jdbc.update(insert, rows.get(i), types) == 1;
+            } catch (DataAccessException duplicate) {
+                if (!dialect.isDuplicateKey(duplicate)) {
+                    throw duplicate;
                 }
-                try {
-                    written[i] = jdbc.update(insert, rows.get(i), types) == 1;
-                } catch (DataAccessException duplicate) {
-                    if (!dialect.isDuplicateKey(duplicate)) {
-                        throw duplicate;
-                    }
-                    written[i] = false;
-                }
+                written[i] = false;
             }
         }
         return written;
+    }
+
+    /** MariaDB's refusal of a statement in its bulk protocol (ER_UNSUPPORTED_PS), among the causes. */
+    private static boolean refusedInBulk(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.sql.SQLException e && e.getErrorCode() == 1295) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean exists(NewFire fire) {
