@@ -43,7 +43,8 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
  * Spring's relaxed names. Environment variables are not checked: {@code AX_} is a short prefix that other tools use
  * too, and AX's own scripts and tests set some that are not settings; a setting given as one (relaxed, {@code
  * AX_DEFAULT_ZONE}) binds as ever. The names suggested come from AX's configuration metadata and the settings classes
- * of the maps' values.
+ * of the maps' values; a name in the metadata of any jar is known, so the settings of an AX module that binds them
+ * itself (the test support's {@code ax.test.*}) are not reported.
  */
 final class UnknownAxProperties {
 
@@ -88,6 +89,7 @@ final class UnknownAxProperties {
             iterable.stream()
                     .filter(AX::isAncestorOf)
                     .filter(name -> !bound.contains(name) && !bound.contains(withoutIndexes(name)))
+                    .filter(name -> !known.contains(name.toString())) // an AX module's own settings (ax.test.*)
                     .forEach(name -> {
                         if (seen.add(name.toString())) {
                             String origin = origin(source.getConfigurationProperty(name));

@@ -963,6 +963,49 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return pools.active();
     }
 
+    /**
+     * Whether no work is in this engine's hands at this moment: nothing on its dispatch or outcomes thread, no attempt
+     * running or waiting for a pool thread, no state change waiting to be written, and nothing the leader or the
+     * prefetch has been asked to do (a workflow's next step, a fixed-delay series' next fire, a load of the window).
+     * A moment's answer, read part by part: work moving from one part to the next may be missed, so a caller that
+     * waits for the engine to settle (a test) asks again a little later before it believes it. Work due later, in the
+     * wheel or the store, does not count.
+     */
+    public boolean isQuiet() {
+        return busyWith().isEmpty();
+    }
+
+    /**
+     * The parts of this engine that have work at this moment, by name ({@code dispatch}, {@code pools}, {@code
+     * writer}, {@code fire-writer}, {@code end-writer}, {@code leader}, {@code prefetch}); empty when it is quiet
+     * (see {@link #isQuiet()}).
+     */
+    public List<String> busyWith() {
+        List<String> busy = new ArrayList<>(0);
+        if (!threads.idle()) {
+            busy.add("dispatch");
+        }
+        if (!pools.idle()) {
+            busy.add("pools");
+        }
+        if (!writer.idle()) {
+            busy.add("writer");
+        }
+        if (!fireWriter.idle()) {
+            busy.add("fire-writer");
+        }
+        if (!endWriter.idle()) {
+            busy.add("end-writer");
+        }
+        if (!leadership.idle()) {
+            busy.add("leader");
+        }
+        if (!prefetcher.idle()) {
+            busy.add("prefetch");
+        }
+        return busy;
+    }
+
     /** Whether the engine has started and not stopped. */
     public boolean isRunning() {
         return lifecycle.get() == Lifecycle.STARTED;

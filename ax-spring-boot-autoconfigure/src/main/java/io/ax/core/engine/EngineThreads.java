@@ -109,6 +109,15 @@ final class EngineThreads {
         return wheel.size();
     }
 
+    /** Whether neither the dispatch nor the outcomes thread has work running or queued. */
+    boolean idle() {
+        return idle(dispatch) && idle(outcomes);
+    }
+
+    private static boolean idle(ThreadPoolExecutor thread) {
+        return thread.getActiveCount() == 0 && thread.getQueue().isEmpty();
+    }
+
     /** Hands work to the dispatch thread. */
     void onDispatchThread(Runnable work) {
         handOff(work);

@@ -161,6 +161,16 @@ final class ExecutionPools {
         }
     }
 
+    /** Whether no attempt runs or waits for a thread in any pool. */
+    boolean idle() {
+        for (ThreadPoolExecutor pool : pools.values()) {
+            if (pool.getActiveCount() > 0 || !pool.getQueue().isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Instances executing right now, over all pools. */
     int active() {
         return pools.values().stream()

@@ -605,6 +605,11 @@ final class Leadership implements Membership.Listener {
         }
     }
 
+    /** Whether no one-off work waits for or runs on {@code ax-leader}: only its periodic round is queued. */
+    boolean idle() {
+        return OneThread.idle(thread);
+    }
+
     /** An instance of a fixed-delay series ended: its next fire is planned on ax-leader, if this node leads. */
     void continueFixedDelay(Due due, Instant completed) {
         try {

@@ -109,6 +109,11 @@ final class Prefetcher {
         this.thread.setRemoveOnCancelPolicy(true);
     }
 
+    /** Whether no one-off work waits for or runs on {@code ax-prefetch}: only its periodic round is queued. */
+    boolean idle() {
+        return OneThread.idle(thread);
+    }
+
     /** Whether an instance due at {@code time} belongs in the wheel now, rather than waiting in the store. */
     boolean covers(Instant time) {
         return time.isBefore(horizon);

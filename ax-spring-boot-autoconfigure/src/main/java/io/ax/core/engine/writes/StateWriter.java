@@ -150,6 +150,11 @@ public final class StateWriter {
         this.ahead = first;
     }
 
+    /** Whether no write is queued or on its way to the store. */
+    public boolean idle() {
+        return !busy();
+    }
+
     /** Whether writes are queued or on their way to the store. */
     private boolean busy() {
         return flushing || !queue.isEmpty();
