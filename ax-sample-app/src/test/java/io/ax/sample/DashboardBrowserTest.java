@@ -203,6 +203,13 @@ class DashboardBrowserTest {
         click(By.cssSelector("tr[data-instance-row='" + id + "'] a[data-instance]"));
         assertThat(waitFor(By.id("payload")).getText()).isEqualTo(HOSTILE);
         assertThat(text(By.id("timeline"))).contains("rejected " + HOSTILE);
+        assertThat(waitFor(By.cssSelector("tr[data-attempt='1'][data-outcome=FAILED] td.error"))
+                        .getText())
+                .contains("rejected " + HOSTILE);
+        assertThat(text(By.id("stack-trace")))
+                .as("the operator reads the last failure's stack trace, as text")
+                .contains("IllegalStateException: rejected " + HOSTILE)
+                .contains("DashboardBrowserTest$Echo.echo");
         assertNothingRan();
         screenshot("instance");
 
@@ -296,6 +303,9 @@ class DashboardBrowserTest {
         open("#/instance/" + id);
         waitFor(By.cssSelector("#instance-state [data-state=DEAD]"));
         assertNoWriteButtons();
+        assertThat(text(By.id("stack-trace-hidden"))).contains("shown to the role OPERATOR");
+        assertThat(browser.findElements(By.id("stack-trace"))).isEmpty();
+        assertThat(text(By.id("dead-letter"))).contains("rejected " + HOSTILE);
         screenshot("instance-viewer");
     }
 

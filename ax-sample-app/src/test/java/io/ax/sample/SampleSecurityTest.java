@@ -3,7 +3,9 @@ package io.ax.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.jayway.jsonpath.JsonPath;
 import io.ax.core.AuditEntry;
+import io.ax.core.InstanceState;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.store.InstanceStore;
 import java.io.IOException;
@@ -116,6 +118,30 @@ class SampleSecurityTest {
                 .first()
                 .extracting(AuditEntry::reason)
                 .isEqualTo("triggered on demand by operator 'operator' from 127.0.0.1");
+    }
+
+    @Test
+    void aDeadInstancesStackTraceIsShownToOperatorsAndNotToViewers() throws Exception {
+        String id = engine.triggerNow("doomed");
+        await().atMost(BOUND)
+                .until(() ->
+                        store.find(id).map(i -> i.state() == InstanceState.DEAD).orElse(false)
+                                && store.deadLetter(id).isPresent());
+
+        String operator = send(anonymous, basic(get("/actuator/ax/instances/" + id), "operator", "operator"))
+                .body();
+        String viewer = send(anonymous, basic(get("/actuator/ax/instances/" + id), "viewer", "viewer"))
+                .body();
+
+        assertThat(JsonPath.<String>read(operator, "$.deadLetter.stackTrace"))
+                .contains("the downstream system is gone")
+                .contains("SampleJobs.doomed");
+        assertThat(JsonPath.<String>read(operator, "$.deadLetter.lastError")).contains("the downstream system is gone");
+        assertThat(JsonPath.<List<String>>read(operator, "$.attempts[*].outcome"))
+                .containsExactly("FAILED", "FAILED", "FAILED");
+        assertThat(JsonPath.<Object>read(viewer, "$.deadLetter.stackTrace")).isNull();
+        assertThat(JsonPath.<String>read(viewer, "$.deadLetter.stackTraceRole")).isEqualTo("OPERATOR");
+        assertThat(JsonPath.<String>read(viewer, "$.deadLetter.lastError")).contains("the downstream system is gone");
     }
 
     @Test

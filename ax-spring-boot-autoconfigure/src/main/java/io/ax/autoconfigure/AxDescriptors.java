@@ -197,6 +197,10 @@ public final class AxDescriptors {
      * @param origin what made it: SERIES (its trigger), CATCH_UP, ON_DEMAND, DELAYED (AxScheduler)
      * @param key its key within the task; null when it has none
      * @param payload the start of its payload; null when it has none, or in answers to an action
+     * @param runId the workflow run it belongs to (a run's root has its own id); null when none, or in answers to an
+     *     action
+     * @param attempts each attempt, from its start to its end, read from the audit trail
+     * @param deadLetter what its dead letter holds, while it is DEAD; null otherwise, or in answers to an action
      */
     public record Instance(
             String id,
@@ -209,13 +213,17 @@ public final class AxDescriptors {
             String origin,
             String key,
             List<Audit> audit,
-            Payload payload) {
+            Payload payload,
+            String runId,
+            List<Attempt> attempts,
+            DeadLetterDetail deadLetter) {
 
         static Instance of(TaskInstance i, List<AuditEntry> trail) {
-            return of(i, trail, null);
+            return of(i, trail, null, null, null);
         }
 
-        static Instance of(TaskInstance i, List<AuditEntry> trail, Payload payload) {
+        static Instance of(
+                TaskInstance i, List<AuditEntry> trail, Payload payload, String runId, DeadLetterDetail deadLetter) {
             return new Instance(
                     i.id(),
                     i.taskName(),
@@ -227,7 +235,50 @@ public final class AxDescriptors {
                     i.origin().name(),
                     i.key(),
                     trail.stream().map(Audit::of).toList(),
-                    payload);
+                    payload,
+                    runId,
+                    AttemptTimeline.of(trail),
+                    deadLetter);
+        }
+    }
+
+    /**
+     * One attempt.
+     *
+     * @param attempt its number
+     * @param node the node that ran it
+     * @param started when it began running
+     * @param ended when it ended; null while it runs, or when a takeover ended it unrecorded
+     * @param durationMillis how long it ran; null when it has not ended
+     * @param outcome SUCCESS, FAILED, TIMEOUT or CANCELLED; RUNNING while it runs; TAKEN_OVER when another attempt
+     *     began before an end was recorded (its node was taken for dead)
+     * @param error the error of a FAILED or TIMEOUT attempt, else null
+     */
+    public record Attempt(
+            int attempt,
+            String node,
+            Instant started,
+            Instant ended,
+            Long durationMillis,
+            String outcome,
+            String error) {}
+
+    /**
+     * A DEAD instance's dead letter, on its instance.
+     *
+     * @param diedAt when it went DEAD
+     * @param lastError the error of its last attempt
+     * @param stackTrace the full stack trace of the last failure (empty for a timeout); null when the caller is not
+     *     in the role that may read it ({@code ax.dashboard.stack-trace-role})
+     * @param stackTraceRole that role, so that a reader without it learns whom to ask
+     */
+    public record DeadLetterDetail(Instant diedAt, String lastError, String stackTrace, String stackTraceRole) {
+
+        static DeadLetterDetail of(DeadLetter d, boolean mayReadStackTrace, String role) {
+            List<AttemptError> errors = d.attempts();
+            String last =
+                    errors.isEmpty() ? null : errors.get(errors.size() - 1).error();
+            return new DeadLetterDetail(d.diedAt(), last, mayReadStackTrace ? d.lastStackTrace() : null, role);
         }
     }
 

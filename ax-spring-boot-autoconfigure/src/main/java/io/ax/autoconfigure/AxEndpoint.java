@@ -88,13 +88,16 @@ public class AxEndpoint {
     private final TaskActivity activity;
     private final ExecutionHistory history;
     private final AxClock clock;
+    /** Who may read a dead letter's stack trace on its instance: a stack trace tells much of the code behind it. */
+    private final String stackTraceRole;
 
-    AxEndpoint(AxEngine engine, TaskActivity activity, ExecutionHistory history, AxClock clock) {
+    AxEndpoint(AxEngine engine, TaskActivity activity, ExecutionHistory history, AxClock clock, String stackTraceRole) {
         this.engine = engine;
         this.store = engine.store();
         this.activity = activity;
         this.history = history;
         this.clock = clock;
+        this.stackTraceRole = stackTraceRole;
     }
 
     /** This node and its engine. */
@@ -325,9 +328,17 @@ public class AxEndpoint {
 
     private AxDescriptors.Instance instance(String id) {
         InstanceDetails details = engine.find(id).orElseThrow(() -> new UnknownInstanceException(id));
+        TaskInstance i = details.instance();
         AxDescriptors.Payload payload =
                 store.payload(id).map(AxDescriptors.Payload::of).orElse(null);
-        return AxDescriptors.Instance.of(details.instance(), details.auditTrail(), payload);
+        String runId = i.runId() != null ? i.runId() : engine.workflowGraph().isRoot(i.taskName()) ? i.id() : null;
+        AxDescriptors.DeadLetterDetail deadLetter = i.state() == InstanceState.DEAD
+                ? store.deadLetter(id)
+                        .map(d -> AxDescriptors.DeadLetterDetail.of(
+                                d, EndpointOperators.inRole(stackTraceRole), stackTraceRole))
+                        .orElse(null)
+                : null;
+        return AxDescriptors.Instance.of(i, details.auditTrail(), payload, runId, deadLetter);
     }
 
     private AxDescriptors.Overview overview() {

@@ -33,7 +33,9 @@ public final class AxEndpointAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnAvailableEndpoint(AxEndpoint.class)
-    AxEndpoint axEndpoint(AxEngine engine, TaskActivity activity, ExecutionHistory history, AxClock clock) {
-        return new AxEndpoint(engine, activity, history, clock);
+    AxEndpoint axEndpoint(
+            AxEngine engine, TaskActivity activity, ExecutionHistory history, AxClock clock, AxProperties properties) {
+        return new AxEndpoint(
+                engine, activity, history, clock, properties.getDashboard().stackTraceRole());
     }
 }

@@ -677,6 +677,12 @@ public class AxProperties {
          */
         private String writeRole = "OPERATOR";
 
+        /**
+         * The role a caller of /actuator/ax needs to read a dead letter's stack trace on its instance (in the
+         * dashboard and the endpoint alike); the write role when not set. Never shown to anonymous callers.
+         */
+        private String stackTraceRole;
+
         public boolean isEnabled() {
             return enabled;
         }
@@ -695,6 +701,19 @@ public class AxProperties {
 
         public String getWriteRole() {
             return writeRole;
+        }
+
+        public String getStackTraceRole() {
+            return stackTraceRole;
+        }
+
+        public void setStackTraceRole(String stackTraceRole) {
+            this.stackTraceRole = stackTraceRole;
+        }
+
+        /** The role that reads stack traces: its own, or the write role. */
+        String stackTraceRole() {
+            return stackTraceRole == null || stackTraceRole.isBlank() ? writeRole : stackTraceRole;
         }
 
         public void setWriteRole(String writeRole) {

@@ -32,8 +32,22 @@ final class EndpointOperators {
         return SERVLET_WEB ? ServletCaller.current() : Operator.ANONYMOUS;
     }
 
+    /** Whether the caller of the operation running on this thread is in {@code role}; never an anonymous one. */
+    static boolean inRole(String role) {
+        return SERVLET_WEB && role != null && !role.isBlank() && ServletCaller.inRole(role);
+    }
+
     /** Touches the servlet API only when it is there. */
     private static final class ServletCaller {
+
+        static boolean inRole(String role) {
+            RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
+            if (!(attributes instanceof ServletRequestAttributes servlet)) {
+                return false;
+            }
+            HttpServletRequest request = servlet.getRequest();
+            return request.getUserPrincipal() != null && request.isUserInRole(role);
+        }
 
         static Operator current() {
             RequestAttributes attributes = RequestContextHolder.getRequestAttributes();

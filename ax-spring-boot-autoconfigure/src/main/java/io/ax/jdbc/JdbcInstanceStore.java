@@ -628,6 +628,11 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     }
 
     @Override
+    public Optional<DeadLetter> deadLetter(String instanceId) {
+        return jdbc.query(sql.deadLetterOf, DEAD_LETTER, instanceId).stream().findFirst();
+    }
+
+    @Override
     public long deadLetterCount() {
         Long n = jdbc.queryForObject(sql.countDeadLetters, Long.class);
         return n == null ? 0 : n;

@@ -35,6 +35,7 @@ final class Sql {
     final String insertDeadLetter;
     final String deleteDeadLetter;
     final String deadLetters;
+    final String deadLetterOf;
     final String countDeadLetters;
     private final String findByStatesPrefix;
     final String findScheduledFirst;
@@ -123,6 +124,8 @@ final class Sql {
         deleteDeadLetter = "DELETE FROM " + p + "dead_letter WHERE instance_id = ?";
         deadLetters = "SELECT instance_id, task_name, scheduled_us, params, attempts, last_stack_trace, died_us FROM "
                 + p + "dead_letter ORDER BY died_us DESC, instance_id LIMIT ? OFFSET ?";
+        deadLetterOf = "SELECT instance_id, task_name, scheduled_us, params, attempts, last_stack_trace, died_us FROM "
+                + p + "dead_letter WHERE instance_id = ?";
         countDeadLetters = "SELECT COUNT(*) FROM " + p + "dead_letter";
         // Retention. Candidates are read from the (state, updated_us) index, a range per state that stops at the
         // LIMIT; a final instance's updated_us is the time it finished. Two reads, not one with OR: PostgreSQL would

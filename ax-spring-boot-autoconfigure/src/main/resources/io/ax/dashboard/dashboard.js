@@ -447,8 +447,29 @@
             h('dt', {}, 'Scheduled'), h('dd', {}, time(i.scheduledTime)),
             h('dt', {}, 'Updated'), h('dd', {}, time(i.updatedAt) + ' by ' + i.node),
             h('dt', {}, 'Origin'), h('dd', {}, i.origin),
-            h('dt', {}, 'Key'), h('dd', {class: 'mono'}, i.key || '—')),
+            h('dt', {}, 'Key'), h('dd', {class: 'mono'}, i.key || '—'),
+            h('dt', {}, 'Workflow run'), h('dd', {id: 'run'},
+              i.runId ? h('a', {href: '#/workflows', class: 'mono', 'data-run': i.runId}, i.runId) : '—')),
           actions.length ? h('div', {class: 'actions'}, actions) : null,
+          h('h2', {}, 'Attempts'),
+          (i.attempts || []).length
+            ? table(['Attempt', 'Node', 'Started', 'Took', 'Outcome', 'Error'],
+              i.attempts.map(a => h('tr', {'data-attempt': a.attempt, 'data-outcome': a.outcome},
+                h('td', {}, a.attempt),
+                h('td', {class: 'mono'}, a.node),
+                h('td', {}, time(a.started)),
+                h('td', {}, millis(a.durationMillis)),
+                h('td', {}, stateBadge(a.outcome)),
+                h('td', {class: 'error'}, a.error || ''))))
+            : h('p', {class: 'muted'}, 'none yet'),
+          i.deadLetter
+            ? [h('h2', {}, 'Dead letter'),
+              h('p', {id: 'dead-letter'}, 'Died ' + time(i.deadLetter.diedAt) + ': ' + (i.deadLetter.lastError || '')),
+              i.deadLetter.stackTrace !== null && i.deadLetter.stackTrace !== undefined
+                ? h('pre', {class: 'payload mono', id: 'stack-trace'}, i.deadLetter.stackTrace || '(a timeout: none)')
+                : h('p', {class: 'muted', id: 'stack-trace-hidden'},
+                  'The stack trace of the last failure is shown to the role ' + i.deadLetter.stackTraceRole + '.')]
+            : null,
           h('h2', {}, 'Payload'),
           i.payload
             ? [h('pre', {class: 'payload mono', id: 'payload'}, i.payload.text),

@@ -229,6 +229,29 @@ class AxEndpointWebTest {
     }
 
     @Test
+    void aDeadInstanceShowsEachAttemptAndItsDeadLetterButNotTheStackTraceToAnAnonymousCaller() {
+        String id = deadInstance();
+
+        Http.Answer answer = http.get("/actuator/ax/instances/" + id);
+
+        assertThat(answer.<List<Integer>>read("$.attempts[*].attempt")).containsExactly(1, 2);
+        assertThat(answer.<List<String>>read("$.attempts[*].outcome")).containsExactly("FAILED", "FAILED");
+        assertThat(answer.<List<String>>read("$.attempts[*].node")).containsOnly("ops-node");
+        assertThat(answer.<List<String>>read("$.attempts[*].error"))
+                .allMatch(e -> e.contains("the downstream system is gone"));
+        assertThat(answer.<List<Integer>>read("$.attempts[*].durationMillis")).allMatch(ms -> ms >= 0);
+        assertThat(answer.<String>read("$.deadLetter.lastError"))
+                .isEqualTo("java.lang.IllegalStateException: the downstream system is gone");
+        assertThat(answer.<String>read("$.deadLetter.stackTrace"))
+                .as("anonymous: no stack trace")
+                .isNull();
+        assertThat(answer.<String>read("$.deadLetter.stackTraceRole")).isEqualTo("OPERATOR");
+        assertThat(answer.<String>read("$.runId"))
+                .as("doomed is in no workflow")
+                .isNull();
+    }
+
+    @Test
     void triggeringATaskNowStartsAnInstance() {
         Http.Answer answer = http.post("/actuator/ax/tasks/handler/trigger");
 

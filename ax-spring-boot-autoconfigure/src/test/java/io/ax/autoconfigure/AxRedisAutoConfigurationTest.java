@@ -87,7 +87,8 @@ class AxRedisAutoConfigurationTest {
                                     engine,
                                     new TaskActivity(),
                                     new ExecutionHistory(AxClock.system()),
-                                    AxClock.system())
+                                    AxClock.system(),
+                                    "OPERATOR")
                             .node()
                             .clock()
                             .clusterTime();

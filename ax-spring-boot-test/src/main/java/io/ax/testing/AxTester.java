@@ -197,15 +197,7 @@ public final class AxTester {
 
     /** The dead letter of a DEAD instance, if it has one. */
     public Optional<DeadLetter> deadLetter(String instanceId) {
-        long count = engine.store().deadLetterCount();
-        for (int offset = 0; offset < count; offset += PAGE) {
-            for (DeadLetter letter : engine.store().deadLetters(offset, PAGE)) {
-                if (letter.instanceId().equals(instanceId)) {
-                    return Optional.of(letter);
-                }
-            }
-        }
-        return Optional.empty();
+        return engine.store().deadLetter(instanceId);
     }
 
     private VirtualTimer timer() {

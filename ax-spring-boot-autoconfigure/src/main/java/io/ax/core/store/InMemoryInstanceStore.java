@@ -528,6 +528,15 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
     }
 
     @Override
+    public Optional<DeadLetter> deadLetter(String instanceId) {
+        synchronized (retentionLock) {
+            return deadLetters.stream()
+                    .filter(d -> d.instanceId().equals(instanceId))
+                    .findFirst();
+        }
+    }
+
+    @Override
     public long deadLetterCount() {
         synchronized (retentionLock) {
             return deadLetters.size();

@@ -208,6 +208,25 @@ public interface InstanceStore {
     long deadLetterCount();
 
     /**
+     * The dead letter of one instance, if it has one. The default pages through {@link #deadLetters}; a store that
+     * can find it by its instance answers with one read.
+     */
+    default java.util.Optional<DeadLetter> deadLetter(String instanceId) {
+        int page = 500;
+        for (int offset = 0; ; offset += page) {
+            List<DeadLetter> some = deadLetters(offset, page);
+            for (DeadLetter d : some) {
+                if (d.instanceId().equals(instanceId)) {
+                    return java.util.Optional.of(d);
+                }
+            }
+            if (some.size() < page) {
+                return java.util.Optional.empty();
+            }
+        }
+    }
+
+    /**
      * Deletes old history: up to {@code limit} finished instances with their audit rows and dead letters. An
      * instance is deleted only while it is in a final state, and only when it finished long enough ago:
      *

@@ -242,6 +242,18 @@ public abstract class InstanceStoreContract extends RetentionContract {
     }
 
     @Test
+    void aDeadLetterIsFoundByItsInstance() {
+        store.saveDeadLetter(deadLetter("id-1", "first death", T0));
+        store.saveDeadLetter(deadLetter("id-2", "other", T0.plusSeconds(1)));
+
+        assertThat(store.deadLetter("id-1"))
+                .hasValueSatisfying(d -> assertThat(d.attempts().get(0).error()).isEqualTo("first death"));
+        assertThat(store.deadLetter("id-3")).isEmpty();
+        store.deleteDeadLetter("id-1");
+        assertThat(store.deadLetter("id-1")).isEmpty();
+    }
+
+    @Test
     void aReplayedDeadLetterIsRemovedAndASecondDeathReplacesTheFirst() {
         store.saveDeadLetter(deadLetter("id-1", "first death", T0));
         store.saveDeadLetter(deadLetter("id-2", "other", T0.plusSeconds(1)));

@@ -319,6 +319,11 @@ public final class StoreRouter implements InstanceStore {
         return durable.deadLetterCount();
     }
 
+    @Override
+    public java.util.Optional<DeadLetter> deadLetter(String instanceId) {
+        return durable.deadLetter(instanceId);
+    }
+
     // runtime task definitions live in the configured store, shared by the cluster
 
     @Override
