@@ -98,6 +98,9 @@ class DashboardBrowserTest {
     @Autowired
     Echo echo;
 
+    @Autowired
+    Report report;
+
     @BeforeAll
     static void startBrowser() throws IOException {
         boolean present = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
@@ -309,6 +312,74 @@ class DashboardBrowserTest {
         screenshot("instance-viewer");
     }
 
+    @Test
+    @Order(9)
+    void anOperatorTriggersATaskWithParametersAndReplaysAllItsDeadLettersAfterConfirming() {
+        deadHostileInstance();
+        deadHostileInstance();
+        signIn("operator");
+
+        open("#/task/report");
+        WebElement region = waitFor(By.cssSelector("#trigger-form input[data-param=region]"));
+        assertThat(region.getDomProperty("value")).isEqualTo("eu");
+        assertThat(waitFor(By.cssSelector("#trigger-form input[data-param=api-token]"))
+                        .getDomProperty("value"))
+                .as("a secret value is not shown")
+                .isEmpty();
+        region.clear();
+        region.sendKeys("us");
+        click(By.cssSelector("#trigger-form button[data-action=trigger-with-params]"));
+        await().atMost(BOUND).until(() -> !report.runs.isEmpty());
+        assertThat(report.runs)
+                .last()
+                .isEqualTo(java.util.Map.of("region", "us", "api-token", "s3cr3t"))
+                .as("the secret kept its value, the region took the typed one");
+        screenshot("task");
+
+        echo.fixed.set(true);
+        open("#/task/echo");
+        click(By.cssSelector("#task-actions button[data-action=replay-all]"));
+        String question = new WebDriverWait(browser, BOUND)
+                .until(org.openqa.selenium.support.ui.ExpectedConditions.alertIsPresent())
+                .getText();
+        long dead = store.deadLetters(0, 1000).stream()
+                .filter(d -> d.taskName().equals("echo"))
+                .count();
+        assertThat(question).isEqualTo("Replay " + dead + " dead letter(s) of echo?");
+        browser.switchTo().alert().accept();
+        String said = new WebDriverWait(browser, BOUND).until(d -> {
+            String t = d.findElement(By.id("notice")).getText();
+            return t.isEmpty() ? null : t;
+        });
+        assertThat(said).startsWith("Replayed " + dead + " dead letter(s) of echo");
+        await().atMost(BOUND)
+                .until(() -> store.deadLetters(0, 1000).stream()
+                        .noneMatch(d -> d.taskName().equals("echo")));
+    }
+
+    @Test
+    @Order(10)
+    void onAPhoneOfFourHundredTwentyPixelsNoPageScrollsSideways() {
+        deadHostileInstance();
+        signIn("operator");
+        browser.manage().window().setSize(new org.openqa.selenium.Dimension(420, 900));
+        try {
+            for (String page : List.of("#/overview", "#/tasks", "#/instances", "#/dead-letters", "#/nodes")) {
+                open(page);
+                waitFor(By.cssSelector("#content > *"));
+                Long overflow = (Long) ((JavascriptExecutor) browser)
+                        .executeScript("return document.documentElement.scrollWidth"
+                                + " - document.documentElement.clientWidth;");
+                assertThat(overflow).as(page + " scrolls sideways by").isLessThanOrEqualTo(0L);
+            }
+            open("#/tasks");
+            waitFor(By.cssSelector("tr[data-task=heartbeat] td[data-label=Trigger]"));
+            screenshot("tasks-420px");
+        } finally {
+            browser.manage().window().setSize(new org.openqa.selenium.Dimension(1360, 900));
+        }
+    }
+
     // ---- helpers ----------------------------------------------------------------------------------------------
 
     /** An instance of {@code echo} scheduled with the hostile payload, DEAD after its one attempt. */
@@ -497,12 +568,30 @@ class DashboardBrowserTest {
         public void join(AxContext context) {}
     }
 
+    /** A task that declares parameters, one of them secret: what its runs were given. */
+    static class Report {
+        final List<java.util.Map<String, String>> runs = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        @AxJob(
+                name = "report",
+                params = {"region=eu", "api-token=s3cr3t"},
+                timeout = "5s")
+        public void report(AxContext context) {
+            runs.add(context.params());
+        }
+    }
+
     @TestConfiguration
     static class Jobs {
 
         @Bean
         Echo echo() {
             return new Echo();
+        }
+
+        @Bean
+        Report report() {
+            return new Report();
         }
 
         @Bean

@@ -147,6 +147,8 @@ public final class AxDescriptors {
      * @param successes attempts that succeeded on this node since it started
      * @param failures attempts that failed or timed out on this node since it started
      * @param deadLetters instances that went DEAD on this node since it started
+     * @param params the parameters it declares, with their values: what a trigger with parameters may set (the
+     *     values of secret ones, such as HTTP headers and passwords, hidden)
      */
     public record Task(
             String name,
@@ -159,7 +161,19 @@ public final class AxDescriptors {
             List<InstanceSummary> lastInstances,
             long successes,
             long failures,
-            long deadLetters) {}
+            long deadLetters,
+            Map<String, String> params) {}
+
+    /**
+     * What a bulk replay of a task's dead letters did.
+     *
+     * @param task the task
+     * @param replayed the instances replayed, each now in a new cycle of attempts
+     * @param refused instances whose replay was refused (no longer DEAD: replayed meanwhile by another caller), with
+     *     the reason
+     * @param more whether the task has more dead letters than one call replays ({@value AxEndpoint#MAX_REPLAY})
+     */
+    public record Replayed(String task, List<String> replayed, Map<String, String> refused, boolean more) {}
 
     /**
      * An instance in a list.

@@ -5,11 +5,14 @@ import io.ax.autoconfigure.AxDescriptors.InstanceSummary;
 import io.ax.core.AuditEntry;
 import io.ax.core.AxException;
 import io.ax.core.AxTask;
+import io.ax.core.DeadLetter;
 import io.ax.core.IllegalTransitionException;
 import io.ax.core.InstanceDetails;
 import io.ax.core.InstanceState;
 import io.ax.core.InvalidScheduleException;
 import io.ax.core.InvalidTaskException;
+import io.ax.core.Operator;
+import io.ax.core.SecretParams;
 import io.ax.core.TaskInstance;
 import io.ax.core.UnknownInstanceException;
 import io.ax.core.UnknownTaskException;
@@ -29,6 +32,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -67,7 +71,9 @@ import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
  *   <li>{@code DELETE /actuator/ax/instances/{id}} (or {@code POST .../instances/{id}/cancel}): cancel an instance
  *       that waits;
  *   <li>{@code POST /actuator/ax/dead-letters/{id}/replay} (or {@code POST .../instances/{id}/replay}): a new cycle
- *       of attempts of a DEAD instance.
+ *       of attempts of a DEAD instance;
+ *   <li>{@code POST /actuator/ax/tasks/{name}/replay-dead-letters}: the same for every dead letter of a task (at
+ *       most {@value #MAX_REPLAY} a call).
  * </ul>
  *
  * Unknown tasks, instances and paths answer 404 (an id AX cannot have made is simply unknown, and never reaches a
@@ -82,6 +88,10 @@ public class AxEndpoint {
     private static final int NEXT_FIRE_TIMES = 5;
     private static final int INSTANCES_IN_LIST = 3;
     private static final int INSTANCES_IN_DETAIL = 10;
+    /** The most dead letters one bulk replay replays: a bound on one request's work. */
+    static final int MAX_REPLAY = 500;
+
+    private static final int REPLAY_PAGE = 500;
 
     private final AxEngine engine;
     private final InstanceStore store;
@@ -220,6 +230,7 @@ public class AxEndpoint {
             case "instances/cancel" -> cancel(section, id);
             case "instances/replay", "dead-letters/replay" ->
                 ok(() -> described(engine.replay(id, EndpointOperators.current())));
+            case "tasks/replay-dead-letters" -> ok(() -> replayDead(id, EndpointOperators.current()));
             default -> error(404, "No action '" + action + "' on " + section);
         };
     }
@@ -283,7 +294,39 @@ public class AxEndpoint {
                 last,
                 counts.successes(),
                 counts.failures(),
-                counts.deadLetters());
+                counts.deadLetters(),
+                SecretParams.redact(task.params()));
+    }
+
+    /**
+     * Replays the task's dead letters, oldest death first, at most {@link #MAX_REPLAY} in one call; each replay is
+     * audited as an operator's, like one replayed alone.
+     */
+    private AxDescriptors.Replayed replayDead(String taskName, Operator by) {
+        engine.task(taskName).orElseThrow(() -> new UnknownTaskException(taskName));
+        List<String> ids = new ArrayList<>();
+        long total = store.deadLetterCount();
+        for (int offset = 0; offset < total && ids.size() <= MAX_REPLAY; offset += REPLAY_PAGE) {
+            for (DeadLetter d : store.deadLetters(offset, REPLAY_PAGE)) {
+                if (d.taskName().equals(taskName)) {
+                    ids.add(d.instanceId());
+                }
+            }
+        }
+        boolean more = ids.size() > MAX_REPLAY;
+        List<String> oldestFirst = new ArrayList<>(ids.subList(0, Math.min(ids.size(), MAX_REPLAY)));
+        java.util.Collections.reverse(oldestFirst);
+        List<String> replayed = new ArrayList<>();
+        Map<String, String> refused = new java.util.LinkedHashMap<>();
+        for (String id : oldestFirst) {
+            try {
+                engine.replay(id, by);
+                replayed.add(id);
+            } catch (IllegalTransitionException | UnknownInstanceException e) {
+                refused.put(id, e.getMessage());
+            }
+        }
+        return new AxDescriptors.Replayed(taskName, replayed, refused, more);
     }
 
     /** The pending fire, then what the trigger computes after it; a fixed delay knows only the pending one. */

@@ -108,6 +108,14 @@
   }
 
   function table(headers, rows) {
+    // each cell names its column: on a narrow screen a row is drawn as a card, a label before each value
+    for (const row of rows) {
+      Array.from(row.children).forEach((cell, i) => {
+        if (headers[i]) {
+          cell.setAttribute('data-label', headers[i]);
+        }
+      });
+    }
     return h('table', {}, h('thead', {}, h('tr', {}, headers.map(x => h('th', {}, x)))), h('tbody', {}, rows));
   }
 
@@ -162,13 +170,18 @@
     return answer(await fetch(session.endpoint + path, {credentials: 'same-origin', headers: READ_HEADERS}));
   }
 
-  async function write(method, path) {
+  async function write(method, path, body) {
     const headers = Object.assign({}, READ_HEADERS);
     const token = csrfToken();
     if (token) {
       headers['X-XSRF-TOKEN'] = token;
     }
-    return answer(await fetch(session.endpoint + path, {method: method, credentials: 'same-origin', headers}));
+    const request = {method: method, credentials: 'same-origin', headers};
+    if (body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      request.body = JSON.stringify(body);
+    }
+    return answer(await fetch(session.endpoint + path, request));
   }
 
   /** A write button: disabled while its request runs; the page redraws when it is done. */
@@ -202,6 +215,7 @@
   const pages = {
     'overview': overviewPage,
     'tasks': tasksPage,
+    'task': taskPage,
     'instances': instancesPage,
     'instance': instancePage,
     'dead-letters': deadLettersPage,
@@ -300,7 +314,7 @@
           const last = (t.lastInstances || []).find(i => FINAL.includes(i.state));
           const next = (t.nextFireTimes || []).slice(0, 3);
           return h('tr', {'data-task': t.name},
-            h('td', {class: 'name'}, h('a', {href: '#/instances?task=' + seg(t.name)}, t.name)),
+            h('td', {class: 'name'}, h('a', {href: '#/task/' + seg(t.name), 'data-task-link': t.name}, t.name)),
             h('td', {title: t.trigger}, t.triggerInWords || t.trigger),
             h('td', {}, t.group),
             h('td', {class: 'paused'}, t.paused
@@ -309,9 +323,12 @@
             h('td', {class: 'next'}, next.length
               ? next.map(n => h('div', {title: time(n)}, relative(n))) : h('span', {class: 'muted'}, '—')),
             h('td', {class: 'last'}, last
-              ? [stateBadge(last.state), ' ', h('a', {href: '#/instance/' + seg(last.id)}, time(last.scheduledTime))]
+              ? [stateBadge(last.state), ' ', h('a', {href: '#/instance/' + seg(last.id)}, time(last.scheduledTime)),
+                last.durationMillis !== null && last.durationMillis !== undefined
+                  ? h('span', {class: 'muted'}, ' in ' + millis(last.durationMillis)) : null]
               : h('span', {class: 'muted'}, 'none yet')),
-            h('td', {class: 'num'}, t.successes + ' / ' + t.failures + ' / ' + t.deadLetters),
+            h('td', {class: 'num', 'data-rate': successRate(t)},
+              successRate(t), h('div', {class: 'muted'}, t.successes + ' / ' + t.failures + ' / ' + t.deadLetters)),
             h('td', {class: 'actions'}, session.canWrite ? [
               t.paused
                 ? actionButton('Resume', 'resume', 'POST', '/tasks/' + seg(t.name) + '/resume',
@@ -323,9 +340,135 @@
             ] : null));
         });
         return table(['Task', 'Trigger', 'Group', 'State', 'Next fires', 'Last ended',
-          'OK / failed / dead (this node)', session.canWrite ? 'Actions' : ''], rows);
+          'Success rate, OK / failed / dead (this node)', session.canWrite ? 'Actions' : ''], rows);
       }
     };
+  }
+
+  /** Attempts that succeeded of those that ended on this node, in per cent; a dash before any ended. */
+  function successRate(t) {
+    const ended = t.successes + t.failures;
+    return ended ? Math.floor(100 * t.successes / ended) + ' %' : '—';
+  }
+
+  /**
+   * One task: what it is and its newest instances (redrawn every poll), and, for a user who may act, a trigger with
+   * the parameters the task declares and a replay of all its dead letters (drawn once, so that typing survives the
+   * polls).
+   */
+  function taskPage(params, name) {
+    const head = h('div', {id: 'task-actions'});
+    if (session.canWrite) {
+      read('/tasks/' + seg(name)).then(t => head.replaceChildren(triggerForm(t), replayAllButton(t)))
+        .catch(e => notice('Could not read task ' + name + ': ' + e.message, 'error'));
+    }
+    return {
+      title: 'Task',
+      head,
+      async load() {
+        const t = await read('/tasks/' + seg(name));
+        const rows = (t.lastInstances || []).map(i => h('tr', {'data-instance-row': i.id, 'data-state': i.state},
+          h('td', {}, instanceLink(i.id)),
+          h('td', {}, stateBadge(i.state)),
+          h('td', {}, i.attempt),
+          h('td', {}, time(i.scheduledTime)),
+          h('td', {}, millis(i.durationMillis))));
+        return h('div', {'data-task-detail': t.name},
+          h('dl', {class: 'facts'},
+            h('dt', {}, 'Trigger'), h('dd', {title: t.trigger}, t.triggerInWords || t.trigger),
+            h('dt', {}, 'Group'), h('dd', {}, t.group),
+            h('dt', {}, 'State'), h('dd', {}, t.paused ? 'paused' : 'active'),
+            h('dt', {}, 'Next fires'), h('dd', {}, (t.nextFireTimes || []).length
+              ? t.nextFireTimes.map(n => h('div', {}, time(n) + ' (' + relative(n) + ')')) : '—'),
+            h('dt', {}, 'Success rate'), h('dd', {}, successRate(t) + ' (' + t.successes + ' OK, ' + t.failures
+              + ' failed, ' + t.deadLetters + ' dead on this node)'),
+            h('dt', {}, 'Parameters'), h('dd', {class: 'mono'}, Object.keys(t.params || {}).length
+              ? Object.entries(t.params).map(([k, v]) => h('div', {}, k + ' = ' + v)) : '—')),
+          h('h2', {}, 'Newest instances'),
+          rows.length ? table(['Instance', 'State', 'Attempt', 'Scheduled', 'Took'], rows)
+            : h('p', {class: 'muted'}, 'none yet'),
+          h('p', {}, h('a', {href: '#/instances?task=' + seg(t.name)}, 'Search all instances of ' + t.name)));
+      }
+    };
+  }
+
+  /** A form of the task's parameters, each filled with its value; a secret one stays as it is unless typed. */
+  function triggerForm(t) {
+    const fields = Object.entries(t.params || {}).map(([k, v]) => {
+      const secret = v === '******';
+      return h('label', {}, h('span', {class: 'mono'}, k),
+        h('input', {name: k, value: secret ? '' : v, 'data-param': k, 'data-secret': String(secret),
+          placeholder: secret ? 'hidden: left as it is unless you type one' : ''}));
+    });
+    const form = h('form', {id: 'trigger-form', 'data-task': t.name}, h('h2', {}, 'Trigger now'), fields,
+      h('button', {type: 'submit', 'data-action': 'trigger-with-params'},
+        fields.length ? 'Trigger with these parameters' : 'Trigger now'));
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const pairs = [];
+      for (const input of form.querySelectorAll('input[data-param]')) {
+        if (input.dataset.secret === 'true' && !input.value) {
+          continue; // the task's own value
+        }
+        pairs.push(encodeURIComponent(input.name) + '=' + encodeURIComponent(input.value));
+      }
+      const button = form.querySelector('button');
+      button.disabled = true;
+      try {
+        const r = await write('POST', '/tasks/' + seg(t.name), {params: pairs.join('&')});
+        notice('Task ' + t.name + ' triggered: instance ' + r.instanceId);
+      } catch (e) {
+        notice('Trigger failed: ' + e.message, 'error');
+      } finally {
+        button.disabled = false;
+        lastDrawn = '';
+        refreshNow();
+      }
+    });
+    return form;
+  }
+
+  /** Replays every dead letter of the task, after the user confirmed the count. */
+  function replayAllButton(t) {
+    return h('button', {
+      type: 'button', 'data-action': 'replay-all', class: 'danger',
+      onclick: async (event) => {
+        const button = event.currentTarget;
+        const letters = await deadLettersOf(t.name);
+        if (!letters) {
+          notice('Task ' + t.name + ' has no dead letter to replay.');
+          return;
+        }
+        if (!window.confirm('Replay ' + letters + ' dead letter(s) of ' + t.name + '?')) {
+          return;
+        }
+        button.disabled = true;
+        try {
+          const r = await write('POST', '/tasks/' + seg(t.name) + '/replay-dead-letters');
+          const refused = Object.keys(r.refused || {}).length;
+          notice('Replayed ' + r.replayed.length + ' dead letter(s) of ' + t.name
+            + (refused ? '; ' + refused + ' refused (no longer dead)' : '') + (r.more ? '; more are left' : ''));
+        } catch (e) {
+          notice('Replay failed: ' + e.message, 'error');
+        } finally {
+          button.disabled = false;
+          lastDrawn = '';
+          refreshNow();
+        }
+      }
+    }, 'Replay all dead letters…');
+  }
+
+  /** How many dead letters the task has (read page by page). */
+  async function deadLettersOf(task) {
+    let count = 0;
+    for (let page = 0; ; page++) {
+      const r = await read('/dead-letters?page=' + page + '&size=200');
+      count += r.deadLetters.filter(d => d.task === task).length;
+      if ((page + 1) * 200 >= r.total) {
+        return count;
+      }
+    }
   }
 
   function toIso(local) {
@@ -672,7 +815,7 @@
     const r = route();
     const page = pages[r.name](r.params, r.arg);
     for (const a of document.querySelectorAll('#nav a')) {
-      a.classList.toggle('current', a.dataset.page === (r.name === 'instance' ? 'instances' : r.name));
+      a.classList.toggle('current', a.dataset.page === (r.name === 'instance' ? 'instances' : r.name === 'task' ? 'tasks' : r.name));
     }
     const region = h('div', {id: 'content'});
     const parts = [h('h1', {}, page.title, r.arg ? h('span', {class: 'muted mono'}, ' ' + r.arg) : null)];

@@ -86,7 +86,7 @@ class AxEndpointWebTest {
         assertThat(answer.<String>read("$.clock.status")).isEqualTo("ok");
         assertThat(answer.<Integer>read("$.clock.jumps")).isZero();
         assertThat(answer.<Integer>read("$.deadLetters")).isNotNegative();
-        assertThat(answer.<Integer>read("$.tasks")).isEqualTo(5);
+        assertThat(answer.<Integer>read("$.tasks")).isEqualTo(6);
     }
 
     @Test
@@ -95,20 +95,20 @@ class AxEndpointWebTest {
 
         assertThat(answer.status()).isEqualTo(200);
         assertThat(answer.<List<String>>read("$.tasks[*].name"))
-                .containsExactly("busy", "doomed", "handler", "report", "waiting");
-        assertThat(answer.<String>read("$.tasks[3].trigger")).isEqualTo("cron '0 0 3 * * ?' in Europe/Berlin");
-        assertThat(answer.<String>read("$.tasks[3].triggerInWords")).isEqualTo("at 03:00 every day, Europe/Berlin");
-        assertThat(answer.<String>read("$.tasks[3].zone")).isEqualTo("Europe/Berlin");
-        assertThat(answer.<Boolean>read("$.tasks[3].paused")).isFalse();
-        List<String> next = answer.read("$.tasks[3].nextFireTimes");
+                .containsExactly("busy", "configured", "doomed", "handler", "report", "waiting");
+        assertThat(answer.<String>read("$.tasks[4].trigger")).isEqualTo("cron '0 0 3 * * ?' in Europe/Berlin");
+        assertThat(answer.<String>read("$.tasks[4].triggerInWords")).isEqualTo("at 03:00 every day, Europe/Berlin");
+        assertThat(answer.<String>read("$.tasks[4].zone")).isEqualTo("Europe/Berlin");
+        assertThat(answer.<Boolean>read("$.tasks[4].paused")).isFalse();
+        List<String> next = answer.read("$.tasks[4].nextFireTimes");
         assertThat(next)
                 .hasSize(5)
                 .allSatisfy(t -> assertThat(Instant.parse(t)
                                 .atZone(ZoneId.of("Europe/Berlin"))
                                 .getHour())
                         .isEqualTo(3));
-        assertThat(answer.<String>read("$.tasks[3].lastInstances[0].state")).isEqualTo("SCHEDULED");
-        assertThat(answer.<List<String>>read("$.tasks[2].nextFireTimes"))
+        assertThat(answer.<String>read("$.tasks[4].lastInstances[0].state")).isEqualTo("SCHEDULED");
+        assertThat(answer.<List<String>>read("$.tasks[3].nextFireTimes"))
                 .as("on demand")
                 .isEmpty();
     }
@@ -349,6 +349,41 @@ class AxEndpointWebTest {
     }
 
     @Test
+    void everyDeadLetterOfATaskIsReplayedInOneCall() {
+        String first = deadInstance();
+        String second = deadInstance();
+        jobs.healed.set(true);
+        try {
+            Http.Answer answer = http.post("/actuator/ax/tasks/doomed/replay-dead-letters");
+
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(answer.<String>read("$.task")).isEqualTo("doomed");
+            assertThat(answer.<List<String>>read("$.replayed")).contains(first, second);
+            assertThat(answer.<Boolean>read("$.more")).isFalse();
+            await().atMost(BOUND)
+                    .until(() -> state(first) == InstanceState.SUCCESS && state(second) == InstanceState.SUCCESS);
+            assertThat(store.deadLetters(0, 200)).noneMatch(d -> d.taskName().equals("doomed"));
+            assertThat(http.post("/actuator/ax/tasks/doomed/replay-dead-letters")
+                            .<List<String>>read("$.replayed"))
+                    .as("nothing left to replay")
+                    .isEmpty();
+            assertThat(http.post("/actuator/ax/tasks/no-such-task/replay-dead-letters")
+                            .status())
+                    .isEqualTo(404);
+        } finally {
+            jobs.healed.set(false);
+        }
+    }
+
+    @Test
+    void aTaskShowsTheParametersItDeclaresWithSecretValuesHidden() {
+        Http.Answer answer = http.get("/actuator/ax/tasks/configured");
+
+        assertThat(answer.<String>read("$.params.region")).isEqualTo("eu");
+        assertThat(answer.<String>read("$.params.api-token")).isEqualTo("******");
+    }
+
+    @Test
     void unknownTasksInstancesAndPathsAnswer404WithAMessage() {
         assertNotFound(http.get("/actuator/ax/tasks/nope"), "Unknown task 'nope'");
         assertNotFound(http.get("/actuator/ax/instances/nope"), "Unknown instance 'nope'");
@@ -478,6 +513,12 @@ class AxEndpointWebTest {
 
         @AxJob(name = "handler", timeout = "5s")
         void handler() {}
+
+        @AxJob(
+                name = "configured",
+                params = {"region=eu", "api-token=s3cr3t"},
+                timeout = "5s")
+        void configured() {}
 
         @AxJob(name = "doomed", timeout = "5s", retry = @AxJob.Retry(times = "1", base = "10ms"))
         void doomed(AxContext context) {
