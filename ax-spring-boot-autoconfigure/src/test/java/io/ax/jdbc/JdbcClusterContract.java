@@ -754,6 +754,17 @@ abstract class JdbcClusterContract {
         assertThat(trail.stream().filter("FAILED"::equals))
                 .as("taken over exactly once")
                 .hasSize(1);
+        // cut off, the node interrupted its attempt and recorded it FAILED; its retry came due while it was still
+        // cut off, and it must not have claimed it: a claim it does not start reads as a running attempt to the
+        // takeover, which records it FAILED as well, and an attempt that never ran uses up a retry
+        assertThat(db.queryForObject(
+                        "SELECT COUNT(*) FROM " + PREFIX + "audit WHERE instance_id = ? AND to_state = 'RUNNING'"
+                                + " AND node = ?",
+                        Integer.class,
+                        running,
+                        dead))
+                .as("claims by the node cut off: its first attempt only")
+                .isEqualTo(1);
         assertThat(db.queryForObject("SELECT owner FROM " + PREFIX + "instance WHERE id = ?", String.class, running))
                 .isNotEqualTo(dead);
         List<AxContext> attempts = executor.runsOf("slow").stream()

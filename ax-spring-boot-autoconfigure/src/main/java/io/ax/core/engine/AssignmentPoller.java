@@ -3,6 +3,7 @@ package io.ax.core.engine;
 import io.ax.core.AxTask;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
+import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.engine.writes.StoreRouter;
 import io.ax.core.store.OwnedInstance;
 import java.lang.System.Logger.Level;
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * Finds the instances the leader assigned to this node and claims them (thread {@code ax-claim}): every poll
@@ -35,6 +37,9 @@ final class AssignmentPoller {
     private final ExecutionPools pools;
     private final Claimer claimer;
     private final Duration interval;
+    /** Whether this node is cut off from the cluster store: it then claims no PERSISTENT assignment. */
+    private final BooleanSupplier cutOff;
+
     private final ScheduledThreadPoolExecutor thread;
     private volatile boolean failing;
     private final java.util.concurrent.atomic.AtomicBoolean lookPending =
@@ -46,8 +51,10 @@ final class AssignmentPoller {
             Map<String, AxTask> tasks,
             ExecutionPools pools,
             Claimer claimer,
-            Duration interval) {
+            Duration interval,
+            BooleanSupplier cutOff) {
         this.nodeId = nodeId;
+        this.cutOff = cutOff;
         this.stores = stores;
         this.tasks = tasks;
         this.pools = pools;
@@ -116,7 +123,13 @@ final class AssignmentPoller {
 
     private void claim(List<Pending> found) {
         List<Claimer.Claim> claims = new ArrayList<>(found.size());
+        boolean cut = cutOff.getAsBoolean();
         for (Pending p : found) {
+            if (cut && !InstanceIds.isMemory(p.due().instanceId())) {
+                // cut off: its assignments may be taken back; a claim not started would read as a running attempt.
+                // It stays DISPATCHED to this node, claimed at a look once the node is back in touch
+                continue;
+            }
             if (pools.tryReserve(p.due().task().group())) {
                 claims.add(new Claimer.Claim(p.due(), p.attempt(), null, p.assignedAt(), p.epoch()));
             } // no room: it waits for the next look (or is taken back and assigned elsewhere)

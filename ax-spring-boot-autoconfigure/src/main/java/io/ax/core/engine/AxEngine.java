@@ -405,6 +405,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 wakeUps,
                 paused::contains,
                 runner::isEnding,
+                () -> membership.isCutOff(),
                 fires);
         this.poller = new AssignmentPoller(
                 nodeId,
@@ -412,7 +413,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 java.util.Collections.unmodifiableMap(tasks),
                 pools,
                 claimer,
-                b.clusterSettings.pollInterval());
+                b.clusterSettings.pollInterval(),
+                () -> membership.isCutOff());
         this.prefetcher = new Prefetcher(
                 stores,
                 clock,

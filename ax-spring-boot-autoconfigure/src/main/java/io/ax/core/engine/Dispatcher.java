@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
 /**
@@ -70,6 +71,8 @@ final class Dispatcher {
     private final Predicate<String> paused;
     /** Whether an instance's attempt has its final outcome on this node, its slot about to be freed. */
     private final Predicate<String> ending;
+    /** Whether this node is cut off from the cluster store: it then claims no PERSISTENT attempt. */
+    private final BooleanSupplier cutOff;
 
     private final Series series;
     /** Task name -> the instance in flight, for tasks that must not overlap (concurrent = false). */
@@ -126,8 +129,10 @@ final class Dispatcher {
             WakeUps wakeUps,
             Predicate<String> paused,
             Predicate<String> ending,
+            BooleanSupplier cutOff,
             Series series) {
         this.nodeId = nodeId;
+        this.cutOff = cutOff;
         this.clock = clock;
         this.writer = writer;
         this.insight = insight;
@@ -603,6 +608,13 @@ final class Dispatcher {
     }
 
     private void dispatch(Due due, InstanceState from, int attempt, String takenFrom, long fence, long epoch) {
+        if (cutOff.getAsBoolean() && !InstanceIds.isMemory(due.instanceId())) {
+            // cut off, this node's work may be taken over: a claim it would not start reads as a running attempt to
+            // the takeover, which records it FAILED and uses up a retry that never ran. It asks again after the
+            // back-off; back in touch, its claim applies only if it still owns the instance
+            threads.after(rejectionBackoff, () -> dispatch(due, from, attempt, takenFrom, fence, epoch));
+            return;
+        }
         if (!pools.tryReserve(due.task().group())) {
             insight.rejected(due);
             threads.after(rejectionBackoff, () -> dispatch(due, from, attempt, takenFrom, fence, epoch));
