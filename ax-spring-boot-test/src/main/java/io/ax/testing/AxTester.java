@@ -147,17 +147,23 @@ public final class AxTester {
         String what = "the end of instance " + instanceId;
         awaitLeading(what, startedNanos);
         while (true) {
-            // one bound for the whole wait: an instance that never ends must not move the clock for ever
-            settle(what, startedNanos);
+            // each settle has a bound of its own, and the whole wait one more: an instance that never ends must not
+            // move the clock for ever
+            settle(what, System.nanoTime());
             Optional<InstanceDetails> details = engine.find(instanceId);
             if (details.isPresent() && details.get().instance().state().isFinal()) {
-                settle(what, startedNanos);
+                settle(what, System.nanoTime());
                 return engine.find(instanceId).orElseThrow();
             }
             OptionalLong next = timer().nextDeadline();
             if (next.isEmpty()) {
                 throw new AssertionError("Instance " + instanceId + " has not ended and nothing in the engine is due"
                         + " that could end it: "
+                        + details.map(AxTester::describe).orElse("no store knows it"));
+            }
+            if (System.nanoTime() - startedNanos > await.toNanos()) {
+                throw new AssertionError("Instance " + instanceId + " has not ended within " + await
+                        + " (ax.test.await) of real time, the test's clock moved on to " + now() + ": "
                         + details.map(AxTester::describe).orElse("no store knows it"));
             }
             moveTo(next.getAsLong());
@@ -261,7 +267,8 @@ public final class AxTester {
                 runningSince = 0;
             }
             if (now - startedNanos > await.toNanos()) {
-                throw new AssertionError(what + " did not settle within " + await + " (ax.test.await) at " + now()
+                throw new AssertionError(what + ": the engine did not settle within " + await + " (ax.test.await) at "
+                        + now()
                         + ": " + engine.executing() + " attempt(s) running; busy: " + engine.busyWith() + "; timer: "
                         + timer.describe());
             }
