@@ -364,7 +364,8 @@ class DashboardBrowserTest {
         signIn("operator");
         browser.manage().window().setSize(new org.openqa.selenium.Dimension(420, 900));
         try {
-            for (String page : List.of("#/overview", "#/tasks", "#/instances", "#/dead-letters", "#/nodes")) {
+            for (String page :
+                    List.of("#/overview", "#/tasks", "#/task/heartbeat", "#/instances", "#/dead-letters", "#/nodes")) {
                 open(page);
                 waitFor(By.cssSelector("#content > *"));
                 Long overflow = (Long) ((JavascriptExecutor) browser)
@@ -378,6 +379,39 @@ class DashboardBrowserTest {
         } finally {
             browser.manage().window().setSize(new org.openqa.selenium.Dimension(1360, 900));
         }
+    }
+
+    @Test
+    @Order(11)
+    void theChartsShowTheClusterOverAnHourOrADayAndATaskPageChartsItsOwn() {
+        deadHostileInstance(); // a dead letter in this minute, at least
+        signIn("operator");
+        open("#/overview");
+        waitFor(By.cssSelector("[data-chart=outcomes] svg"));
+        assertThat(text(By.cssSelector("[data-scope-note]"))).isEqualTo("all nodes");
+        new WebDriverWait(browser, BOUND)
+                .ignoring(StaleElementReferenceException.class)
+                .until(d -> !d.findElements(By.cssSelector("[data-chart=outcomes] rect[data-outcome=successes]"))
+                                .isEmpty()
+                        && !d.findElements(By.cssSelector("[data-chart=outcomes] rect[data-outcome=deadLetters]"))
+                                .isEmpty());
+
+        click(By.cssSelector(".window-switch a[data-window=day]"));
+        new WebDriverWait(browser, BOUND)
+                .ignoring(StaleElementReferenceException.class)
+                .until(d -> d.findElements(By.cssSelector(".activity[data-window=day] [data-chart=fires] svg rect"))
+                                .size()
+                        == 144);
+        assertThat(text(By.cssSelector("[data-card=lateness] .label"))).contains("day");
+        screenshot("overview-day");
+
+        open("#/task/echo");
+        waitFor(By.cssSelector("[data-task-detail=echo] .activity[data-window=hour]"));
+        new WebDriverWait(browser, BOUND)
+                .ignoring(StaleElementReferenceException.class)
+                .until(d -> !d.findElements(By.cssSelector("[data-chart=outcomes] rect[data-outcome=deadLetters]"))
+                        .isEmpty());
+        screenshot("task-activity");
     }
 
     // ---- helpers ----------------------------------------------------------------------------------------------

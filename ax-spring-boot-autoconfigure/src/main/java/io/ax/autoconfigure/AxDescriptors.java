@@ -98,37 +98,68 @@ public final class AxDescriptors {
             String source, long offsetMicros, long uncertaintyMicros, Instant measuredAt, String failing) {}
 
     /**
-     * {@code /actuator/ax/overview}: the last hour of this node's executions, minute by minute, for a chart.
+     * {@code /actuator/ax/overview}: what the cluster ran over the last hour (minute by minute) or day (ten minutes a
+     * bucket), of all tasks or one, for a chart. From the per-minute rollup every node writes (see {@code
+     * AxEngine#activity}); this node's counts are its freshest, the others' at most their flush interval old.
      *
      * @param node this node's id
+     * @param scope {@code cluster} when the counts are every node's; {@code node} when the store keeps no rollup, or
+     *     did not answer, and they are this node's alone
+     * @param unavailable why the store did not answer, when it did not; null otherwise
+     * @param window {@code hour} or {@code day}
+     * @param task the task the counts are of; null for all tasks
+     * @param bucketMinutes how many minutes each bucket spans
      * @param firesLastMinute fires (first attempts started) in the last full minute
-     * @param latenessP50Millis median lateness of the hour's fires (start minus scheduled time); null without fires
+     * @param latenessP50Millis median lateness of the window's fires (start minus scheduled time); null without fires
      * @param latenessP99Millis its 99th percentile; null without fires
-     * @param minutes the sixty minutes up to now, oldest first, the current (partial) one last
+     * @param buckets the window's buckets, oldest first, the current (partial) one last
      */
     public record Overview(
-            String node, long firesLastMinute, Long latenessP50Millis, Long latenessP99Millis, List<Minute> minutes) {}
+            String node,
+            String scope,
+            String unavailable,
+            String window,
+            String task,
+            long bucketMinutes,
+            long firesLastMinute,
+            Long latenessP50Millis,
+            Long latenessP99Millis,
+            List<Bucket> buckets) {}
 
     /**
-     * One minute of this node's executions. Percentiles are read from bins at most 12.5 % wide, never below the
-     * true value.
+     * One bucket of the overview. Percentiles are read from bins at most 12.5 % wide, never below the true value.
      *
      * @param start when it began
      * @param fires first attempts that started in it
      * @param successes attempts that succeeded in it
-     * @param failures attempts that failed or timed out in it
+     * @param failures attempts that failed in it (timeouts apart)
+     * @param timeouts attempts that timed out in it
      * @param deadLetters instances that went DEAD in it
      * @param latenessP50Millis median lateness of its fires; null without fires
      * @param latenessP99Millis 99th percentile of their lateness; null without fires
      */
-    public record Minute(
+    public record Bucket(
             Instant start,
             long fires,
             long successes,
             long failures,
+            long timeouts,
             long deadLetters,
             Long latenessP50Millis,
-            Long latenessP99Millis) {}
+            Long latenessP99Millis) {
+
+        static Bucket of(io.ax.core.engine.Activity.Bucket b) {
+            return new Bucket(
+                    b.start(),
+                    b.fires(),
+                    b.successes(),
+                    b.failures(),
+                    b.timeouts(),
+                    b.deadLetters(),
+                    b.latenessP50Millis(),
+                    b.latenessP99Millis());
+        }
+    }
 
     /** {@code /actuator/ax/tasks}. */
     public record Tasks(List<Task> tasks) {}

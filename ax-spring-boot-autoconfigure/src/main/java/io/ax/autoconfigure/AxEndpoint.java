@@ -19,6 +19,7 @@ import io.ax.core.UnknownTaskException;
 import io.ax.core.clock.AxClock;
 import io.ax.core.clock.ClockStatus;
 import io.ax.core.cluster.ClusterView;
+import io.ax.core.engine.Activity;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.Backlog;
 import io.ax.core.store.InstanceStore;
@@ -53,8 +54,9 @@ import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
  *       letters;
  *   <li>{@code GET /actuator/ax/tasks} and {@code /actuator/ax/tasks/{name}}: trigger, zone, next fire times,
  *       paused, newest instances with state and duration, success and failure counts;
- *   <li>{@code GET /actuator/ax/overview}: the last hour of this node's executions, minute by minute: fires,
- *       outcomes, lateness p50/p99;
+ *   <li>{@code GET /actuator/ax/overview?window=hour|day&task=}: what the cluster ran over the last hour (minute
+ *       by minute, the default) or day (ten minutes a bucket), of all tasks or one: fires, outcomes, dead letters,
+ *       lateness p50/p99;
  *   <li>{@code GET /actuator/ax/instances?task=&state=&from=&to=&page=0&size=20}: a search, each criterion
  *       optional ({@code from} inclusive, {@code to} exclusive, ISO-8601 instants, on the scheduled time), newest
  *       first;
@@ -96,16 +98,14 @@ public class AxEndpoint {
     private final AxEngine engine;
     private final InstanceStore store;
     private final TaskActivity activity;
-    private final ExecutionHistory history;
     private final AxClock clock;
     /** Who may read a dead letter's stack trace on its instance: a stack trace tells much of the code behind it. */
     private final String stackTraceRole;
 
-    AxEndpoint(AxEngine engine, TaskActivity activity, ExecutionHistory history, AxClock clock, String stackTraceRole) {
+    AxEndpoint(AxEngine engine, TaskActivity activity, AxClock clock, String stackTraceRole) {
         this.engine = engine;
         this.store = engine.store();
         this.activity = activity;
-        this.history = history;
         this.clock = clock;
         this.stackTraceRole = stackTraceRole;
     }
@@ -170,10 +170,11 @@ public class AxEndpoint {
             @Nullable String task,
             @Nullable String state,
             @Nullable String from,
-            @Nullable String to) {
+            @Nullable String to,
+            @Nullable String window) {
         return switch (section) {
             case "tasks" -> ok(this::tasks);
-            case "overview" -> ok(this::overview);
+            case "overview" -> overview(window, task);
             case "workflows" -> ok(() -> WorkflowDescriptors.of(engine));
             case "dead-letters" -> deadLetters(page, size);
             case "instances" ->
@@ -384,13 +385,47 @@ public class AxEndpoint {
         return AxDescriptors.Instance.of(i, details.auditTrail(), payload, runId, deadLetter);
     }
 
-    private AxDescriptors.Overview overview() {
-        ExecutionHistory.Hour hour = history.lastHour();
-        List<AxDescriptors.Minute> minutes = hour.minutes();
-        // the last entry is the minute still going on; the one before it is the last full one
-        long lastFull = minutes.get(minutes.size() - 2).fires();
-        return new AxDescriptors.Overview(
-                engine.nodeId(), lastFull, hour.latenessP50Millis(), hour.latenessP99Millis(), minutes);
+    private WebEndpointResponse<Object> overview(@Nullable String window, @Nullable String task) {
+        String w = window == null || window.isBlank() ? "hour" : window.strip();
+        Duration span;
+        Duration bucket;
+        switch (w) {
+            case "hour" -> {
+                span = Duration.ofHours(1);
+                bucket = Duration.ofMinutes(1);
+            }
+            case "day" -> {
+                span = Duration.ofDays(1);
+                bucket = Duration.ofMinutes(10);
+            }
+            default -> {
+                return error(400, "window must be hour or day, was '" + w + "'");
+            }
+        }
+        String name = task == null || task.isBlank() ? null : task.strip();
+        return ok(() -> {
+            if (name != null && engine.task(name).isEmpty()) {
+                throw new UnknownTaskException(name);
+            }
+            Activity read = engine.activity(name, span, bucket);
+            List<Activity.Bucket> lastMinutes = bucket.equals(Duration.ofMinutes(1))
+                    ? read.buckets()
+                    : engine.activity(name, Duration.ofMinutes(2), Duration.ofMinutes(1))
+                            .buckets();
+            // the last bucket is the minute still going on; the one before it is the last full one
+            long lastFull = lastMinutes.get(lastMinutes.size() - 2).fires();
+            return new AxDescriptors.Overview(
+                    engine.nodeId(),
+                    read.cluster() ? "cluster" : "node",
+                    read.unavailable(),
+                    w,
+                    name,
+                    bucket.toMinutes(),
+                    lastFull,
+                    read.latenessP50Millis(),
+                    read.latenessP99Millis(),
+                    read.buckets().stream().map(AxDescriptors.Bucket::of).toList());
+        });
     }
 
     private static AxDescriptors.Instance described(InstanceDetails details) {

@@ -26,16 +26,7 @@ public final class AxEndpointAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnAvailableEndpoint(AxEndpoint.class)
-    ExecutionHistory axExecutionHistory(AxClock clock) {
-        return new ExecutionHistory(clock);
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    @ConditionalOnAvailableEndpoint(AxEndpoint.class)
-    AxEndpoint axEndpoint(
-            AxEngine engine, TaskActivity activity, ExecutionHistory history, AxClock clock, AxProperties properties) {
-        return new AxEndpoint(
-                engine, activity, history, clock, properties.getDashboard().stackTraceRole());
+    AxEndpoint axEndpoint(AxEngine engine, TaskActivity activity, AxClock clock, AxProperties properties) {
+        return new AxEndpoint(engine, activity, clock, properties.getDashboard().stackTraceRole());
     }
 }

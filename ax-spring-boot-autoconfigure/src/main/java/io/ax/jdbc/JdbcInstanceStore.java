@@ -19,6 +19,7 @@ import io.ax.core.cluster.ClusterStore;
 import io.ax.core.cluster.FencedOutException;
 import io.ax.core.cluster.PartitionLeases;
 import io.ax.core.cluster.WakeUps;
+import io.ax.core.store.ActivityStore;
 import io.ax.core.store.DefinitionChange;
 import io.ax.core.store.InstanceQuery;
 import io.ax.core.store.InstanceStore;
@@ -73,6 +74,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     private final DataSource dataSource;
     private final String tablePrefix;
     private final JdbcIdempotency idempotency;
+    private final JdbcActivityStore activity;
 
     /** How long each of AX's statements waits at most for the database's answer, unless told otherwise. */
     public static final Duration DEFAULT_NETWORK_TIMEOUT = Duration.ofSeconds(10);
@@ -111,6 +113,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
         this.dataSource = dataSource;
         this.tablePrefix = tablePrefix;
         this.idempotency = new JdbcIdempotency(jdbc, tablePrefix, dialect);
+        this.activity = new JdbcActivityStore(jdbc, batches, tx, tablePrefix);
     }
 
     /**
@@ -126,6 +129,12 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     @Override
     public Optional<AxIdempotency> idempotency() {
         return Optional.of(idempotency);
+    }
+
+    /** The activity rollup in this store's {@code activity} table, which every node on the database writes to. */
+    @Override
+    public Optional<ActivityStore> activity() {
+        return Optional.of(activity);
     }
 
     /** The database's clock. */

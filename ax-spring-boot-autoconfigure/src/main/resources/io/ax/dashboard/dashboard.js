@@ -223,11 +223,24 @@
     'nodes': nodesPage
   };
 
-  function overviewPage() {
+  /** The window an activity chart shows: the last hour (the default) or day, from the page's ?window=. */
+  function windowOf(params) {
+    return params && params.get('window') === 'day' ? 'day' : 'hour';
+  }
+
+  /** Links between the two windows of a page's charts; the current one is marked. */
+  function windowSwitch(base, current) {
+    const link = (w, label) => h('a', {href: base + (base.includes('?') ? '&' : '?') + 'window=' + w,
+      'data-window': w, class: w === current ? 'current' : null}, label);
+    return h('div', {class: 'window-switch'}, link('hour', 'Last hour'), ' · ', link('day', 'Last day'));
+  }
+
+  function overviewPage(params) {
+    const w = windowOf(params);
     return {
       title: 'Overview',
       async load() {
-        const [node, overview] = await Promise.all([read(''), read('/overview')]);
+        const [node, overview] = await Promise.all([read(''), read('/overview?window=' + w)]);
         const backlog = Object.values(node.backlog || {}).reduce((a, b) => a + b, 0);
         return h('div', {},
           h('div', {class: 'cards'},
@@ -242,30 +255,54 @@
             card('Executing', node.executing, 'executing'),
             card('Dead letters', node.deadLetters, 'dead-letters'),
             card('Fires in the last full minute', overview.firesLastMinute, 'fires'),
-            card('Lateness p50 / p99 (hour)',
+            card('Lateness p50 / p99 (' + w + ')',
               millis(overview.latenessP50Millis) + ' / ' + millis(overview.latenessP99Millis), 'lateness'),
             card('Clock', node.clock.status + (node.clock.jumps ? ', ' + node.clock.jumps + ' jump(s)' : ''),
               'clock')),
-          h('div', {class: 'charts'},
-            h('div', {class: 'chart', 'data-chart': 'fires'},
-              h('div', {}, 'Fires per minute, last hour'), firesChart(overview.minutes)),
-            h('div', {class: 'chart', 'data-chart': 'lateness'},
-              h('div', {}, 'Lateness per minute, last hour: ',
-                h('span', {class: 'legend-p50'}, 'p50'), ' and ', h('span', {class: 'legend-p99'}, 'p99')),
-              latenessChart(overview.minutes))));
+          activityCharts(overview, '#/overview'));
       }
     };
   }
+
+  /** The charts of an overview answer (all tasks or one), with the switch between its windows. */
+  function activityCharts(overview, base) {
+    const per = overview.bucketMinutes === 1 ? 'minute' : overview.bucketMinutes + ' minutes';
+    const span = overview.window === 'day' ? 'last day' : 'last hour';
+    const scope = overview.scope === 'cluster' ? 'all nodes'
+      : 'this node only' + (overview.unavailable ? ' (the store did not answer: ' + overview.unavailable + ')' : '');
+    const b = overview.buckets;
+    return h('div', {class: 'activity', 'data-window': overview.window, 'data-scope': overview.scope},
+      h('div', {class: 'chart-head'}, windowSwitch(base, overview.window),
+        h('span', {class: overview.scope === 'cluster' ? 'muted' : 'muted warn', 'data-scope-note': ''}, scope)),
+      h('div', {class: 'charts'},
+        h('div', {class: 'chart', 'data-chart': 'fires'},
+          h('div', {}, 'Fires per ' + per + ', ' + span), firesChart(b, overview.window)),
+        h('div', {class: 'chart', 'data-chart': 'outcomes'},
+          h('div', {}, 'Outcomes per ' + per + ', ' + span + ': ',
+            OUTCOMES.map((o, i) => [i ? ', ' : '', h('span', {class: 'legend-' + o.key}, o.label)])),
+          outcomesChart(b, overview.window)),
+        h('div', {class: 'chart', 'data-chart': 'lateness'},
+          h('div', {}, 'Lateness per ' + per + ', ' + span + ': ',
+            h('span', {class: 'legend-p50'}, 'p50'), ' and ', h('span', {class: 'legend-p99'}, 'p99')),
+          latenessChart(b, overview.window))));
+  }
+
+  const OUTCOMES = [
+    {key: 'successes', label: 'succeeded'},
+    {key: 'failures', label: 'failed'},
+    {key: 'timeouts', label: 'timed out'},
+    {key: 'deadLetters', label: 'dead'}
+  ];
 
   const W = 600;
   const H = 160;
   const PAD = 24;
 
-  function frame(maxLabel, children) {
+  function frame(maxLabel, window, children) {
     return s('svg', {viewBox: '0 0 ' + W + ' ' + H, role: 'img', preserveAspectRatio: 'none'},
       s('line', {class: 'axis', x1: PAD, y1: H - PAD, x2: W, y2: H - PAD}),
       s('text', {x: 0, y: 12}, maxLabel),
-      s('text', {x: PAD, y: H - 6}, '60 min ago'),
+      s('text', {x: PAD, y: H - 6}, window === 'day' ? '24 h ago' : '60 min ago'),
       s('text', {x: W - 24, y: H - 6}, 'now'),
       children);
   }
@@ -274,34 +311,53 @@
     return PAD + (W - PAD) * i / n;
   }
 
-  function firesChart(minutes) {
-    const max = Math.max(1, ...minutes.map(m => m.fires));
-    const width = (W - PAD) / minutes.length;
-    const bars = minutes.map((m, i) => {
+  function firesChart(buckets, window) {
+    const max = Math.max(1, ...buckets.map(m => m.fires));
+    const width = (W - PAD) / buckets.length;
+    const bars = buckets.map((m, i) => {
       const height = (H - 2 * PAD) * m.fires / max;
-      return s('rect', {class: 'bar', x: xOf(i, minutes.length), y: H - PAD - height,
+      return s('rect', {class: 'bar', x: xOf(i, buckets.length), y: H - PAD - height,
         width: Math.max(1, width - 1), height: height},
       s('title', {}, time(m.start) + ': ' + m.fires + ' fire(s)'));
     });
-    return frame(String(max), bars);
+    return frame(String(max), window, bars);
   }
 
-  function latenessChart(minutes) {
-    const values = minutes.flatMap(m => [m.latenessP50Millis, m.latenessP99Millis]).filter(v => v !== null);
+  /** Each bucket's outcomes stacked, succeeded at the bottom; its tooltip gives every count. */
+  function outcomesChart(buckets, window) {
+    const total = m => OUTCOMES.reduce((sum, o) => sum + m[o.key], 0);
+    const max = Math.max(1, ...buckets.map(total));
+    const width = (W - PAD) / buckets.length;
+    const bars = buckets.flatMap((m, i) => {
+      let top = H - PAD;
+      const tip = time(m.start) + ': ' + OUTCOMES.map(o => m[o.key] + ' ' + o.label).join(', ');
+      return OUTCOMES.filter(o => m[o.key] > 0).map(o => {
+        const height = (H - 2 * PAD) * m[o.key] / max;
+        top -= height;
+        return s('rect', {class: 'stack ' + o.key, x: xOf(i, buckets.length), y: top,
+          width: Math.max(1, width - 1), height: height, 'data-outcome': o.key, 'data-count': m[o.key]},
+        s('title', {}, tip));
+      });
+    });
+    return frame(String(max), window, bars);
+  }
+
+  function latenessChart(buckets, window) {
+    const values = buckets.flatMap(m => [m.latenessP50Millis, m.latenessP99Millis]).filter(v => v !== null);
     const max = Math.max(1, ...values);
     const line = (key, cls) => {
       const points = [];
-      minutes.forEach((m, i) => {
+      buckets.forEach((m, i) => {
         if (m[key] !== null) {
-          points.push(xOf(i + 0.5, minutes.length).toFixed(1) + ',' +
+          points.push(xOf(i + 0.5, buckets.length).toFixed(1) + ',' +
             (H - PAD - (H - 2 * PAD) * m[key] / max).toFixed(1));
         }
       });
-      // a dot per minute, so that a single minute with fires shows too; a line joins them
+      // a dot per bucket, so that a single bucket with fires shows too; a line joins them
       return [s('polyline', {class: cls, points: points.join(' ')}),
         points.map(p => s('circle', {class: cls + ' dot', cx: p.split(',')[0], cy: p.split(',')[1], r: 2.5}))];
     };
-    return frame(millis(max), [line('latenessP50Millis', 'p50'), line('latenessP99Millis', 'p99')]);
+    return frame(millis(max), window, [line('latenessP50Millis', 'p50'), line('latenessP99Millis', 'p99')]);
   }
 
   function tasksPage() {
@@ -357,6 +413,7 @@
    * polls).
    */
   function taskPage(params, name) {
+    const w = windowOf(params);
     const head = h('div', {id: 'task-actions'});
     if (session.canWrite) {
       read('/tasks/' + seg(name)).then(t => head.replaceChildren(triggerForm(t), replayAllButton(t)))
@@ -366,7 +423,8 @@
       title: 'Task',
       head,
       async load() {
-        const t = await read('/tasks/' + seg(name));
+        const [t, overview] = await Promise.all([read('/tasks/' + seg(name)),
+          read('/overview?task=' + seg(name) + '&window=' + w)]);
         const rows = (t.lastInstances || []).map(i => h('tr', {'data-instance-row': i.id, 'data-state': i.state},
           h('td', {}, instanceLink(i.id)),
           h('td', {}, stateBadge(i.state)),
@@ -384,6 +442,8 @@
               + ' failed, ' + t.deadLetters + ' dead on this node)'),
             h('dt', {}, 'Parameters'), h('dd', {class: 'mono'}, Object.keys(t.params || {}).length
               ? Object.entries(t.params).map(([k, v]) => h('div', {}, k + ' = ' + v)) : '—')),
+          h('h2', {}, 'Activity'),
+          activityCharts(overview, '#/task/' + seg(t.name)),
           h('h2', {}, 'Newest instances'),
           rows.length ? table(['Instance', 'State', 'Attempt', 'Scheduled', 'Took'], rows)
             : h('p', {class: 'muted'}, 'none yet'),

@@ -9,6 +9,8 @@ import io.ax.core.AxScheduler;
 import io.ax.core.InstanceState;
 import io.ax.core.ScheduleRequest;
 import io.ax.core.TaskInstance;
+import io.ax.core.store.ActivityRow;
+import io.ax.core.store.ActivityStore;
 import io.ax.core.store.InstanceStore;
 import java.time.Duration;
 import java.time.Instant;
@@ -160,24 +162,87 @@ class AxEndpointWebTest {
 
         assertThat(answer.status()).isEqualTo(200);
         assertThat(answer.<String>read("$.node")).isEqualTo("ops-node");
-        List<String> starts = answer.read("$.minutes[*].start");
+        assertThat(answer.<String>read("$.scope")).isEqualTo("cluster");
+        assertThat(answer.<String>read("$.window")).isEqualTo("hour");
+        assertThat(answer.<Integer>read("$.bucketMinutes")).isEqualTo(1);
+        List<String> starts = answer.read("$.buckets[*].start");
         assertThat(starts).hasSize(60);
         assertThat(Instant.parse(starts.get(59)))
                 .isBefore(Instant.now())
                 .isAfter(Instant.now().minusSeconds(120));
         assertThat(Duration.between(Instant.parse(starts.get(0)), Instant.parse(starts.get(59))))
                 .isEqualTo(Duration.ofMinutes(59));
-        assertThat(answer.<List<Integer>>read("$.minutes[*].fires").stream()
-                        .mapToInt(Integer::intValue)
-                        .sum())
-                .isPositive();
-        assertThat(answer.<List<Integer>>read("$.minutes[*].successes").stream()
-                        .mapToInt(Integer::intValue)
-                        .sum())
-                .isPositive();
+        assertThat(sum(answer, "$.buckets[*].fires")).isPositive();
+        assertThat(sum(answer, "$.buckets[*].successes")).isPositive();
         assertThat(answer.<Integer>read("$.latenessP50Millis")).isNotNegative();
         assertThat(answer.<Integer>read("$.latenessP99Millis"))
                 .isGreaterThanOrEqualTo(answer.<Integer>read("$.latenessP50Millis"));
+    }
+
+    @Test
+    void theOverviewAddsUpWhatEveryNodeWroteForAllTasksOrOne() {
+        Instant minute = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
+        String writer = "w-" + java.util.UUID.randomUUID();
+        ActivityStore activity = store.activity().orElseThrow();
+        activity.save(List.of(
+                new ActivityRow(minute, "handler", "other-node", writer, 9_000, 9_000, 9_000, 9_000, 9_000, "3:9000"),
+                new ActivityRow(
+                        minute,
+                        ActivityRow.ALL_TASKS,
+                        "other-node",
+                        writer,
+                        9_000,
+                        9_000,
+                        9_000,
+                        9_000,
+                        9_000,
+                        "3:9000")));
+        try {
+            Http.Answer all = http.get("/actuator/ax/overview");
+            Http.Answer one = http.get("/actuator/ax/overview?task=handler");
+            Http.Answer other = http.get("/actuator/ax/overview?task=waiting");
+
+            // far more than this node runs in the test: the other node's rows are in the sums
+            for (String column : List.of("fires", "successes", "failures", "timeouts", "deadLetters")) {
+                assertThat(sum(all, "$.buckets[*]." + column)).as(column).isGreaterThanOrEqualTo(9_000);
+                assertThat(sum(one, "$.buckets[*]." + column)).as(column).isGreaterThanOrEqualTo(9_000);
+                assertThat(sum(other, "$.buckets[*]." + column))
+                        .as("another task's " + column)
+                        .isLessThan(9_000);
+            }
+            assertThat(one.<String>read("$.task")).isEqualTo("handler");
+        } finally {
+            activity.deleteBefore(Instant.now().plus(Duration.ofDays(1)), 10_000);
+        }
+    }
+
+    @Test
+    void theOverviewOfADayHasTenMinuteBuckets() {
+        Http.Answer day = http.get("/actuator/ax/overview?window=day");
+
+        assertThat(day.status()).isEqualTo(200);
+        assertThat(day.<Integer>read("$.bucketMinutes")).isEqualTo(10);
+        List<String> starts = day.read("$.buckets[*].start");
+        assertThat(starts).hasSize(144);
+        assertThat(Duration.between(Instant.parse(starts.get(0)), Instant.parse(starts.get(143))))
+                .isEqualTo(Duration.ofMinutes(1430));
+    }
+
+    @Test
+    void anOverviewOfAnUnknownTaskOrWindowIsRefusedWithAMessage() {
+        Http.Answer task = http.get("/actuator/ax/overview?task=nope");
+        Http.Answer window = http.get("/actuator/ax/overview?window=week");
+
+        assertThat(task.status()).isEqualTo(404);
+        assertThat(task.<String>read("$.message")).contains("nope");
+        assertThat(window.status()).isEqualTo(400);
+        assertThat(window.<String>read("$.message")).isEqualTo("window must be hour or day, was 'week'");
+    }
+
+    private static int sum(Http.Answer answer, String path) {
+        return answer.<List<Integer>>read(path).stream()
+                .mapToInt(Integer::intValue)
+                .sum();
     }
 
     @Test

@@ -84,11 +84,7 @@ class AxRedisAutoConfigurationTest {
                 .run(context -> {
                     AxEngine engine = context.getBean(AxEngine.class);
                     AxDescriptors.ClusterTime shown = new AxEndpoint(
-                                    engine,
-                                    new TaskActivity(),
-                                    new ExecutionHistory(AxClock.system()),
-                                    AxClock.system(),
-                                    "OPERATOR")
+                                    engine, new TaskActivity(), AxClock.system(), "OPERATOR")
                             .node()
                             .clock()
                             .clusterTime();

@@ -36,7 +36,7 @@ class JdbcSchemaUpgradeTest {
             String pending = v1Instance(jdbc, "report", T2, "SCHEDULED");
             String triggered = v1Instance(jdbc, "adhoc", T2, "SCHEDULED");
 
-            assertThat(JdbcSchema.migrate(dataSource, PREFIX)).as("V2 to V8").isEqualTo(7);
+            assertThat(JdbcSchema.migrate(dataSource, PREFIX)).as("V2 to V9").isEqualTo(8);
 
             JdbcInstanceStore store = new JdbcInstanceStore(dataSource, PREFIX);
             assertThat(store.find(pending).orElseThrow())

@@ -39,6 +39,8 @@ import io.ax.core.engine.writes.ChangeStamps;
 import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.engine.writes.StateWriter;
 import io.ax.core.engine.writes.StoreRouter;
+import io.ax.core.store.ActivityStore;
+import io.ax.core.store.InMemoryActivityStore;
 import io.ax.core.store.InMemoryIdempotency;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceQuery;
@@ -83,7 +85,8 @@ import java.util.function.Consumer;
  *       {@code ax-claim1} ({@link AssignmentPoller}): this node's look at what was assigned to it;
  *   <li>{@code ax-prefetch1} ({@link Prefetcher}): the prefetch window's loads; {@code ax-definitions1} ({@link
  *       RuntimeTasks}): the runtime task definitions; {@code ax-retention-1} ({@link Retention}): the deletion of old
- *       rows; {@code ax-figures1} ({@link StoreFigures}): the store's figures for health;
+ *       rows; {@code ax-activity-1} ({@link ActivityRollup}): this node's per-minute counts, written for the
+ *       charts; {@code ax-figures1} ({@link StoreFigures}): the store's figures for health;
  *   <li>{@code ax-clock} ({@link ClockGuard}): the clock watch that pauses trigger decisions when the clock jumps;
  *       {@code ax-events-1} ({@link Listeners}): the application's listeners;
  *   <li>{@code ax-stop} (this class, during {@link #stop} only): each bounded step of a stop.
@@ -148,6 +151,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final StateWriter endWriter;
 
     private final Insight insight;
+    /** This node's per-minute counts, written to the store for the cluster's charts. */
+    private final ActivityRollup activity;
     /** The dead letters, read in the background for health and insight. */
     private final StoreFigures figures;
 
@@ -181,7 +186,12 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         this.stores = new StoreRouter(store, new InMemoryInstanceStore(b.memoryRetention));
         this.threads =
                 new EngineThreads(b.timers, b.tick, clock, () -> lifecycle.get() == Lifecycle.STARTED, this::fire);
-        this.insight = new Insight(b.observers, clock);
+        Optional<ActivityStore> sharedActivity = store.activity();
+        ActivityStore activityStore = sharedActivity.orElseGet(InMemoryActivityStore::new);
+        this.activity = new ActivityRollup(activityStore, sharedActivity.isPresent(), nodeId, clock, b.activityFlush);
+        List<EngineObserver> observers = new ArrayList<>(b.observers);
+        observers.add(activity);
+        this.insight = new Insight(observers, clock);
         this.figures = new StoreFigures(store, clock, FIGURES_REFRESH);
         List<Consumer<AxClockJumpEvent>> clockJumpListeners = List.copyOf(b.clockJumpListeners);
         this.clockGuard = new ClockGuard(
@@ -282,7 +292,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 b.clusterSettings,
                 leadership);
         leadership.attach(membership);
-        this.retention = new Retention(stores, b.retention, clock, leadership::epoch, insight);
+        this.retention = new Retention(stores, activityStore, b.retention, clock, leadership::epoch, insight);
         writer.onRecovery(leadership::storeBack);
         fireWriter.onRecovery(leadership::storeBack);
         endWriter.onRecovery(leadership::storeBack);
@@ -602,6 +612,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         leadership.start();
         runtimeTasks.start(membership.settings().heartbeat());
         retention.start();
+        activity.start();
         poller.start();
         wakeUps.listen(signal -> {
             if (nodeId.equals(signal)) {
@@ -657,6 +668,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         writer.stop(shutdownAwait.toMillis());
         fireWriter.stop(shutdownAwait.toMillis());
         endWriter.stop(shutdownAwait.toMillis());
+        activity.stop();
+        bounded("write its last activity counts", activity::flushQuietly); // after the last attempt ended
         listeners.stop(shutdownAwait.toMillis());
         bounded("leave the node registry", membership::close); // no work left here
         figures.stop();
@@ -1149,6 +1162,40 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     /** A task's newest instances, newest scheduled time first, from every store (MEMORY ones too). */
     public List<TaskInstance> instancesOf(String taskName, int limit) {
         return stores.findByTask(taskName, limit);
+    }
+
+    /**
+     * What the engines ran over the last {@code window} (at most a day), of one task or of all: fires, outcomes, dead
+     * letters and lateness, in buckets of {@code bucket} (a whole number of minutes), the last bucket ending with the
+     * current minute. Read from the per-minute rollup every node writes to the store ({@link Activity#cluster}
+     * says whether it holds every node's counts); this node's own counts are its freshest, the other nodes' at most
+     * their flush interval old. One query of a few rows per node and minute, never a scan of the instances.
+     *
+     * @param task a task's name, or null for all tasks
+     * @throws IllegalArgumentException when the window or the bucket is not a positive whole number of minutes, the
+     *     window is longer than a day, or the bucket does not divide it
+     */
+    public Activity activity(String task, Duration window, Duration bucket) {
+        long windowMinutes = wholeMinutes(window, "window");
+        long bucketMinutes = wholeMinutes(bucket, "bucket");
+        if (windowMinutes > MAX_ACTIVITY_WINDOW.toMinutes() || windowMinutes % bucketMinutes != 0) {
+            throw new IllegalArgumentException("the window must be at most " + MAX_ACTIVITY_WINDOW.toMinutes()
+                    + " minutes and a multiple of the bucket, was " + windowMinutes + " and " + bucketMinutes);
+        }
+        long now = ActivityRollup.minuteOf(clock.instant());
+        Instant from = Instant.ofEpochSecond((now - windowMinutes + 1) * 60);
+        Instant to = Instant.ofEpochSecond((now + 1) * 60);
+        return activity.read(task, from, to, (int) bucketMinutes);
+    }
+
+    /** The longest window {@link #activity} reads. */
+    public static final Duration MAX_ACTIVITY_WINDOW = Duration.ofDays(1);
+
+    private static long wholeMinutes(Duration d, String what) {
+        if (d == null || d.isNegative() || d.isZero() || d.toSeconds() % 60 != 0 || d.toNanosPart() != 0) {
+            throw new IllegalArgumentException(what + " must be a positive whole number of minutes, was " + d);
+        }
+        return d.toMinutes();
     }
 
     /** Instances due but not started on this node, per pool, and how long the oldest has waited. No query. */

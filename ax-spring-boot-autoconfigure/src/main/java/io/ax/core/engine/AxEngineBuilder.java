@@ -51,6 +51,7 @@ public final class AxEngineBuilder {
     PayloadCodec payloadCodec = PayloadCodec.none();
     int maxPayloadSize = 64 * 1024;
     RetentionSettings retention = RetentionSettings.defaults();
+    Duration activityFlush = Duration.ofSeconds(10);
     final List<Consumer<AxDeadLetterEvent>> deadLetterListeners = new ArrayList<>();
     final List<Consumer<AxClockJumpEvent>> clockJumpListeners = new ArrayList<>();
     final List<EngineObserver> observers = new ArrayList<>();
@@ -283,6 +284,15 @@ public final class AxEngineBuilder {
      */
     public AxEngineBuilder reconcileEvery(Duration reconcileEvery) {
         this.reconcileEvery = positive(reconcileEvery, "reconcileEvery");
+        return this;
+    }
+
+    /**
+     * How often this node writes the minutes of its activity rollup that changed (see {@link AxEngine#activity}): the
+     * other nodes' charts show this node's counts at most this late. Default: 10 seconds.
+     */
+    public AxEngineBuilder activityFlush(Duration activityFlush) {
+        this.activityFlush = positive(activityFlush, "activityFlush");
         return this;
     }
 

@@ -1,6 +1,7 @@
 package io.ax.core.engine;
 
 import io.ax.core.clock.AxClock;
+import io.ax.core.store.ActivityStore;
 import io.ax.core.store.InstanceStore;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -18,6 +19,9 @@ import java.util.function.LongSupplier;
  * (at least {@link #MIN_PAUSE}): retention then holds at most about half of one connection, and the writers get
  * the tables in between, however fast or slow the database is.
  *
+ * <p>The activity rollup (see {@link ActivityRollup}) is kept {@link #ACTIVITY_KEPT}: the charts show a day at most.
+ * Each round deletes one batch of its older rows beside the instances'.
+ *
  * <p>A failure (the database is down, a deadlock) is logged at WARNING once per outage, when it begins, and at
  * INFO when retention works again; the next interval simply tries again. Nothing is thrown out of the thread.
  */
@@ -27,7 +31,11 @@ final class Retention {
     /** The least pause between two full batches. */
     static final Duration MIN_PAUSE = Duration.ofMillis(10);
 
+    /** How long the activity rollup's rows are kept: the longest chart shows a day; a second day is slack. */
+    static final Duration ACTIVITY_KEPT = Duration.ofDays(2);
+
     private final InstanceStore store;
+    private final ActivityStore activity;
     private final RetentionSettings settings;
     private final AxClock clock;
     /** This node's leader epoch; 0 while it does not lead. */
@@ -39,8 +47,14 @@ final class Retention {
     private volatile boolean failing;
 
     Retention(
-            InstanceStore store, RetentionSettings settings, AxClock clock, LongSupplier leaderEpoch, Insight insight) {
+            InstanceStore store,
+            ActivityStore activity,
+            RetentionSettings settings,
+            AxClock clock,
+            LongSupplier leaderEpoch,
+            Insight insight) {
         this.store = store;
+        this.activity = activity;
         this.settings = settings;
         this.clock = clock;
         this.leaderEpoch = leaderEpoch;
@@ -87,7 +101,8 @@ final class Retention {
     /**
      * Deletes one batch of expired history, if this node leads.
      *
-     * @return how many instances (and orphaned dead letters) were deleted; 0 when this node does not lead
+     * @return how many instances (and orphaned dead letters) or rows of the activity rollup were deleted; 0 when
+     *     this node does not lead
      */
     int deleteBatch() {
         if (leaderEpoch.getAsLong() == 0) {
@@ -96,6 +111,7 @@ final class Retention {
         Instant now = clock.instant();
         int deleted =
                 store.deleteFinished(now.minus(settings.finished()), now.minus(settings.dead()), settings.batchSize());
+        int rolledUp = activity.deleteBefore(now.minus(ACTIVITY_KEPT), settings.batchSize());
         if (failing) {
             failing = false;
             LOG.log(Level.INFO, "Retention deletes old history again");
@@ -104,7 +120,10 @@ final class Retention {
             insight.retentionDeleted(deleted);
             LOG.log(Level.DEBUG, "Retention deleted {0} finished instance(s)", deleted);
         }
-        return deleted;
+        if (rolledUp > 0) {
+            LOG.log(Level.DEBUG, "Retention deleted {0} row(s) of the activity rollup", rolledUp);
+        }
+        return Math.max(deleted, rolledUp);
     }
 
     private void failed(Throwable e) {

@@ -93,6 +93,8 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
     private final Object retentionLock = new Object();
 
     private final Deque<String> finished = new ArrayDeque<>();
+
+    private final InMemoryActivityStore activity = new InMemoryActivityStore();
     private final Deque<DeadLetter> deadLetters = new ArrayDeque<>();
 
     private record TaskKey(String task, String key) {}
@@ -676,5 +678,11 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
         synchronized (definitionsLock) {
             return definitionAudit.stream().filter(c -> c.name().equals(name)).toList();
         }
+    }
+
+    /** The rollup of the engines that share this store in one JVM. */
+    @Override
+    public Optional<ActivityStore> activity() {
+        return Optional.of(activity);
     }
 }

@@ -257,6 +257,16 @@ public interface InstanceStore {
      */
     int deleteFinished(Instant finishedBefore, Instant deadBefore, int limit);
 
+    // ---- activity ------------------------------------------------------------------------------------------------
+
+    /**
+     * The per-minute rollup of what the engines on this store ran, which every node on it shares; empty when the
+     * store keeps none (the engine then keeps its own, in memory, for this node alone).
+     */
+    default java.util.Optional<ActivityStore> activity() {
+        return java.util.Optional.empty();
+    }
+
     // ---- runtime task definitions ------------------------------------------------------------------------------
 
     /**

@@ -11,6 +11,8 @@ import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
+import io.ax.core.store.ActivityRow;
+import io.ax.core.store.InMemoryActivityStore;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceStore;
 import io.ax.test.FakeClock;
@@ -43,6 +45,7 @@ class RetentionTest {
     private final FakeClock clock = new FakeClock(T0.plus(Duration.ofDays(8)));
     private final List<AxEngine> engines = new ArrayList<>();
     private final List<Retention> retentions = new ArrayList<>();
+    private final InMemoryActivityStore activity = new InMemoryActivityStore();
 
     @AfterEach
     void stopAll() {
@@ -129,11 +132,38 @@ class RetentionTest {
         InMemoryInstanceStore store = new InMemoryInstanceStore();
         List<String> old = finishedLongAgo(store, 3);
         AtomicLong counted = new AtomicLong();
-        Retention retention = new Retention(store, EVERY_FEW_MS, clock, () -> 0, insight(counted));
+        Retention retention =
+                new Retention(store, new InMemoryActivityStore(), EVERY_FEW_MS, clock, () -> 0, insight(counted));
 
         assertThat(retention.deleteBatch()).isZero();
         assertThat(old).allSatisfy(id -> assertThat(store.find(id)).isPresent());
         assertThat(counted.get()).isZero();
+    }
+
+    @Test
+    void theActivityRollupIsKeptTwoDaysAndDeletedInBatches() {
+        Instant now = clock.instant();
+        Instant threeDaysAgo = now.minus(Duration.ofDays(3)).truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
+        Instant yesterday = now.minus(Duration.ofDays(1)).truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
+        List<ActivityRow> rows = new ArrayList<>();
+        for (int m = 0; m < 6; m++) {
+            rows.add(row(threeDaysAgo.plus(Duration.ofMinutes(m))));
+        }
+        rows.add(row(yesterday));
+        activity.save(rows);
+        Retention retention = retention(new InMemoryInstanceStore(), new AtomicLong());
+
+        assertThat(retention.deleteBatch()).as("a full batch of 4").isEqualTo(4);
+        assertThat(retention.deleteBatch()).isEqualTo(2);
+        assertThat(retention.deleteBatch()).isZero();
+
+        assertThat(activity.find(ActivityRow.ALL_TASKS, threeDaysAgo, now))
+                .extracting(ActivityRow::minute)
+                .containsExactly(yesterday);
+    }
+
+    private static ActivityRow row(Instant minute) {
+        return new ActivityRow(minute, ActivityRow.ALL_TASKS, "n1", "w1", 1, 1, 0, 0, 0, "");
     }
 
     // ---- helpers ------------------------------------------------------------------------------------------
@@ -153,7 +183,7 @@ class RetentionTest {
     }
 
     private Retention retention(InstanceStore store, AtomicLong counted) {
-        Retention retention = new Retention(store, EVERY_FEW_MS, clock, () -> 1, insight(counted));
+        Retention retention = new Retention(store, activity, EVERY_FEW_MS, clock, () -> 1, insight(counted));
         retentions.add(retention);
         return retention;
     }

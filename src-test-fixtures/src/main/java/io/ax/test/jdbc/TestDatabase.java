@@ -98,6 +98,7 @@ public enum TestDatabase {
                 "task_definition",
                 "task_definition_audit",
                 "partition",
+                "activity",
                 "schema_history"
             }) {
                 s.execute("DROP TABLE IF EXISTS " + prefix + table);

@@ -1,9 +1,11 @@
-package io.ax.autoconfigure;
+package io.ax.core.engine;
 
 /**
  * Counts durations in milliseconds in a fixed set of bins, so that percentiles of any number of samples cost a few
  * hundred ints: values under 16 ms have a bin each, larger ones 8 bins per power of two (each bin at most 12.5 %
- * wide), up to about 24 days; longer values share the last bin. Not thread-safe: its owner guards it.
+ * wide), up to about 24 days; longer values share the last bin. It travels between nodes as text ({@link #encode}):
+ * the bins that hold a value, so that the histograms of several nodes add up to the cluster's. Not thread-safe: its
+ * owner guards it.
  */
 final class LatenessHistogram {
 
@@ -36,6 +38,55 @@ final class LatenessHistogram {
 
     long count() {
         return total;
+    }
+
+    /**
+     * This histogram as text: {@code bin:count} for each bin that holds a value, in bin order, separated by commas;
+     * empty when nothing was recorded. At most {@value #BINS} pairs, so always under 4,000 characters.
+     */
+    String encode() {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < BINS; i++) {
+            if (counts[i] != 0) {
+                if (text.length() > 0) {
+                    text.append(',');
+                }
+                text.append(i).append(':').append(counts[i]);
+            }
+        }
+        return text.toString();
+    }
+
+    /**
+     * Adds what {@code text} (as {@link #encode} writes it) holds to this histogram. Text it cannot read (another
+     * version's, or damaged) adds nothing and is answered false: a chart then misses one node's minute, which is
+     * better than no chart.
+     */
+    boolean addEncoded(String text) {
+        if (text.isEmpty()) {
+            return true;
+        }
+        int[] parsed = new int[BINS];
+        long added = 0;
+        try {
+            for (String pair : text.split(",", BINS + 1)) {
+                int colon = pair.indexOf(':');
+                int bin = Integer.parseInt(pair.substring(0, colon));
+                int count = Integer.parseInt(pair.substring(colon + 1));
+                if (bin < 0 || bin >= BINS || count < 0) {
+                    return false;
+                }
+                parsed[bin] += count;
+                added += count;
+            }
+        } catch (RuntimeException unreadable) {
+            return false;
+        }
+        for (int i = 0; i < BINS; i++) {
+            counts[i] += parsed[i];
+        }
+        total += added;
+        return true;
     }
 
     /**
