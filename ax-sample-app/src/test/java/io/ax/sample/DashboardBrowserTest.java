@@ -230,12 +230,17 @@ class DashboardBrowserTest {
 
     @Test
     @Order(5)
-    void theNodesPageListsThisNodeAsLeader() {
+    void theNodesPageListsThisNodeAsLeaderOwningEveryPartition() {
         signIn("operator");
         open("#/nodes");
 
         WebElement row = waitFor(By.cssSelector("tr[data-node='" + engine.nodeId() + "']"));
         assertThat(row.getText()).contains("leader", "(this node)");
+        assertThat(row.findElement(By.cssSelector("td[data-partitions]")).getText())
+                .as("a node alone owns every partition")
+                .isEqualTo("256");
+        assertThat(text(By.cssSelector("[data-card=partitions] .value"))).startsWith("256 of 256");
+        assertThat(text(By.cssSelector("[data-owned-ranges]"))).isEqualTo("This node owns 0-255");
         screenshot("nodes");
     }
 

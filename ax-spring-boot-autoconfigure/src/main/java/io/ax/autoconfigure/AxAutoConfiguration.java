@@ -199,14 +199,20 @@ public final class AxAutoConfiguration {
     private static ClusterSettings clusterSettings(AxProperties.Cluster c) {
         try {
             return new ClusterSettings(
-                    c.getHeartbeat(), c.getLease(), c.getAckTimeout(), c.getPollInterval(), c.getVirtualNodes());
+                    c.getHeartbeat(),
+                    c.getLease(),
+                    c.getAckTimeout(),
+                    c.getPollInterval(),
+                    c.getVirtualNodes(),
+                    c.getPartitions());
         } catch (IllegalArgumentException e) {
             throw new InvalidAxSettingsException(
                     "ax.cluster",
                     e.getMessage(),
                     "Set them so that ax.cluster.lease is more than twice ax.cluster.heartbeat, ax.cluster.ack-timeout"
                             + " is below the lease and ax.cluster.poll-interval is at most the ack timeout (the"
-                            + " defaults: heartbeat 3s, lease 10s, ack-timeout 3s, poll-interval 500ms).",
+                            + " defaults: heartbeat 3s, lease 10s, ack-timeout 3s, poll-interval 500ms), and"
+                            + " ax.cluster.partitions between 1 and 4096 (256).",
                     e);
         }
     }

@@ -35,6 +35,7 @@ public final class AxDescriptors {
      * @param leaseExpiresAt when the leader's lease runs out unless renewed (database clock); null when none is held
      * @param nodes the live nodes
      * @param reassigned instances this node, as leader, took back from their node, by reason
+     * @param partitions the cluster's partitions as this node sees them; null before its engine started
      */
     public record Node(
             String node,
@@ -54,7 +55,47 @@ public final class AxDescriptors {
             int tasks,
             Instant leaseExpiresAt,
             List<Member> nodes,
-            Map<String, Long> reassigned) {}
+            Map<String, Long> reassigned,
+            Partitions partitions) {}
+
+    /**
+     * The cluster's partitions as this node sees them, from what it holds (no query).
+     *
+     * @param count the cluster's partition count
+     * @param owned how many this node owns
+     * @param ownedRanges the partitions it owns, as ranges ({@code 0-3, 7})
+     * @param lowestEpoch the lowest epoch of those it owns; 0 when it owns none
+     * @param highestEpoch the highest; 0 when it owns none
+     * @param deciding whether its heartbeat is recent enough for it to act on them
+     * @param perNode how many each live owner held at this node's last round, by node id
+     * @param gained partitions this node has taken since it started
+     * @param lost partitions it has given up or lost since it started
+     */
+    public record Partitions(
+            int count,
+            int owned,
+            String ownedRanges,
+            long lowestEpoch,
+            long highestEpoch,
+            boolean deciding,
+            Map<String, Integer> perNode,
+            long gained,
+            long lost) {
+
+        static Partitions of(io.ax.core.cluster.PartitionTerms t) {
+            Map<Integer, Long> owned = t.owned();
+            return new Partitions(
+                    t.count(),
+                    owned.size(),
+                    t.ownedRanges(),
+                    owned.values().stream().mapToLong(Long::longValue).min().orElse(0),
+                    owned.values().stream().mapToLong(Long::longValue).max().orElse(0),
+                    t.decides(),
+                    t.perNode(),
+                    t.gained(),
+                    t.lost());
+        }
+    }
 
     /**
      * A live node of the cluster, as the last heartbeat read showed it.

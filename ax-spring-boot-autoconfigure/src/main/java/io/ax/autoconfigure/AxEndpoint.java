@@ -155,7 +155,8 @@ public class AxEndpoint {
                                 n.heartbeatAge().toMillis(),
                                 n.capacityFree()))
                         .toList(),
-                engine.reassigned());
+                engine.reassigned(),
+                engine.partitions().map(AxDescriptors.Partitions::of).orElse(null));
     }
 
     /**

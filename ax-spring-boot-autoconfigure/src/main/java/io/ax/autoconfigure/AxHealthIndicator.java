@@ -72,6 +72,10 @@ final class AxHealthIndicator extends AbstractHealthIndicator {
                         t.source() + " offset " + t.offset().toNanos() / 1_000 + " us +/- "
                                 + t.uncertainty().toNanos() / 1_000 + " us"
                                 + (t.failing() == null ? "" : " (last reading failed)")));
+        engine.partitions()
+                .ifPresent(p -> builder.withDetail(
+                        "partitions",
+                        p.owned().size() + " of " + p.count() + " owned" + (p.decides() ? "" : ", not deciding")));
         for (AxHealthDetail detail : details) { // shown, never deciding the status: AX does without them
             builder.withDetail(detail.name(), detail.value());
         }

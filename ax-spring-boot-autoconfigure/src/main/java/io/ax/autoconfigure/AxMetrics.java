@@ -112,6 +112,27 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
                     .tag("reason", reason)
                     .register(registry);
         }
+        Gauge.builder(
+                        "ax.partitions.owned",
+                        this,
+                        m -> m.read(
+                                e -> e.partitions().map(p -> p.owned().size()).orElse(0)))
+                .description("Partitions this node owns: it plans and runs their work")
+                .register(registry);
+        FunctionCounter.builder(
+                        "ax.partitions.moves",
+                        this,
+                        m -> m.read(e -> e.partitions().map(p -> p.gained()).orElse(0L)))
+                .description("Partitions this node took (when a node joined or died, or at its start)")
+                .tag("direction", "gained")
+                .register(registry);
+        FunctionCounter.builder(
+                        "ax.partitions.moves",
+                        this,
+                        m -> m.read(e -> e.partitions().map(p -> p.lost()).orElse(0L)))
+                .description("Partitions this node gave up or lost (handed to a node that joined, or taken)")
+                .tag("direction", "lost")
+                .register(registry);
         // series an operator alerts on exist from the start, at zero
         for (String direction : new String[] {"forwards", "backwards"}) {
             clockJumps(direction);

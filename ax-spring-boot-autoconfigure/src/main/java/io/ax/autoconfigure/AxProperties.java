@@ -604,6 +604,21 @@ public class AxProperties {
         private int virtualNodes = 32;
 
         /**
+         * How many partitions the cluster's work is divided into, each owned by one node at a time (1 to 4096). Fixed
+         * for the life of the database: the first node records it, and a node configured with another count does not
+         * start. More partitions spread the work more evenly over many nodes.
+         */
+        private int partitions = 256;
+
+        public int getPartitions() {
+            return partitions;
+        }
+
+        public void setPartitions(int partitions) {
+            this.partitions = partitions;
+        }
+
+        /**
          * Where the leader lease lives: jdbc (the database's leader row) or redis (a hash on the application's Redis,
          * on Redis's clock, each new epoch recorded in the database's leader row before it is used, so the leader's
          * writes stay fenced by the database). With redis, no node leads while Redis is down.

@@ -4,7 +4,9 @@ import io.ax.core.AuditEntry;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
+import io.ax.core.cluster.Partitions;
 import java.sql.Types;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -20,7 +22,10 @@ final class Binder {
     /** The longest trigger description a task row keeps. */
     private static final int DESCRIPTION_LIMIT = 500;
 
-    /** The SQL types of {@link #instanceArgs}, so that null keys, trace parents and payloads bind on every driver. */
+    /**
+     * The SQL types of {@link #instanceArgs}, so that null keys, trace parents, payloads and partitions bind on every
+     * driver.
+     */
     static final int[] INSERT_TYPES = {
         Types.VARCHAR,
         Types.VARCHAR,
@@ -32,7 +37,8 @@ final class Binder {
         Types.VARCHAR,
         Types.VARCHAR,
         Types.VARCHAR,
-        Types.VARBINARY
+        Types.VARBINARY,
+        Types.INTEGER
     };
 
     /** {@link #INSERT_TYPES} and the epoch a fenced insert is conditional on. */
@@ -59,8 +65,11 @@ final class Binder {
 
     private Binder() {}
 
-    /** For {@link Sql#insertInstance}: the instance's columns, then its payload (or null). */
-    static Object[] instanceArgs(TaskInstance i, byte[] payload) {
+    /**
+     * For {@link Sql#insertInstance}: the instance's columns, then its payload (or null), then its partition among
+     * {@code partitions} (null while the count is unknown: 0).
+     */
+    static Object[] instanceArgs(TaskInstance i, byte[] payload, int partitions) {
         return new Object[] {
             i.id(),
             i.taskName(),
@@ -72,8 +81,14 @@ final class Binder {
             i.origin().name(),
             i.key(),
             i.traceParent(),
-            payload
+            payload,
+            partition(i, partitions)
         };
+    }
+
+    /** The partition an instance is written with: null while the store does not know the count (0). */
+    static Integer partition(TaskInstance i, int partitions) {
+        return partitions == 0 ? null : Partitions.of(i, partitions);
     }
 
     /** For {@link Sql#insertInstanceFenced} when {@code fence > 0}: the arguments, then the epoch; else as they are. */
@@ -141,6 +156,49 @@ final class Binder {
         }
         args[i] = limit;
         return args;
+    }
+
+    /** For {@link Sql#findOwned(int, int)}: the owner (twice; null for any), the states, the partitions, the limit. */
+    static Object[] ownedArgs(String owner, Set<InstanceState> states, int[] partitions, int limit) {
+        Object[] args = new Object[states.size() + partitions.length + 3];
+        args[0] = owner;
+        args[1] = owner;
+        int i = 2;
+        for (InstanceState s : states) {
+            args[i++] = s.name();
+        }
+        for (int p : partitions) {
+            args[i++] = p;
+        }
+        args[i] = limit;
+        return args;
+    }
+
+    /** The SQL types of {@link #ownedArgs(String, Set, int[], int)}: the owner may be null. */
+    static int[] ownedTypes(int states, int partitions) {
+        int[] types = new int[states + partitions + 3];
+        Arrays.fill(types, Types.VARCHAR);
+        Arrays.fill(types, states + 2, types.length, Types.INTEGER);
+        return types;
+    }
+
+    /**
+     * For {@link Sql#findScheduled(int, boolean)}: the partitions, then the bound, then (after a cursor) its time
+     * twice and its id, then the limit.
+     */
+    static Object[] dueArgs(int[] partitions, long before, Long afterTime, String afterId, int limit) {
+        List<Object> args = new ArrayList<>(partitions.length + 5);
+        for (int p : partitions) {
+            args.add(p);
+        }
+        args.add(before);
+        if (afterTime != null) {
+            args.add(afterTime);
+            args.add(afterTime);
+            args.add(afterId == null ? "" : afterId);
+        }
+        args.add(limit);
+        return args.toArray();
     }
 
     /** The SQL types of {@link #ownedArgs}: the owner may be null. */

@@ -24,6 +24,11 @@ final class ClusterSql {
     final String insertPartition;
     final String readPartitions;
     final String takePartition;
+    /** {@link #takePartition} for many partitions: followed by their ids as placeholders and a closing parenthesis. */
+    final String takePartitionsPrefix;
+    /** The partitions of a list that a process owns, with their epochs: followed like {@link #takePartitionsPrefix}. */
+    final String ownedPartitionsPrefix;
+
     final String releasePartition;
     final String holdsPartition;
     /** A condition for a fenced write: its partition (1st parameter) is still owned by (2nd) at the epoch (3rd). */
@@ -79,10 +84,16 @@ final class ClusterSql {
                 + " WHERE id = ? AND (owner IS NULL OR NOT " + ownerAlive + ")"
                 + " AND EXISTS (SELECT 1 FROM " + node + " me WHERE me.node_id = ? AND me.incarnation = ?"
                 + " AND me.heartbeat_us > " + now + " - ?)";
+        takePartitionsPrefix = "UPDATE " + partition + " SET epoch = epoch + 1, owner = ?, incarnation = ?, moved_us = "
+                + now + " WHERE (owner IS NULL OR NOT " + ownerAlive + ")"
+                + " AND EXISTS (SELECT 1 FROM " + node + " me WHERE me.node_id = ? AND me.incarnation = ?"
+                + " AND me.heartbeat_us > " + now + " - ?) AND id IN (";
         // the epoch stays: the next take moves it on from there, so epochs only grow
         releasePartition = "UPDATE " + partition + " SET owner = NULL, incarnation = NULL, moved_us = " + now
                 + " WHERE id = ? AND owner = ? AND epoch = ?";
         holdsPartition = "SELECT COUNT(*) FROM " + partition + " WHERE id = ? AND owner = ? AND epoch = ?";
+        ownedPartitionsPrefix = "SELECT id, epoch, " + now + " - moved_us FROM " + partition
+                + " WHERE owner = ? AND incarnation = ? AND id IN (";
         partitionFence = "EXISTS (SELECT 1 FROM " + partition + " WHERE id = ? AND owner = ? AND epoch = ?"
                 + dialect.sharedLock() + ")";
     }

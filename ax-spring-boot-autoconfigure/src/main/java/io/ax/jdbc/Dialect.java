@@ -34,6 +34,12 @@ interface Dialect {
      */
     String dueRange(String prefix);
 
+    /**
+     * The instance table as an owner's due-time reads name it in their {@code FROM}: with whatever this database
+     * needs to read the {@code (state, partition_id, scheduled_us, id)} index, one range per partition.
+     */
+    String partitionDueRange(String prefix);
+
     /** How this database takes groups of new instances, state changes and audit rows in few round trips. */
     GroupWriter groupWriter(JdbcTemplate jdbc, Sql sql, String prefix);
 

@@ -18,9 +18,10 @@ interface GroupWriter {
      * same key (also one earlier in {@code fires}). When {@code fence > 0} each row is written only while that epoch
      * is the leader's; the caller tells a fenced-out group from duplicates.
      *
+     * @param partitions the partition count each row's partition is computed for; 0 while unknown: rows without one
      * @return per fire, whether its instance was written
      */
-    boolean[] insertInstances(List<NewFire> fires, long fence);
+    boolean[] insertInstances(List<NewFire> fires, long fence, int partitions);
 
     /**
      * Applies changes of state as if one after the other, each only where its conditions hold, with one audit row

@@ -31,6 +31,11 @@ final class H2Dialect implements Dialect {
         return prefix + "instance";
     }
 
+    @Override
+    public String partitionDueRange(String prefix) {
+        return prefix + "instance";
+    }
+
     /** One statement per row in JDBC batches: a failed statement undoes only itself, not the transaction. */
     @Override
     public GroupWriter groupWriter(JdbcTemplate jdbc, Sql sql, String prefix) {

@@ -41,12 +41,12 @@ final class JdbcBatchWriter implements GroupWriter {
      * <p>The fast path is one batch; if it meets a duplicate, each row is checked and inserted on its own.
      */
     @Override
-    public boolean[] insertInstances(List<NewFire> fires, long fence) {
+    public boolean[] insertInstances(List<NewFire> fires, long fence, int partitions) {
         boolean[] written = new boolean[fires.size()];
         String insert = fence > 0 ? sql.insertInstanceFenced : sql.insertInstance;
         int[] types = fence > 0 ? Binder.INSERT_TYPES_FENCED : Binder.INSERT_TYPES;
         List<Object[]> rows = fires.stream()
-                .map(f -> Binder.fenced(Binder.instanceArgs(f.instance(), f.payload()), fence))
+                .map(f -> Binder.fenced(Binder.instanceArgs(f.instance(), f.payload(), partitions), fence))
                 .toList();
         if (fence > 0 && rows.size() > 1 && !fencedInsertsBatch) {
             return insertEach(fires, rows, insert, types, written);

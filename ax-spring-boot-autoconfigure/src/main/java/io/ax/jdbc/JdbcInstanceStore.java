@@ -75,6 +75,13 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     private final String tablePrefix;
     private final JdbcIdempotency idempotency;
     private final JdbcActivityStore activity;
+    /**
+     * The cluster's partition count as {@link #partitions} last read it from its table; 0 until then. Every new
+     * instance is written with its partition for it, or without one while it is 0.
+     */
+    private volatile int partitionCount;
+
+    private final PartitionedInstances partitioned;
 
     /** How long each of AX's statements waits at most for the database's answer, unless told otherwise. */
     public static final Duration DEFAULT_NETWORK_TIMEOUT = Duration.ofSeconds(10);
@@ -109,11 +116,12 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
         this.groups = dialect.groupWriter(jdbc, sql, tablePrefix);
         this.lease = new JdbcLeaderLease(dataSource, tablePrefix);
         this.registry = new JdbcNodeRegistry(dataSource, tablePrefix);
-        this.partitions = new JdbcPartitionLeases(dataSource, tablePrefix);
+        this.partitions = new JdbcPartitionLeases(dataSource, tablePrefix, count -> partitionCount = count);
         this.dataSource = dataSource;
         this.tablePrefix = tablePrefix;
         this.idempotency = new JdbcIdempotency(jdbc, tablePrefix, dialect);
         this.activity = new JdbcActivityStore(jdbc, batches, tx, tablePrefix);
+        this.partitioned = new PartitionedInstances(jdbc, batches, tx, sql);
     }
 
     /**
@@ -190,7 +198,8 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
         }
         tx.run(() -> {
             try {
-                jdbc.update(sql.insertInstance, Binder.instanceArgs(instance, null), Binder.INSERT_TYPES);
+                jdbc.update(
+                        sql.insertInstance, Binder.instanceArgs(instance, null, partitionCount), Binder.INSERT_TYPES);
             } catch (DataAccessException e) {
                 throw dialect.isDuplicateKey(e)
                         ? new DuplicateInstanceException(instance.taskName(), instance.scheduledTime())
@@ -220,7 +229,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
             return new boolean[0];
         }
         return tx.execute(() -> {
-            boolean[] written = groups.insertInstances(fires, fence);
+            boolean[] written = groups.insertInstances(fires, fence, partitionCount);
             if (fence > 0) {
                 for (boolean w : written) {
                     if (!w) {
@@ -409,6 +418,43 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
                 after,
                 afterId == null ? "" : afterId,
                 limit);
+    }
+
+    // ---- partitions ---------------------------------------------------------------------------------------------
+
+    /** {@inheritDoc} Here: the count of the partition table, once {@link #partitionLeases()} has read it. */
+    @Override
+    public int partitionCount() {
+        return partitionCount;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Here: {@code partition_id IN (...)} on the {@code (state, partition_id, scheduled_us, id)} index, one range
+     * per partition up to the bound, sorted; the cursor spelt out as in the read of every partition.
+     */
+    @Override
+    public List<TaskInstance> findScheduled(
+            Instant before, Instant afterTime, String afterId, int limit, int[] partitions) {
+        return partitioned.findScheduled(before, afterTime, afterId, limit, partitions);
+    }
+
+    /** {@inheritDoc} Here: {@code partition_id IN (...)} on the {@code (state, partition_id, ...)} index. */
+    @Override
+    public List<OwnedInstance> findOwned(Set<InstanceState> states, String owner, int limit, int[] partitions) {
+        return partitioned.findOwned(states, owner, limit, partitions);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Here: the rows are found state by state on the {@code (state, partition_id, ...)} index ({@code partition_id
+     * IS NULL}), then each is updated only while it still has no partition, in one transaction.
+     */
+    @Override
+    public int fillPartitions(int count, int limit) {
+        return partitioned.fill(count, limit, partitionCount);
     }
 
     @Override

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.IntConsumer;
 import javax.sql.DataSource;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -28,6 +29,8 @@ public final class JdbcPartitionLeases implements PartitionLeases {
     private final JdbcTemplate jdbc;
     private final Transactions tx;
     private final ClusterSql sql;
+    /** Told the count each time the table answers with it: the store that writes it into its instances. */
+    private final IntConsumer counted;
 
     /**
      * @param dataSource where the tables live
@@ -35,10 +38,16 @@ public final class JdbcPartitionLeases implements PartitionLeases {
      * @throws IllegalArgumentException when the prefix is not a safe identifier start
      */
     public JdbcPartitionLeases(DataSource dataSource, String tablePrefix) {
+        this(dataSource, tablePrefix, count -> {});
+    }
+
+    /** Partitions that tell {@code counted} the count the table records, each time {@link #partitions} reads it. */
+    JdbcPartitionLeases(DataSource dataSource, String tablePrefix, IntConsumer counted) {
         Objects.requireNonNull(dataSource, "dataSource");
         this.jdbc = new JdbcTemplate(dataSource);
         this.tx = new Transactions(dataSource, jdbc.getExceptionTranslator());
         this.sql = new ClusterSql(JdbcSchema.checkPrefix(tablePrefix), Vendor.dialectOf(dataSource));
+        this.counted = Objects.requireNonNull(counted, "counted");
     }
 
     @Override
@@ -63,6 +72,8 @@ public final class JdbcPartitionLeases implements PartitionLeases {
             }
             recorded = recorded();
         }
+        // the store learns the count of the cluster's rows: the recorded one, also when this node's differs
+        counted.accept(recorded);
         if (recorded != configured) {
             throw new PartitionCountMismatchException(recorded, configured);
         }
@@ -111,6 +122,62 @@ public final class JdbcPartitionLeases implements PartitionLeases {
         return read(lease).stream()
                 .filter(p -> p.partition() == partition && p.ownedBy(node, incarnation))
                 .findFirst();
+    }
+
+    /**
+     * One statement takes every free partition of the list, a second reads which are now this process's: a node that
+     * starts alone takes every partition in one round trip and a read, not one of each per partition.
+     */
+    @Override
+    public List<PartitionLease> takeAll(
+            java.util.Collection<Integer> partitions, String node, String incarnation, Duration lease) {
+        Objects.requireNonNull(node, "node");
+        Objects.requireNonNull(incarnation, "incarnation");
+        long us = micros(lease);
+        List<PartitionLease> taken = new ArrayList<>();
+        List<Integer> ids = List.copyOf(new java.util.TreeSet<>(partitions));
+        for (int from = 0; from < ids.size(); from += JdbcBatches.SIZE) {
+            List<Integer> chunk = ids.subList(from, Math.min(ids.size(), from + JdbcBatches.SIZE));
+            String marks = String.join(", ", java.util.Collections.nCopies(chunk.size(), "?"));
+            List<Object> args = new ArrayList<>(List.of(node, incarnation, us, node, incarnation, us));
+            args.addAll(chunk);
+            if (jdbc.update(sql.takePartitionsPrefix + marks + ")", args.toArray()) == 0) {
+                continue;
+            }
+            // as for one take, no transaction around the two: the read says what this process owns now
+            List<Object> readArgs = new ArrayList<>(List.of(node, incarnation));
+            readArgs.addAll(chunk);
+            taken.addAll(jdbc.query(
+                    sql.ownedPartitionsPrefix + marks + ")",
+                    (rs, row) -> new PartitionLease(
+                            rs.getInt(1),
+                            node,
+                            incarnation,
+                            rs.getLong(2),
+                            true,
+                            Duration.of(Math.max(0, rs.getLong(3)), ChronoUnit.MICROS)),
+                    readArgs.toArray()));
+        }
+        return taken;
+    }
+
+    /** One batch of conditional updates: every partition still held at its epoch is given up. */
+    @Override
+    public List<Integer> releaseAll(java.util.Map<Integer, Long> owned, String node) {
+        Objects.requireNonNull(node, "node");
+        List<Integer> ids = new ArrayList<>(owned.keySet());
+        List<Object[]> rows = new ArrayList<>(ids.size());
+        for (Integer p : ids) {
+            rows.add(new Object[] {p, node, owned.get(p)});
+        }
+        int[] counts = jdbc.batchUpdate(sql.releasePartition, rows);
+        List<Integer> released = new ArrayList<>();
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] == java.sql.Statement.SUCCESS_NO_INFO || once(counts[i])) {
+                released.add(ids.get(i));
+            }
+        }
+        return released;
     }
 
     @Override

@@ -45,9 +45,9 @@ final class PostgresBulk implements GroupWriter {
         this.jdbc = jdbc;
         // ORDER BY the ordinality: of two new rows with the same key, the first one given is written
         insertInstances = "INSERT INTO " + prefix + "instance (" + Sql.INSERT_COLUMNS + ")"
-                + " SELECT i, t, s, st, a, n, u, o, k, tp, p FROM unnest(?::varchar[], ?::varchar[], ?::bigint[],"
+                + " SELECT i, t, s, st, a, n, u, o, k, tp, p, pt FROM unnest(?::varchar[], ?::varchar[], ?::bigint[],"
                 + " ?::varchar[], ?::int[], ?::varchar[], ?::bigint[], ?::varchar[], ?::varchar[], ?::varchar[],"
-                + " ?::bytea[]) WITH ORDINALITY AS r(i, t, s, st, a, n, u, o, k, tp, p, ord) ORDER BY ord"
+                + " ?::bytea[], ?::int[]) WITH ORDINALITY AS r(i, t, s, st, a, n, u, o, k, tp, p, pt, ord) ORDER BY ord"
                 + " ON CONFLICT (task_name, dedupe_key) DO NOTHING RETURNING id";
         insertInstancesFenced = insertInstances.replace(
                 " ORDER BY ord",
@@ -81,7 +81,7 @@ final class PostgresBulk implements GroupWriter {
      * <p>In as few statements as their payloads allow, duplicates left out by the database.
      */
     @Override
-    public boolean[] insertInstances(List<NewFire> fires, long fence) {
+    public boolean[] insertInstances(List<NewFire> fires, long fence, int partitions) {
         Set<String> ids = new HashSet<>();
         int from = 0;
         long bytes = 0;
@@ -89,13 +89,13 @@ final class PostgresBulk implements GroupWriter {
             byte[] payload = fires.get(i).payload();
             int size = payload == null ? 0 : payload.length;
             if (i > from && bytes + size > PAYLOAD_BYTES) {
-                ids.addAll(insertGroup(fires.subList(from, i), fence));
+                ids.addAll(insertGroup(fires.subList(from, i), fence, partitions));
                 from = i;
                 bytes = 0;
             }
             bytes += size;
         }
-        ids.addAll(insertGroup(fires.subList(from, fires.size()), fence));
+        ids.addAll(insertGroup(fires.subList(from, fires.size()), fence, partitions));
         boolean[] written = new boolean[fires.size()];
         for (int i = 0; i < written.length; i++) {
             written[i] = ids.contains(fires.get(i).instance().id());
@@ -104,7 +104,7 @@ final class PostgresBulk implements GroupWriter {
     }
 
     /** One statement for the group; returns the ids written. */
-    private Set<String> insertGroup(List<NewFire> fires, long fence) {
+    private Set<String> insertGroup(List<NewFire> fires, long fence, int partitions) {
         int n = fires.size();
         String[] ids = new String[n];
         String[] tasks = new String[n];
@@ -117,6 +117,7 @@ final class PostgresBulk implements GroupWriter {
         String[] keys = new String[n];
         String[] traceParents = new String[n];
         byte[][] bytes = new byte[n][];
+        Integer[] partitionIds = new Integer[n];
         for (int i = 0; i < n; i++) {
             TaskInstance in = fires.get(i).instance();
             ids[i] = in.id();
@@ -130,6 +131,7 @@ final class PostgresBulk implements GroupWriter {
             keys[i] = in.key();
             traceParents[i] = in.traceParent();
             bytes[i] = fires.get(i).payload();
+            partitionIds[i] = Binder.partition(in, partitions);
         }
         // a leader's fires carry its epoch, checked in the same statement; other writers' fires carry none
         boolean fenced = fence > 0;
@@ -146,7 +148,8 @@ final class PostgresBulk implements GroupWriter {
                 origins,
                 keys,
                 traceParents,
-                bytes);
+                bytes,
+                partitionIds);
     }
 
     /**

@@ -28,6 +28,11 @@ final class PostgresDialect implements Dialect {
         return prefix + "instance";
     }
 
+    @Override
+    public String partitionDueRange(String prefix) {
+        return prefix + "instance";
+    }
+
     /**
      * Arrays into one statement per group ({@code unnest}), duplicates left out by {@code ON CONFLICT DO NOTHING}:
      * a failed statement would abort the whole transaction here, so none is allowed to fail on a duplicate.

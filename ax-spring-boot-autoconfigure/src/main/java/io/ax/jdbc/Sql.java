@@ -11,8 +11,8 @@ final class Sql {
     /** What a {@code TaskInstance} is read from, in the order the row mapper expects. */
     static final String INSTANCE_COLUMNS =
             "id, task_name, scheduled_us, state, attempt, node, updated_us, origin, dedupe_key, trace_parent";
-    /** What a new instance is written with: its columns and its payload. */
-    static final String INSERT_COLUMNS = INSTANCE_COLUMNS + ", payload";
+    /** What a new instance is written with: its columns, its payload and its partition (null while unknown). */
+    static final String INSERT_COLUMNS = INSTANCE_COLUMNS + ", payload, partition_id";
 
     final String insertInstance;
     final String insertInstanceFenced;
@@ -40,6 +40,11 @@ final class Sql {
     private final String findByStatesPrefix;
     final String findScheduledFirst;
     final String findScheduledAfter;
+    private final String findScheduledInPrefix;
+    private final String dueFromStart;
+    private final String dueAfterCursor;
+    final String withoutPartition;
+    final String fillPartition;
     final String findByKey;
     final String payload;
     final String reschedule;
@@ -59,11 +64,11 @@ final class Sql {
     final String definitionHistory;
 
     Sql(String p, Dialect dialect) {
-        insertInstance =
-                "INSERT INTO " + p + "instance (" + INSERT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+        String insertMarks = marks(INSERT_COLUMNS.split(",").length);
+        insertInstance = "INSERT INTO " + p + "instance (" + INSERT_COLUMNS + ") VALUES (" + insertMarks + ")";
         // a leader's trigger decision: written only while its epoch is current, checked by the statement itself
         insertInstanceFenced = "INSERT INTO " + p + "instance (" + INSERT_COLUMNS + ")"
-                + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM " + p
+                + " SELECT " + insertMarks + " FROM " + p
                 + "leader l WHERE l.name = 'leader' AND l.epoch = ?";
         currentEpoch = "SELECT epoch FROM " + p + "leader WHERE name = 'leader'";
         tasksWithLiveFire = "SELECT DISTINCT task_name FROM " + p + "instance WHERE state IN ('SCHEDULED',"
@@ -102,6 +107,19 @@ final class Sql {
                 + " WHERE state = 'SCHEDULED' AND scheduled_us < ? AND scheduled_us >= ?"
                 + " AND (scheduled_us > ? OR id > ?)"
                 + " ORDER BY scheduled_us, id LIMIT ?";
+        // An owner's due instances: the (state, partition_id, scheduled_us, id) index read as one range per partition
+        // up to the bound, then sorted, so the cost follows the due rows of those partitions (when most partitions
+        // are asked for, PostgreSQL may walk the due index above instead, skipping the others' rows, and stop at the
+        // LIMIT); the cursor as above. Bound as: the partitions, the bound, [the cursor,] the limit.
+        findScheduledInPrefix = "SELECT " + INSTANCE_COLUMNS + " FROM " + dialect.partitionDueRange(p)
+                + " WHERE state = 'SCHEDULED' AND partition_id IN (";
+        dueFromStart = " AND scheduled_us < ?";
+        dueAfterCursor = " AND scheduled_us < ? AND scheduled_us >= ? AND (scheduled_us > ? OR id > ?)";
+        // rows written before partitions, found by the same index (state = ? AND partition_id IS NULL); a row that has
+        // a partition keeps it, so two nodes filling at once write the same value once
+        withoutPartition = "SELECT " + INSTANCE_COLUMNS + " FROM " + p
+                + "instance WHERE state = ? AND partition_id IS NULL LIMIT ?";
+        fillPartition = "UPDATE " + p + "instance SET partition_id = ? WHERE id = ? AND partition_id IS NULL";
         findByKey = "SELECT " + INSTANCE_COLUMNS + " FROM " + p + "instance WHERE task_name = ? AND dedupe_key = ?";
         payload = "SELECT payload FROM " + p + "instance WHERE id = ?";
         reschedule = "UPDATE " + p + "instance SET scheduled_us = ?, node = ?, updated_us = ?"
@@ -165,6 +183,21 @@ final class Sql {
     /** Bound as: the owner (twice; null for any), the states, the limit. */
     String findOwned(int states) {
         return findOwnedPrefix + marks(states) + ") ORDER BY scheduled_us, id LIMIT ?";
+    }
+
+    /** Bound as: the owner (twice; null for any), the states, the partitions, the limit. */
+    String findOwned(int states, int partitions) {
+        return findOwnedPrefix + marks(states) + ") AND partition_id IN (" + marks(partitions)
+                + ") ORDER BY scheduled_us, id LIMIT ?";
+    }
+
+    /**
+     * Due instances of some partitions, from the earliest ({@code after} false; bound as: the partitions, the bound,
+     * the limit) or after a cursor (bound as: the partitions, the bound, the cursor's time twice and id, the limit).
+     */
+    String findScheduled(int partitions, boolean after) {
+        return findScheduledInPrefix + marks(partitions) + ")" + (after ? dueAfterCursor : dueFromStart)
+                + " ORDER BY scheduled_us, id LIMIT ?";
     }
 
     /** Bound as: the states, the limit. */

@@ -834,6 +834,8 @@
       title: 'Nodes',
       async load() {
         const node = await read('');
+        const p = node.partitions;
+        const perNode = p ? p.perNode || {} : {};
         const rows = (node.nodes || []).map(n => h('tr', {'data-node': n.node},
           h('td', {class: 'mono'}, n.node),
           h('td', {}, n.node === node.leader ? 'leader' : n.capacityFree < 0 ? 'leaving' : 'standby',
@@ -841,16 +843,23 @@
           h('td', {}, n.host),
           h('td', {}, time(n.startedAt)),
           h('td', {class: 'num'}, millis(n.heartbeatAgeMillis)),
-          h('td', {class: 'num'}, n.capacityFree < 0 ? '' : n.capacityFree)));
+          h('td', {class: 'num'}, n.capacityFree < 0 ? '' : n.capacityFree),
+          h('td', {class: 'num', 'data-partitions': perNode[n.node] || 0}, p ? perNode[n.node] || 0 : '—')));
         const reassigned = Object.entries(node.reassigned || {}).map(([k, v]) => k + ': ' + v).join(', ');
         return h('div', {},
           h('div', {class: 'cards'},
             card('Leader', node.leader || 'none', 'leader'),
             card('Epoch', node.epoch, 'epoch'),
             card('Lease expires', time(node.leaseExpiresAt), 'lease'),
-            card('Reassigned by this node', reassigned || '0', 'reassigned')),
+            card('Reassigned by this node', reassigned || '0', 'reassigned'),
+            p ? card('Partitions of this node', p.owned + ' of ' + p.count
+              + (p.owned ? ' (epochs ' + p.lowestEpoch + (p.highestEpoch !== p.lowestEpoch ? '–' + p.highestEpoch : '')
+                + ')' : '') + (p.deciding ? '' : ', not deciding'), 'partitions') : null,
+            p ? card('Partition moves of this node', p.gained + ' taken, ' + p.lost + ' given up', 'moves') : null),
           h('h2', {}, 'Live nodes'),
-          table(['Node', 'Role', 'Host', 'Started', 'Heartbeat age', 'Free capacity'], rows));
+          table(['Node', 'Role', 'Host', 'Started', 'Heartbeat age', 'Free capacity', 'Partitions'], rows),
+          p && p.owned ? h('p', {class: 'muted mono', 'data-owned-ranges': ''}, 'This node owns ' + p.ownedRanges)
+            : null);
       }
     };
   }

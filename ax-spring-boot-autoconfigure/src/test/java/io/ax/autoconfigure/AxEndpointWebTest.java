@@ -89,6 +89,14 @@ class AxEndpointWebTest {
         assertThat(answer.<Integer>read("$.clock.jumps")).isZero();
         assertThat(answer.<Integer>read("$.deadLetters")).isNotNegative();
         assertThat(answer.<Integer>read("$.tasks")).isEqualTo(6);
+        assertThat(answer.<Integer>read("$.partitions.count")).isEqualTo(256);
+        assertThat(answer.<Integer>read("$.partitions.owned"))
+                .as("a node alone owns them all")
+                .isEqualTo(256);
+        assertThat(answer.<String>read("$.partitions.ownedRanges")).isEqualTo("0-255");
+        assertThat(answer.<Boolean>read("$.partitions.deciding")).isTrue();
+        assertThat(answer.<Map<String, Integer>>read("$.partitions.perNode"))
+                .containsExactly(Map.entry("ops-node", 256));
     }
 
     @Test

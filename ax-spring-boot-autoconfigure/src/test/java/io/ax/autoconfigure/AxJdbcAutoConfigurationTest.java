@@ -58,6 +58,29 @@ class AxJdbcAutoConfigurationTest {
     }
 
     @Test
+    void aNodeConfiguredWithAnotherPartitionCountThanItsDatabaseRecordsDoesNotStart() {
+        String url = "spring.datasource.url=jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+        runner.withPropertyValues(url, "spring.datasource.username=sa")
+                .run(first -> assertThat(first).hasNotFailed());
+
+        runner.withPropertyValues(url, "spring.datasource.username=sa", "ax.cluster.partitions=128")
+                .run(second -> {
+                    assertThat(second).hasFailed();
+                    assertThat(second.getStartupFailure())
+                            .rootCause()
+                            .isInstanceOf(io.ax.core.cluster.PartitionCountMismatchException.class);
+                    org.springframework.boot.diagnostics.FailureAnalysis analysis =
+                            new PartitionCountMismatchFailureAnalyzer().analyze(second.getStartupFailure());
+                    assertThat(analysis.getDescription())
+                            .startsWith("The cluster's database records 256 partitions, and this node is configured"
+                                    + " with ax.cluster.partitions=128.");
+                    assertThat(analysis.getAction())
+                            .isEqualTo("Set ax.cluster.partitions=256 on every node (or remove the setting: 256 is"
+                                    + " the default).");
+                });
+    }
+
+    @Test
     void usesTheConfiguredTablePrefix() {
         onH2().withPropertyValues("ax.jdbc.table-prefix=sched_").run(context -> {
             JdbcTemplate jdbc = new JdbcTemplate(context.getBean(javax.sql.DataSource.class));

@@ -49,6 +49,11 @@ class InvalidAxSettingsTest {
                         "ax.cluster.lease (PT10S) must be more than twice",
                         "heartbeat 3s, lease 10s"),
                 Arguments.of(
+                        new String[] {"ax.cluster.partitions=0"},
+                        "ax.cluster",
+                        "ax.cluster.partitions must be between 1 and 4096, was 0",
+                        "ax.cluster.partitions between 1 and 4096 (256)"),
+                Arguments.of(
                         new String[] {"ax.retention.batch-size=0"},
                         "ax.retention",
                         "batch-size",

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
+import io.ax.core.cluster.Partitions;
 import io.ax.core.store.NewFire;
 import io.ax.test.jdbc.TestDatabase;
 import java.time.Instant;
@@ -36,7 +37,7 @@ class JdbcSchemaUpgradeTest {
             String pending = v1Instance(jdbc, "report", T2, "SCHEDULED");
             String triggered = v1Instance(jdbc, "adhoc", T2, "SCHEDULED");
 
-            assertThat(JdbcSchema.migrate(dataSource, PREFIX)).as("V2 to V9").isEqualTo(8);
+            assertThat(JdbcSchema.migrate(dataSource, PREFIX)).as("V2 to V10").isEqualTo(9);
 
             JdbcInstanceStore store = new JdbcInstanceStore(dataSource, PREFIX);
             assertThat(store.find(pending).orElseThrow())
@@ -71,6 +72,91 @@ class JdbcSchemaUpgradeTest {
         } finally {
             database.dropTables(PREFIX);
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void instancesWrittenBeforePartitionsStayReadableWithoutOneUntilFilled(TestDatabase database) {
+        DataSource dataSource = database.dataSource();
+        database.dropTables(PREFIX);
+        try {
+            JdbcSchema.migrate(dataSource, PREFIX, "9");
+            JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+            String due = v9Instance(jdbc, "report", T1, "SCHEDULED", "SERIES", TaskInstance.fireKey(T1));
+            String keyed = v9Instance(jdbc, "mail", T1.plusSeconds(1), "SCHEDULED", "DELAYED", "invoice-42");
+            String running = v9Instance(jdbc, "ship", T1.plusSeconds(2), "RUNNING", "WORKFLOW", "@run:run-7");
+            String done = v9Instance(jdbc, "report", T1.minusSeconds(60), "SUCCESS", "SERIES", "@0");
+
+            assertThat(JdbcSchema.migrate(dataSource, PREFIX)).as("V10").isEqualTo(1);
+
+            JdbcInstanceStore store = new JdbcInstanceStore(dataSource, PREFIX);
+            assertThat(partitionIds(jdbc))
+                    .as("every old row without a partition")
+                    .containsOnlyNulls();
+            assertThat(store.findScheduled(T2, null, null, 10))
+                    .extracting(TaskInstance::id)
+                    .containsExactly(due, keyed);
+            int count = store.partitionLeases().orElseThrow().partitions(16);
+            int[] all = java.util.stream.IntStream.range(0, count).toArray();
+            assertThat(store.findScheduled(T2, null, null, 10, all))
+                    .as("in no partition until filled")
+                    .isEmpty();
+
+            TaskInstance fresh = new TaskInstance(
+                    UUID.randomUUID().toString(),
+                    "mail",
+                    T1.plusMillis(500),
+                    InstanceState.SCHEDULED,
+                    0,
+                    "n",
+                    T1,
+                    InstanceOrigin.DELAYED,
+                    "fresh");
+            store.schedule(List.of(new NewFire(fresh, "")));
+            assertThat(partitionId(jdbc, fresh.id())).isEqualTo(Partitions.of("fresh", count));
+
+            assertThat(store.fillPartitions(count, 2)).isEqualTo(2);
+            assertThat(store.fillPartitions(count, 2)).isEqualTo(1);
+            assertThat(store.fillPartitions(count, 2)).isZero();
+            assertThat(partitionId(jdbc, due)).isEqualTo(Partitions.of("report", count));
+            assertThat(partitionId(jdbc, keyed)).isEqualTo(Partitions.of("invoice-42", count));
+            assertThat(partitionId(jdbc, running)).isEqualTo(Partitions.of("run-7", count));
+            assertThat(partitionId(jdbc, done))
+                    .as("finished for good: never read by partition")
+                    .isNull();
+            assertThat(store.findScheduled(T2, null, null, 10, all))
+                    .extracting(TaskInstance::id)
+                    .containsExactly(due, fresh.id(), keyed);
+        } finally {
+            database.dropTables(PREFIX);
+        }
+    }
+
+    /** A row as AX wrote it before V10: every column but the partition. */
+    private static String v9Instance(
+            JdbcTemplate jdbc, String task, Instant at, String state, String origin, String key) {
+        String id = UUID.randomUUID().toString();
+        jdbc.update(
+                "INSERT INTO " + PREFIX + "instance (id, task_name, scheduled_us, state, attempt, node, updated_us,"
+                        + " origin, dedupe_key) VALUES (?, ?, ?, ?, 0, 'old', 0, ?, ?)",
+                id,
+                task,
+                us(at),
+                state,
+                origin,
+                key);
+        return id;
+    }
+
+    private static List<Integer> partitionIds(JdbcTemplate jdbc) {
+        return jdbc.query("SELECT partition_id FROM " + PREFIX + "instance", (rs, n) -> (Integer) rs.getObject(1));
+    }
+
+    private static Integer partitionId(JdbcTemplate jdbc, String id) {
+        return jdbc.queryForObject(
+                "SELECT partition_id FROM " + PREFIX + "instance WHERE id = ?",
+                (rs, n) -> rs.getObject(1) == null ? null : rs.getInt(1),
+                id);
     }
 
     private static String v1Instance(JdbcTemplate jdbc, String task, Instant at, String state) {

@@ -14,9 +14,25 @@ import java.util.Objects;
  * @param ackTimeout how long the leader waits for an assignment's acknowledgement before it takes it back
  * @param pollInterval how often a node looks for new assignments (when no wake-up signal tells it sooner)
  * @param virtualNodes points per node on the consistent-hash ring
+ * @param partitions how many partitions the cluster's work is divided into; fixed for the life of a database (the
+ *     first node records it, and a node configured otherwise does not start)
  */
 public record ClusterSettings(
-        Duration heartbeat, Duration lease, Duration ackTimeout, Duration pollInterval, int virtualNodes) {
+        Duration heartbeat,
+        Duration lease,
+        Duration ackTimeout,
+        Duration pollInterval,
+        int virtualNodes,
+        int partitions) {
+
+    /** The partition count when none is configured. */
+    public static final int DEFAULT_PARTITIONS = 256;
+
+    /** Settings with the default partition count. */
+    public ClusterSettings(
+            Duration heartbeat, Duration lease, Duration ackTimeout, Duration pollInterval, int virtualNodes) {
+        this(heartbeat, lease, ackTimeout, pollInterval, virtualNodes, DEFAULT_PARTITIONS);
+    }
 
     public ClusterSettings {
         positive(heartbeat, "ax.cluster.heartbeat");
@@ -41,9 +57,16 @@ public record ClusterSettings(
             throw new IllegalArgumentException(
                     "ax.cluster.virtual-nodes must be between 1 and 4096, was " + virtualNodes);
         }
+        if (partitions < 1 || partitions > PartitionLeases.MAX_PARTITIONS) {
+            throw new IllegalArgumentException("ax.cluster.partitions must be between 1 and "
+                    + PartitionLeases.MAX_PARTITIONS + ", was " + partitions);
+        }
     }
 
-    /** Heartbeat 3 s, lease 10 s, acknowledgement within 3 s, a look for assignments every 500 ms, 32 points. */
+    /**
+     * Heartbeat 3 s, lease 10 s, acknowledgement within 3 s, a look for assignments every 500 ms, 32 points, 256
+     * partitions.
+     */
     public static ClusterSettings defaults() {
         return new ClusterSettings(
                 Duration.ofSeconds(3), Duration.ofSeconds(10), Duration.ofSeconds(3), Duration.ofMillis(500), 32);
@@ -54,6 +77,11 @@ public record ClusterSettings(
         Duration third = heartbeat.dividedBy(3);
         Duration atMost = lease.dividedBy(5);
         return third.compareTo(atMost) > 0 ? atMost : third;
+    }
+
+    /** The same settings with another partition count. */
+    public ClusterSettings withPartitions(int count) {
+        return new ClusterSettings(heartbeat, lease, ackTimeout, pollInterval, virtualNodes, count);
     }
 
     private static void positive(Duration d, String name) {

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.IntConsumer;
 
 /**
  * Partitions in this JVM's memory, for nodes that share no database: engines in one process, or tests that drive
@@ -18,6 +19,8 @@ public final class LocalPartitionLeases implements PartitionLeases {
 
     private final AxClock clock;
     private final NodeRegistry registry;
+    /** Told the count each time {@link #partitions} answers with it: the store that writes it into its rows. */
+    private final IntConsumer counted;
     /** By partition; null until the count is recorded. Guarded by this. */
     private Row[] rows;
 
@@ -26,8 +29,22 @@ public final class LocalPartitionLeases implements PartitionLeases {
      * @param registry the node rows of the same store: an owner is alive while its row heartbeats within the lease
      */
     public LocalPartitionLeases(AxClock clock, NodeRegistry registry) {
+        this(clock, registry, count -> {});
+    }
+
+    /**
+     * Partitions whose count, once recorded or read, is told to the store that keeps them beside its rows: it writes
+     * each new row's partition with it.
+     *
+     * @param clock the store's clock
+     * @param registry the node rows of the same store: an owner is alive while its row heartbeats within the lease
+     * @param counted told the count each time {@link #partitions} answers with it, under this object's lock: it must
+     *     be quick and must not call back
+     */
+    public LocalPartitionLeases(AxClock clock, NodeRegistry registry, IntConsumer counted) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.registry = Objects.requireNonNull(registry, "registry");
+        this.counted = Objects.requireNonNull(counted, "counted");
     }
 
     @Override
@@ -43,6 +60,8 @@ public final class LocalPartitionLeases implements PartitionLeases {
                 rows[p] = new Row(null, null, 0, now);
             }
         }
+        // the store learns the count whichever node asks: the recorded one, also when this node's differs
+        counted.accept(rows.length);
         if (rows.length != configured) {
             throw new PartitionCountMismatchException(rows.length, configured);
         }

@@ -25,8 +25,14 @@ import java.util.concurrent.TimeUnit;
  * sent more than the lease less the safety margin ago) and it does not lead: it tells the engine once ({@link
  * Listener#cutOff}), so that the work they are about to take over does not go on here as well. Thread-safe.
  *
- * <p>Why it is long: the lease, the heartbeat and the watchdog that keeps their deadlines share those deadlines;
- * split, each would need the others' state.
+ * <p>When the store keeps partitions, each heartbeat that went through also asks for a round that moves them
+ * towards the plan every node computes ({@link PartitionOwnership}, on a thread of its own, {@code ax-partitions}, so
+ * that a slow round never delays a heartbeat), and {@link #partitions} says which this node owns
+ * and until when it may act on them: the deadline of its last heartbeat that went through, kept on this node's
+ * monotonic clock like the leader's. A graceful stop gives every partition up at once ({@link #resign}).
+ *
+ * <p>Why it is long: the lease, the heartbeat, the partitions' rounds and the watchdog that keeps their deadlines
+ * share those deadlines; split, each would need the others' state.
  */
 public final class Membership implements AutoCloseable {
 
@@ -85,6 +91,23 @@ public final class Membership implements AutoCloseable {
     /** Why the last round failed, or null. */
     private volatile String lastFailure;
 
+    /** The partitions of the cluster, or null when the store keeps none. */
+    private final PartitionLeases partitionLeases;
+    /** What the engine does with the partitions this node gains and loses. */
+    private final PartitionOwnership.Listener partitionListener;
+    /** Created at the start, once the store has told the partition count; its rounds run on {@link #partitionThread}. */
+    private volatile PartitionOwnership ownership;
+    /**
+     * Runs the partitions' rounds ({@code ax-partitions}), apart from the heartbeats: a round that takes or hands over
+     * many partitions, or waits on a slow store, must never delay a heartbeat or the lease's renewal.
+     */
+    private final ScheduledThreadPoolExecutor partitionThread;
+    /** The registry as the last heartbeat read it, for the next partition round; null once that round took it. */
+    private final java.util.concurrent.atomic.AtomicReference<List<NodeStatus>> nextRound =
+            new java.util.concurrent.atomic.AtomicReference<>();
+
+    private volatile PartitionTerms terms;
+
     public Membership(
             NodeRegistry registry,
             LeaderLease lease,
@@ -92,6 +115,25 @@ public final class Membership implements AutoCloseable {
             NodeInfo self,
             ClusterSettings settings,
             Listener listener) {
+        this(registry, lease, clock, self, settings, listener, null, null);
+    }
+
+    /**
+     * @param partitionLeases the cluster's partitions, each owned by one node at a time; null for none
+     * @param partitionListener hears, on the cluster thread, of each partition this node gains and loses (the loss
+     *     before the partition is given up); null for nobody
+     */
+    public Membership(
+            NodeRegistry registry,
+            LeaderLease lease,
+            AxClock clock,
+            NodeInfo self,
+            ClusterSettings settings,
+            Listener listener,
+            PartitionLeases partitionLeases,
+            PartitionOwnership.Listener partitionListener) {
+        this.partitionLeases = partitionLeases;
+        this.partitionListener = partitionListener;
         this.registry = registry;
         this.lease = lease;
         this.clock = clock;
@@ -109,6 +151,11 @@ public final class Membership implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        this.partitionThread = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "ax-partitions");
+            t.setDaemon(true);
+            return t;
+        });
         this.view = new ClusterView(self.nodeId(), ClusterView.Role.STANDBY, null, 0, List.of(self.nodeId()));
         this.noLeaderSinceNanos = clock.nanoTime();
         this.reachedSentNanos = clock.nanoTime();
@@ -123,13 +170,63 @@ public final class Membership implements AutoCloseable {
      */
     public void start() {
         register();
+        startPartitions();
         reachedSentNanos = clock.nanoTime();
         round();
+        awaitPartitionRound(); // a node alone owns every partition when its start returns
         long every = settings.heartbeat().toNanos();
         thread.scheduleWithFixedDelay(this::round, every, every, TimeUnit.NANOSECONDS);
         long watchEvery =
                 Math.max(TimeUnit.MILLISECONDS.toNanos(10), Math.min(TimeUnit.MILLISECONDS.toNanos(250), every / 4));
         watchdog.scheduleWithFixedDelay(this::watch, watchEvery, watchEvery, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Learns the cluster's partition count (the first node records its own) and starts taking part in their
+     * ownership.
+     *
+     * @throws PartitionCountMismatchException when the store records another count than this node's
+     */
+    private void startPartitions() {
+        if (partitionLeases == null) {
+            return;
+        }
+        int count = partitionLeases.partitions(settings.partitions());
+        PartitionTerms t = new PartitionTerms(clock, count);
+        Duration heartbeat = settings.heartbeat();
+        this.ownership = new PartitionOwnership(
+                partitionLeases,
+                self.nodeId(),
+                self.incarnation(),
+                count,
+                settings.virtualNodes(),
+                settings.lease(),
+                heartbeat.multipliedBy(2), // fresh: heartbeats that come steadily
+                heartbeat.multipliedBy(3), // settle: seen alive that long before the plan counts a node
+                settings.lease().plus(heartbeat), // a partition free that long is taken by whoever gets to it
+                new PartitionOwnership.Listener() {
+                    @Override
+                    public void gained(int partition, long epoch) {
+                        t.gain(partition, epoch);
+                        if (partitionListener != null) {
+                            partitionListener.gained(partition, epoch);
+                        }
+                    }
+
+                    @Override
+                    public void lost(int partition, long epoch) {
+                        t.lose(partition);
+                        if (partitionListener != null) {
+                            partitionListener.lost(partition, epoch);
+                        }
+                    }
+                });
+        this.terms = t;
+    }
+
+    /** The partitions this node owns and until when it may act on them; empty when the store keeps no partitions. */
+    public Optional<PartitionTerms> partitions() {
+        return Optional.ofNullable(terms);
     }
 
     private void register() {
@@ -173,9 +270,9 @@ public final class Membership implements AutoCloseable {
             // the heartbeat went through: the node is in contact again before it decides anything in this round (a
             // node that took the lease back in this round, still counted as cut off, gave back what it claimed)
             reached(sentNanos);
-            List<NodeStatus> live = registry.nodes().stream()
-                    .filter(n -> n.aliveWithin(settings.lease()))
-                    .toList();
+            List<NodeStatus> all = registry.nodes();
+            List<NodeStatus> live =
+                    all.stream().filter(n -> n.aliveWithin(settings.lease())).toList();
             // the live nodes first: a node that takes the lease in this round judges by them whose work is orphaned,
             // and before its first read it knows no node but itself (a new node winning the lease on its first
             // round would take every live node's running work for a dead one's)
@@ -185,6 +282,7 @@ public final class Membership implements AutoCloseable {
             }
             LeaderInfo info = lease.current();
             publish(info, live);
+            movePartitions(all, sentNanos);
         } catch (RuntimeException e) {
             lastFailure = e.toString();
             if (!failing) {
@@ -198,6 +296,75 @@ public final class Membership implements AutoCloseable {
             checkDeadline();
         }
     }
+
+    /**
+     * This node's part in the partitions' ownership, after its heartbeat went through: its right to act on its
+     * partitions lasts from that heartbeat's sending, and the round moves partitions towards the plan.
+     */
+    private void movePartitions(List<NodeStatus> all, long sentNanos) {
+        if (ownership == null || stopped) {
+            return;
+        }
+        if (clock.nanoTime() - sentNanos < contactAllowance()) {
+            terms.reached(sentNanos + contactAllowance());
+        }
+        if (nextRound.getAndSet(all) == null) {
+            try {
+                partitionThread.execute(this::partitionRound);
+            } catch (java.util.concurrent.RejectedExecutionException closed) {
+                // the node stops
+            }
+        }
+    }
+
+    /** On ax-partitions: one round over the registry as the latest heartbeat read it (rounds asked meanwhile are one). */
+    private void partitionRound() {
+        List<NodeStatus> all = nextRound.getAndSet(null);
+        PartitionOwnership o = ownership;
+        if (all == null || o == null || stopped) {
+            return;
+        }
+        try {
+            o.round(all, clock.nanoTime());
+            terms.owners(o.owners());
+            if (partitionsFailing) {
+                partitionsFailing = false;
+                LOG.log(Level.INFO, "Node {0} moves partitions again", self.nodeId());
+            }
+        } catch (RuntimeException e) {
+            // the heartbeat went through: the node is in contact, and the next round moves the partitions
+            if (!partitionsFailing) {
+                partitionsFailing = true;
+                LOG.log(
+                        Level.WARNING,
+                        "Node {0} could not move partitions in this round; it tries again every heartbeat: {1}",
+                        self.nodeId(),
+                        e.toString());
+            }
+        }
+    }
+
+    /** Waits, at most a lease, for the partition rounds asked so far to have run. */
+    private void awaitPartitionRound() {
+        if (ownership == null) {
+            return;
+        }
+        try {
+            partitionThread.submit(() -> {}).get(settings.lease().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            LOG.log(
+                    Level.WARNING,
+                    "Node {0} took no partition yet: its first round did not end in time",
+                    self.nodeId());
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            // the node stops
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Whether the last partition round failed: logged once, when it begins. Touched on ax-partitions. */
+    private boolean partitionsFailing;
 
     /**
      * A round whose heartbeat went through, sent at {@code sentNanos}. After a break (a failed round, a cut-off,
@@ -437,6 +604,7 @@ public final class Membership implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Node {0} could not say it is leaving: {1}", self.nodeId(), e.toString());
         }
+        releasePartitions();
         Lease was;
         synchronized (this) {
             was = held;
@@ -452,12 +620,38 @@ public final class Membership implements AutoCloseable {
         }
     }
 
+    /**
+     * Gives every partition up at once, on ax-partitions so that no round runs meanwhile: the others take them at
+     * their next round rather than after the lease.
+     */
+    private void releasePartitions() {
+        PartitionOwnership o = ownership;
+        if (o == null) {
+            return;
+        }
+        try {
+            partitionThread.submit(o::releaseAll).get(settings.lease().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException | java.util.concurrent.ExecutionException e) {
+            LOG.log(Level.WARNING, "Node {0} could not give its partitions up: {1}", self.nodeId(), e.toString());
+        } catch (java.util.concurrent.TimeoutException e) {
+            LOG.log(
+                    Level.WARNING,
+                    "Node {0} could not give its partitions up within {1}: the others take them when its heartbeat"
+                            + " is older than the lease",
+                    self.nodeId(),
+                    settings.lease());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Resigns, stops the heartbeats and removes this node's row: it has no work left. Idempotent; never throws. */
     @Override
     public void close() {
         resign();
         thread.shutdownNow();
         watchdog.shutdownNow();
+        partitionThread.shutdownNow();
         try {
             registry.remove(self.nodeId(), self.incarnation());
         } catch (RuntimeException e) {

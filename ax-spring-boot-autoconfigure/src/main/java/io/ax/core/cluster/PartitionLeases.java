@@ -53,6 +53,39 @@ public interface PartitionLeases {
      */
     boolean release(int partition, String node, long epoch);
 
+    /**
+     * Takes each of {@code partitions} that is free, as {@link #take} does one, in as few statements as the store
+     * can: a node that starts alone takes every partition in its first round, and a round must stay short.
+     *
+     * @return the partitions taken, as now owned; those a live process owns are left out. The default takes them one
+     *     at a time
+     */
+    default List<PartitionLease> takeAll(
+            java.util.Collection<Integer> partitions, String node, String incarnation, Duration lease) {
+        List<PartitionLease> taken = new java.util.ArrayList<>();
+        for (int p : partitions) {
+            take(p, node, incarnation, lease).ifPresent(taken::add);
+        }
+        return taken;
+    }
+
+    /**
+     * Gives each partition of {@code owned} (partition -&gt; epoch) up, as {@link #release} does one, in as few
+     * statements as the store can.
+     *
+     * @return the partitions given up; those that had moved already are left out. The default releases them one at a
+     *     time
+     */
+    default List<Integer> releaseAll(java.util.Map<Integer, Long> owned, String node) {
+        List<Integer> released = new java.util.ArrayList<>();
+        for (java.util.Map.Entry<Integer, Long> e : owned.entrySet()) {
+            if (release(e.getKey(), node, e.getValue())) {
+                released.add(e.getKey());
+            }
+        }
+        return released;
+    }
+
     /** Whether {@code node} owns the partition at {@code epoch} now, as the store sees it. */
     boolean holds(int partition, String node, long epoch);
 }

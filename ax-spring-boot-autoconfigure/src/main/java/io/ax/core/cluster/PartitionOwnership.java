@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -27,6 +26,8 @@ import java.util.TreeMap;
  * <p>Not thread-safe: one thread runs the rounds.
  */
 public final class PartitionOwnership {
+
+    private static final System.Logger LOG = System.getLogger(PartitionOwnership.class.getName());
 
     /** What a node does with the partitions it gains and loses; called on the round's thread. */
     public interface Listener {
@@ -59,6 +60,29 @@ public final class PartitionOwnership {
     private final long settleNanos;
 
     private long moves;
+    /** Live owners and how many partitions each held, as the last round read them. */
+    private Map<String, Integer> owners = Map.of();
+    /** What the round under way did, for its one log line; touched by the round's thread only. */
+    private final Moves round = new Moves();
+
+    /** The partitions one round moved, by why. */
+    private static final class Moves {
+        final List<Integer> taken = new java.util.ArrayList<>();
+        final List<Integer> rescued = new java.util.ArrayList<>();
+        final List<Integer> handedOver = new java.util.ArrayList<>();
+        final List<Integer> lostToOthers = new java.util.ArrayList<>();
+
+        boolean any() {
+            return !taken.isEmpty() || !rescued.isEmpty() || !handedOver.isEmpty() || !lostToOthers.isEmpty();
+        }
+
+        void clear() {
+            taken.clear();
+            rescued.clear();
+            handedOver.clear();
+            lostToOthers.clear();
+        }
+    }
 
     /**
      * @param partitions the count the store records ({@link PartitionLeases#partitions})
@@ -97,27 +121,70 @@ public final class PartitionOwnership {
      * @param nowNanos the local monotonic clock
      */
     public void round(List<NodeStatus> nodes, long nowNanos) {
+        round.clear();
+        try {
+            moveTowardsPlan(nodes, nowNanos);
+        } finally {
+            if (round.any()) {
+                log(lastCounting);
+            }
+        }
+    }
+
+    /** The nodes the last round's plan was made over. */
+    private Set<String> lastCounting = Set.of();
+
+    private void moveTowardsPlan(List<NodeStatus> nodes, long nowNanos) {
         Set<String> counting = settled.look(nodes, nowNanos);
+        lastCounting = counting;
         List<PartitionLease> now = leases.read(lease);
         forgetMovedAway(now);
         String[] target = PartitionPlan.target(
                 partitions, counting, p -> now.get(p).ownerAlive() ? now.get(p).owner() : null, virtualNodes);
+        Map<Integer, Long> handOver = new TreeMap<>();
+        List<Integer> planned = new java.util.ArrayList<>();
+        List<Integer> stranded = new java.util.ArrayList<>();
         for (PartitionLease p : now) {
             int id = p.partition();
             if (p.ownedBy(nodeId, incarnation)) {
-                if (target[id] != null && !target[id].equals(nodeId) && nowNanos >= holdUntil.getOrDefault(id, 0L)) {
-                    handOver(p);
+                boolean movesAway =
+                        target[id] != null && !target[id].equals(nodeId) && nowNanos >= holdUntil.getOrDefault(id, 0L);
+                if (movesAway) {
+                    handOver.put(id, p.epoch());
+                } else if (!owned.containsKey(id)) {
+                    // a hand-over whose release failed (the store went away in the middle): still this node's
+                    owned.put(id, p.epoch());
+                    listener.gained(id, p.epoch());
                 }
             } else if (p.free() && nodeId.equals(target[id])) {
-                take(id);
+                planned.add(id);
             } else if (p.free() && p.sinceMove().compareTo(strandedAfter) >= 0) {
-                if (take(id)) {
-                    int times = rescues.merge(id, 1, Integer::sum);
-                    long hold = Math.min(LONGEST_HOLD.toNanos(), settleNanos << Math.min(times - 1, 20));
-                    holdUntil.put(id, nowNanos + hold);
-                }
+                stranded.add(id);
             }
         }
+        handOver(handOver);
+        round.taken.addAll(take(planned));
+        for (int id : take(stranded)) {
+            round.rescued.add(id);
+            int times = rescues.merge(id, 1, Integer::sum);
+            long hold = Math.min(LONGEST_HOLD.toNanos(), settleNanos << Math.min(times - 1, 20));
+            holdUntil.put(id, nowNanos + hold);
+        }
+        countOwners(now);
+    }
+
+    /** Who owns how many partitions after this round: the others as read, this node as it owns them now. */
+    private void countOwners(List<PartitionLease> read) {
+        Map<String, Integer> held = new TreeMap<>();
+        for (PartitionLease p : read) {
+            if (p.owner() != null && p.ownerAlive() && !p.owner().equals(nodeId) && !owned.containsKey(p.partition())) {
+                held.merge(p.owner(), 1, Integer::sum);
+            }
+        }
+        if (!owned.isEmpty()) {
+            held.put(nodeId, owned.size());
+        }
+        owners = Collections.unmodifiableMap(held);
     }
 
     /** A partition this node believed its own is someone else's: it was deposed, and its writes refused since. */
@@ -126,28 +193,39 @@ public final class PartitionOwnership {
             PartitionLease p = now.get(mine.getKey());
             if (!p.ownedBy(nodeId, incarnation) || p.epoch() != mine.getValue()) {
                 owned.remove(mine.getKey());
+                round.lostToOthers.add(mine.getKey());
                 listener.lost(mine.getKey(), mine.getValue());
             }
         }
     }
 
-    private void handOver(PartitionLease p) {
-        Long epoch = owned.remove(p.partition());
-        listener.lost(p.partition(), p.epoch()); // its work stops here before another node may start it
-        if (epoch == null || !leases.release(p.partition(), nodeId, p.epoch())) {
-            return; // moved meanwhile: nothing to give up
+    /** Gives partitions up to the nodes the plan gives them, their work stopped here first. */
+    private void handOver(Map<Integer, Long> partitions) {
+        if (partitions.isEmpty()) {
+            return;
         }
-        moves++;
+        for (Map.Entry<Integer, Long> p : partitions.entrySet()) {
+            owned.remove(p.getKey());
+            listener.lost(p.getKey(), p.getValue()); // its work stops here before another node may start it
+        }
+        List<Integer> released = leases.releaseAll(partitions, nodeId); // those that moved meanwhile are left out
+        round.handedOver.addAll(released);
+        moves += released.size();
     }
 
-    private boolean take(int partition) {
-        Optional<PartitionLease> taken = leases.take(partition, nodeId, incarnation, lease);
-        taken.ifPresent(p -> {
-            owned.put(partition, p.epoch());
+    /** Takes what it can of {@code partitions}: those still free. */
+    private List<Integer> take(List<Integer> partitions) {
+        if (partitions.isEmpty()) {
+            return List.of();
+        }
+        List<Integer> taken = new java.util.ArrayList<>();
+        for (PartitionLease p : leases.takeAll(partitions, nodeId, incarnation, lease)) {
+            owned.put(p.partition(), p.epoch());
             moves++;
-            listener.gained(partition, p.epoch());
-        });
-        return taken.isPresent();
+            listener.gained(p.partition(), p.epoch());
+            taken.add(p.partition());
+        }
+        return taken;
     }
 
     /**
@@ -155,11 +233,116 @@ public final class PartitionOwnership {
      * their next round rather than after the lease.
      */
     public void releaseAll() {
-        for (Map.Entry<Integer, Long> mine : Map.copyOf(owned).entrySet()) {
-            owned.remove(mine.getKey());
-            listener.lost(mine.getKey(), mine.getValue());
-            leases.release(mine.getKey(), nodeId, mine.getValue());
+        Map<Integer, Long> mine = new TreeMap<>(owned);
+        for (Map.Entry<Integer, Long> p : mine.entrySet()) {
+            owned.remove(p.getKey());
+            listener.lost(p.getKey(), p.getValue());
         }
+        List<Integer> released = List.of();
+        RuntimeException failed = null;
+        try {
+            released = mine.isEmpty() ? List.of() : leases.releaseAll(mine, nodeId);
+        } catch (RuntimeException e) {
+            failed = e; // the store is away: they go when the lease runs out, as a dead node's do
+        }
+        if (failed != null) {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "Node {0} could not give its partitions up as it stops; the others take them when its heartbeat"
+                            + " is older than the lease: {1}",
+                    nodeId,
+                    failed.toString());
+        }
+        if (!released.isEmpty()) {
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "Node {0} stops: it gave up partitions {1} for the other nodes to take at once",
+                    nodeId,
+                    logged(released));
+        }
+    }
+
+    /**
+     * The one line a round that moved something logs: what moved, and why (the plan gave a partition to this node,
+     * a stranded one was rescued, this node handed some to the node the plan gives them, or found some owned by
+     * another node after it was deposed).
+     */
+    private void log(Set<String> counting) {
+        StringBuilder line = new StringBuilder("Node ").append(nodeId).append(" partitions:");
+        if (!round.taken.isEmpty()) {
+            line.append(" took ")
+                    .append(logged(round.taken))
+                    .append(" (the plan over ")
+                    .append(counting)
+                    .append(')');
+        }
+        if (!round.rescued.isEmpty()) {
+            line.append(" rescued ")
+                    .append(logged(round.rescued))
+                    .append(" (free longer than ")
+                    .append(strandedAfter)
+                    .append(", their planned owner did not take them)");
+        }
+        if (!round.handedOver.isEmpty()) {
+            line.append(" handed over ")
+                    .append(logged(round.handedOver))
+                    .append(" (the plan over ")
+                    .append(counting)
+                    .append(" gives them to another node)");
+        }
+        if (!round.lostToOthers.isEmpty()) {
+            line.append(" lost ")
+                    .append(logged(round.lostToOthers))
+                    .append(" (another node took them: this node was taken for dead)");
+        }
+        line.append("; it owns ").append(owned.size()).append(" of ").append(partitions);
+        LOG.log(round.lostToOthers.isEmpty() ? System.Logger.Level.INFO : System.Logger.Level.WARNING, line.toString());
+    }
+
+    /**
+     * Partition numbers for a log line: as ranges, and at most {@value #LOGGED_RANGES} of them with the count after,
+     * since a node that joins four takes 64 partitions scattered over the ring.
+     */
+    static String logged(java.util.Collection<Integer> partitions) {
+        String all = ranges(partitions);
+        int cut = -1;
+        int commas = 0;
+        for (int i = 0; i < all.length() && commas < LOGGED_RANGES; i++) {
+            if (all.charAt(i) == ',' && ++commas == LOGGED_RANGES) {
+                cut = i;
+            }
+        }
+        return cut < 0 ? all : all.substring(0, cut) + ", ... (" + partitions.size() + " in all)]";
+    }
+
+    private static final int LOGGED_RANGES = 12;
+
+    /** Partition numbers as ranges, {@code [0-3, 7, 9-10]}: a round moves a quarter of 256 at times. */
+    static String ranges(java.util.Collection<Integer> partitions) {
+        List<Integer> sorted = new java.util.ArrayList<>(partitions);
+        Collections.sort(sorted);
+        StringBuilder out = new StringBuilder("[");
+        for (int i = 0; i < sorted.size(); ) {
+            int from = sorted.get(i);
+            int to = from;
+            while (i + 1 < sorted.size() && sorted.get(i + 1) == to + 1) {
+                to = sorted.get(++i);
+            }
+            i++;
+            if (out.length() > 1) {
+                out.append(", ");
+            }
+            out.append(from);
+            if (to != from) {
+                out.append('-').append(to);
+            }
+        }
+        return out.append(']').toString();
+    }
+
+    /** Live owners and how many partitions each held, as the last round read them, by node id. */
+    public Map<String, Integer> owners() {
+        return owners;
     }
 
     /** What this node owns now, by partition, with the epoch of each. */

@@ -31,9 +31,12 @@ import io.ax.core.cluster.EpochMirroringLease;
 import io.ax.core.cluster.LeaderLease;
 import io.ax.core.cluster.LocalLeaderLease;
 import io.ax.core.cluster.LocalNodeRegistry;
+import io.ax.core.cluster.LocalPartitionLeases;
 import io.ax.core.cluster.Membership;
 import io.ax.core.cluster.NodeInfo;
 import io.ax.core.cluster.NodeRegistry;
+import io.ax.core.cluster.PartitionLeases;
+import io.ax.core.cluster.PartitionTerms;
 import io.ax.core.cluster.WakeUps;
 import io.ax.core.engine.writes.ChangeStamps;
 import io.ax.core.engine.writes.InstanceIds;
@@ -79,7 +82,7 @@ import java.util.function.Consumer;
  *   <li>{@code ax-writer}, {@code ax-fire-writer}, {@code ax-end-writer} ({@link io.ax.core.engine.writes.StateWriter},
  *       one each): the writes to the store;
  *   <li>{@code ax-cluster} and its watchdog {@code ax-cluster-watch} ({@link io.ax.core.cluster.Membership}): heartbeats,
- *       the lease, the deadlines of both; {@code ax-cluster-time} ({@link io.ax.core.clock.ClusterTime}): the offset
+ *       the lease, the deadlines of both; {@code ax-partitions} (the same): the partitions' rounds; {@code ax-cluster-time} ({@link io.ax.core.clock.ClusterTime}): the offset
  *       to the database's clock;
  *   <li>{@code ax-leader1} ({@link Leadership}): the leader's takeover, the assignments it follows, its sweeps;
  *       {@code ax-claim1} ({@link AssignmentPoller}): this node's look at what was assigned to it;
@@ -290,7 +293,9 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                         pools.groups(),
                         pools.totalCapacity()),
                 b.clusterSettings,
-                leadership);
+                leadership,
+                partitionLeases(store, registry, b.leaseClock),
+                null);
         leadership.attach(membership);
         this.retention = new Retention(stores, activityStore, b.retention, clock, leadership::epoch, insight);
         writer.onRecovery(leadership::storeBack);
@@ -711,6 +716,20 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                     what,
                     membership.settings().lease());
         }
+    }
+
+    /**
+     * The partitions this node takes part in: the store's when it keeps them beside the node registry in use (their
+     * owners' liveness is that registry's heartbeats), else partitions in this process over that registry.
+     */
+    private static PartitionLeases partitionLeases(InstanceStore store, NodeRegistry registry, AxClock clock) {
+        if (store instanceof ClusterStore shared && shared.nodeRegistry() == registry) {
+            Optional<PartitionLeases> kept = shared.partitionLeases();
+            if (kept.isPresent()) {
+                return kept.get();
+            }
+        }
+        return new LocalPartitionLeases(clock, registry);
     }
 
     /**
@@ -1229,6 +1248,14 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
      */
     public Optional<Membership.StoreContact> storeContact() {
         return membership.unreached();
+    }
+
+    /**
+     * The partitions this node owns, with their epochs, how many each live node owns and the moves since the start;
+     * empty before the engine started. Answers from what the node holds, never by asking the store.
+     */
+    public Optional<PartitionTerms> partitions() {
+        return membership.partitions();
     }
 
     /** How long no leader has been known to this node; zero while one is. */

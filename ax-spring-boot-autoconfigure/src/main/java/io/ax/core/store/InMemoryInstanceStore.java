@@ -12,10 +12,13 @@ import io.ax.core.cluster.FencedOutException;
 import io.ax.core.cluster.LocalLeaderLease;
 import io.ax.core.cluster.LocalNodeRegistry;
 import io.ax.core.cluster.LocalPartitionLeases;
+import io.ax.core.cluster.PartitionCountMismatchException;
 import io.ax.core.cluster.PartitionLeases;
+import io.ax.core.cluster.Partitions;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.Deque;
@@ -42,16 +45,33 @@ import java.util.function.LongSupplier;
  */
 public final class InMemoryInstanceStore implements InstanceStore, ClusterStore {
 
-    /** One instance with its audit rows; mutated only inside {@link ConcurrentHashMap#compute} on its key. */
-    private record Row(TaskInstance instance, List<AuditEntry> audit, byte[] payload, String owner, long epoch) {
+    /**
+     * One instance with its audit rows and its partition (null when it was written before the count was known);
+     * mutated only inside {@link ConcurrentHashMap#compute} on its key.
+     */
+    private record Row(
+            TaskInstance instance,
+            List<AuditEntry> audit,
+            byte[] payload,
+            String owner,
+            long epoch,
+            Integer partition) {
 
         Row with(TaskInstance changed) {
-            return new Row(changed, audit, payload, owner, epoch);
+            return new Row(changed, audit, payload, owner, epoch, partition);
         }
 
         /** The row after a change to {@code newOwner}, fenced by {@code fence} (0: the epoch stays). */
         Row with(TaskInstance changed, String newOwner, long fence) {
-            return new Row(changed, audit, payload, newOwner, fence > 0 ? fence : epoch);
+            return new Row(changed, audit, payload, newOwner, fence > 0 ? fence : epoch, partition);
+        }
+
+        Row inPartition(int p) {
+            return new Row(instance, audit, payload, owner, epoch, p);
+        }
+
+        boolean in(BitSet partitions) {
+            return partition != null && partitions.get(partition);
         }
 
         OwnedInstance owned() {
@@ -86,7 +106,13 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
 
     private final LocalNodeRegistry registry = new LocalNodeRegistry(AxClock.system());
 
-    private final LocalPartitionLeases partitions = new LocalPartitionLeases(AxClock.system(), registry);
+    private final LocalPartitionLeases partitions =
+            new LocalPartitionLeases(AxClock.system(), registry, count -> partitionCount = count);
+    /**
+     * The partition count {@link #partitions} last answered with; 0 until then. Every new instance is kept with its
+     * partition for it, or without one while it is 0.
+     */
+    private volatile int partitionCount;
     /** The leader epoch now current, which fenced writes must carry; see {@link #fencedBy}. */
     private volatile LongSupplier currentEpoch = () -> lease.current().epoch();
     /** Guards {@link #finished} and {@link #deadLetters}: both are small, append-mostly structures. */
@@ -182,7 +208,9 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
                 instance.attempt(),
                 instance.updatedAt(),
                 reason));
-        if (rows.putIfAbsent(instance.id(), new Row(instance, audit, payload, null, 0)) != null) {
+        int count = partitionCount;
+        Integer partition = count == 0 ? null : Partitions.of(instance, count);
+        if (rows.putIfAbsent(instance.id(), new Row(instance, audit, payload, null, 0, partition)) != null) {
             if (key != null) {
                 byKey.remove(key, instance.id());
             }
@@ -300,6 +328,94 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
             }
         }
         return out;
+    }
+
+    // ---- partitions ----------------------------------------------------------------------------------------------
+
+    /** {@inheritDoc} Here: the count of {@link #partitionLeases()}, once it has been asked for it. */
+    @Override
+    public int partitionCount() {
+        return partitionCount;
+    }
+
+    /** {@inheritDoc} Here: the index of due instances, walked from the cursor, skipping other partitions. */
+    @Override
+    public List<TaskInstance> findScheduled(
+            Instant before, Instant afterTime, String afterId, int limit, int[] partitions) {
+        Objects.requireNonNull(before, "before");
+        BitSet wanted = partitionSet(partitions);
+        Due from = afterTime == null ? null : new Due(afterTime, afterId == null ? "" : afterId);
+        List<TaskInstance> out = new ArrayList<>();
+        if (wanted.isEmpty()) {
+            return out;
+        }
+        for (Due due : from == null ? scheduled : scheduled.tailSet(from, false)) {
+            if (out.size() >= limit || !due.time().isBefore(before)) {
+                break;
+            }
+            Row row = rows.get(due.id());
+            if (row != null
+                    && row.in(wanted)
+                    && row.instance().state() == InstanceState.SCHEDULED
+                    && row.instance().scheduledTime().equals(due.time())) {
+                out.add(row.instance());
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public List<OwnedInstance> findOwned(Set<InstanceState> states, String owner, int limit, int[] partitions) {
+        Objects.requireNonNull(states, "states");
+        BitSet wanted = partitionSet(partitions);
+        Collection<Row> candidates = IN_FLIGHT_STATES.containsAll(states)
+                ? inFlight.stream().map(rows::get).filter(Objects::nonNull).toList()
+                : rows.values();
+        return candidates.stream()
+                .filter(r -> r.in(wanted) && states.contains(r.instance().state()))
+                .filter(r -> owner == null || owner.equals(r.owner()))
+                .sorted(Comparator.comparing((Row r) -> r.instance().scheduledTime())
+                        .thenComparing(r -> r.instance().id()))
+                .limit(Math.max(0, limit))
+                .map(Row::owned)
+                .toList();
+    }
+
+    @Override
+    public int fillPartitions(int count, int limit) {
+        Partitions.requireCount(count);
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be >= 1, was " + limit);
+        }
+        int known = partitionCount;
+        if (known != 0 && known != count) {
+            throw new PartitionCountMismatchException(known, count);
+        }
+        // unfinished instances first, then DEAD ones; those finished for good keep none, as in every store
+        List<Row> found = rows.values().stream()
+                .filter(r -> r.partition() == null
+                        && !r.instance().state().successors().isEmpty())
+                .sorted(Comparator.comparing((Row r) -> r.instance().state().isFinal()))
+                .limit(limit)
+                .toList();
+        for (Row r : found) {
+            rows.computeIfPresent(
+                    r.instance().id(),
+                    (id, row) -> row.partition() != null ? row : row.inPartition(Partitions.of(row.instance(), count)));
+        }
+        return found.size();
+    }
+
+    /** The partitions asked for, as a set; numbers no partition can have are left out, as they match no row. */
+    private static BitSet partitionSet(int[] partitions) {
+        Objects.requireNonNull(partitions, "partitions");
+        BitSet set = new BitSet();
+        for (int p : partitions) {
+            if (p >= 0 && p < PartitionLeases.MAX_PARTITIONS) {
+                set.set(p);
+            }
+        }
+        return set;
     }
 
     @Override

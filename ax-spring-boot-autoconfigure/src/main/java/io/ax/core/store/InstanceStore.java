@@ -7,8 +7,14 @@ import io.ax.core.IllegalTransitionException;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
+import io.ax.core.cluster.PartitionLeases;
+import io.ax.core.cluster.Partitions;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -127,6 +133,131 @@ public interface InstanceStore {
      * @param afterId the id of that instance; ignored when {@code afterTime} is null
      */
     List<TaskInstance> findScheduled(Instant before, Instant afterTime, String afterId, int limit);
+
+    // ---- partitions ----------------------------------------------------------------------------------------------
+
+    /**
+     * The partition count this store writes into every new instance ({@link Partitions#of(TaskInstance, int)}): the
+     * cluster's, which the store learns when the partitions it keeps ({@link
+     * io.ax.core.cluster.ClusterStore#partitionLeases}) record or read it. While it is 0 the store writes instances
+     * without a partition, and {@link #fillPartitions} gives them one later. The default: 0, a store that keeps no
+     * partitions. Thread-safe; never throws.
+     */
+    default int partitionCount() {
+        return 0;
+    }
+
+    /**
+     * Like {@link #findScheduled(Instant, Instant, String, int)}, with its order, bound, cursor and limit, for the
+     * instances of {@code partitions} only: what the owner of those partitions reads. An instance without a partition
+     * (see {@link #fillPartitions}) is in none of them, so never returned here.
+     *
+     * <p>The default pages through {@link #findScheduled(Instant, Instant, String, int)} and keeps the instances whose
+     * partition, computed with {@link #partitionCount()}, is listed; it returns nothing while that count is 0. A store
+     * that keeps the partition in its rows answers from an index on (state, partition, scheduled time, id): the cost
+     * follows the due rows of those partitions, not the rows pending after {@code before} or in other partitions.
+     * Thread-safe.
+     *
+     * @param partitions the partitions, each 0 to the count - 1 (a number outside matches nothing), in any order;
+     *     empty: nothing is returned
+     * @throws NullPointerException when {@code before} or {@code partitions} is null
+     */
+    default List<TaskInstance> findScheduled(
+            Instant before, Instant afterTime, String afterId, int limit, int[] partitions) {
+        Objects.requireNonNull(before, "before");
+        BitSet wanted = partitionSet(partitions);
+        int count = partitionCount();
+        List<TaskInstance> found = new ArrayList<>();
+        if (count == 0 || wanted.isEmpty() || limit <= 0) {
+            return found;
+        }
+        int page = Math.max(limit, 256); // a few partitions of many: read in pages that find something
+        Instant time = afterTime;
+        String id = afterId;
+        while (true) {
+            List<TaskInstance> some = findScheduled(before, time, id, page);
+            for (TaskInstance i : some) {
+                if (wanted.get(Partitions.of(i, count)) && found.add(i) && found.size() == limit) {
+                    return found;
+                }
+            }
+            if (some.size() < page) {
+                return found;
+            }
+            time = some.get(some.size() - 1).scheduledTime();
+            id = some.get(some.size() - 1).id();
+        }
+    }
+
+    /**
+     * Like {@link #findOwned(Set, String, int)}, for the instances of {@code partitions} only, oldest scheduled time
+     * first, ties by id. An instance without a partition (see {@link #fillPartitions}) is in none of them.
+     *
+     * <p>The default reads every instance {@link #findOwned(Set, String, int)} finds and keeps those whose partition,
+     * computed with {@link #partitionCount()}, is listed; it returns nothing while that count is 0. A store that keeps
+     * the partition in its rows reads them by an index on (state, partition). Thread-safe.
+     *
+     * @param owner only those assigned to this node; null for all
+     * @param partitions the partitions, each 0 to the count - 1 (a number outside matches nothing), in any order;
+     *     empty: nothing is returned
+     * @throws NullPointerException when {@code states} or {@code partitions} is null
+     */
+    default List<OwnedInstance> findOwned(Set<InstanceState> states, String owner, int limit, int[] partitions) {
+        Objects.requireNonNull(states, "states");
+        BitSet wanted = partitionSet(partitions);
+        int count = partitionCount();
+        if (count == 0 || wanted.isEmpty() || states.isEmpty() || limit <= 0) {
+            return List.of();
+        }
+        return findOwned(states, owner, Integer.MAX_VALUE).stream()
+                .filter(o -> wanted.get(Partitions.of(o.instance(), count)))
+                .sorted(Comparator.comparing((OwnedInstance o) -> o.instance().scheduledTime())
+                        .thenComparing(o -> o.instance().id()))
+                .limit(limit)
+                .toList();
+    }
+
+    /**
+     * Gives a partition ({@link Partitions#of(TaskInstance, int)} for {@code count}) to up to {@code limit} instances
+     * that have none: those written before the store kept partitions, or before it knew the count. Only instances
+     * that can still change are given one (in a state with {@link InstanceState#successors()}: unfinished ones first,
+     * then DEAD ones, which a replay brings back). Instances that finished for good (SUCCESS, SKIPPED, CANCELLED) are
+     * never read by partition: they keep none until retention deletes them, so an upgrade rewrites no history.
+     *
+     * <p>An engine calls it in small batches at start, until it returns 0. Nodes may call it at the same time: an
+     * instance's partition is a function of columns that never change, and a row that has a partition is never
+     * given another. A store that keeps partitions in its rows finds the rows by an index on (state, partition) and
+     * fills them in one short transaction per call. The default: 0, a store that computes partitions as it reads.
+     * Thread-safe.
+     *
+     * @param count the cluster's partition count, as {@link io.ax.core.cluster.PartitionLeases#partitions} returned
+     * @param limit at most this many instances are given a partition; at least 1
+     * @return how many instances without a partition it found, each of which has one now (given by this call, or by
+     *     another node's at the same moment); 0 when none is left
+     * @throws IllegalArgumentException when {@code count} is not between 1 and {@link
+     *     io.ax.core.cluster.PartitionLeases#MAX_PARTITIONS}, or {@code limit} is below 1
+     * @throws io.ax.core.cluster.PartitionCountMismatchException when the store knows another count ({@link
+     *     #partitionCount()})
+     */
+    default int fillPartitions(int count, int limit) {
+        Partitions.requireCount(count);
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be >= 1, was " + limit);
+        }
+        return 0;
+    }
+
+    /** The partitions asked for, as a set; numbers outside 0 to the largest count are left out: they match nothing. */
+    private static BitSet partitionSet(int[] partitions) {
+        Objects.requireNonNull(partitions, "partitions");
+        BitSet set = new BitSet();
+        for (int p : partitions) {
+            if (p >= 0 && p < PartitionLeases.MAX_PARTITIONS) {
+                set.set(p);
+            }
+        }
+        return set;
+    }
 
     /** The instance of {@code taskName} with {@code key}, if any. */
     Optional<TaskInstance> findByKey(String taskName, String key);

@@ -226,4 +226,17 @@ class PartitionOwnershipTest {
         }
         return counts;
     }
+
+    @Test
+    void movedPartitionsAreLoggedAsRangesAndALongListIsCut() {
+        assertThat(PartitionOwnership.ranges(List.of(9, 0, 1, 2, 3, 7, 10))).isEqualTo("[0-3, 7, 9-10]");
+        assertThat(PartitionOwnership.ranges(List.of())).isEqualTo("[]");
+        List<Integer> scattered = new java.util.ArrayList<>();
+        for (int p = 0; p < 60; p += 2) {
+            scattered.add(p);
+        }
+        assertThat(PartitionOwnership.logged(scattered))
+                .isEqualTo("[0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, ... (30 in all)]");
+        assertThat(PartitionOwnership.logged(List.of(1, 2, 3))).isEqualTo("[1-3]");
+    }
 }

@@ -245,6 +245,48 @@ public abstract class PartitionLeasesContract {
     }
 
     @Test
+    void manyPartitionsAreTakenTogetherLeavingALiveOwnersOnes() {
+        leases.partitions(8);
+        join("n1", "inc-1");
+        join("n2", "inc-2");
+        long before = leases.take(3, "n2", "inc-2", LONG).orElseThrow().epoch();
+
+        List<PartitionLease> taken = leases.takeAll(List.of(0, 1, 2, 3, 4, 5, 6, 7), "n1", "inc-1", LONG);
+
+        assertThat(taken).extracting(PartitionLease::partition).containsExactlyInAnyOrder(0, 1, 2, 4, 5, 6, 7);
+        assertThat(taken).allSatisfy(p -> {
+            assertThat(p.ownedBy("n1", "inc-1")).isTrue();
+            assertThat(p.epoch()).as("a move").isEqualTo(1);
+            assertThat(leases.holds(p.partition(), "n1", p.epoch())).isTrue();
+        });
+        assertThat(leases.holds(3, "n2", before))
+                .as("a live owner's partition stays its own")
+                .isTrue();
+        assertThat(leases.takeAll(List.of(0, 1), "n1", "inc-1", LONG))
+                .as("taken already: no move")
+                .isEmpty();
+    }
+
+    @Test
+    void manyPartitionsAreGivenUpTogetherOnlyAtTheEpochsHeld() {
+        leases.partitions(4);
+        join("n1", "inc-1");
+        join("n2", "inc-2");
+        List<PartitionLease> taken = leases.takeAll(List.of(0, 1, 2, 3), "n1", "inc-1", LONG);
+        java.util.Map<Integer, Long> held = new java.util.TreeMap<>();
+        taken.forEach(p -> held.put(p.partition(), p.epoch()));
+        held.put(2, held.get(2) + 1); // an epoch it does not hold
+
+        List<Integer> released = leases.releaseAll(held, "n1");
+
+        assertThat(released).containsExactlyInAnyOrder(0, 1, 3);
+        assertThat(leases.holds(2, "n1", held.get(2) - 1)).isTrue();
+        assertThat(leases.takeAll(List.of(0, 1, 3), "n2", "inc-2", LONG))
+                .as("given up: taken at once by another live node")
+                .hasSize(3);
+    }
+
+    @Test
     void epochsOnlyGrowAndOnlyTheLastHolds() {
         leases.partitions(1);
         join("n1", "inc-1");

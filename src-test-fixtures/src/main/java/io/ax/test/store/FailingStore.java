@@ -223,6 +223,28 @@ public final class FailingStore implements InstanceStore, ClusterStore {
         return read("findScheduled", () -> store.findScheduled(before, afterTime, afterId, limit));
     }
 
+    /** The wrapped store's, never failing: the store knows it in memory, it reads nothing. */
+    @Override
+    public int partitionCount() {
+        return store.partitionCount();
+    }
+
+    @Override
+    public List<TaskInstance> findScheduled(
+            Instant before, Instant afterTime, String afterId, int limit, int[] partitions) {
+        return read("findScheduled", () -> store.findScheduled(before, afterTime, afterId, limit, partitions));
+    }
+
+    @Override
+    public List<OwnedInstance> findOwned(Set<InstanceState> states, String owner, int limit, int[] partitions) {
+        return read("findOwned", () -> store.findOwned(states, owner, limit, partitions));
+    }
+
+    @Override
+    public int fillPartitions(int count, int limit) {
+        return write("fillPartitions", () -> store.fillPartitions(count, limit));
+    }
+
     @Override
     public Optional<TaskInstance> findByKey(String taskName, String key) {
         return read("findByKey", () -> store.findByKey(taskName, key));
