@@ -21,6 +21,17 @@ import java.util.Objects;
  *     whose assignment was taken back loses)
  * @param fence when above 0, the leader epoch the change is conditional on, in the same statement: a deposed leader's
  *     write is rejected with {@link io.ax.core.cluster.FencedOutException}; 0 for changes that need no leader
+ * @param partitionEpoch when above 0, the epoch of the instance's partition the change is conditional on: it applies
+ *     only if the partition the store keeps in the instance's row is, in the same statement, still at this epoch,
+ *     read with a lock shared with other such writes and exclusive of a move of the partition. So a take of the
+ *     partition waits for every such write in flight (and its new owner's first read sees it), and such a write that
+ *     meets a take in flight waits for it, then reads the new epoch and changes nothing: a deposed owner's write is
+ *     rejected with {@link io.ax.core.cluster.FencedOutException} naming the partition. The partition is the row's
+ *     own, so none travels with the change; a row without one (written before the store knew the count, until
+ *     {@link io.ax.core.store.InstanceStore#fillPartitions} gives it one) fails the fence. The row records the epoch
+ *     ({@link io.ax.core.store.OwnedInstance#epoch()}) as a leader's change records the leader's. 0 for changes
+ *     fenced by no partition. Independent of {@code fence}: a change may carry both, and then needs both, and the row
+ *     records the leader's
  */
 public record Transition(
         String instanceId,
@@ -33,7 +44,8 @@ public record Transition(
         Instant dueAt,
         String owner,
         String expectedOwner,
-        long fence) {
+        long fence,
+        long partitionEpoch) {
 
     /** A transition conditional on the state only. */
     public Transition(
@@ -60,6 +72,22 @@ public record Transition(
         this(instanceId, from, to, attempt, node, at, reason, dueAt, null, null, 0);
     }
 
+    /** A transition fenced, when {@code fence} is above 0, by the leader's epoch only. */
+    public Transition(
+            String instanceId,
+            InstanceState from,
+            InstanceState to,
+            int attempt,
+            String node,
+            Instant at,
+            String reason,
+            Instant dueAt,
+            String owner,
+            String expectedOwner,
+            long fence) {
+        this(instanceId, from, to, attempt, node, at, reason, dueAt, owner, expectedOwner, fence, 0);
+    }
+
     public Transition {
         Objects.requireNonNull(instanceId, "instanceId");
         Objects.requireNonNull(from, "from");
@@ -73,28 +101,58 @@ public record Transition(
         if (fence < 0) {
             throw new IllegalArgumentException("fence must be >= 0, was " + fence);
         }
+        if (partitionEpoch < 0) {
+            throw new IllegalArgumentException("partitionEpoch must be >= 0, was " + partitionEpoch);
+        }
     }
 
     /** This change, assigning the instance to {@code newOwner}, by the leader of {@code epoch}. */
     public Transition assignedTo(String newOwner, long epoch) {
-        return new Transition(instanceId, from, to, attempt, node, at, reason, dueAt, newOwner, expectedOwner, epoch);
+        return new Transition(
+                instanceId, from, to, attempt, node, at, reason, dueAt, newOwner, expectedOwner, epoch, partitionEpoch);
     }
 
     /** This change, made only if the instance is (still) assigned to {@code node}, which keeps it. */
     public Transition ownedBy(String expected) {
-        return new Transition(instanceId, from, to, attempt, node, at, reason, dueAt, expected, expected, fence);
+        return new Transition(
+                instanceId, from, to, attempt, node, at, reason, dueAt, expected, expected, fence, partitionEpoch);
     }
 
     /** This change, taken from {@code previousOwner} by the leader of {@code epoch}; {@code newOwner} may be null. */
     public Transition takenFrom(String previousOwner, String newOwner, long epoch) {
-        return new Transition(instanceId, from, to, attempt, node, at, reason, dueAt, newOwner, previousOwner, epoch);
+        return new Transition(
+                instanceId, from, to, attempt, node, at, reason, dueAt, newOwner, previousOwner, epoch, partitionEpoch);
     }
 
-    /** This change without its fence: for a store that cannot check the epoch of a lease kept elsewhere. */
+    /**
+     * This change, made only while the partition of the instance's row is at {@code epoch} (see {@link
+     * #partitionEpoch()}); 0 takes the partition fence off. The leader fence, if any, stays.
+     */
+    public Transition fencedByPartition(long epoch) {
+        return new Transition(
+                instanceId, from, to, attempt, node, at, reason, dueAt, owner, expectedOwner, fence, epoch);
+    }
+
+    /**
+     * This change without its leader fence: for a store that cannot check the epoch of a lease kept elsewhere. The
+     * partition fence stays: a store keeps its partitions beside its rows.
+     */
     public Transition unfenced() {
         return fence == 0
                 ? this
-                : new Transition(instanceId, from, to, attempt, node, at, reason, dueAt, owner, expectedOwner, 0);
+                : new Transition(
+                        instanceId,
+                        from,
+                        to,
+                        attempt,
+                        node,
+                        at,
+                        reason,
+                        dueAt,
+                        owner,
+                        expectedOwner,
+                        0,
+                        partitionEpoch);
     }
 
     /** The owner the instance has after this change, given the one it had: a move to SCHEDULED clears it. */

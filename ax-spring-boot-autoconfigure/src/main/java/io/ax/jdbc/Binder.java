@@ -44,6 +44,12 @@ final class Binder {
     /** {@link #INSERT_TYPES} and the epoch a fenced insert is conditional on. */
     static final int[] INSERT_TYPES_FENCED = fencedTypes();
 
+    /** {@link #INSERT_TYPES}, then the partition and its epoch of {@link Sql#insertInstanceInPartition}. */
+    static final int[] INSERT_TYPES_IN_PARTITION = withTypes(INSERT_TYPES, Types.INTEGER, Types.BIGINT);
+
+    /** {@link #INSERT_TYPES_IN_PARTITION} and the leader's epoch of {@link Sql#insertInstanceInPartitionFenced}. */
+    static final int[] INSERT_TYPES_IN_PARTITION_FENCED = withTypes(INSERT_TYPES_IN_PARTITION, Types.BIGINT);
+
     /** The SQL types of {@link #updateArgs}: the due time is often null in every row of a batch. */
     static final int[] UPDATE_TYPES = {
         Types.VARCHAR,
@@ -62,6 +68,9 @@ final class Binder {
         Types.BIGINT,
         Types.BIGINT // expected owner (twice), fence (twice)
     };
+
+    /** The SQL types of {@link #updateArgsInPartition}. */
+    static final int[] UPDATE_TYPES_IN_PARTITION = inPartitionTypes();
 
     private Binder() {}
 
@@ -99,6 +108,37 @@ final class Binder {
         Object[] withFence = Arrays.copyOf(args, args.length + 1);
         withFence[args.length] = fence;
         return withFence;
+    }
+
+    /**
+     * For {@link Sql#insertInstanceInPartition} ({@code fence} 0) or {@link Sql#insertInstanceInPartitionFenced}: the
+     * arguments of {@link #instanceArgs}, then the row's partition (the last of them, null while the count is unknown:
+     * then the fence fails) and the epoch it must be at, then the leader's epoch when {@code fence > 0}.
+     */
+    static Object[] inPartition(Object[] args, long partitionEpoch, long fence) {
+        Object[] with = Arrays.copyOf(args, args.length + (fence > 0 ? 3 : 2));
+        with[args.length] = args[args.length - 1];
+        with[args.length + 1] = partitionEpoch;
+        if (fence > 0) {
+            with[args.length + 2] = fence;
+        }
+        return with;
+    }
+
+    /**
+     * For {@link Sql#updateStateInPartition}: {@link #updateArgs} with the partition's epoch (0: none) twice after the
+     * leader's epoch of the new value, and twice at the end for the fence.
+     */
+    static Object[] updateArgsInPartition(Transition t) {
+        Object[] args = updateArgs(t);
+        Object[] with = new Object[args.length + 4];
+        System.arraycopy(args, 0, with, 0, 8);
+        with[8] = t.partitionEpoch();
+        with[9] = t.partitionEpoch();
+        System.arraycopy(args, 8, with, 10, args.length - 8);
+        with[with.length - 2] = t.partitionEpoch();
+        with[with.length - 1] = t.partitionEpoch();
+        return with;
     }
 
     /** For {@link Sql#updateState}. */
@@ -240,6 +280,23 @@ final class Binder {
     /** A trigger as the task table describes it: its first 500 characters. */
     static String description(String trigger) {
         return trigger.length() > DESCRIPTION_LIMIT ? trigger.substring(0, DESCRIPTION_LIMIT) : trigger;
+    }
+
+    private static int[] inPartitionTypes() {
+        int[] t = new int[UPDATE_TYPES.length + 4];
+        System.arraycopy(UPDATE_TYPES, 0, t, 0, 8);
+        t[8] = Types.BIGINT;
+        t[9] = Types.BIGINT;
+        System.arraycopy(UPDATE_TYPES, 8, t, 10, UPDATE_TYPES.length - 8);
+        t[t.length - 2] = Types.BIGINT;
+        t[t.length - 1] = Types.BIGINT;
+        return t;
+    }
+
+    private static int[] withTypes(int[] types, int... more) {
+        int[] t = Arrays.copyOf(types, types.length + more.length);
+        System.arraycopy(more, 0, t, types.length, more.length);
+        return t;
     }
 
     private static int[] fencedTypes() {

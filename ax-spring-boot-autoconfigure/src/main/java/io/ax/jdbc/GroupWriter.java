@@ -16,16 +16,19 @@ interface GroupWriter {
     /**
      * Inserts new instances with their payloads, leaving out each one whose task already has an instance with the
      * same key (also one earlier in {@code fires}). When {@code fence > 0} each row is written only while that epoch
-     * is the leader's; the caller tells a fenced-out group from duplicates.
+     * is the leader's, and a fire with a {@link NewFire#partitionEpoch()} only while the row's partition is at it; the
+     * caller tells a fenced-out row from a duplicate.
      *
      * @param partitions the partition count each row's partition is computed for; 0 while unknown: rows without one
+     *     (which fail a partition fence)
      * @return per fire, whether its instance was written
      */
     boolean[] insertInstances(List<NewFire> fires, long fence, int partitions);
 
     /**
-     * Applies changes of state as if one after the other, each only where its conditions hold, with one audit row
-     * per change applied. The caller tells a change that lost to a takeover from one that lost to another writer.
+     * Applies changes of state as if one after the other, each only where its conditions hold (the leader's epoch,
+     * the epoch of the row's partition, when the change carries them), with one audit row per change applied. The
+     * caller tells a change that lost to a takeover or a move from one that lost to another writer.
      *
      * @return per transition, whether it applied
      */

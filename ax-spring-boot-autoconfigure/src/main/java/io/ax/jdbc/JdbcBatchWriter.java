@@ -21,10 +21,10 @@ final class JdbcBatchWriter implements GroupWriter {
     private final Sql sql;
     private final Dialect dialect;
     /**
-     * Whether the driver takes a leader's fenced inserts ({@code INSERT ... SELECT}) as one batch. MariaDB's driver
-     * sends a batch of inserts in the server's bulk protocol, which refuses {@code INSERT ... SELECT} (error 1295,
-     * "not supported in the prepared statement protocol yet"): learnt at the first refusal, after which such groups
-     * go one statement per row.
+     * Whether the driver takes fenced inserts ({@code INSERT ... SELECT}, a leader's or an owner's) as one batch.
+     * MariaDB's driver sends a batch of inserts in the server's bulk protocol, which refuses {@code INSERT ... SELECT}
+     * (error 1295, "not supported in the prepared statement protocol yet"): learnt at the first refusal, after which
+     * such groups go one statement per row.
      */
     private volatile boolean fencedInsertsBatch = true;
 
@@ -36,52 +36,90 @@ final class JdbcBatchWriter implements GroupWriter {
     }
 
     /**
+     * One row's insert: the statement, its arguments and their types, and whether the statement is fenced, an {@code
+     * INSERT ... SELECT}, which MariaDB's bulk protocol refuses.
+     */
+    private record Insert(String statement, Object[] args, int[] types, boolean selects) {}
+
+    /**
      * {@inheritDoc}
      *
-     * <p>The fast path is one batch; if it meets a duplicate, each row is checked and inserted on its own.
+     * <p>The fast path is one batch per run of rows written by the same statement (one run unless fires fenced by
+     * their partitions and fires without that fence are mixed), in order; if it meets a duplicate, each row is checked
+     * and inserted on its own.
      */
     @Override
     public boolean[] insertInstances(List<NewFire> fires, long fence, int partitions) {
         boolean[] written = new boolean[fires.size()];
-        String insert = fence > 0 ? sql.insertInstanceFenced : sql.insertInstance;
-        int[] types = fence > 0 ? Binder.INSERT_TYPES_FENCED : Binder.INSERT_TYPES;
-        List<Object[]> rows = fires.stream()
-                .map(f -> Binder.fenced(Binder.instanceArgs(f.instance(), f.payload(), partitions), fence))
-                .toList();
-        if (fence > 0 && rows.size() > 1 && !fencedInsertsBatch) {
-            return insertEach(fires, rows, insert, types, written);
+        List<Insert> rows =
+                fires.stream().map(f -> insert(f, fence, partitions)).toList();
+        boolean selects = rows.stream().anyMatch(Insert::selects);
+        if (selects && rows.size() > 1 && !fencedInsertsBatch) {
+            return insertEach(fires, rows, written);
         }
         try {
-            int[] counts = batches.run(insert, rows, types);
-            for (int i = 0; i < counts.length; i++) {
-                written[i] = counts[i] != 0; // 0: fenced out (a duplicate throws)
+            int from = 0;
+            for (int i = 1; i <= rows.size(); i++) {
+                if (i < rows.size()
+                        && rows.get(i).statement().equals(rows.get(from).statement())) {
+                    continue;
+                }
+                List<Object[]> run =
+                        rows.subList(from, i).stream().map(Insert::args).toList();
+                int[] counts = batches.run(
+                        rows.get(from).statement(), run, rows.get(from).types());
+                for (int k = 0; k < counts.length; k++) {
+                    written[from + k] = counts[k] != 0; // 0: fenced out (a duplicate throws)
+                }
+                from = i;
             }
         } catch (DataAccessException e) {
-            if (fence > 0 && refusedInBulk(e)) {
+            if (selects && refusedInBulk(e)) {
                 fencedInsertsBatch = false;
-                return insertEach(fires, rows, insert, types, written);
+                return insertEach(fires, rows, written);
             }
             if (!dialect.isDuplicateKey(e)) {
                 throw e;
             }
-            insertEach(fires, rows, insert, types, written);
+            insertEach(fires, rows, written);
         }
         return written;
+    }
+
+    /** How a fire is written: plain, fenced by the leader's epoch, by its partition's, or by both. */
+    private Insert insert(NewFire fire, long fence, int partitions) {
+        Object[] args = Binder.instanceArgs(fire.instance(), fire.payload(), partitions);
+        if (fire.partitionEpoch() > 0) {
+            return fence > 0
+                    ? new Insert(
+                            sql.insertInstanceInPartitionFenced,
+                            Binder.inPartition(args, fire.partitionEpoch(), fence),
+                            Binder.INSERT_TYPES_IN_PARTITION_FENCED,
+                            true)
+                    : new Insert(
+                            sql.insertInstanceInPartition,
+                            Binder.inPartition(args, fire.partitionEpoch(), 0),
+                            Binder.INSERT_TYPES_IN_PARTITION,
+                            true);
+        }
+        return fence > 0
+                ? new Insert(sql.insertInstanceFenced, Binder.fenced(args, fence), Binder.INSERT_TYPES_FENCED, true)
+                : new Insert(sql.insertInstance, args, Binder.INSERT_TYPES, false);
     }
 
     /**
      * One statement per row, each row that is there already (the batch got as far as it, or an earlier attempt
      * wrote it) counted as written, and a duplicate as not.
      */
-    private boolean[] insertEach(
-            List<NewFire> fires, List<Object[]> rows, String insert, int[] types, boolean[] written) {
+    private boolean[] insertEach(List<NewFire> fires, List<Insert> rows, boolean[] written) {
         for (int i = 0; i < written.length; i++) {
             if (exists(fires.get(i))) {
                 written[i] = true;
                 continue;
             }
+            Insert row = rows.get(i);
             try {
-                written[i] = jdbc.update(insert, rows.get(i), types) == 1;
+                written[i] = jdbc.update(row.statement(), row.args(), row.types()) == 1;
             } catch (DataAccessException duplicate) {
                 if (!dialect.isDuplicateKey(duplicate)) {
                     throw duplicate;
@@ -117,8 +155,17 @@ final class JdbcBatchWriter implements GroupWriter {
      */
     @Override
     public boolean[] transitionAll(List<Transition> transitions) {
-        int[] counts = batches.run(
-                sql.updateState, transitions.stream().map(Binder::updateArgs).toList(), Binder.UPDATE_TYPES);
+        // a group with no change fenced by its partition runs the statement it always ran
+        boolean inPartition = transitions.stream().anyMatch(t -> t.partitionEpoch() > 0);
+        int[] counts = inPartition
+                ? batches.run(
+                        sql.updateStateInPartition,
+                        transitions.stream().map(Binder::updateArgsInPartition).toList(),
+                        Binder.UPDATE_TYPES_IN_PARTITION)
+                : batches.run(
+                        sql.updateState,
+                        transitions.stream().map(Binder::updateArgs).toList(),
+                        Binder.UPDATE_TYPES);
         boolean[] applied = new boolean[counts.length];
         List<Object[]> audits = new ArrayList<>(counts.length);
         for (int i = 0; i < counts.length; i++) {

@@ -37,6 +37,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -228,8 +229,10 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
         if (fires.isEmpty()) {
             return new boolean[0];
         }
+        // one count for the rows and for telling their fences: the store may learn it meanwhile
+        int count = partitionCount;
         return tx.execute(() -> {
-            boolean[] written = groups.insertInstances(fires, fence, partitionCount);
+            boolean[] written = groups.insertInstances(fires, fence, count);
             if (fence > 0) {
                 for (boolean w : written) {
                     if (!w) {
@@ -238,6 +241,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
                     }
                 }
             }
+            checkPartitionFences(fires, written, count);
             List<AuditEntry> audits = new ArrayList<>(fires.size() * 2);
             // the last series fire of a task in the group is its next one, as if the fires were written one by one
             Map<String, NextFire> nextFires = new LinkedHashMap<>();
@@ -279,16 +283,92 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
         }
     }
 
+    /**
+     * Throws when a fire fenced by its partition was left out because the partition moved (or the row would have
+     * none), rather than as a duplicate: the transaction must roll back whole, as for a stale leader.
+     */
+    private void checkPartitionFences(List<NewFire> fires, boolean[] written, int count) {
+        Map<Integer, Long> epochs = new HashMap<>();
+        for (int i = 0; i < written.length; i++) {
+            NewFire fire = fires.get(i);
+            if (!written[i] && fire.partitionEpoch() > 0) {
+                checkPartitionFence(Binder.partition(fire.instance(), count), fire.partitionEpoch(), epochs);
+            }
+        }
+    }
+
+    /**
+     * Throws when a change fenced by its row's partition was not applied because the partition moved (or the row has
+     * none), rather than because it lost to another writer; a row that is gone lost, as without the fence.
+     */
+    private void checkPartitionFences(List<Transition> transitions, boolean[] applied) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < applied.length; i++) {
+            if (!applied[i] && transitions.get(i).partitionEpoch() > 0) {
+                ids.add(transitions.get(i).instanceId());
+            }
+        }
+        if (ids.isEmpty()) {
+            return;
+        }
+        // the instances that exist, with their partitions (null: none)
+        Map<String, Integer> partitionsOf = new HashMap<>();
+        for (int from = 0; from < ids.size(); from += JdbcBatches.SIZE) {
+            List<String> chunk = ids.subList(from, Math.min(ids.size(), from + JdbcBatches.SIZE));
+            jdbc.query(
+                    sql.partitionsOf(chunk.size()),
+                    rs -> {
+                        String id = rs.getString(1);
+                        int p = rs.getInt(2);
+                        partitionsOf.put(id, rs.wasNull() ? null : p);
+                    },
+                    chunk.toArray());
+        }
+        Map<Integer, Long> epochs = new HashMap<>();
+        for (int i = 0; i < applied.length; i++) {
+            Transition t = transitions.get(i);
+            if (!applied[i] && t.partitionEpoch() > 0 && partitionsOf.containsKey(t.instanceId())) {
+                checkPartitionFence(partitionsOf.get(t.instanceId()), t.partitionEpoch(), epochs);
+            }
+        }
+    }
+
+    /**
+     * Throws when {@code partition} (null: none) is not at {@code epoch}. The epoch is read with the fence's shared
+     * lock, as the fence read it (a plain read could see an older snapshot on MySQL and MariaDB), once per partition
+     * in {@code epochs}: the lock keeps it until the transaction ends.
+     */
+    private void checkPartitionFence(Integer partition, long epoch, Map<Integer, Long> epochs) {
+        if (partition == null) {
+            throw new FencedOutException(FencedOutException.NO_PARTITION, epoch);
+        }
+        Long current = epochs.computeIfAbsent(partition, p -> {
+            List<Long> found = jdbc.queryForList(sql.partitionEpoch, Long.class, p);
+            return found.isEmpty() ? -1L : found.get(0);
+        });
+        if (current != epoch) {
+            throw new FencedOutException(partition, epoch);
+        }
+    }
+
     @Override
     public boolean transition(Transition t) {
         Boolean applied = tx.execute(() -> {
-            int rows = jdbc.update(sql.updateState, Binder.updateArgs(t), Binder.UPDATE_TYPES);
+            int rows = t.partitionEpoch() > 0
+                    ? jdbc.update(
+                            sql.updateStateInPartition,
+                            Binder.updateArgsInPartition(t),
+                            Binder.UPDATE_TYPES_IN_PARTITION)
+                    : jdbc.update(sql.updateState, Binder.updateArgs(t), Binder.UPDATE_TYPES);
             if (rows > 1) {
                 throw new AxException(
                         "Instance id " + t.instanceId() + " matched " + rows + " rows: the schema is broken");
             }
             if (rows == 0 && t.fence() > 0) {
                 checkFence(t.fence());
+            }
+            if (rows == 0 && t.partitionEpoch() > 0) {
+                checkPartitionFences(List.of(t), new boolean[] {false});
             }
             if (rows == 1) {
                 jdbc.update(sql.insertAudit, Binder.auditArgs(Binder.auditEntry(t)));
@@ -311,7 +391,10 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
         return tx.execute(() -> checkFenced(groups.transitionAll(transitions), transitions, fenced));
     }
 
-    /** Throws, rolling the group back, when a fenced change was not applied because its epoch is stale. */
+    /**
+     * Throws, rolling the group back, when a fenced change was not applied because its epoch is stale: the leader's,
+     * or that of its row's partition.
+     */
     private boolean[] checkFenced(boolean[] applied, List<Transition> transitions, long fence) {
         if (fence > 0) {
             for (int i = 0; i < applied.length; i++) {
@@ -320,6 +403,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
                 }
             }
         }
+        checkPartitionFences(transitions, applied);
         return applied;
     }
 

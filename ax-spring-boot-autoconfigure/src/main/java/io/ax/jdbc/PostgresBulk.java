@@ -36,43 +36,78 @@ final class PostgresBulk implements GroupWriter {
     private final JdbcTemplate jdbc;
     private final String insertInstances;
     private final String insertInstancesFenced;
+    private final String insertInstancesInPartitions;
+    private final String insertInstancesInPartitionsFenced;
     private final String updateStatesOneFence;
     private final String updateStates;
+    private final String updateStatesOneFenceInPartitions;
+    private final String updateStatesInPartitions;
     private final String insertAudits;
     private final String updateNextFires;
 
     PostgresBulk(JdbcTemplate jdbc, String prefix) {
         this.jdbc = jdbc;
         // ORDER BY the ordinality: of two new rows with the same key, the first one given is written
-        insertInstances = "INSERT INTO " + prefix + "instance (" + Sql.INSERT_COLUMNS + ")"
-                + " SELECT i, t, s, st, a, n, u, o, k, tp, p, pt FROM unnest(?::varchar[], ?::varchar[], ?::bigint[],"
-                + " ?::varchar[], ?::int[], ?::varchar[], ?::bigint[], ?::varchar[], ?::varchar[], ?::varchar[],"
-                + " ?::bytea[], ?::int[]) WITH ORDINALITY AS r(i, t, s, st, a, n, u, o, k, tp, p, pt, ord) ORDER BY ord"
-                + " ON CONFLICT (task_name, dedupe_key) DO NOTHING RETURNING id";
-        insertInstancesFenced = insertInstances.replace(
-                " ORDER BY ord",
-                " WHERE EXISTS (SELECT 1 FROM " + prefix + "leader l WHERE l.name = 'leader' AND l.epoch = ?)"
-                        + " ORDER BY ord");
+        String leaderFence = "EXISTS (SELECT 1 FROM " + prefix + "leader l WHERE l.name = 'leader' AND l.epoch = ?)";
+        insertInstances = insertInstances(prefix, false, null);
+        insertInstancesFenced = insertInstances(prefix, false, leaderFence);
+        // Each row fenced by its partition's epoch (0: not), read with the shared lock of ClusterSql.partitionFence,
+        // so that a take of the partition waits for the statement and a statement that meets a take in flight waits
+        // for it and reads the new epoch. The partition is the one the store computed for the row (null: the fence
+        // fails). Only for groups that carry such fences: the others run the statements above as they did.
+        insertInstancesInPartitions = insertInstances(prefix, true, null);
+        insertInstancesInPartitionsFenced = insertInstances(prefix, true, leaderFence);
         // owner, owner condition and fence as in Sql.updateState, one value per row
-        updateStates = "UPDATE " + prefix + "instance AS i SET state = u.to_state, attempt = u.attempt, node = u.node,"
+        String update = "UPDATE " + prefix + "instance AS i SET state = u.to_state, attempt = u.attempt, node = u.node,"
                 + " updated_us = u.at_us, owner = CASE WHEN u.clear_owner = 1 THEN NULL ELSE COALESCE(u.owner, i.owner) END,"
-                + " epoch = CASE WHEN u.fence > 0 THEN u.fence ELSE i.epoch END"
+                + " epoch = CASE WHEN u.fence > 0 THEN u.fence%s ELSE i.epoch END"
                 + " FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::int[], ?::varchar[], ?::bigint[],"
-                + " ?::bigint[], ?::int[], ?::varchar[], ?::varchar[], ?::bigint[])"
-                + " AS u(id, from_state, to_state, attempt, node, at_us, due_us, clear_owner, owner, expected_owner, fence)"
+                + " ?::bigint[], ?::int[], ?::varchar[], ?::varchar[], ?::bigint[]%s)"
+                + " AS u(id, from_state, to_state, attempt, node, at_us, due_us, clear_owner, owner, expected_owner, fence%s)"
                 + " WHERE i.id = u.id AND i.state = u.from_state"
                 + " AND (u.due_us IS NULL OR i.scheduled_us = u.due_us)"
                 + " AND (u.expected_owner IS NULL OR i.owner = u.expected_owner)"
                 + " AND (u.fence = 0 OR EXISTS (SELECT 1 FROM " + prefix + "leader l"
-                + " WHERE l.name = 'leader' AND l.epoch = u.fence)) RETURNING i.id";
+                + " WHERE l.name = 'leader' AND l.epoch = %s))%s RETURNING i.id";
+        updateStates = update.formatted("", "", "", "u.fence", "");
         // the usual group: every fenced change carries the same epoch, checked once for the statement, not per row
-        updateStatesOneFence = updateStates.replace("l.epoch = u.fence)) RETURNING", "l.epoch = ?)) RETURNING");
+        updateStatesOneFence = update.formatted("", "", "", "?", "");
+        // each change fenced by the epoch of its row's own partition (0: not), which the row records unless the change
+        // carries a leader's epoch too, as in Sql.updateStateInPartition
+        String partitionFence = " AND (u.partition_epoch = 0 OR EXISTS (SELECT 1 FROM " + prefix + "partition pt"
+                + " WHERE pt.id = i.partition_id AND pt.epoch = u.partition_epoch FOR SHARE))";
+        String partitionEpoch = " WHEN u.partition_epoch > 0 THEN u.partition_epoch";
+        updateStatesInPartitions =
+                update.formatted(partitionEpoch, ", ?::bigint[]", ", partition_epoch", "u.fence", partitionFence);
+        updateStatesOneFenceInPartitions =
+                update.formatted(partitionEpoch, ", ?::bigint[]", ", partition_epoch", "?", partitionFence);
         insertAudits =
                 "INSERT INTO " + prefix + "audit (instance_id, from_state, to_state, node, attempt, at_us, reason)"
                         + " SELECT id, f, t, n, a, at, r FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::varchar[],"
                         + " ?::int[], ?::bigint[], ?::varchar[]) WITH ORDINALITY AS u(id, f, t, n, a, at, r, o) ORDER BY o";
         updateNextFires = "UPDATE " + prefix + "task AS k SET next_fire_us = u.next_us, updated_us = u.at_us"
                 + " FROM unnest(?::varchar[], ?::bigint[], ?::bigint[]) AS u(name, next_us, at_us) WHERE k.name = u.name";
+    }
+
+    /**
+     * The set-based insert: conditional on the leader's epoch when {@code leaderFence} is set (bound after the arrays),
+     * and on each row's partition's epoch (one more array) when {@code inPartitions}.
+     */
+    private static String insertInstances(String prefix, boolean inPartitions, String leaderFence) {
+        String where = "";
+        if (inPartitions) {
+            where = " WHERE (r.pe = 0 OR EXISTS (SELECT 1 FROM " + prefix + "partition f"
+                    + " WHERE f.id = r.pt AND f.epoch = r.pe FOR SHARE))";
+        }
+        if (leaderFence != null) {
+            where += (where.isEmpty() ? " WHERE " : " AND ") + leaderFence;
+        }
+        return "INSERT INTO " + prefix + "instance (" + Sql.INSERT_COLUMNS + ")"
+                + " SELECT i, t, s, st, a, n, u, o, k, tp, p, pt FROM unnest(?::varchar[], ?::varchar[], ?::bigint[],"
+                + " ?::varchar[], ?::int[], ?::varchar[], ?::bigint[], ?::varchar[], ?::varchar[], ?::varchar[],"
+                + " ?::bytea[], ?::int[]" + (inPartitions ? ", ?::bigint[]" : "") + ") WITH ORDINALITY AS"
+                + " r(i, t, s, st, a, n, u, o, k, tp, p, pt" + (inPartitions ? ", pe" : "") + ", ord)" + where
+                + " ORDER BY ord ON CONFLICT (task_name, dedupe_key) DO NOTHING RETURNING id";
     }
 
     /**
@@ -135,9 +170,34 @@ final class PostgresBulk implements GroupWriter {
         }
         // a leader's fires carry its epoch, checked in the same statement; other writers' fires carry none
         boolean fenced = fence > 0;
+        long[] scalars = fenced ? new long[] {fence} : new long[0];
+        Long[] partitionEpochs = new Long[n];
+        boolean inPartitions = false;
+        for (int i = 0; i < n; i++) {
+            partitionEpochs[i] = fires.get(i).partitionEpoch();
+            inPartitions |= partitionEpochs[i] > 0;
+        }
+        if (inPartitions) {
+            return returningIds(
+                    fenced ? insertInstancesInPartitionsFenced : insertInstancesInPartitions,
+                    scalars,
+                    ids,
+                    tasks,
+                    scheduled,
+                    states,
+                    attempts,
+                    nodes,
+                    updated,
+                    origins,
+                    keys,
+                    traceParents,
+                    bytes,
+                    partitionIds,
+                    partitionEpochs);
+        }
         return returningIds(
                 fenced ? insertInstancesFenced : insertInstances,
-                fenced ? new long[] {fence} : new long[0],
+                scalars,
                 ids,
                 tasks,
                 scheduled,
@@ -195,6 +255,8 @@ final class PostgresBulk implements GroupWriter {
             String[] owners = new String[n];
             String[] expectedOwners = new String[n];
             Long[] fences = new Long[n];
+            Long[] partitionEpochs = new Long[n];
+            boolean inPartitions = false;
             for (int k = 0; k < n; k++) {
                 List<Integer> run = runs.get(k);
                 Transition first = transitions.get(run.get(0));
@@ -211,22 +273,42 @@ final class PostgresBulk implements GroupWriter {
                 owners[k] = change.owner();
                 expectedOwners[k] = first.expectedOwner();
                 fences[k] = first.fence();
+                // the chain's first change's, as its other conditions: see follows
+                partitionEpochs[k] = first.partitionEpoch();
+                inPartitions |= partitionEpochs[k] > 0;
             }
             long oneFence = oneFence(fences);
-            Set<String> moved = returningIds(
-                    oneFence >= 0 ? updateStatesOneFence : updateStates,
-                    oneFence >= 0 ? new long[] {oneFence} : new long[0],
-                    ids,
-                    from,
-                    to,
-                    attempts,
-                    nodes,
-                    at,
-                    due,
-                    clearOwner,
-                    owners,
-                    expectedOwners,
-                    fences);
+            long[] scalars = oneFence >= 0 ? new long[] {oneFence} : new long[0];
+            Set<String> moved = inPartitions
+                    ? returningIds(
+                            oneFence >= 0 ? updateStatesOneFenceInPartitions : updateStatesInPartitions,
+                            scalars,
+                            ids,
+                            from,
+                            to,
+                            attempts,
+                            nodes,
+                            at,
+                            due,
+                            clearOwner,
+                            owners,
+                            expectedOwners,
+                            fences,
+                            partitionEpochs)
+                    : returningIds(
+                            oneFence >= 0 ? updateStatesOneFence : updateStates,
+                            scalars,
+                            ids,
+                            from,
+                            to,
+                            attempts,
+                            nodes,
+                            at,
+                            due,
+                            clearOwner,
+                            owners,
+                            expectedOwners,
+                            fences);
             for (int k = 0; k < n; k++) {
                 List<Integer> run = runs.get(k);
                 if (moved.contains(ids[k])) {
@@ -262,7 +344,9 @@ final class PostgresBulk implements GroupWriter {
                 && (next.expectedOwner() == null
                         || (last.to() != InstanceState.SCHEDULED
                                 && next.expectedOwner().equals(last.owner())))
-                && (next.fence() == 0 || next.fence() == first.fence());
+                && (next.fence() == 0 || next.fence() == first.fence())
+                // likewise a partition's fence: the chain's is checked once, for its first change
+                && (next.partitionEpoch() == 0 || next.partitionEpoch() == first.partitionEpoch());
     }
 
     /** The one epoch every fenced change carries (0 when none is fenced), or -1 when they carry several. */

@@ -16,12 +16,17 @@ final class Sql {
 
     final String insertInstance;
     final String insertInstanceFenced;
+    final String insertInstanceInPartition;
+    final String insertInstanceInPartitionFenced;
     final String currentEpoch;
+    final String partitionEpoch;
+    private final String partitionsOfPrefix;
     private final String findOwnedPrefix;
     final String tasksWithLiveFire;
     private final String findAllPrefix;
     final String instanceExists;
     final String updateState;
+    final String updateStateInPartition;
     final String insertAudit;
     final String findInstance;
     final String findByTask;
@@ -71,6 +76,20 @@ final class Sql {
                 + " SELECT " + insertMarks + " FROM " + p
                 + "leader l WHERE l.name = 'leader' AND l.epoch = ?";
         currentEpoch = "SELECT epoch FROM " + p + "leader WHERE name = 'leader'";
+        // An owner's decision: written only while the new row's partition (bound after the values; the store computed
+        // it) is at the owner's epoch, read from the partition's row with the shared lock of ClusterSql.partitionFence:
+        // a take of the partition waits for this insert, and an insert that meets a take in flight waits for it and
+        // then reads the new epoch. Bound as: the values, the partition, its epoch[, the leader's epoch].
+        String lock = dialect.sharedLock();
+        insertInstanceInPartition = "INSERT INTO " + p + "instance (" + INSERT_COLUMNS + ")" + " SELECT " + insertMarks
+                + " FROM " + p + "partition pt WHERE pt.id = ? AND pt.epoch = ?" + lock;
+        insertInstanceInPartitionFenced = "INSERT INTO " + p + "instance (" + INSERT_COLUMNS + ")"
+                + " SELECT " + insertMarks + " FROM " + p + "partition pt WHERE pt.id = ? AND pt.epoch = ?"
+                + " AND EXISTS (SELECT 1 FROM " + p + "leader l WHERE l.name = 'leader' AND l.epoch = ?)" + lock;
+        // what a fenced write that changed nothing reads to tell a moved partition from a lost race: locked as the
+        // fence reads it, so that it sees the epoch the fence saw, not that of an older snapshot
+        partitionEpoch = "SELECT epoch FROM " + p + "partition WHERE id = ?" + lock;
+        partitionsOfPrefix = "SELECT id, partition_id FROM " + p + "instance WHERE id IN (";
         tasksWithLiveFire = "SELECT DISTINCT task_name FROM " + p + "instance WHERE state IN ('SCHEDULED',"
                 + " 'DISPATCHED', 'RUNNING', 'FAILED', 'TIMEOUT', 'RETRYING') AND origin IN ('SERIES', 'CATCH_UP')";
         findOwnedPrefix = "SELECT " + INSTANCE_COLUMNS + ", owner, epoch FROM " + p
@@ -84,12 +103,22 @@ final class Sql {
         // The fence takes no lock on the lease row: a leader frozen inside a transaction must never keep a standby
         // from taking the lease over. A takeover committed while the statement runs is not seen by it; the state
         // and owner conditions still make such a write lose to the new leader's on the same row.
-        updateState = "UPDATE " + p + "instance SET state = ?, attempt = ?, node = ?, updated_us = ?,"
-                + " owner = CASE WHEN ? = 1 THEN NULL ELSE COALESCE(?, owner) END,"
-                + " epoch = CASE WHEN ? > 0 THEN ? ELSE epoch END"
-                + " WHERE id = ? AND state = ? AND scheduled_us = COALESCE(?, scheduled_us)"
+        String update = "UPDATE " + p + "instance SET state = ?, attempt = ?, node = ?, updated_us = ?,"
+                + " owner = CASE WHEN ? = 1 THEN NULL ELSE COALESCE(?, owner) END,";
+        String conditions = " WHERE id = ? AND state = ? AND scheduled_us = COALESCE(?, scheduled_us)"
                 + " AND (? IS NULL OR owner = ?)"
                 + " AND (? = 0 OR EXISTS (SELECT 1 FROM " + p + "leader l WHERE l.name = 'leader' AND l.epoch = ?))";
+        updateState = update + " epoch = CASE WHEN ? > 0 THEN ? ELSE epoch END" + conditions;
+        // The same, also conditional on the partition of the row (its own partition_id: a row without one fails) still
+        // being at the owner's epoch, with the shared lock of ClusterSql.partitionFence: unlike the leader's fence, a
+        // take of the partition waits for the write, and a write that meets a take in flight reads the new epoch and
+        // changes nothing. The row records that epoch, unless the change carries a leader's too. Only for changes that
+        // carry that fence, so that the others run the statement above as they did; one of a group that carries none
+        // binds 0. Bound as: updateState's arguments with the partition's epoch twice after the leader's first two,
+        // then the partition's epoch twice at the end (see Binder.updateArgsInPartition).
+        updateStateInPartition = update + " epoch = CASE WHEN ? > 0 THEN ? WHEN ? > 0 THEN ? ELSE epoch END"
+                + conditions + " AND (? = 0 OR EXISTS (SELECT 1 FROM " + p + "partition pt"
+                + " WHERE pt.id = " + p + "instance.partition_id AND pt.epoch = ?" + lock + "))";
         insertAudit = "INSERT INTO " + p + "audit (instance_id, from_state, to_state, node, attempt, at_us, reason)"
                 + " VALUES (?, ?, ?, ?, ?, ?, ?)";
         findInstance = "SELECT " + INSTANCE_COLUMNS + " FROM " + p + "instance WHERE id = ?";
@@ -198,6 +227,11 @@ final class Sql {
     String findScheduled(int partitions, boolean after) {
         return findScheduledInPrefix + marks(partitions) + ")" + (after ? dueAfterCursor : dueFromStart)
                 + " ORDER BY scheduled_us, id LIMIT ?";
+    }
+
+    /** The partition of each instance listed that exists (null: none yet), as (id, partition_id) rows. */
+    String partitionsOf(int ids) {
+        return partitionsOfPrefix + marks(ids) + ")";
     }
 
     /** Bound as: the states, the limit. */

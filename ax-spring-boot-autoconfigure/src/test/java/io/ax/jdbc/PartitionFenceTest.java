@@ -1,24 +1,39 @@
 package io.ax.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.ax.core.InstanceState;
+import io.ax.core.TaskInstance;
+import io.ax.core.Transition;
+import io.ax.core.cluster.FencedOutException;
 import io.ax.core.cluster.NodeInfo;
 import io.ax.core.cluster.PartitionLease;
+import io.ax.core.store.NewFire;
 import io.ax.test.jdbc.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The race a partition's epoch must win, on every database: a deposed owner's write can be on its way (its statement
@@ -27,6 +42,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * the partition's row with a shared lock, so the take waits for every fenced write in flight, and every fenced write
  * that comes after the take reads the new epoch and changes nothing. Without the lock, both cases fail on PostgreSQL
  * and H2 (MariaDB's InnoDB, at its default REPEATABLE READ, locks the rows such a sub-select reads anyway).
+ *
+ * <p>The store's own writes fenced by their rows' partition ({@link Transition#partitionEpoch()}, {@link
+ * NewFire#partitionEpoch()}) are ordered the same way: a change or a fire whose statement runs while a take of its
+ * partition is in flight in another transaction either commits before the take, and the new owner sees it, or waits
+ * for it and is rejected with a {@link FencedOutException}, changing nothing.
  *
  * <p>Not covered here, and for the engine to bound when it uses the fence: a deposed owner frozen inside an open
  * transaction holds its shared lock, and the take waits until the database ends that session.
@@ -114,6 +134,200 @@ class PartitionFenceTest {
         }
         assertThat(probe(dataSource)).isZero();
         assertThat(leases.holds(0, "n2", first + 1)).isTrue();
+    }
+
+    // ---- the store's writes fenced by their rows' partition: one order or the other, never both ---------------------
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void aTakeWaitsForAStoresFencedChangeInFlightAndTheNewOwnerSeesIt(TestDatabase database) throws Exception {
+        DataSource dataSource = setUp(database);
+        JdbcInstanceStore store = storeOfOnePartition(dataSource);
+        TaskInstance instance = scheduled();
+        store.schedule(List.of(new NewFire(instance, "")));
+        JdbcPartitionLeases leases = new JdbcPartitionLeases(dataSource, PREFIX);
+        long first = deposedOwnerOfPartitionZero(dataSource, leases);
+
+        Future<Optional<PartitionLease>> take = inTheDeposedOwnersOpenTransaction(
+                dataSource,
+                () -> assertThat(store.transition(claim(instance).fencedByPartition(first)))
+                        .as("n1's change, in its open transaction")
+                        .isTrue(),
+                () -> leases.take(0, "n2", "inc-2", LONG));
+
+        assertThat(take.get(BOUND.toMillis(), TimeUnit.MILLISECONDS)
+                        .orElseThrow()
+                        .epoch())
+                .isEqualTo(first + 1);
+        assertThat(store.find(instance.id()).orElseThrow().state())
+                .as("the new owner's first read sees the deposed owner's change")
+                .isEqualTo(InstanceState.DISPATCHED);
+        assertThatThrownBy(() -> store.transition(move(instance, InstanceState.DISPATCHED, InstanceState.RUNNING)
+                        .fencedByPartition(first)))
+                .as("a change at the old epoch after the take")
+                .isInstanceOfSatisfying(
+                        FencedOutException.class, e -> assertThat(e.partition()).isZero());
+        assertThat(store.find(instance.id()).orElseThrow().state()).isEqualTo(InstanceState.DISPATCHED);
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void aStoresFencedChangeThatMeetsATakeInFlightWaitsForItAndIsRejected(TestDatabase database) throws Exception {
+        DataSource dataSource = setUp(database);
+        JdbcInstanceStore store = storeOfOnePartition(dataSource);
+        TaskInstance instance = scheduled();
+        store.schedule(List.of(new NewFire(instance, "")));
+        long first = deposedOwnerOfPartitionZero(dataSource, new JdbcPartitionLeases(dataSource, PREFIX));
+
+        Future<Boolean> change = whileATakeOfPartitionZeroIsInFlight(
+                dataSource, () -> store.transition(claim(instance).fencedByPartition(first)));
+
+        assertThatThrownBy(() -> change.get(BOUND.toMillis(), TimeUnit.MILLISECONDS))
+                .as("the deposed owner's change, once the take committed")
+                .hasCauseInstanceOf(FencedOutException.class)
+                .cause()
+                .satisfies(e -> assertThat(((FencedOutException) e).partition()).isZero());
+        assertThat(store.find(instance.id()).orElseThrow().state()).isEqualTo(InstanceState.SCHEDULED);
+        assertThat(store.auditTrail(instance.id())).hasSize(2);
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void aTakeWaitsForAStoresFencedFireInFlightAndTheNewOwnerSeesIt(TestDatabase database) throws Exception {
+        DataSource dataSource = setUp(database);
+        JdbcInstanceStore store = storeOfOnePartition(dataSource);
+        JdbcPartitionLeases leases = new JdbcPartitionLeases(dataSource, PREFIX);
+        long first = deposedOwnerOfPartitionZero(dataSource, leases);
+        TaskInstance instance = scheduled();
+
+        Future<Optional<PartitionLease>> take = inTheDeposedOwnersOpenTransaction(
+                dataSource,
+                () -> assertThat(store.schedule(List.of(new NewFire(instance, "").fencedByPartition(first))))
+                        .as("n1's fire, in its open transaction")
+                        .containsExactly(true),
+                () -> leases.take(0, "n2", "inc-2", LONG));
+
+        assertThat(take.get(BOUND.toMillis(), TimeUnit.MILLISECONDS)
+                        .orElseThrow()
+                        .epoch())
+                .isEqualTo(first + 1);
+        assertThat(store.find(instance.id()))
+                .as("the new owner's first read sees the deposed owner's fire")
+                .isPresent();
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void aStoresFencedFireThatMeetsATakeInFlightWaitsForItAndIsNotWritten(TestDatabase database) throws Exception {
+        DataSource dataSource = setUp(database);
+        JdbcInstanceStore store = storeOfOnePartition(dataSource);
+        long first = deposedOwnerOfPartitionZero(dataSource, new JdbcPartitionLeases(dataSource, PREFIX));
+        TaskInstance instance = scheduled();
+
+        Future<boolean[]> fire = whileATakeOfPartitionZeroIsInFlight(
+                dataSource, () -> store.schedule(List.of(new NewFire(instance, "").fencedByPartition(first))));
+
+        assertThatThrownBy(() -> fire.get(BOUND.toMillis(), TimeUnit.MILLISECONDS))
+                .as("the deposed owner's fire, once the take committed")
+                .hasCauseInstanceOf(FencedOutException.class);
+        assertThat(store.find(instance.id())).isEmpty();
+    }
+
+    /**
+     * Runs {@code write} in a transaction of the deposed owner's that stays open while {@code take} is seen to wait,
+     * then commits it; returns the take, done or about to be.
+     */
+    private static <T> Future<T> inTheDeposedOwnersOpenTransaction(
+            DataSource dataSource, Runnable write, Callable<T> take) throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            CountDownLatch written = new CountDownLatch(1);
+            CountDownLatch commit = new CountDownLatch(1);
+            Future<?> deposed =
+                    threads.submit(() -> new TransactionTemplate(new DataSourceTransactionManager(dataSource))
+                            .executeWithoutResult(status -> {
+                                write.run();
+                                written.countDown();
+                                awaitLatch(commit);
+                            }));
+            assertThat(written.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+            Future<T> taking = threads.submit(take);
+            await("the take waits for the fenced write in flight")
+                    .during(WAITS)
+                    .atMost(WAITS.plus(BOUND))
+                    .until(() -> !taking.isDone());
+            commit.countDown();
+            deposed.get(BOUND.toMillis(), TimeUnit.MILLISECONDS);
+            return taking;
+        } finally {
+            threads.shutdown();
+        }
+    }
+
+    /**
+     * n2 takes partition 0 in a transaction left open while {@code write} is seen to wait, then commits it; returns
+     * the write, done or about to be.
+     */
+    private static <T> Future<T> whileATakeOfPartitionZeroIsInFlight(DataSource dataSource, Callable<T> write)
+            throws Exception {
+        ClusterSql sql = new ClusterSql(PREFIX, Vendor.dialectOf(dataSource));
+        ExecutorService threads = Executors.newSingleThreadExecutor();
+        try (Connection taker = dataSource.getConnection()) {
+            taker.setAutoCommit(false);
+            try (PreparedStatement take = taker.prepareStatement(sql.takePartition)) {
+                long us = TimeUnit.MICROSECONDS.convert(LONG);
+                take.setString(1, "n2");
+                take.setString(2, "inc-2");
+                take.setInt(3, 0);
+                take.setLong(4, us);
+                take.setString(5, "n2");
+                take.setString(6, "inc-2");
+                take.setLong(7, us);
+                assertThat(take.executeUpdate())
+                        .as("n2's take, in its open transaction")
+                        .isOne();
+            }
+            Future<T> writing = threads.submit(write);
+            await("the fenced write waits for the take in flight")
+                    .during(WAITS)
+                    .atMost(WAITS.plus(BOUND))
+                    .until(() -> !writing.isDone());
+            taker.commit();
+            return writing;
+        } finally {
+            threads.shutdown();
+        }
+    }
+
+    /** A store on the tables, whose rows are all in partition 0 of 1. */
+    private static JdbcInstanceStore storeOfOnePartition(DataSource dataSource) {
+        JdbcInstanceStore store = new JdbcInstanceStore(dataSource, PREFIX);
+        assertThat(store.partitionLeases().orElseThrow().partitions(1)).isOne();
+        return store;
+    }
+
+    private static TaskInstance scheduled() {
+        Instant at = Instant.parse("2026-01-01T00:00:00Z");
+        return new TaskInstance(UUID.randomUUID().toString(), "job", at, InstanceState.SCHEDULED, 0, "n1", at);
+    }
+
+    private static Transition claim(TaskInstance instance) {
+        return move(instance, InstanceState.SCHEDULED, InstanceState.DISPATCHED);
+    }
+
+    private static Transition move(TaskInstance instance, InstanceState from, InstanceState to) {
+        return new Transition(instance.id(), from, to, 1, "n1", instance.updatedAt(), from + " to " + to);
+    }
+
+    private static void awaitLatch(CountDownLatch latch) {
+        try {
+            if (!latch.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("not released within " + BOUND);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Fresh tables with one probe row; the database is skipped (with the reason) where it cannot be reached. */

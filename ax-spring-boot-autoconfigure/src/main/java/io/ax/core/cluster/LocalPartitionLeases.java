@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 
 /**
  * Partitions in this JVM's memory, for nodes that share no database: engines in one process, or tests that drive
@@ -120,6 +121,26 @@ public final class LocalPartitionLeases implements PartitionLeases {
                 && partition < rows.length
                 && node.equals(rows[partition].owner)
                 && rows[partition].epoch == epoch;
+    }
+
+    /**
+     * The epoch {@code partition} is at now: that of its last take, which a release keeps; 0 before its first take;
+     * -1 when there is no such partition (the count not recorded yet, or a number outside it). What a write fenced by
+     * the partition compares its epoch with.
+     */
+    public synchronized long epoch(int partition) {
+        return rows == null || partition < 0 || partition >= rows.length ? -1 : rows[partition].epoch;
+    }
+
+    /**
+     * Runs {@code write} while no partition moves, and returns what it returns: a take or release of any partition
+     * waits until it is done, as a move in the database waits for every write that holds the partition's row with a
+     * shared lock. So a write that checks its partition's {@link #epoch} inside comes either wholly before a take of
+     * that partition or wholly after it, and the new owner sees it. The write must be quick, and must not wait for
+     * another thread that calls this object.
+     */
+    public synchronized <T> T whileUnmoved(Supplier<T> write) {
+        return write.get();
     }
 
     private static PartitionLease lease(int partition, Row row, List<NodeStatus> nodes, Duration lease, Instant now) {

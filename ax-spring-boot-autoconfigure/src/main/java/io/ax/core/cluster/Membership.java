@@ -201,7 +201,11 @@ public final class Membership implements AutoCloseable {
                 count,
                 settings.virtualNodes(),
                 settings.lease(),
-                heartbeat.multipliedBy(2), // fresh: heartbeats that come steadily
+                // fresh: heartbeats that come steadily. Half the lease: a heartbeat delayed by a busy moment must not
+                // restart a joining node's settling (at two heartbeats, a loaded machine never let one settle on
+                // some nodes and did on others, and their plans pulled the partitions to and fro), while a node
+                // silent for longer than that, over and over, still never settles
+                longest(heartbeat.multipliedBy(2), settings.lease().dividedBy(2)),
                 heartbeat.multipliedBy(3), // settle: seen alive that long before the plan counts a node
                 settings.lease().plus(heartbeat), // a partition free that long is taken by whoever gets to it
                 new PartitionOwnership.Listener() {
@@ -222,6 +226,10 @@ public final class Membership implements AutoCloseable {
                     }
                 });
         this.terms = t;
+    }
+
+    private static Duration longest(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     /** The partitions this node owns and until when it may act on them; empty when the store keeps no partitions. */

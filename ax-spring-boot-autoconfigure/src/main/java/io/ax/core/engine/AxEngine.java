@@ -719,11 +719,12 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     }
 
     /**
-     * The partitions this node takes part in: the store's when it keeps them beside the node registry in use (their
-     * owners' liveness is that registry's heartbeats), else partitions in this process over that registry.
+     * The partitions this node takes part in: the store's when it keeps them (their owners' liveness is the store's
+     * node rows, which the registry in use writes to, or stands in front of), else partitions in this process over
+     * that registry. Every engine on one store must share them: partitions of its own would let each node own all.
      */
     private static PartitionLeases partitionLeases(InstanceStore store, NodeRegistry registry, AxClock clock) {
-        if (store instanceof ClusterStore shared && shared.nodeRegistry() == registry) {
+        if (store instanceof ClusterStore shared) {
             Optional<PartitionLeases> kept = shared.partitionLeases();
             if (kept.isPresent()) {
                 return kept.get();

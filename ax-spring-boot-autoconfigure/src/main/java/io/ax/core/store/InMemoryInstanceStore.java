@@ -225,14 +225,42 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
 
     @Override
     public boolean[] schedule(List<NewFire> fires, long fence) {
-        if (fence > 0) {
-            // a leader's decisions: one at a time with its other fenced writes, so no takeover lands in between
+        boolean byPartition = fires.stream().anyMatch(f -> f.partitionEpoch() > 0);
+        if (fence > 0 || byPartition) {
+            // a leader's or an owner's decisions: one at a time with the other fenced writes, so no takeover lands in
+            // between; a group fenced by partitions while none moves, and all of it or none
             synchronized (this) {
                 checkFence(fence);
-                return insert(fires);
+                if (!byPartition) {
+                    return insert(fires);
+                }
+                return partitions.whileUnmoved(() -> {
+                    // the count cannot change either: the partitions learn it under the same lock
+                    int count = partitionCount;
+                    for (NewFire f : fires) {
+                        checkPartition(count == 0 ? null : Partitions.of(f.instance(), count), f.partitionEpoch());
+                    }
+                    return insert(fires);
+                });
             }
         }
         return insert(fires);
+    }
+
+    /**
+     * Throws when a write fenced by {@code epoch} (above 0) of a row in {@code partition} (null: none) is stale. Called
+     * while no partition moves ({@link LocalPartitionLeases#whileUnmoved}).
+     */
+    private void checkPartition(Integer partition, long epoch) {
+        if (epoch == 0) {
+            return;
+        }
+        if (partition == null) {
+            throw new FencedOutException(FencedOutException.NO_PARTITION, epoch);
+        }
+        if (partitions.epoch(partition) != epoch) {
+            throw new FencedOutException(partition, epoch);
+        }
     }
 
     private boolean[] insert(List<NewFire> fires) {
@@ -491,36 +519,64 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
             // fenced writes are the leader's: one at a time, so no takeover lands between the check and the write
             synchronized (this) {
                 checkFence(t.fence());
-                return apply(t);
+                return applyUnmoved(t);
             }
         }
-        return apply(t);
+        return applyUnmoved(t);
+    }
+
+    /** {@link #apply}, while no partition moves when the change is fenced by its partition. */
+    private boolean applyUnmoved(Transition t) {
+        return t.partitionEpoch() > 0 ? partitions.whileUnmoved(() -> apply(t)) : apply(t);
     }
 
     @Override
     public boolean[] transitionAll(List<Transition> transitions) {
         long fence = 0;
+        long byPartition = 0;
         for (Transition t : transitions) {
             fence = Math.max(fence, t.fence());
+            byPartition = Math.max(byPartition, t.partitionEpoch());
         }
-        if (fence == 0) {
+        if (fence == 0 && byPartition == 0) {
             return InstanceStore.super.transitionAll(transitions);
         }
         synchronized (this) { // all or nothing, as in one transaction
             for (Transition t : transitions) {
                 checkFence(t.fence());
             }
-            boolean[] applied = new boolean[transitions.size()];
-            for (int i = 0; i < applied.length; i++) {
-                applied[i] = apply(transitions.get(i));
+            if (byPartition == 0) {
+                return applyEach(transitions);
             }
-            return applied;
+            return partitions.whileUnmoved(() -> {
+                // every fence before any change: a row fenced out leaves the whole group unwritten
+                for (Transition t : transitions) {
+                    Row row = rows.get(t.instanceId());
+                    if (row != null) {
+                        checkPartition(row.partition(), t.partitionEpoch());
+                    }
+                }
+                return applyEach(transitions);
+            });
         }
     }
 
+    private boolean[] applyEach(List<Transition> transitions) {
+        boolean[] applied = new boolean[transitions.size()];
+        for (int i = 0; i < applied.length; i++) {
+            applied[i] = apply(transitions.get(i));
+        }
+        return applied;
+    }
+
+    /**
+     * Applies a change where its conditions hold. A change fenced by its partition is checked inside the row's
+     * compute, against the row's own partition, while no partition moves: see {@link #applyUnmoved}.
+     */
     private boolean apply(Transition t) {
         boolean[] applied = new boolean[1];
         rows.computeIfPresent(t.instanceId(), (id, row) -> {
+            checkPartition(row.partition(), t.partitionEpoch()); // throws before anything changed
             TaskInstance in = row.instance();
             if (in.state() != t.from()
                     || (t.dueAt() != null && !t.dueAt().equals(in.scheduledTime()))
@@ -539,7 +595,9 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
             } else if (t.from() == InstanceState.SCHEDULED) {
                 scheduled.remove(new Due(in.scheduledTime(), id));
             }
-            return row.with(in.with(t.to(), t.attempt(), t.node(), t.at()), t.ownerAfter(row.owner()), t.fence());
+            // the epoch the change was decided at: the leader's, else its partition's
+            long epoch = t.fence() > 0 ? t.fence() : t.partitionEpoch();
+            return row.with(in.with(t.to(), t.attempt(), t.node(), t.at()), t.ownerAfter(row.owner()), epoch);
         });
         if (applied[0] && t.to().isFinal()) {
             retire(t.instanceId());

@@ -8,7 +8,8 @@ import java.util.Objects;
  *
  * @param instance the instance
  * @param owner the node it is assigned to; null when unassigned (SCHEDULED, or never dispatched)
- * @param epoch the leader epoch of the last fenced change of the instance (its assignment, a takeover); 0 when none
+ * @param epoch the epoch of the last fenced change of the instance: the leader's (its assignment, a takeover), or its
+ *     partition's for a change fenced by that alone ({@link io.ax.core.Transition#partitionEpoch()}); 0 when none
  */
 public record OwnedInstance(TaskInstance instance, String owner, long epoch) {
 

@@ -8,6 +8,7 @@ import io.ax.core.Transition;
 import io.ax.core.cluster.ClusterStore;
 import io.ax.core.cluster.LeaderLease;
 import io.ax.core.cluster.NodeRegistry;
+import io.ax.core.cluster.PartitionLeases;
 import io.ax.core.store.InstanceQuery;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.NewFire;
@@ -29,8 +30,9 @@ import java.util.function.Supplier;
  * writes), {@link #failWrites} makes the next writes fail (a deadlock, a dropped connection), with the wrapped store
  * untouched. A failed call changes nothing. Counts the calls it failed. {@link #afterRead} holds a read that
  * answered, as a slow store would; {@link #beforeTransitions} holds (or fails) a group of state changes before it
- * reaches the store. The wrapped store's lease and registry (when it keeps them) are passed through and
- * never fail: an engine test of the store's failures keeps its leader.
+ * reaches the store. The wrapped store's lease, registry and partitions (when it keeps them) are passed through and
+ * never fail: an engine test of the store's failures keeps its leader. Every write reaches the wrapped store as it was
+ * given, with its fences (the leader's epoch, a partition's).
  */
 public final class FailingStore implements InstanceStore, ClusterStore {
 
@@ -62,6 +64,15 @@ public final class FailingStore implements InstanceStore, ClusterStore {
     @Override
     public NodeRegistry nodeRegistry() {
         return ((ClusterStore) store).nodeRegistry();
+    }
+
+    /**
+     * The wrapped store's partitions, never failing, as its lease: the partitions whose epochs the wrapped store's
+     * fenced writes are checked against, and from which it learns the count it writes rows with.
+     */
+    @Override
+    public Optional<PartitionLeases> partitionLeases() {
+        return ((ClusterStore) store).partitionLeases();
     }
 
     /** Every call fails until {@link #up}. */

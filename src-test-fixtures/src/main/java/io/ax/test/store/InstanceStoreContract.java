@@ -32,9 +32,10 @@ import org.junit.jupiter.api.Test;
  * The behaviour every {@link InstanceStore} must have. A store's test extends this class and supplies a fresh, empty
  * store ({@link #newStore()}); nothing else. The suite's cases on keys, payloads, due-time paging and rescheduling
  * are inherited from {@link DelayedTaskContract}, those on deleting old history from {@link RetentionContract}, those
- * on the partitions of rows and the reads by partition from {@link PartitionContract}.
+ * on the partitions of rows and the reads by partition from {@link PartitionContract}, those on writes fenced by a
+ * partition's epoch from {@link PartitionFenceContract}.
  */
-public abstract class InstanceStoreContract extends PartitionContract {
+public abstract class InstanceStoreContract extends PartitionFenceContract {
 
     @Test
     void createdInstanceIsFoundWithItsCreationAudited() {

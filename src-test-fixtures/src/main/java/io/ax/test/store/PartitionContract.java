@@ -35,8 +35,8 @@ import org.junit.jupiter.api.Test;
  */
 abstract class PartitionContract extends RetentionContract {
 
-    private static final int COUNT = 8;
-    private static final int[] ALL = IntStream.range(0, COUNT).toArray();
+    static final int COUNT = 8;
+    static final int[] ALL = IntStream.range(0, COUNT).toArray();
     private static final Instant BOUND = T0.plusSeconds(3_600);
     private static final Comparator<TaskInstance> DUE_ORDER =
             Comparator.comparing(TaskInstance::scheduledTime).thenComparing(TaskInstance::id);
@@ -308,7 +308,7 @@ abstract class PartitionContract extends RetentionContract {
     // ---- helpers -------------------------------------------------------------------------------------------------
 
     /** The store as a cluster's store; skips the test for a store that keeps no partitions. */
-    private ClusterStore cluster() {
+    ClusterStore cluster() {
         if (!(store instanceof ClusterStore cluster)
                 || cluster.partitionLeases().isEmpty()) {
             Assumptions.abort(store.getClass().getSimpleName() + " keeps no partitions");
@@ -318,7 +318,7 @@ abstract class PartitionContract extends RetentionContract {
     }
 
     /** Records the count in the store's partitions, as the first node does: the store writes it from now on. */
-    private void knowPartitions() {
+    void knowPartitions() {
         assertThat(cluster().partitionLeases().orElseThrow().partitions(COUNT)).isEqualTo(COUNT);
     }
 

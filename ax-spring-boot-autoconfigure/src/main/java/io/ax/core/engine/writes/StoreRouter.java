@@ -74,10 +74,25 @@ public final class StoreRouter implements InstanceStore {
         of(instance.id()).create(instance, reason);
     }
 
+    /**
+     * A MEMORY instance's change without its partition fence: the in-memory store keeps no partitions of the
+     * cluster's (its rows have none), and no other node can write the instance, so there is no next owner to be
+     * ordered against. The leader fence stays, checked against the lease the memory store is fenced by.
+     */
+    private static Transition toMemory(Transition t) {
+        return t.partitionEpoch() == 0 ? t : t.fencedByPartition(0);
+    }
+
+    private static List<NewFire> toMemory(List<NewFire> fires) {
+        return fires.stream()
+                .map(f -> f.partitionEpoch() == 0 ? f : f.fencedByPartition(0))
+                .toList();
+    }
+
     @Override
     public boolean transition(Transition transition) {
         return InstanceIds.isMemory(transition.instanceId())
-                ? memory.transition(transition)
+                ? memory.transition(toMemory(transition))
                 : durable.transition(toDurable(transition));
     }
 
@@ -93,12 +108,16 @@ public final class StoreRouter implements InstanceStore {
                                         : some.stream()
                                                 .map(Transition::unfenced)
                                                 .toList())
-                        : store.transitionAll(some));
+                        : store.transitionAll(
+                                some.stream().map(StoreRouter::toMemory).toList()));
     }
 
     @Override
     public boolean[] schedule(List<NewFire> fires) {
-        return split(fires, f -> InstanceIds.isMemory(f.instance().id()), InstanceStore::schedule);
+        return split(
+                fires,
+                f -> InstanceIds.isMemory(f.instance().id()),
+                (store, some) -> store == durable ? durable.schedule(some) : store.schedule(toMemory(some)));
     }
 
     /** Sends each item to its store, in one call per store, keeping the results in the order of {@code items}. */
@@ -137,7 +156,11 @@ public final class StoreRouter implements InstanceStore {
 
     @Override
     public boolean[] schedule(List<NewFire> fires, long fence) {
-        return split(fires, f -> InstanceIds.isMemory(f.instance().id()), (store, some) -> store.schedule(some, fence));
+        return split(
+                fires,
+                f -> InstanceIds.isMemory(f.instance().id()),
+                (store, some) ->
+                        store == durable ? durable.schedule(some, fence) : store.schedule(toMemory(some), fence));
     }
 
     /** The configured store's: a caller's transaction is one of its own, and MEMORY instances follow it too. */
@@ -186,6 +209,31 @@ public final class StoreRouter implements InstanceStore {
                 s -> s.findByTask(taskName, limit),
                 Comparator.comparing(TaskInstance::scheduledTime).reversed(),
                 limit);
+    }
+
+    // ---- partitions: the configured store's ---------------------------------------------------------------------
+    // MEMORY instances are left out of the partition reads for now: the in-memory store of this process keeps no
+    // partitions of the cluster's, and its instances are this process's whoever owns their task's partition.
+
+    @Override
+    public int partitionCount() {
+        return durable.partitionCount();
+    }
+
+    @Override
+    public List<TaskInstance> findScheduled(
+            Instant before, Instant afterTime, String afterId, int limit, int[] partitions) {
+        return durable.findScheduled(before, afterTime, afterId, limit, partitions);
+    }
+
+    @Override
+    public List<OwnedInstance> findOwned(Set<InstanceState> states, String owner, int limit, int[] partitions) {
+        return durable.findOwned(states, owner, limit, partitions);
+    }
+
+    @Override
+    public int fillPartitions(int count, int limit) {
+        return durable.fillPartitions(count, limit);
     }
 
     /** The configured store's: MEMORY instances are in memory whatever it is. */
