@@ -177,7 +177,8 @@ class ClusterFailoverTest {
     private void start(TestDatabase pg, String name, boolean throughProxy) throws Exception {
         String url = throughProxy
                 // a short socket timeout: a statement stuck behind the partition fails instead of hanging
-                ? "jdbc:postgresql://127.0.0.1:" + proxy.port() + "/test?socketTimeout=2&connectTimeout=2"
+                ? "jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + pg.databaseName()
+                        + "?socketTimeout=2&connectTimeout=2"
                 : pg.url();
         nodes.put(
                 name,

@@ -61,7 +61,7 @@ class HealthProbesTest {
                 SampleApplication.class,
                 List.of(
                         "--spring.profiles.active=postgres,no-demo-tasks",
-                        "--spring.datasource.url=jdbc:postgresql://127.0.0.1:" + proxy.port() + "/test",
+                        "--spring.datasource.url=jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + pg.databaseName(),
                         "--spring.datasource.username=" + pg.user(),
                         "--spring.datasource.password=" + pg.password(),
                         "--ax.jdbc.table-prefix=" + PREFIX,

@@ -71,6 +71,16 @@ public enum TestDatabase {
     }
 
     /** The JDBC URL, for tests that start another process on the same database. */
+    /**
+     * The database's name in its URL ({@code test} by default): for a process that reaches the same database another
+     * way, through a fault proxy on another port, say.
+     */
+    public String databaseName() {
+        String path = url.substring(url.lastIndexOf('/') + 1);
+        int query = path.indexOf('?');
+        return query < 0 ? path : path.substring(0, query);
+    }
+
     public String url() {
         return url;
     }
