@@ -1,5 +1,8 @@
 package io.ax;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.JavaModifier.PUBLIC;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
@@ -7,6 +10,9 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import io.ax.core.engine.AxEngine;
+import io.ax.core.engine.AxEngineBuilder;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The engine can be embedded in any JVM process: {@code io.ax.core..} needs the JDK and nothing else. */
@@ -75,5 +81,90 @@ class ArchitectureTest {
                 .beDeclaredInClassesThat()
                 .haveNameMatching("io\\.ax\\.core\\.engine\\.AxEngine(\\$.*)?")
                 .check(AX);
+    }
+
+    /**
+     * The rooms below the facade never reach up to it: they see the facade's package only through its public
+     * settings and extension points (which reach no room themselves), never the facade or its builder.
+     */
+    @Test
+    void theRoomsBelowTheFacadeNeverReachUpToIt() {
+        noClasses()
+                .that()
+                .resideInAnyPackage(ROOMS)
+                .should()
+                .dependOnClassesThat()
+                .belongToAnyOf(AxEngine.class, AxEngineBuilder.class)
+                .check(AX);
+    }
+
+    @Test
+    void theFacadesSettingsAndExtensionPointsReachNoRoom() {
+        classes()
+                .that()
+                .resideInAPackage("io.ax.core.engine")
+                .and()
+                .haveModifier(PUBLIC)
+                .and()
+                .doNotBelongToAnyOf(AxEngine.class, AxEngineBuilder.class)
+                .should()
+                .onlyDependOnClassesThat(resideInAnyPackage(ROOMS).negate())
+                .check(AX);
+    }
+
+    /** The engine's threads and what they hand one another: the floor of every room. */
+    @Test
+    void theThreadsKnowNoRoom() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.ax.core.engine.threads..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(without("io.ax.core.engine.threads.."))
+                .check(AX);
+    }
+
+    @Test
+    void insightKnowsOnlyTheThreads() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.ax.core.engine.insight..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(without("io.ax.core.engine.insight..", "io.ax.core.engine.threads.."))
+                .check(AX);
+    }
+
+    /** Delayed tasks, workflows and runtime definitions sit side by side: none of them calls another. */
+    @Test
+    void schedulingWorkflowsAndDefinitionsKnowNoneOfEachOther() {
+        for (String room : List.of(
+                "io.ax.core.engine.scheduling..", "io.ax.core.engine.workflows..", "io.ax.core.engine.definitions..")) {
+            noClasses()
+                    .that()
+                    .resideInAPackage(room)
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAnyPackage(without(room, "io.ax.core.engine.threads..", "io.ax.core.engine.writes.."))
+                    .check(AX);
+        }
+    }
+
+    /** The rooms under {@code io.ax.core.engine}, lowest first. */
+    private static final String[] ROOMS = {
+        "io.ax.core.engine.threads..",
+        "io.ax.core.engine.writes..",
+        "io.ax.core.engine.insight..",
+        "io.ax.core.engine.scheduling..",
+        "io.ax.core.engine.workflows..",
+        "io.ax.core.engine.definitions.."
+    };
+
+    /**
+     * Every room but the ones given. (What the facade's package holds besides its public settings is package-private:
+     * the compiler keeps it out of every room's reach.)
+     */
+    private static String[] without(String... allowed) {
+        return Arrays.stream(ROOMS).filter(r -> !List.of(allowed).contains(r)).toArray(String[]::new);
     }
 }

@@ -3,6 +3,7 @@ package io.ax.autoconfigure;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.WorkflowGraph;
 import io.ax.core.engine.WorkflowRun;
+import io.ax.core.engine.workflows.Workflows;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -17,6 +17,9 @@ import java.util.Objects;
 public record AuditEntry(
         String instanceId, InstanceState from, InstanceState to, String node, int attempt, Instant at, String reason) {
 
+    /** The reason of a SUCCESS whose task gave no message of its own. */
+    public static final String DEFAULT_SUCCESS_REASON = "succeeded";
+
     public AuditEntry {
         Objects.requireNonNull(instanceId, "instanceId");
         Objects.requireNonNull(to, "to");

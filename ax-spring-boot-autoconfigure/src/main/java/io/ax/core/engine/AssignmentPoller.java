@@ -3,6 +3,8 @@ package io.ax.core.engine;
 import io.ax.core.AxTask;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
+import io.ax.core.engine.threads.Due;
+import io.ax.core.engine.threads.NamedThreadFactory;
 import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.engine.writes.StoreRouter;
 import io.ax.core.store.OwnedInstance;

@@ -3,6 +3,8 @@ package io.ax.core.engine;
 import io.ax.core.InstanceState;
 import io.ax.core.Transition;
 import io.ax.core.cluster.FencedOutException;
+import io.ax.core.engine.insight.Insight;
+import io.ax.core.engine.threads.Due;
 import io.ax.core.engine.writes.StateWriter;
 import java.lang.System.Logger.Level;
 import java.time.Instant;

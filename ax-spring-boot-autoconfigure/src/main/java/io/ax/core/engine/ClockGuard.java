@@ -4,6 +4,8 @@ import io.ax.core.AxClockJumpEvent;
 import io.ax.core.clock.AxClock;
 import io.ax.core.clock.ClockJumpDetector;
 import io.ax.core.clock.ClockStatus;
+import io.ax.core.engine.insight.Insight;
+import io.ax.core.engine.scheduling.Horizon;
 import java.lang.System.Logger.Level;
 import java.time.Instant;
 import java.util.OptionalLong;

@@ -1,6 +1,7 @@
 package io.ax.core.engine;
 
 import io.ax.core.AxTask;
+import io.ax.core.engine.threads.Due;
 import java.time.Instant;
 
 /**

@@ -1,5 +1,6 @@
 package io.ax.core.engine;
 
+import io.ax.core.engine.threads.NamedThreadFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -12,6 +12,10 @@ import io.ax.core.InstanceState;
 import io.ax.core.PayloadCodec;
 import io.ax.core.SecretParams;
 import io.ax.core.clock.AxClock;
+import io.ax.core.engine.insight.Insight;
+import io.ax.core.engine.threads.Due;
+import io.ax.core.engine.threads.EngineThreads;
+import io.ax.core.engine.workflows.Workflows;
 import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.engine.writes.StateWriter;
 import io.ax.core.engine.writes.StoreRouter;
@@ -36,8 +40,6 @@ final class InstanceRunner {
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
     /** One line per successful instance; its own logger, so a busy application can quiet it alone. */
     private static final System.Logger SUMMARY = System.getLogger("io.ax.instances");
-    /** The audit reason of a SUCCESS whose task gave no message. */
-    static final String DEFAULT_SUCCESS_REASON = "succeeded";
 
     /** The longest failure message a log line shows. */
     static final int LOGGED_MESSAGE = 500;
@@ -199,7 +201,7 @@ final class InstanceRunner {
             return;
         }
         // the Claimer moved it to RUNNING, confirmed by the store, before it came here
-        insight.started(ex);
+        insight.started(ex.due, ex.attempt);
         ex.begin(Thread.currentThread(), clock.nanoTime());
         ex.timeoutHandle = threads.after(task.timeout(), () -> expire(ex));
         AxExecutor executor = null;
@@ -315,7 +317,7 @@ final class InstanceRunner {
                 InstanceState.RUNNING,
                 InstanceState.SUCCESS,
                 ex.attempt,
-                result.message().isEmpty() ? DEFAULT_SUCCESS_REASON : result.message(),
+                result.message().isEmpty() ? AuditEntry.DEFAULT_SUCCESS_REASON : result.message(),
                 null,
                 0));
         insight.finished(ex.task(), InstanceState.SUCCESS, tookNanos);

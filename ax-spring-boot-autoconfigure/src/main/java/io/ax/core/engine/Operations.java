@@ -10,6 +10,8 @@ import io.ax.core.Operator;
 import io.ax.core.TaskInstance;
 import io.ax.core.UnknownInstanceException;
 import io.ax.core.UnknownTaskException;
+import io.ax.core.engine.scheduling.DelayedTasks;
+import io.ax.core.engine.threads.Due;
 import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.engine.writes.StateWriter;
 import io.ax.core.store.InstanceStore;

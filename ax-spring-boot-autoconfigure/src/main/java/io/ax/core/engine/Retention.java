@@ -1,6 +1,9 @@
 package io.ax.core.engine;
 
 import io.ax.core.clock.AxClock;
+import io.ax.core.engine.insight.ActivityRollup;
+import io.ax.core.engine.insight.Insight;
+import io.ax.core.engine.threads.NamedThreadFactory;
 import io.ax.core.store.ActivityStore;
 import io.ax.core.store.InstanceStore;
 import java.lang.System.Logger.Level;

@@ -5,6 +5,7 @@ import io.ax.core.AxIdempotency;
 import io.ax.core.InstanceOrigin;
 import io.ax.core.PayloadCodec;
 import io.ax.core.TaskInstance;
+import io.ax.core.engine.workflows.Workflows;
 import io.ax.core.store.InstanceStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package io.ax.core.engine;
 
+import io.ax.core.engine.threads.Due;
 import io.ax.core.trigger.Trigger;
 import java.time.Instant;
 import java.util.ArrayList;

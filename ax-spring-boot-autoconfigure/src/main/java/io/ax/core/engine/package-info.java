@@ -9,14 +9,22 @@
  * {@code ArchitectureTest}):
  *
  * <ul>
+ *   <li>{@link io.ax.core.engine.threads}: the engine's own threads and what they hand one another (the floor);
  *   <li>{@link io.ax.core.engine.writes}: the writes to the stores, with their threads; it knows nothing of the
- *       engine above it.
+ *       engine above it;
+ *   <li>{@link io.ax.core.engine.insight}: observers, the activity rollup, the store's figures, the application's
+ *       listeners;
+ *   <li>{@link io.ax.core.engine.scheduling}, {@link io.ax.core.engine.workflows}, {@link
+ *       io.ax.core.engine.definitions}: delayed tasks and their prefetch, workflows, runtime definitions, side by
+ *       side.
  * </ul>
  *
- * The classes still in this package are the roles not moved yet: planning ({@code FirePlanner}, {@code Prefetcher},
- * {@code Reconciliation}), leading ({@code Leadership}, {@code Takeover}, {@code Recovery}), work ({@code
- * Dispatcher}, {@code Claimer}, {@code AssignmentPoller}, {@code InstanceRunner}, {@code ExecutionPools}), delayed
- * tasks, workflows, runtime definitions and operator actions.
+ * The facade's public settings and extension points reach no room, so every room may use them. The classes still
+ * in this package are the roles not moved yet, because the partitioned ownership in docs/partitioned-ownership.md
+ * rewrites them: planning ({@code FirePlanner}, {@code Reconciliation}, {@code ClockGuard}, {@code MisfireLog},
+ * {@code TriggerGroups}), leading ({@code Leadership}, {@code Takeover}, {@code Recovery}, {@code Retention}), work
+ * ({@code Dispatcher}, {@code Claimer}, {@code AssignmentPoller}, {@code InstanceRunner}, {@code Execution}, {@code
+ * ExecutionPools}, {@code RunContext}, {@code RunParams}) and operator actions ({@code Operations}).
  *
  * <p>A class is given what it uses, never the facade ({@code ArchitectureTest} checks it), and asks the rest of the
  * engine through a small interface of its own where it must call up or across: {@code Prefetcher.Wheel}, {@code

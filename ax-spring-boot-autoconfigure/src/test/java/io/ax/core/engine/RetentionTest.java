@@ -11,6 +11,7 @@ import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
+import io.ax.core.engine.insight.Insight;
 import io.ax.core.store.ActivityRow;
 import io.ax.core.store.InMemoryActivityStore;
 import io.ax.core.store.InMemoryInstanceStore;

@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.scheduling;
 
 import io.ax.core.AuditEntry;
 import io.ax.core.AxTask;
@@ -6,6 +6,8 @@ import io.ax.core.InstanceDetails;
 import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
+import io.ax.core.engine.threads.Due;
+import io.ax.core.engine.threads.MemoryTask;
 import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.engine.writes.StoreRouter;
 import io.ax.core.store.NewFire;
@@ -31,7 +33,7 @@ import java.util.function.ToLongFunction;
  * transaction ends, so that it never fires on an outcome that may yet roll back. Its id is its wheel handle, so it
  * enters the wheel at once all the same.
  */
-final class MemoryExecutions {
+public final class MemoryExecutions {
 
     private static final int ID_LENGTH = 25;
     private static final String REASON = "scheduled through AxScheduler (MEMORY)";
@@ -56,7 +58,7 @@ final class MemoryExecutions {
      */
     private final Map<MemoryTask, Integer> held = new ConcurrentHashMap<>();
 
-    MemoryExecutions(
+    public MemoryExecutions(
             StoreRouter stores,
             String nodeId,
             AxTimer<Object> wheel,

@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.workflows;
 
 import io.ax.core.AuditEntry;
 import io.ax.core.AxContext;
@@ -10,6 +10,10 @@ import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
 import io.ax.core.clock.AxClock;
+import io.ax.core.engine.WorkflowGraph;
+import io.ax.core.engine.WorkflowRun;
+import io.ax.core.engine.threads.Due;
+import io.ax.core.engine.threads.EngineLog;
 import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.NewFire;
@@ -38,9 +42,9 @@ import java.util.function.Consumer;
  * Decisions run on the leader's thread ({@code ax-leader}) only; reads for the endpoint and the tasks' contexts on
  * any thread.
  */
-final class Workflows {
+public final class Workflows {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = EngineLog.get();
     /** How many of the newest instances of each upstream task a sweep looks at. */
     static final int SWEEP_DEPTH = 20;
     /** Ends the sweep has seen and acted on; forgotten wholesale when it grows past this. */
@@ -61,7 +65,8 @@ final class Workflows {
      * @param tasks the registered tasks, as they change (read only)
      * @param dueNow takes a step created due now
      */
-    Workflows(InstanceStore stores, AxClock clock, String nodeId, Map<String, AxTask> tasks, Consumer<Due> dueNow) {
+    public Workflows(
+            InstanceStore stores, AxClock clock, String nodeId, Map<String, AxTask> tasks, Consumer<Due> dueNow) {
         this.stores = stores;
         this.clock = clock;
         this.nodeId = nodeId;
@@ -69,21 +74,21 @@ final class Workflows {
         this.dueNow = dueNow;
     }
 
-    WorkflowGraph graph() {
+    public WorkflowGraph graph() {
         return graph;
     }
 
-    void graph(WorkflowGraph graph) {
+    public void graph(WorkflowGraph graph) {
         this.graph = graph;
     }
 
     /** Whether the end of {@code task}'s instances moves a run on. */
-    boolean hasDownstream(String task) {
+    public boolean hasDownstream(String task) {
         return !graph.downstream(task).isEmpty();
     }
 
     /** The run an instance belongs to: its run key's, or its own id for a root's; null outside workflows. */
-    String runOf(TaskInstance instance) {
+    public String runOf(TaskInstance instance) {
         String run = instance.runId();
         if (run != null) {
             return run;
@@ -106,7 +111,7 @@ final class Workflows {
      *
      * @return false when the store does not show the end yet (its write is still on its way): ask again soon
      */
-    boolean advance(String instanceId, long epoch) {
+    public boolean advance(String instanceId, long epoch) {
         Optional<TaskInstance> ended = stores.find(instanceId);
         if (ended.isPresent() && !ended.get().state().isFinal()) {
             return false;
@@ -208,7 +213,7 @@ final class Workflows {
      * Looks for ends the leader did not hear of: the newest instances of every task with downstream tasks. Bounded:
      * {@link #SWEEP_DEPTH} instances per such task, and ends already acted on are passed over.
      */
-    void sweep(long epoch) {
+    public void sweep(long epoch) {
         WorkflowGraph g = graph;
         if (g.workflows().isEmpty()) {
             return;
@@ -231,14 +236,14 @@ final class Workflows {
     }
 
     /** This node stopped leading: the next leader's sweep starts from the store. */
-    void forget() {
+    public void forget() {
         settled.clear();
     }
 
     // ---- reads: any thread ---------------------------------------------------------------------------------
 
     /** The newest runs of the workflow rooted at {@code root}, newest first. */
-    List<WorkflowRun> recentRuns(String root, int limit) {
+    public List<WorkflowRun> recentRuns(String root, int limit) {
         WorkflowGraph.Workflow w = graph.workflowOf(root);
         if (w == null) {
             return List.of();
@@ -281,7 +286,7 @@ final class Workflows {
      * The results of {@code task}'s upstream tasks in {@code run}: the reason of each one's SUCCESS row, which is
      * the message of its {@code AxResult} ({@code succeeded} when it gave none, read as empty), bounded.
      */
-    Map<String, String> upstreamResults(String task, String run) {
+    public Map<String, String> upstreamResults(String task, String run) {
         Map<String, String> results = new LinkedHashMap<>();
         for (String u : graph.upstream(task)) {
             instanceOf(u, run).filter(i -> i.state() == InstanceState.SUCCESS).ifPresent(i -> {
@@ -293,7 +298,7 @@ final class Workflows {
                         break;
                     }
                 }
-                if (InstanceRunner.DEFAULT_SUCCESS_REASON.equals(message)) {
+                if (AuditEntry.DEFAULT_SUCCESS_REASON.equals(message)) {
                     message = "";
                 }
                 if (message.length() > AxContext.MAX_UPSTREAM_RESULT) {

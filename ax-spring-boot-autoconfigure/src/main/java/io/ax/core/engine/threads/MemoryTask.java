@@ -1,19 +1,19 @@
-package io.ax.core.engine;
+package io.ax.core.engine.threads;
 
 import io.ax.core.AxTask;
 
 /**
  * A pending MEMORY execution: the wheel entry's payload and nothing more, so that a million of them cost the heap
- * about 48 bytes each plus the wheel's slot. Its instance id is derived from its wheel handle ({@link
+ * about 48 bytes each plus the wheel's slot. Its instance id is derived from its wheel handle ({@code
  * MemoryExecutions}), so no map from ids to tasks is needed; it enters a store only when it falls due. One scheduled
  * inside a trace is a {@link Traced}, so that the others do not pay for the field.
  */
-sealed class MemoryTask permits MemoryTask.Traced {
+public sealed class MemoryTask permits MemoryTask.Traced {
 
-    final AxTask task;
-    final byte[] payload;
-    final String key;
-    final long createdMicros;
+    public final AxTask task;
+    public final byte[] payload;
+    public final String key;
+    public final long createdMicros;
     /** Guarded by this object's monitor, like {@link #handle}: a reschedule moves it. */
     private long dueMicros;
     /** The wheel handle; set right after scheduling, under this object's monitor, before the id is known. */
@@ -28,7 +28,7 @@ sealed class MemoryTask permits MemoryTask.Traced {
     }
 
     /** The trace its attempts continue, or null. */
-    String traceParent() {
+    public String traceParent() {
         return null;
     }
 
@@ -37,26 +37,26 @@ sealed class MemoryTask permits MemoryTask.Traced {
      *
      * @param traceParent the trace the caller was in, or null
      */
-    static MemoryTask of(
+    public static MemoryTask of(
             AxTask task, long dueMicros, long createdMicros, byte[] payload, String key, String traceParent) {
         return traceParent == null
                 ? new MemoryTask(task, dueMicros, createdMicros, payload, key)
                 : new Traced(task, dueMicros, createdMicros, payload, key, traceParent);
     }
 
-    synchronized long handle() {
+    public synchronized long handle() {
         return handle;
     }
 
-    synchronized void handle(long handle) {
+    public synchronized void handle(long handle) {
         this.handle = handle;
     }
 
-    synchronized long dueMicros() {
+    public synchronized long dueMicros() {
         return dueMicros;
     }
 
-    synchronized void dueMicros(long dueMicros) {
+    public synchronized void dueMicros(long dueMicros) {
         this.dueMicros = dueMicros;
     }
 
@@ -72,7 +72,7 @@ sealed class MemoryTask permits MemoryTask.Traced {
         }
 
         @Override
-        String traceParent() {
+        public String traceParent() {
             return traceParent;
         }
     }

@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.scheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;

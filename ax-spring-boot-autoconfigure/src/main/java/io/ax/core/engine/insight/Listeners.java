@@ -1,5 +1,7 @@
-package io.ax.core.engine;
+package io.ax.core.engine.insight;
 
+import io.ax.core.engine.threads.EngineLog;
+import io.ax.core.engine.threads.NamedThreadFactory;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
@@ -16,9 +18,9 @@ import java.util.function.Consumer;
  * bounded: while it is full, events are dropped and counted, with one warning per run of drops. A listener that
  * takes longer than {@link #SLOW} is named in a warning.
  */
-final class Listeners {
+public final class Listeners {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = EngineLog.get();
     static final int CAPACITY = 10_000;
     static final Duration SLOW = Duration.ofSeconds(1);
 
@@ -29,7 +31,7 @@ final class Listeners {
     private volatile boolean dropping;
 
     /** Hands an event to each listener, in order, on the events thread; never blocks, never throws. */
-    <E> void publish(String kind, E event, List<Consumer<E>> listeners) {
+    public <E> void publish(String kind, E event, List<Consumer<E>> listeners) {
         if (listeners.isEmpty()) {
             return;
         }
@@ -74,12 +76,12 @@ final class Listeners {
     }
 
     /** Events dropped because the listeners fell behind. */
-    long dropped() {
+    public long dropped() {
         return dropped.get();
     }
 
     /** Tells what is queued, for at most {@code awaitMillis}, then stops. */
-    void stop(long awaitMillis) {
+    public void stop(long awaitMillis) {
         thread.shutdown();
         try {
             if (!thread.awaitTermination(awaitMillis, TimeUnit.MILLISECONDS)) {

@@ -1,10 +1,11 @@
-package io.ax.core.engine;
+package io.ax.core.engine.insight;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ax.core.AxTask;
 import io.ax.core.InstanceState;
+import io.ax.core.engine.Activity;
 import io.ax.core.store.ActivityRow;
 import io.ax.core.store.ActivityStore;
 import io.ax.core.store.InMemoryActivityStore;

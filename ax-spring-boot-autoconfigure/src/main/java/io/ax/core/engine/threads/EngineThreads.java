@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.threads;
 
 import io.ax.core.clock.AxClock;
 import io.ax.core.wheel.AxTimer;
@@ -20,9 +20,9 @@ import java.util.function.Consumer;
  * the dispatch noticed, so that the dispatch thread never waits for the store. Both queues are bounded: a full one
  * is tried again a moment later through the wheel, never blocking the thread that hands work on.
  */
-final class EngineThreads {
+public final class EngineThreads {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = EngineLog.get();
     private static final int QUEUE_CAPACITY = 65_536;
     private static final Duration HAND_OFF_BACKOFF = Duration.ofMillis(10);
     /**
@@ -47,7 +47,7 @@ final class EngineThreads {
     private final ThreadPoolExecutor dispatch = singleThread("ax-dispatch-");
     private final ThreadPoolExecutor outcomes = singleThread("ax-outcomes-");
 
-    EngineThreads(
+    public EngineThreads(
             AxTimerFactory timers,
             Duration tick,
             AxClock clock,
@@ -74,21 +74,21 @@ final class EngineThreads {
     }
 
     /** The wheel, for what puts its own entries into it (the MEMORY delayed tasks). */
-    AxTimer<Object> wheel() {
+    public AxTimer<Object> wheel() {
         return wheel;
     }
 
-    void start() {
+    public void start() {
         wheel.start();
     }
 
     /** Runs {@code work} on the dispatch thread after {@code delay}; returns the timer handle, -1 once stopped. */
-    long after(Duration delay, Runnable work) {
+    public long after(Duration delay, Runnable work) {
         return at(clock.nanoTime() + delay.toNanos(), work);
     }
 
     /** Runs {@code work} on the dispatch thread at a deadline of the monotonic clock; -1 once stopped. */
-    long at(long deadlineNanos, Runnable work) {
+    public long at(long deadlineNanos, Runnable work) {
         try {
             return wheel.schedule(deadlineNanos, work);
         } catch (IllegalStateException closed) {
@@ -100,17 +100,17 @@ final class EngineThreads {
         }
     }
 
-    void cancelTimer(long handle) {
+    public void cancelTimer(long handle) {
         wheel.cancel(handle);
     }
 
     /** Entries in the wheel. */
-    int timers() {
+    public int timers() {
         return wheel.size();
     }
 
     /** Whether neither the dispatch nor the outcomes thread has work running or queued. */
-    boolean idle() {
+    public boolean idle() {
         return idle(dispatch) && idle(outcomes);
     }
 
@@ -119,7 +119,7 @@ final class EngineThreads {
     }
 
     /** Hands work to the dispatch thread. */
-    void onDispatchThread(Runnable work) {
+    public void onDispatchThread(Runnable work) {
         handOff(work);
     }
 
@@ -127,7 +127,7 @@ final class EngineThreads {
      * Runs store work that follows an attempt (a timeout's outcome, a retry, a dead letter) on the {@code
      * ax-outcomes} thread, never on the dispatch thread; a full queue tries again soon.
      */
-    void afterwards(Runnable work) {
+    public void afterwards(Runnable work) {
         try {
             outcomes.execute(() -> runSafely(work));
         } catch (RejectedExecutionException e) {
@@ -138,14 +138,14 @@ final class EngineThreads {
     }
 
     /** A start that failed: everything stops at once. */
-    void stopNow() {
+    public void stopNow() {
         wheel.close();
         dispatch.shutdownNow();
         outcomes.shutdownNow();
     }
 
     /** Closes the wheel, then lets the dispatch thread and, after it (it hands work on), the outcomes thread end. */
-    void stop(Duration await) {
+    public void stop(Duration await) {
         wheel.close();
         drain(dispatch, await);
         drain(outcomes, await);

@@ -1,15 +1,15 @@
-package io.ax.core.engine;
+package io.ax.core.engine.threads;
 
 import java.util.concurrent.RunnableScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 /** What the engine asks of a scheduled thread of its own that has one periodic round and takes one-off work too. */
-final class OneThread {
+public final class OneThread {
 
     private OneThread() {}
 
     /** Whether nothing runs on the thread and nothing waits for it but periodic rounds. */
-    static boolean idle(ScheduledThreadPoolExecutor thread) {
+    public static boolean idle(ScheduledThreadPoolExecutor thread) {
         if (thread.getActiveCount() > 0) {
             return false;
         }

@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.threads;
 
 import io.ax.core.AxTask;
 import io.ax.core.InstanceOrigin;
@@ -15,11 +15,11 @@ import java.time.Instant;
  * @param attempt the attempt its next dispatch starts (1 unless an assignment was taken back from a node)
  * @param traceParent the trace its attempts continue ({@link TaskInstance#traceParent()}), or null
  */
-record Due(
+public record Due(
         AxTask task, String instanceId, Instant scheduledTime, InstanceOrigin origin, int attempt, String traceParent) {
 
     /** A due instance without a trace to continue: a trigger's fire. */
-    Due(AxTask task, String instanceId, Instant scheduledTime, InstanceOrigin origin) {
+    public Due(AxTask task, String instanceId, Instant scheduledTime, InstanceOrigin origin) {
         this(task, instanceId, scheduledTime, origin, 1, null);
     }
 
@@ -28,16 +28,16 @@ record Due(
      * unstarted (a node that stopped, or was cut off, moves an acknowledged attempt RUNNING -&gt; SCHEDULED with its
      * number; run again as attempt 1, that attempt would run twice).
      */
-    Due(AxTask task, TaskInstance instance) {
+    public Due(AxTask task, TaskInstance instance) {
         this(task, instance, Math.max(1, instance.attempt()));
     }
 
     /** A stored instance of {@code task}, due for {@code attempt}. */
-    Due(AxTask task, TaskInstance instance, int attempt) {
+    public Due(AxTask task, TaskInstance instance, int attempt) {
         this(task, instance.id(), instance.scheduledTime(), instance.origin(), attempt, instance.traceParent());
     }
 
-    boolean series() {
+    public boolean series() {
         return origin == InstanceOrigin.SERIES;
     }
 }

@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.insight;
 
 /**
  * Counts durations in milliseconds in a fixed set of bins, so that percentiles of any number of samples cost a few

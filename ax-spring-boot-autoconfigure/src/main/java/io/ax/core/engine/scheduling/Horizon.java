@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.scheduling;
 
 import io.ax.core.AxScheduler;
 import io.ax.core.InvalidScheduleException;
@@ -14,7 +14,7 @@ import java.time.Instant;
  * <p>Every check works on {@link Duration}s between instants, which cannot overflow for any two {@link Instant}s,
  * and compares before adding: {@code now.plus(delay)} only runs on a delay already known to be short enough.
  */
-final class Horizon {
+public final class Horizon {
 
     static final Duration SPAN = AxScheduler.HORIZON;
     private static final long SPAN_NANOS = SPAN.toNanos();
@@ -48,7 +48,7 @@ final class Horizon {
      * that a wheel deadline neither overflows nor wraps. Times beyond the horizon never get here through {@link
      * AxScheduler}; the clamp only keeps this total.
      */
-    static long nanosUntil(Instant now, Instant time) {
+    public static long nanosUntil(Instant now, Instant time) {
         Duration ahead = Duration.between(now, time);
         if (ahead.isNegative()) {
             return 0;

@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.definitions;
 
 import io.ax.core.AxTask;
 import io.ax.core.Backoff;

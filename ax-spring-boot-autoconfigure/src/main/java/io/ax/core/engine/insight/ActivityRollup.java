@@ -1,8 +1,12 @@
-package io.ax.core.engine;
+package io.ax.core.engine.insight;
 
 import io.ax.core.AxTask;
 import io.ax.core.InstanceState;
 import io.ax.core.clock.AxClock;
+import io.ax.core.engine.Activity;
+import io.ax.core.engine.EngineObserver;
+import io.ax.core.engine.threads.EngineLog;
+import io.ax.core.engine.threads.NamedThreadFactory;
 import io.ax.core.store.ActivityRow;
 import io.ax.core.store.ActivityStore;
 import java.lang.System.Logger.Level;
@@ -32,9 +36,9 @@ import java.util.concurrent.TimeUnit;
  * <p>Thread-safe: the engine's threads count under this object's lock, which guards a few increments and a small
  * map; the store is called outside it.
  */
-final class ActivityRollup implements EngineObserver {
+public final class ActivityRollup implements EngineObserver {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = EngineLog.get();
 
     /** How many minutes, the current one included, this node keeps in memory (and writes again when they change). */
     static final int MINUTES_KEPT = 10;
@@ -101,7 +105,7 @@ final class ActivityRollup implements EngineObserver {
      * @param clock the engine's clock: minutes are its wall-clock minutes
      * @param flushEvery how often the changed minutes are written
      */
-    ActivityRollup(ActivityStore store, boolean shared, String node, AxClock clock, Duration flushEvery) {
+    public ActivityRollup(ActivityStore store, boolean shared, String node, AxClock clock, Duration flushEvery) {
         this.store = store;
         this.shared = shared;
         this.node = node;
@@ -111,7 +115,7 @@ final class ActivityRollup implements EngineObserver {
         thread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     }
 
-    void start() {
+    public void start() {
         try {
             thread.scheduleWithFixedDelay(
                     this::flushQuietly, flushEvery.toNanos(), flushEvery.toNanos(), TimeUnit.NANOSECONDS);
@@ -124,7 +128,7 @@ final class ActivityRollup implements EngineObserver {
      * Stops the thread, after a flush it is in the middle of; the engine then calls {@link #flushQuietly} once more,
      * bounded, so that a graceful stop loses no count.
      */
-    void stop() {
+    public void stop() {
         thread.shutdown(); // no interrupt: a flush under way ends by itself, before the last one begins
     }
 
@@ -186,7 +190,7 @@ final class ActivityRollup implements EngineObserver {
     }
 
     /** {@link #flush}, a failure logged (once per outage) instead of thrown. */
-    void flushQuietly() {
+    public void flushQuietly() {
         try {
             flush();
         } catch (RuntimeException e) {
@@ -261,7 +265,7 @@ final class ActivityRollup implements EngineObserver {
      * The activity of {@code task} (or of all tasks, when null) in the minutes of {@code [from, to)}, summed over
      * every node on the store, in buckets of {@code bucketMinutes} minutes, the first starting at {@code from}.
      */
-    Activity read(String task, Instant from, Instant to, int bucketMinutes) {
+    public Activity read(String task, Instant from, Instant to, int bucketMinutes) {
         String key = task == null ? ActivityRow.ALL_TASKS : task;
         long first = minuteOf(from);
         long end = minuteOf(to.plusMillis(MINUTE_MILLIS - 1)); // a partial last minute counts
@@ -343,7 +347,7 @@ final class ActivityRollup implements EngineObserver {
         }
     }
 
-    static long minuteOf(Instant time) {
+    public static long minuteOf(Instant time) {
         return Math.floorDiv(time.toEpochMilli(), MINUTE_MILLIS);
     }
 }

@@ -1,6 +1,8 @@
-package io.ax.core.engine;
+package io.ax.core.engine.insight;
 
 import io.ax.core.clock.AxClock;
+import io.ax.core.engine.DeadLetterCount;
+import io.ax.core.engine.threads.NamedThreadFactory;
 import io.ax.core.store.InstanceStore;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,7 +20,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * (30 s with HikariCP), far beyond a probe's timeout. A read that fails, or has not answered for a while, is how a
  * caller learns that the store does not answer ({@link #unanswered}). Thread-safe.
  */
-final class StoreFigures {
+public final class StoreFigures {
 
     /** A read in flight longer than this counts as unanswered. */
     private static final Duration HANGS_AFTER = Duration.ofSeconds(1);
@@ -42,9 +44,9 @@ final class StoreFigures {
      * @param since when the first read that did not answer began
      * @param cause the failure, or a note that the read hangs
      */
-    record Unanswered(Instant since, String cause) {}
+    public record Unanswered(Instant since, String cause) {}
 
-    StoreFigures(InstanceStore store, AxClock clock, Duration refresh) {
+    public StoreFigures(InstanceStore store, AxClock clock, Duration refresh) {
         this.store = store;
         this.clock = clock;
         this.refreshNanos = refresh.toNanos();
@@ -60,7 +62,7 @@ final class StoreFigures {
     }
 
     /** The dead letters as last read; empty until the first read answered. Starts a read when they are old. */
-    Optional<DeadLetterCount> deadLetters() {
+    public Optional<DeadLetterCount> deadLetters() {
         DeadLetterCount known = deadLetters;
         if (known == null || failing != null || clock.nanoTime() - readNanos >= refreshNanos) {
             readSoon();
@@ -72,7 +74,7 @@ final class StoreFigures {
      * Whether the store does not answer: the last read failed, or the read on its way has not answered for a while.
      * Never waits.
      */
-    Optional<Unanswered> unanswered() {
+    public Optional<Unanswered> unanswered() {
         Unanswered failed = failing;
         if (failed != null) {
             return Optional.of(failed);
@@ -88,7 +90,7 @@ final class StoreFigures {
     }
 
     /** A dead letter was written or removed: the figure is read again at the next look, not at its period's end. */
-    void changed() {
+    public void changed() {
         readNanos = clock.nanoTime() - refreshNanos;
     }
 
@@ -119,7 +121,7 @@ final class StoreFigures {
         }
     }
 
-    void stop() {
+    public void stop() {
         thread.shutdownNow();
     }
 }

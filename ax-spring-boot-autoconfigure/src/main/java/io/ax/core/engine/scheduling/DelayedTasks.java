@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.scheduling;
 
 import io.ax.core.AxException;
 import io.ax.core.AxTask;
@@ -13,7 +13,10 @@ import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
 import io.ax.core.clock.AxClock;
 import io.ax.core.cluster.WakeUps;
-import io.ax.core.engine.ScheduleRequests.Checked;
+import io.ax.core.engine.TraceContextCapture;
+import io.ax.core.engine.scheduling.ScheduleRequests.Checked;
+import io.ax.core.engine.threads.Due;
+import io.ax.core.engine.threads.MemoryTask;
 import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.NewFire;
@@ -36,7 +39,7 @@ import java.util.function.Function;
  * leader is woken, for work that is not there for every node to see, or that never will be. MEMORY executions
  * follow the same rule, held in the wheel meanwhile (see {@link MemoryExecutions}).
  */
-final class DelayedTasks {
+public final class DelayedTasks {
 
     private static final int WRITE_CHUNK = 5_000;
     private static final Runnable NOTHING = () -> {};
@@ -44,7 +47,7 @@ final class DelayedTasks {
     private record TaskKey(String task, String key) {}
 
     /** What delayed tasks need of the rest of the engine; called on the caller's thread, or after its commit. */
-    interface Engine {
+    public interface Engine {
         /** Whether the engine takes scheduled work (it has not stopped). */
         boolean acceptsWork();
 
@@ -78,7 +81,7 @@ final class DelayedTasks {
      * @param tasks finds a registered task by name
      * @param memory this node's MEMORY executions
      */
-    DelayedTasks(
+    public DelayedTasks(
             InstanceStore stores,
             AxClock clock,
             String nodeId,
@@ -101,13 +104,13 @@ final class DelayedTasks {
     }
 
     /** On the dispatch thread: a MEMORY execution fell due. */
-    void fire(MemoryTask m) {
+    public void fire(MemoryTask m) {
         memory.fire(m);
     }
 
     // ---- schedule ---------------------------------------------------------------------------------------
 
-    List<String> scheduleAll(List<ScheduleRequest> requests) {
+    public List<String> scheduleAll(List<ScheduleRequest> requests) {
         if (!engine.acceptsWork()) {
             throw new AxException("The AX engine is stopped; it takes no scheduled work");
         }
@@ -243,12 +246,12 @@ final class DelayedTasks {
 
     // ---- cancel, reschedule, find -----------------------------------------------------------------------
 
-    boolean cancel(String instanceId) {
+    public boolean cancel(String instanceId) {
         return cancel(instanceId, "cancelled");
     }
 
     /** Cancels a SCHEDULED instance, audited with {@code reason}; false when it does not wait (any more). */
-    boolean cancel(String instanceId, String reason) {
+    public boolean cancel(String instanceId, String reason) {
         if (!InstanceIds.isWellFormed(instanceId)) {
             return false;
         }
@@ -306,7 +309,7 @@ final class DelayedTasks {
                 reason));
     }
 
-    boolean reschedule(String instanceId, Instant newTime) {
+    public boolean reschedule(String instanceId, Instant newTime) {
         Instant now = clock.instant();
         Instant due = ScheduleRequests.checkNewTime(instanceId, newTime, now);
         if (!InstanceIds.isWellFormed(instanceId)) {
@@ -358,7 +361,7 @@ final class DelayedTasks {
         return true;
     }
 
-    Optional<InstanceDetails> find(String instanceId) {
+    public Optional<InstanceDetails> find(String instanceId) {
         if (!InstanceIds.isWellFormed(instanceId)) {
             return Optional.empty();
         }

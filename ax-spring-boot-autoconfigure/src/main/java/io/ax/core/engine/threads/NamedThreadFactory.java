@@ -1,16 +1,16 @@
-package io.ax.core.engine;
+package io.ax.core.engine.threads;
 
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Names every thread {@code prefix + n}, so a thread dump shows whose thread it is. */
-final class NamedThreadFactory implements ThreadFactory {
+public final class NamedThreadFactory implements ThreadFactory {
 
     private final String prefix;
     private final boolean daemon;
     private final AtomicInteger counter = new AtomicInteger();
 
-    NamedThreadFactory(String prefix, boolean daemon) {
+    public NamedThreadFactory(String prefix, boolean daemon) {
         this.prefix = prefix;
         this.daemon = daemon;
     }

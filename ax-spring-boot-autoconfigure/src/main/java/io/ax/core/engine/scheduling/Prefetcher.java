@@ -1,8 +1,12 @@
-package io.ax.core.engine;
+package io.ax.core.engine.scheduling;
 
 import io.ax.core.AxTask;
 import io.ax.core.TaskInstance;
 import io.ax.core.clock.AxClock;
+import io.ax.core.engine.threads.Due;
+import io.ax.core.engine.threads.EngineLog;
+import io.ax.core.engine.threads.NamedThreadFactory;
+import io.ax.core.engine.threads.OneThread;
 import io.ax.core.store.InstanceStore;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -28,9 +32,9 @@ import java.util.function.Predicate;
  * by the load or put into the wheel by its writer (or both: the wheel drops the second). A page is read once; what
  * is written behind the load's position is always before the horizon, hence its writer's job.
  */
-final class Prefetcher {
+public final class Prefetcher {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = EngineLog.get();
     private static final int SWEEP_PAGE = 1_000;
     private static final int SWEEP_PAGES = 100;
     /** Pages in a row without a new row after which a sweep stops (the next one goes on from there). */
@@ -40,7 +44,7 @@ final class Prefetcher {
      * What the prefetcher needs of the rest of the engine: whether to load at all, and where loaded instances go.
      * Called on {@code ax-prefetch}, and on the leader's thread during a takeover.
      */
-    interface Wheel {
+    public interface Wheel {
         /** Whether this node leads: the leader loads the window; the others run what it assigns them. */
         boolean leads();
 
@@ -88,7 +92,7 @@ final class Prefetcher {
      * @param tasks the registered tasks, as they change (read only)
      * @param paused whether a task is paused
      */
-    Prefetcher(
+    public Prefetcher(
             InstanceStore store,
             AxClock clock,
             Map<String, AxTask> tasks,
@@ -110,23 +114,23 @@ final class Prefetcher {
     }
 
     /** Whether no one-off work waits for or runs on {@code ax-prefetch}: only its periodic round is queued. */
-    boolean idle() {
+    public boolean idle() {
         return OneThread.idle(thread);
     }
 
     /** Whether an instance due at {@code time} belongs in the wheel now, rather than waiting in the store. */
-    boolean covers(Instant time) {
+    public boolean covers(Instant time) {
         return time.isBefore(horizon);
     }
 
     /** Keeps the window loaded from the {@code ax-prefetch} thread, while this node leads. */
-    void start() {
+    public void start() {
         long every = refreshInterval().toNanos();
         thread.scheduleWithFixedDelay(this::refresh, every, every, TimeUnit.NANOSECONDS);
     }
 
     /** This node became leader: loads the window from scratch, on the calling thread, handing each to {@code loaded}. */
-    synchronized void takeOver(Consumer<TaskInstance> loaded) {
+    public synchronized void takeOver(Consumer<TaskInstance> loaded) {
         reset();
         load(loaded);
     }
@@ -136,7 +140,7 @@ final class Prefetcher {
      * is in the wheel already is left out there), on the {@code ax-prefetch} thread, soon. Calls while one is
      * pending are one.
      */
-    void rewind() {
+    public void rewind() {
         if (!rewindRequested.compareAndSet(false, true)) {
             return;
         }
@@ -156,7 +160,7 @@ final class Prefetcher {
     }
 
     /** This node stopped leading: nothing is loaded, and writers put nothing into the wheel. */
-    synchronized void reset() {
+    public synchronized void reset() {
         horizon = Instant.MIN;
         cursorTime = null;
         cursorId = null;
@@ -166,7 +170,7 @@ final class Prefetcher {
         readToHorizon = false;
     }
 
-    void stop() {
+    public void stop() {
         thread.shutdownNow();
     }
 
@@ -179,7 +183,7 @@ final class Prefetcher {
     }
 
     /** The wheel drained: a load that stopped at the limit goes on now, not at the next refresh. */
-    void drained(int queued) {
+    public void drained(int queued) {
         if (capped && queued < limit / 2 && refillRequested.compareAndSet(false, true)) {
             try {
                 thread.execute(() -> {
@@ -266,7 +270,7 @@ final class Prefetcher {
      * Runs what is SCHEDULED, overdue by more than {@code lag} and not in the wheel: written by another node inside
      * this node's window, or left by a failed write. One page.
      */
-    synchronized void sweepOverdue(Duration lag) {
+    public synchronized void sweepOverdue(Duration lag) {
         if (horizon.equals(Instant.MIN)) {
             return; // not loaded: this node does not lead, or has only just begun to
         }

@@ -1,6 +1,8 @@
-package io.ax.core.engine;
+package io.ax.core.engine.scheduling;
 
 import io.ax.core.TaskInstance;
+import io.ax.core.engine.TraceContextCapture;
+import io.ax.core.engine.threads.EngineLog;
 import java.lang.System.Logger.Level;
 import java.util.Optional;
 
@@ -11,7 +13,7 @@ import java.util.Optional;
  */
 final class CallerTrace {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = EngineLog.get();
 
     private final TraceContextCapture capture;
 

@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.definitions;
 
 import io.ax.core.AxException;
 import io.ax.core.AxTask;
@@ -6,6 +6,10 @@ import io.ax.core.InvalidTaskException;
 import io.ax.core.TaskDefinition;
 import io.ax.core.UnknownTaskException;
 import io.ax.core.clock.AxClock;
+import io.ax.core.engine.ExecutorRouter;
+import io.ax.core.engine.WorkflowGraph;
+import io.ax.core.engine.threads.EngineLog;
+import io.ax.core.engine.threads.NamedThreadFactory;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.StoredDefinition;
 import java.lang.System.Logger.Level;
@@ -25,26 +29,26 @@ import java.util.concurrent.TimeUnit;
 /**
  * Tasks registered at runtime: stored in the configured store (with an audited history), applied on this node at
  * once and on every other node at its next look (thread {@code ax-definitions}, every heartbeat), and loaded again
- * at every start. A task defined in code ({@code @AxJob}, {@code ax.tasks}, {@link AxEngine#register(AxTask)}) keeps
+ * at every start. A task defined in code ({@code @AxJob}, {@code ax.tasks}, {@link io.ax.core.engine.AxEngine#register(AxTask)}) keeps
  * its name: a runtime definition can neither take nor replace it. An update replaces the task from its next fire
  * time: the leader cancels the fire planned by the old definition and plans the first of the new one.
  *
  * <p>Thread-safe: changes made through this node are serialized by its lock; the store's versions decide between
  * nodes.
  */
-final class RuntimeTasks {
+public final class RuntimeTasks {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = EngineLog.get();
 
     /** The engine's registered tasks, as this class changes them. */
-    interface Registry {
+    public interface Registry {
         /** The registered tasks now (read only). */
         Map<String, AxTask> tasks();
 
         /** Before the engine plans anything: a stored definition joins the tasks defined in code. */
         void load(AxTask task);
 
-        /** A runtime task joins this node, as {@link AxEngine#register} does it. */
+        /** A runtime task joins this node, as {@link io.ax.core.engine.AxEngine#register} does it. */
         void add(AxTask task);
 
         /** A runtime task's new definition replaces the old one on this node. */
@@ -72,7 +76,7 @@ final class RuntimeTasks {
     private final ScheduledThreadPoolExecutor thread =
             new ScheduledThreadPoolExecutor(1, new NamedThreadFactory("ax-definitions", true));
 
-    RuntimeTasks(InstanceStore stores, AxClock clock, String nodeId, ExecutorRouter router, Registry registry) {
+    public RuntimeTasks(InstanceStore stores, AxClock clock, String nodeId, ExecutorRouter router, Registry registry) {
         this.stores = stores;
         this.clock = clock;
         this.nodeId = nodeId;
@@ -81,7 +85,7 @@ final class RuntimeTasks {
     }
 
     /** Before the engine plans anything: the stored definitions join the tasks defined in code. */
-    void load() {
+    public void load() {
         synchronized (lock) {
             for (StoredDefinition stored : stores.findDefinitions()) {
                 Optional<AxTask> task = readable(stored);
@@ -93,15 +97,15 @@ final class RuntimeTasks {
         }
     }
 
-    void start(Duration every) {
+    public void start(Duration every) {
         thread.scheduleWithFixedDelay(this::look, every.toNanos(), every.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    void stop() {
+    public void stop() {
         thread.shutdownNow();
     }
 
-    List<TaskDefinition> list() {
+    public List<TaskDefinition> list() {
         List<TaskDefinition> list = new ArrayList<>();
         for (StoredDefinition stored : stores.findDefinitions()) {
             list.add(new TaskDefinition(
@@ -110,7 +114,7 @@ final class RuntimeTasks {
         return list;
     }
 
-    TaskDefinition register(TaskDefinition definition) {
+    public TaskDefinition register(TaskDefinition definition) {
         AxTask task = definition.task();
         synchronized (lock) {
             String name = task.name();
@@ -136,7 +140,7 @@ final class RuntimeTasks {
         }
     }
 
-    TaskDefinition update(TaskDefinition definition) {
+    public TaskDefinition update(TaskDefinition definition) {
         AxTask task = definition.task();
         synchronized (lock) {
             String name = task.name();
@@ -156,7 +160,7 @@ final class RuntimeTasks {
         }
     }
 
-    void unregister(String name) {
+    public void unregister(String name) {
         synchronized (lock) {
             StoredDefinition current = stored(name);
             List<String> waiting = registry.downstream(name);

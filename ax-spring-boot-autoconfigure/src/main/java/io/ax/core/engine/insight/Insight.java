@@ -1,9 +1,13 @@
-package io.ax.core.engine;
+package io.ax.core.engine.insight;
 
 import io.ax.core.AxClockJumpEvent;
 import io.ax.core.AxTask;
 import io.ax.core.InstanceState;
 import io.ax.core.clock.AxClock;
+import io.ax.core.engine.Backlog;
+import io.ax.core.engine.EngineObserver;
+import io.ax.core.engine.threads.Due;
+import io.ax.core.engine.threads.EngineLog;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,9 +23,9 @@ import java.util.function.Consumer;
  * (or sent back by a full one) that have not started yet. The backlog is kept from what the engine does, so reading
  * it costs no query. Thread-safe.
  */
-final class Insight {
+public final class Insight {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = EngineLog.get();
 
     /** One due instance that has not started: its pool, since when it is due, when it was last handed off. */
     private record Waiting(String group, Instant dueAt, long handedOffNanos) {}
@@ -33,13 +37,13 @@ final class Insight {
     /** Instance id -> its wait; from the hand-off to a pool until the start, or until the instance is released. */
     private final ConcurrentHashMap<String, Waiting> waiting = new ConcurrentHashMap<>();
 
-    Insight(List<EngineObserver> observers, AxClock clock) {
+    public Insight(List<EngineObserver> observers, AxClock clock) {
         this.observers = List.copyOf(observers);
         this.clock = clock;
     }
 
     /** The instance is about to go to its pool; a first attempt is due since its fire time, a retry since now. */
-    void handingOff(Due due, int attempt) {
+    public void handingOff(Due due, int attempt) {
         Instant dueAt = attempt <= 1 ? due.scheduledTime() : clock.instant();
         Waiting fresh = new Waiting(due.task().group(), dueAt, clock.nanoTime());
         // sent back by a full pool and handed off again: still due since the first time
@@ -48,44 +52,44 @@ final class Insight {
     }
 
     /** The pool took the instance. */
-    void handedOff(Due due) {
+    public void handedOff(Due due) {
         each(o -> o.dispatched(due.task(), EngineObserver.DispatchOutcome.DISPATCHED));
         each(o -> o.received(due.task()));
     }
 
-    void skipped(Due due) {
+    public void skipped(Due due) {
         each(o -> o.dispatched(due.task(), EngineObserver.DispatchOutcome.SKIPPED));
     }
 
-    void rejected(Due due) {
+    public void rejected(Due due) {
         each(o -> o.dispatched(due.task(), EngineObserver.DispatchOutcome.REJECTED));
     }
 
     /** The instance will not start here (it ended, or another writer moved it): it leaves the backlog. */
-    void released(Due due) {
+    public void released(Due due) {
         waiting.remove(due.instanceId());
     }
 
-    void started(Execution ex) {
-        Waiting w = waiting.remove(ex.instanceId());
+    public void started(Due due, int attempt) {
+        Waiting w = waiting.remove(due.instanceId());
         if (observers.isEmpty()) {
             return;
         }
-        Duration lateness = Duration.between(ex.scheduledTime(), clock.instant());
+        Duration lateness = Duration.between(due.scheduledTime(), clock.instant());
         long ackNanos = w == null ? 0 : clock.nanoTime() - w.handedOffNanos();
         Duration ack = Duration.ofNanos(Math.max(0, ackNanos));
         Duration late = lateness.isNegative() ? Duration.ZERO : lateness;
-        each(o -> o.started(ex.task(), ex.attempt, late, ack));
+        each(o -> o.started(due.task(), attempt, late, ack));
     }
 
-    void finished(AxTask task, InstanceState outcome, long tookNanos) {
+    public void finished(AxTask task, InstanceState outcome, long tookNanos) {
         if (!observers.isEmpty()) {
             Duration took = Duration.ofNanos(Math.max(0, tookNanos));
             each(o -> o.finished(task, outcome, took));
         }
     }
 
-    void acknowledged(AxTask task, Instant assignedAt) {
+    public void acknowledged(AxTask task, Instant assignedAt) {
         if (!observers.isEmpty()) {
             Duration latency = Duration.between(assignedAt, clock.instant());
             Duration ack = latency.isNegative() ? Duration.ZERO : latency;
@@ -93,24 +97,24 @@ final class Insight {
         }
     }
 
-    void retried(AxTask task) {
+    public void retried(AxTask task) {
         each(o -> o.retried(task));
     }
 
-    void deadLettered(AxTask task) {
+    public void deadLettered(AxTask task) {
         each(o -> o.deadLettered(task));
     }
 
-    void retentionDeleted(int count) {
+    public void retentionDeleted(int count) {
         each(o -> o.retentionDeleted(count));
     }
 
-    void clockJumped(AxClockJumpEvent event) {
+    public void clockJumped(AxClockJumpEvent event) {
         each(o -> o.clockJumped(event));
     }
 
     /** A snapshot of the backlog, computed from what waits now. */
-    Backlog backlog() {
+    public Backlog backlog() {
         Map<String, Integer> perGroup = new HashMap<>();
         Instant oldest = null;
         for (Waiting w : waiting.values()) {
