@@ -150,6 +150,26 @@ class ArchitectureTest {
         }
     }
 
+    /**
+     * The work: claims, pools, attempts and their outcomes. It runs what the rooms above decide and records it
+     * through the writes; of the rooms beside it, only workflows (a step's context reads its run).
+     */
+    @Test
+    void workKnowsOnlyTheRoomsBelowIt() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.ax.core.engine.work..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(without(
+                        "io.ax.core.engine.work..",
+                        "io.ax.core.engine.threads..",
+                        "io.ax.core.engine.writes..",
+                        "io.ax.core.engine.insight..",
+                        "io.ax.core.engine.workflows.."))
+                .check(AX);
+    }
+
     /** The rooms under {@code io.ax.core.engine}, lowest first. */
     private static final String[] ROOMS = {
         "io.ax.core.engine.threads..",
@@ -157,7 +177,8 @@ class ArchitectureTest {
         "io.ax.core.engine.insight..",
         "io.ax.core.engine.scheduling..",
         "io.ax.core.engine.workflows..",
-        "io.ax.core.engine.definitions.."
+        "io.ax.core.engine.definitions..",
+        "io.ax.core.engine.work.."
     };
 
     /**

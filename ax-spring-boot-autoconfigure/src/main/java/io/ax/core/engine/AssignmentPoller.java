@@ -5,6 +5,8 @@ import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.engine.threads.Due;
 import io.ax.core.engine.threads.NamedThreadFactory;
+import io.ax.core.engine.work.Claimer;
+import io.ax.core.engine.work.ExecutionPools;
 import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.engine.writes.StoreRouter;
 import io.ax.core.store.OwnedInstance;

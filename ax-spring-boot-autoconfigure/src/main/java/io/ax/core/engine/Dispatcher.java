@@ -11,6 +11,8 @@ import io.ax.core.cluster.WakeUps;
 import io.ax.core.engine.insight.Insight;
 import io.ax.core.engine.threads.Due;
 import io.ax.core.engine.threads.EngineThreads;
+import io.ax.core.engine.work.Claimer;
+import io.ax.core.engine.work.ExecutionPools;
 import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.engine.writes.StateWriter;
 import java.lang.System.Logger.Level;

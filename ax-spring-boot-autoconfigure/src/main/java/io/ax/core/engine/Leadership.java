@@ -15,6 +15,8 @@ import io.ax.core.engine.threads.Due;
 import io.ax.core.engine.threads.EngineThreads;
 import io.ax.core.engine.threads.NamedThreadFactory;
 import io.ax.core.engine.threads.OneThread;
+import io.ax.core.engine.work.Execution;
+import io.ax.core.engine.work.InstanceRunner;
 import io.ax.core.engine.workflows.Workflows;
 import io.ax.core.engine.writes.StateWriter;
 import io.ax.core.engine.writes.StoreRouter;

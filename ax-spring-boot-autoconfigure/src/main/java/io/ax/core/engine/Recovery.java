@@ -5,6 +5,8 @@ import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.clock.AxClock;
 import io.ax.core.engine.threads.Due;
+import io.ax.core.engine.work.Execution;
+import io.ax.core.engine.work.InstanceRunner;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.OwnedInstance;
 import java.lang.System.Logger.Level;

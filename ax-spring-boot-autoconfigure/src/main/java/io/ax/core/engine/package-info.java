@@ -16,15 +16,16 @@
  *       listeners;
  *   <li>{@link io.ax.core.engine.scheduling}, {@link io.ax.core.engine.workflows}, {@link
  *       io.ax.core.engine.definitions}: delayed tasks and their prefetch, workflows, runtime definitions, side by
- *       side.
+ *       side;
+ *   <li>{@link io.ax.core.engine.work}: claims, pools, attempts and their outcomes (above workflows, which a step's
+ *       context reads).
  * </ul>
  *
  * The facade's public settings and extension points reach no room, so every room may use them. The classes still
  * in this package are the roles not moved yet, because the partitioned ownership in docs/partitioned-ownership.md
  * rewrites them: planning ({@code FirePlanner}, {@code Reconciliation}, {@code ClockGuard}, {@code MisfireLog},
- * {@code TriggerGroups}), leading ({@code Leadership}, {@code Takeover}, {@code Recovery}, {@code Retention}), work
- * ({@code Dispatcher}, {@code Claimer}, {@code AssignmentPoller}, {@code InstanceRunner}, {@code Execution}, {@code
- * ExecutionPools}, {@code RunContext}, {@code RunParams}) and operator actions ({@code Operations}).
+ * {@code TriggerGroups}), leading ({@code Leadership}, {@code Takeover}, {@code Recovery}, {@code Retention}),
+ * dispatch ({@code Dispatcher}, {@code AssignmentPoller}) and operator actions ({@code Operations}).
  *
  * <p>A class is given what it uses, never the facade ({@code ArchitectureTest} checks it), and asks the rest of the
  * engine through a small interface of its own where it must call up or across: {@code Prefetcher.Wheel}, {@code

@@ -1,10 +1,11 @@
-package io.ax.core.engine;
+package io.ax.core.engine.work;
 
 import io.ax.core.InstanceState;
 import io.ax.core.Transition;
 import io.ax.core.cluster.FencedOutException;
 import io.ax.core.engine.insight.Insight;
 import io.ax.core.engine.threads.Due;
+import io.ax.core.engine.threads.EngineLog;
 import io.ax.core.engine.writes.StateWriter;
 import java.lang.System.Logger.Level;
 import java.time.Instant;
@@ -20,9 +21,9 @@ import java.util.function.Consumer;
  * claims many instances; those this node lost (taken back, cancelled, claimed by a restarted incarnation) do not
  * run. Every claim comes with a place already reserved in its pool, so a claimed instance always finds room.
  */
-final class Claimer {
+public final class Claimer {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = EngineLog.get();
 
     /**
      * An instance to claim, with its place reserved.
@@ -32,7 +33,7 @@ final class Claimer {
      * @param assignedAt when the leader assigned it, for the acknowledgement latency; null when not an assignment
      * @param epoch the leader epoch its assignment (or takeover) carried, for the attempt's fencing token
      */
-    record Claim(Due due, int attempt, Transition before, Instant assignedAt, long epoch) {}
+    public record Claim(Due due, int attempt, Transition before, Instant assignedAt, long epoch) {}
 
     private final String nodeId;
     private final StateWriter writer;
@@ -47,7 +48,7 @@ final class Claimer {
     /** Instances this node is claiming right now, by either path: the other path leaves them alone. */
     private final java.util.Set<String> claiming = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    Claimer(
+    public Claimer(
             String nodeId,
             StateWriter writer,
             Insight insight,
@@ -65,22 +66,22 @@ final class Claimer {
     }
 
     /** Marks an instance as being claimed here (its assignment and claim are on their way to the store). */
-    void claiming(String instanceId) {
+    public void claiming(String instanceId) {
         claiming.add(instanceId);
     }
 
     /** The claim of an instance marked with {@link #claiming} was settled. */
-    void settled(String instanceId) {
+    public void settled(String instanceId) {
         claiming.remove(instanceId);
     }
 
     /** Whether this node is claiming an instance right now. */
-    boolean isClaiming(String instanceId) {
+    public boolean isClaiming(String instanceId) {
         return claiming.contains(instanceId);
     }
 
     /** The acknowledgement of an instance assigned to this node: DISPATCHED -&gt; RUNNING, if it still owns it. */
-    Transition acknowledgement(Due due, int attempt) {
+    public Transition acknowledgement(Due due, int attempt) {
         return writer.change(
                         due.instanceId(),
                         InstanceState.DISPATCHED,
@@ -94,7 +95,7 @@ final class Claimer {
      * Claims as one group; each instance won goes to its pool the moment the store confirms it (on the writer's
      * thread). Never waits for the store.
      */
-    void claimAndRun(List<Claim> claims) {
+    public void claimAndRun(List<Claim> claims) {
         if (claims.isEmpty()) {
             return;
         }
@@ -147,7 +148,7 @@ final class Claimer {
     }
 
     /** Hands an instance this node claimed (its place reserved) to its pool. */
-    void run(Claim c) {
+    public void run(Claim c) {
         if (c.assignedAt() != null) {
             insight.acknowledged(c.due().task(), c.assignedAt());
         }

@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.work;
 
 import io.ax.core.AxContext;
 import io.ax.core.AxIdempotency;

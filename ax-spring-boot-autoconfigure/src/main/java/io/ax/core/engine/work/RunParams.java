@@ -1,7 +1,8 @@
-package io.ax.core.engine;
+package io.ax.core.engine.work;
 
 import io.ax.core.AxTask;
 import io.ax.core.InvalidTaskException;
+import io.ax.core.engine.ExecutorRouter;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.StringWriter;
@@ -13,11 +14,11 @@ import java.util.Properties;
 import java.util.TreeMap;
 
 /**
- * Parameters given to one run on demand ({@link AxEngine#triggerNow(String, Map)}): checked against the task, kept
+ * Parameters given to one run on demand ({@link io.ax.core.engine.AxEngine#triggerNow(String, Map)}): checked against the task, kept
  * as the instance's payload (in the properties format), and laid over the task's own parameters when it runs.
  * Stateless.
  */
-final class RunParams {
+public final class RunParams {
 
     private RunParams() {}
 
@@ -27,7 +28,7 @@ final class RunParams {
      *
      * @throws InvalidTaskException naming the first parameter the task does not declare, or what the executor refuses
      */
-    static AxTask apply(AxTask task, Map<String, String> given, ExecutorRouter router) {
+    public static AxTask apply(AxTask task, Map<String, String> given, ExecutorRouter router) {
         for (Map.Entry<String, String> e : new TreeMap<>(given).entrySet()) {
             if (!task.params().containsKey(e.getKey())) {
                 throw new InvalidTaskException(
@@ -65,7 +66,7 @@ final class RunParams {
                 task.misfire());
     }
 
-    static byte[] encode(Map<String, String> params) {
+    public static byte[] encode(Map<String, String> params) {
         Properties p = new Properties();
         p.putAll(params);
         StringWriter out = new StringWriter();

@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.work;
 
 import io.ax.core.AttemptError;
 import io.ax.core.AuditEntry;
@@ -12,8 +12,11 @@ import io.ax.core.InstanceState;
 import io.ax.core.PayloadCodec;
 import io.ax.core.SecretParams;
 import io.ax.core.clock.AxClock;
+import io.ax.core.engine.AttemptTracer;
+import io.ax.core.engine.ExecutorRouter;
 import io.ax.core.engine.insight.Insight;
 import io.ax.core.engine.threads.Due;
+import io.ax.core.engine.threads.EngineLog;
 import io.ax.core.engine.threads.EngineThreads;
 import io.ax.core.engine.workflows.Workflows;
 import io.ax.core.engine.writes.InstanceIds;
@@ -35,9 +38,9 @@ import java.util.List;
  * <p>Why it is long: one attempt's whole life is decided here, on the threads that run it (start, timeout, success,
  * failure, retry, death with its dead letter), each outcome written conditionally.
  */
-final class InstanceRunner {
+public final class InstanceRunner {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = EngineLog.get();
     /** One line per successful instance; its own logger, so a busy application can quiet it alone. */
     private static final System.Logger SUMMARY = System.getLogger("io.ax.instances");
 
@@ -45,7 +48,7 @@ final class InstanceRunner {
     static final int LOGGED_MESSAGE = 500;
 
     /** Where an attempt's instance goes on once the runner has decided, and whether it may start here at all. */
-    interface Outcomes {
+    public interface Outcomes {
 
         /** Whether this node is cut off from the cluster store (its PERSISTENT work may run elsewhere). */
         boolean cutOff();
@@ -61,7 +64,7 @@ final class InstanceRunner {
     }
 
     /** Where a dead letter goes once its instance is DEAD. */
-    interface DeadLetters {
+    public interface DeadLetters {
 
         /** Stores it, trying again while the store is away and the engine runs; null when given up. */
         DeadLetter store(String what, java.util.function.Supplier<DeadLetter> call);
@@ -74,7 +77,8 @@ final class InstanceRunner {
     }
 
     /** What an attempt's context hands the handler: the store, the codec of payloads, idempotency, workflows. */
-    record ContextServices(InstanceStore store, PayloadCodec codec, AxIdempotency idempotency, Workflows workflows) {}
+    public record ContextServices(
+            InstanceStore store, PayloadCodec codec, AxIdempotency idempotency, Workflows workflows) {}
 
     private final String nodeId;
     private final AxClock clock;
@@ -95,7 +99,7 @@ final class InstanceRunner {
     /** Attempts a worker of this node runs right now (until the worker is done with it), by instance. */
     private final java.util.Map<String, Execution> running = new java.util.concurrent.ConcurrentHashMap<>();
 
-    InstanceRunner(
+    public InstanceRunner(
             String nodeId,
             AxClock clock,
             StoreRouter stores,
@@ -126,7 +130,7 @@ final class InstanceRunner {
      * Whether a worker of this node runs the instance now. The store may say RUNNING a while longer: the end of an
      * attempt is recorded without waiting, and waits in the writer while the database is away.
      */
-    boolean isRunning(String instanceId) {
+    public boolean isRunning(String instanceId) {
         return running.containsKey(instanceId);
     }
 
@@ -134,13 +138,13 @@ final class InstanceRunner {
      * Whether a worker of this node has the final outcome of the instance (SUCCESS or DEAD) and is about to free
      * its task's slot: the instance has ended in all but the bookkeeping.
      */
-    boolean isEnding(String instanceId) {
+    public boolean isEnding(String instanceId) {
         Execution ex = running.get(instanceId);
         return ex != null && ex.ending;
     }
 
     /** On a pool thread. Never throws: a failing task must not kill a scheduler thread. */
-    void run(Execution ex) {
+    public void run(Execution ex) {
         running.put(ex.instanceId(), ex);
         try {
             attempt(ex);
@@ -157,7 +161,7 @@ final class InstanceRunner {
      *
      * @return how many attempts were stopped
      */
-    int stopPersistentAttempts(String reason) {
+    public int stopPersistentAttempts(String reason) {
         int stopped = 0;
         for (Execution ex : running.values()) {
             if (InstanceIds.isMemory(ex.instanceId()) || !ex.endEarly()) {
@@ -379,7 +383,7 @@ final class InstanceRunner {
      * Records a failed attempt and what follows it. With {@code takenFrom} not null, the leader of {@code fence}
      * takes the instance over from that node (gone while running it) and retries it here.
      */
-    void afterBadAttempt(
+    public void afterBadAttempt(
             Execution ex,
             InstanceState outcome,
             String message,
@@ -403,7 +407,7 @@ final class InstanceRunner {
      * recorded the failure and before it decided what follows; with {@code takenFrom} null and {@code fence} 0, this
      * node decides for an instance it owns (its own last run's, at its start, say).
      */
-    void retryOrDie(
+    public void retryOrDie(
             Execution ex,
             InstanceState outcome,
             String message,

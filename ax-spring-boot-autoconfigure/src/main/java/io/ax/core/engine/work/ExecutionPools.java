@@ -1,5 +1,6 @@
-package io.ax.core.engine;
+package io.ax.core.engine.work;
 
+import io.ax.core.engine.PoolSettings;
 import io.ax.core.engine.threads.NamedThreadFactory;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * One bounded pool per task group, so a slow group cannot starve the others. Threads are named
  * {@code ax-<group>-<n>}. Thread-safe.
  */
-final class ExecutionPools {
+public final class ExecutionPools {
 
     private final Map<String, PoolSettings> configured;
     private final PoolSettings fallback;
@@ -28,7 +29,7 @@ final class ExecutionPools {
      */
     private final ConcurrentHashMap<String, Semaphore> places = new ConcurrentHashMap<>();
 
-    ExecutionPools(Map<String, PoolSettings> configured, PoolSettings fallback) {
+    public ExecutionPools(Map<String, PoolSettings> configured, PoolSettings fallback) {
         this.configured = Map.copyOf(configured);
         this.fallback = fallback;
     }
@@ -43,12 +44,12 @@ final class ExecutionPools {
     }
 
     /** Reserves a place in the group's pool; false when every place is taken or promised. */
-    boolean tryReserve(String group) {
+    public boolean tryReserve(String group) {
         return places(group).tryAcquire();
     }
 
     /** Gives back a place reserved but not used. */
-    void unreserve(String group) {
+    public void unreserve(String group) {
         places(group).release();
     }
 
@@ -80,14 +81,14 @@ final class ExecutionPools {
     }
 
     /** The groups with their own settings, and the default group. */
-    java.util.Set<String> groups() {
+    public java.util.Set<String> groups() {
         java.util.Set<String> all = new java.util.TreeSet<>(configured.keySet());
         all.add("default");
         return all;
     }
 
     /** How many instances the configured pools take at once, altogether. */
-    int totalCapacity() {
+    public int totalCapacity() {
         int total = fallback.threads() + fallback.queueCapacity();
         for (PoolSettings s : configured.values()) {
             total += s.threads() + s.queueCapacity();
@@ -129,7 +130,7 @@ final class ExecutionPools {
      * Stops taking work and takes out of the queues what no thread has started: those executions will not run here.
      * What runs goes on ({@link #awaitRunning}).
      */
-    List<Execution> stopTaking() {
+    public List<Execution> stopTaking() {
         pools.values().forEach(ThreadPoolExecutor::shutdown);
         List<Execution> unstarted = new ArrayList<>();
         for (ThreadPoolExecutor pool : pools.values()) {
@@ -146,7 +147,7 @@ final class ExecutionPools {
     }
 
     /** Lets running work finish for up to {@code awaitNanos} (after {@link #stopTaking}), then interrupts it. */
-    void awaitRunning(long awaitNanos) {
+    public void awaitRunning(long awaitNanos) {
         pools.values().forEach(ThreadPoolExecutor::shutdown);
         long deadline = System.nanoTime() + awaitNanos;
         for (ThreadPoolExecutor pool : pools.values()) {
@@ -163,7 +164,7 @@ final class ExecutionPools {
     }
 
     /** Whether no attempt runs or waits for a thread in any pool. */
-    boolean idle() {
+    public boolean idle() {
         for (ThreadPoolExecutor pool : pools.values()) {
             if (pool.getActiveCount() > 0 || !pool.getQueue().isEmpty()) {
                 return false;
@@ -173,7 +174,7 @@ final class ExecutionPools {
     }
 
     /** Instances executing right now, over all pools. */
-    int active() {
+    public int active() {
         return pools.values().stream()
                 .mapToInt(ThreadPoolExecutor::getActiveCount)
                 .sum();

@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.work;
 
 import io.ax.core.AxTask;
 import io.ax.core.engine.threads.Due;
@@ -10,10 +10,10 @@ import java.time.Instant;
  * this object decides who wins, and a thread is interrupted only while it is still running this attempt, so an
  * interrupt never leaks into the next work of a pool thread.
  */
-final class Execution {
+public final class Execution {
 
     final Due due;
-    final int attempt;
+    public final int attempt;
     /** The leader epoch its assignment (or takeover) carried: the fencing token's; 0 when none is known. */
     final long epoch;
 
@@ -28,7 +28,7 @@ final class Execution {
      */
     volatile boolean ending;
 
-    Execution(Due due, int attempt, long epoch) {
+    public Execution(Due due, int attempt, long epoch) {
         this.due = due;
         this.attempt = attempt;
         this.epoch = epoch;
@@ -38,7 +38,7 @@ final class Execution {
         return due.task();
     }
 
-    String instanceId() {
+    public String instanceId() {
         return due.instanceId();
     }
 
