@@ -39,6 +39,7 @@ import io.ax.core.cluster.PartitionLeases;
 import io.ax.core.cluster.PartitionTerms;
 import io.ax.core.cluster.WakeUps;
 import io.ax.core.engine.definitions.RuntimeTasks;
+import io.ax.core.engine.definitions.TaskRegistry;
 import io.ax.core.engine.insight.ActivityRollup;
 import io.ax.core.engine.insight.Insight;
 import io.ax.core.engine.insight.Listeners;
@@ -79,7 +80,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -147,8 +147,10 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final List<Consumer<AxDeadLetterEvent>> deadLetterListeners;
     private final Listeners listeners = new Listeners();
 
-    private final Map<String, AxTask> tasks = new ConcurrentHashMap<>();
-    private final Set<String> paused = ConcurrentHashMap.newKeySet();
+    /** The registered tasks and the paused ones, changed only through it; the field below is its view of the first. */
+    private final TaskRegistry taskRegistry = new TaskRegistry();
+
+    private final Map<String, AxTask> tasks = taskRegistry.tasks();
     private final StoreRouter stores;
     /** The wheel, the dispatch thread and the outcomes thread. */
     private final EngineThreads threads;
@@ -247,17 +249,16 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             this.wakeUps = ownLease ? ((ClusterStore) store).wakeUps() : WakeUps.none();
         }
         this.idempotency = b.idempotency != null ? b.idempotency : new InMemoryIdempotency(clock);
-        this.workflows =
-                new Workflows(stores, clock, nodeId, java.util.Collections.unmodifiableMap(tasks), this::dueNow);
+        this.workflows = new Workflows(stores, clock, nodeId, tasks, this::dueNow);
         this.runtimeTasks = new RuntimeTasks(stores, clock, nodeId, router, new RuntimeTasks.Registry() {
             @Override
             public Map<String, AxTask> tasks() {
-                return java.util.Collections.unmodifiableMap(tasks);
+                return tasks;
             }
 
             @Override
             public void load(AxTask task) {
-                tasks.put(task.name(), task);
+                taskRegistry.put(task);
             }
 
             @Override
@@ -288,16 +289,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         fireWriter.giveWayTo(writer, GIVE_WAY);
         endWriter.giveWayTo(writer, GIVE_WAY);
         this.leadership = new Leadership(
-                nodeId,
-                clock,
-                stores,
-                java.util.Collections.unmodifiableMap(tasks),
-                paused,
-                workflows,
-                threads,
-                writer,
-                this::ended,
-                b.reconcileEvery);
+                nodeId, clock, stores, taskRegistry, workflows, threads, writer, this::ended, b.reconcileEvery);
         this.membership = new Membership(
                 registry,
                 lease,
@@ -386,7 +378,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
 
                     @Override
                     public boolean paused(String name) {
-                        return paused.contains(name);
+                        return taskRegistry.isPaused(name);
                     }
 
                     @Override
@@ -435,22 +427,16 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 leadership,
                 claimer,
                 wakeUps,
-                paused::contains,
+                taskRegistry::isPaused,
                 runner::isEnding,
                 () -> membership.isCutOff(),
                 fires);
         this.poller = new AssignmentPoller(
-                nodeId,
-                stores,
-                java.util.Collections.unmodifiableMap(tasks),
-                pools,
-                claimer,
-                b.clusterSettings.pollInterval(),
-                () -> membership.isCutOff());
+                nodeId, stores, tasks, pools, claimer, b.clusterSettings.pollInterval(), () -> membership.isCutOff());
         this.prefetcher = new Prefetcher(
                 stores,
                 clock,
-                java.util.Collections.unmodifiableMap(tasks),
+                tasks,
                 this::isPaused,
                 new Prefetcher.Wheel() {
                     @Override
@@ -520,34 +506,27 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 b.payloadCodec,
                 b.maxPayloadSize,
                 b.traceCapture);
-        this.operations = new Operations(
-                stores,
-                nodeId,
-                java.util.Collections.unmodifiableMap(tasks),
-                writer,
-                delayed,
-                dispatcher,
-                new Operations.Engine() {
-                    @Override
-                    public boolean isRunning() {
-                        return AxEngine.this.isRunning();
-                    }
+        this.operations = new Operations(stores, nodeId, tasks, writer, delayed, dispatcher, new Operations.Engine() {
+            @Override
+            public boolean isRunning() {
+                return AxEngine.this.isRunning();
+            }
 
-                    @Override
-                    public void ended(Due due) {
-                        AxEngine.this.ended(due);
-                    }
+            @Override
+            public void ended(Due due) {
+                AxEngine.this.ended(due);
+            }
 
-                    @Override
-                    public void deadLettersChanged() {
-                        AxEngine.this.deadLettersChanged();
-                    }
+            @Override
+            public void deadLettersChanged() {
+                AxEngine.this.deadLettersChanged();
+            }
 
-                    @Override
-                    public void onDispatchThread(Runnable work) {
-                        AxEngine.this.onDispatchThread(work);
-                    }
-                });
+            @Override
+            public void onDispatchThread(Runnable work) {
+                AxEngine.this.onDispatchThread(work);
+            }
+        });
     }
 
     public static AxEngineBuilder builder() {
@@ -564,14 +543,14 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     public void register(AxTask task) {
         Objects.requireNonNull(task, "task");
         router.check(task);
-        if (tasks.putIfAbsent(task.name(), task) != null) {
+        if (!taskRegistry.add(task)) {
             throw new AxException("A task named '" + task.name() + "' is already registered");
         }
         if (lifecycle.get() == Lifecycle.STARTED) {
             try {
                 workflows.graph(WorkflowGraph.of(tasks.values()));
             } catch (RuntimeException e) {
-                tasks.remove(task.name(), task);
+                taskRegistry.withdraw(task);
                 throw e;
             }
             stores.saveTask(task.name(), task.trigger().describe(), clock.instant());
@@ -606,16 +585,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         endWriter.start();
         threads.start();
         try {
-            new Recovery(
-                            stores,
-                            clock,
-                            nodeId,
-                            java.util.Collections.unmodifiableMap(tasks),
-                            java.util.Collections.unmodifiableSet(paused),
-                            dispatcher,
-                            poller,
-                            runner,
-                            this::after)
+            new Recovery(stores, clock, nodeId, tasks, taskRegistry.paused(), dispatcher, poller, runner, this::after)
                     .run();
             prefetcher.start();
             membership.start(); // a node alone leads at once; the takeover plans and loads before this returns
@@ -945,7 +915,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
      */
     public void pause(String taskName, Operator by) {
         AxTask task = task(taskName).orElseThrow(() -> new UnknownTaskException(taskName));
-        paused.add(taskName);
+        taskRegistry.pause(taskName);
         Instant now = clock.instant();
         if (!stores.setPaused(taskName, true, now)) {
             stores.saveTask(taskName, task.trigger().describe(), now);
@@ -971,7 +941,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     public void resume(String taskName, Operator by) {
         AxTask task = task(taskName).orElseThrow(() -> new UnknownTaskException(taskName));
         stores.setPaused(taskName, false, clock.instant());
-        if (paused.remove(taskName) && lifecycle.get() == Lifecycle.STARTED) {
+        if (taskRegistry.resume(taskName) && lifecycle.get() == Lifecycle.STARTED) {
             leadership.resumed(task, "resumed" + byWhom(by));
         }
         LOG.log(Level.INFO, "Task ''{0}'' resumed{1}", taskName, byWhom(by));
@@ -979,7 +949,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
 
     /** Whether a task is paused. */
     public boolean isPaused(String taskName) {
-        return paused.contains(taskName);
+        return taskRegistry.isPaused(taskName);
     }
 
     /** The task with that name, if registered; the name must not be null. */
@@ -1095,7 +1065,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         Map<String, AxTask> next = new java.util.HashMap<>(tasks);
         next.put(task.name(), task);
         WorkflowGraph graph = WorkflowGraph.of(next.values());
-        AxTask old = tasks.put(task.name(), task);
+        AxTask old = taskRegistry.put(task);
         workflows.graph(graph);
         if (lifecycle.get() != Lifecycle.STARTED) {
             return;
@@ -1113,7 +1083,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
 
     /** A runtime task leaves this node; if this node leads, its pending fires are cancelled. */
     private void removeTask(String name, String reason) {
-        AxTask old = tasks.remove(name);
+        AxTask old = taskRegistry.remove(name);
         if (old == null) {
             return;
         }

@@ -10,6 +10,7 @@ import io.ax.core.cluster.FencedOutException;
 import io.ax.core.cluster.HashRing;
 import io.ax.core.cluster.Membership;
 import io.ax.core.cluster.NodeStatus;
+import io.ax.core.engine.definitions.TaskRegistry;
 import io.ax.core.engine.scheduling.Prefetcher;
 import io.ax.core.engine.threads.Due;
 import io.ax.core.engine.threads.EngineThreads;
@@ -64,10 +65,10 @@ final class Leadership implements Membership.Listener {
     /** The tasks this node knows, read only. */
     private final Map<String, AxTask> tasks;
     /**
-     * The engine's paused tasks. The leader keeps them as the store says (a pause or resume taken on another node)
-     * and the takeover reads them in: both write to the set the engine's pause and resume write to.
+     * The engine's tasks and which are paused. The leader keeps the paused ones as the store says (a pause or resume
+     * taken on another node), and the takeover reads them in.
      */
-    private final Set<String> paused;
+    private final TaskRegistry registry;
 
     private final Workflows workflows;
     private final EngineThreads threads;
@@ -106,8 +107,7 @@ final class Leadership implements Membership.Listener {
             String nodeId,
             AxClock clock,
             StoreRouter stores,
-            Map<String, AxTask> tasks,
-            Set<String> paused,
+            TaskRegistry registry,
             Workflows workflows,
             EngineThreads threads,
             StateWriter writer,
@@ -116,15 +116,15 @@ final class Leadership implements Membership.Listener {
         this.nodeId = nodeId;
         this.clock = clock;
         this.stores = stores;
-        this.tasks = tasks;
-        this.paused = paused;
+        this.registry = registry;
+        this.tasks = registry.tasks();
         this.workflows = workflows;
         this.threads = threads;
         this.writer = writer;
         this.ended = ended;
         this.thread = new ScheduledThreadPoolExecutor(1, new NamedThreadFactory("ax-leader", true));
         // the planner is built after this class: each repair asks for it
-        this.reconciliation = new Reconciliation(stores, clock, tasks, paused::contains, () -> fires, reconcileEvery);
+        this.reconciliation = new Reconciliation(stores, clock, tasks, registry::isPaused, () -> fires, reconcileEvery);
         this.ring = HashRing.of(List.of(nodeId), 1);
         this.live = Set.of(nodeId);
     }
@@ -310,8 +310,7 @@ final class Leadership implements Membership.Listener {
                             stores,
                             clock,
                             nodeId,
-                            tasks,
-                            paused,
+                            registry,
                             runner::isRunning,
                             fires,
                             dispatcher,
@@ -405,8 +404,8 @@ final class Leadership implements Membership.Listener {
                 continue;
             }
             if (t.paused()) {
-                paused.add(t.name());
-            } else if (paused.remove(t.name())) {
+                registry.pause(t.name());
+            } else if (registry.resume(t.name())) {
                 resumeNow(tasks.get(t.name()), "resumed on another node");
             }
         }

@@ -5,6 +5,7 @@ import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.clock.AxClock;
+import io.ax.core.engine.definitions.TaskRegistry;
 import io.ax.core.engine.scheduling.Prefetcher;
 import io.ax.core.engine.threads.Due;
 import io.ax.core.engine.writes.StateWriter;
@@ -46,7 +47,7 @@ final class Takeover {
     private final AxClock clock;
     private final String nodeId;
     private final Map<String, AxTask> tasks;
-    private final Set<String> paused;
+    private final TaskRegistry registry;
     private final Predicate<String> runsHere;
     private final FirePlanner fires;
     private final Dispatcher dispatcher;
@@ -56,16 +57,14 @@ final class Takeover {
     private long epoch;
 
     /**
-     * @param tasks the registered tasks (read only)
-     * @param paused the names of paused tasks: the takeover adds those the store remembers
+     * @param registry the registered tasks and the paused ones: the takeover marks paused those the store remembers
      * @param runsHere whether an attempt of the instance runs on this node now
      */
     Takeover(
             InstanceStore store,
             AxClock clock,
             String nodeId,
-            Map<String, AxTask> tasks,
-            Set<String> paused,
+            TaskRegistry registry,
             Predicate<String> runsHere,
             FirePlanner fires,
             Dispatcher dispatcher,
@@ -75,8 +74,8 @@ final class Takeover {
         this.store = store;
         this.clock = clock;
         this.nodeId = nodeId;
-        this.tasks = tasks;
-        this.paused = paused;
+        this.tasks = registry.tasks();
+        this.registry = registry;
         this.runsHere = runsHere;
         this.fires = fires;
         this.dispatcher = dispatcher;
@@ -92,7 +91,7 @@ final class Takeover {
         for (StoredTask t : store.findTasks()) {
             stored.put(t.name(), t);
             if (t.paused() && tasks.containsKey(t.name())) {
-                paused.add(t.name());
+                registry.pause(t.name());
             }
         }
         Set<String> inFlight = new HashSet<>();
