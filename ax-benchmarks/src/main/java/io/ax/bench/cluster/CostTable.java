@@ -298,11 +298,13 @@ final class CostTable {
         }
         StringBuilder out = new StringBuilder(String.format(
                 Locale.ROOT,
-                "%s, %s, %s: top statements per execution: %s. Executions per node: %s.",
+                "%s, %s, %s: top statements per execution: %s. Row versions per execution by table: %s."
+                        + " Executions per node: %s.",
                 r.system(),
                 name(s, r.workload()),
                 nodes(r.nodes()),
                 top,
+                byTable(r),
                 r.perNode()));
         StringJoiner calls = new StringJoiner("; ");
         r.storeCalls().forEach((node, c) -> {
@@ -320,6 +322,24 @@ final class CostTable {
                 .forEach((message, count) ->
                         out.append(String.format(Locale.ROOT, " Node logs: %d x %s.", count, message)));
         return out.toString();
+    }
+
+    /** The tables written to, most row versions first: {@code name versions (deletes)} per execution. */
+    static String byTable(CostRound.Result r) {
+        StringJoiner out = new StringJoiner(", ");
+        r.usage().tables().entrySet().stream()
+                .filter(e -> e.getValue().versions() + e.getValue().deleted() > 0)
+                .sorted((a, b) ->
+                        Long.compare(b.getValue().versions(), a.getValue().versions()))
+                .forEach(e -> out.add(String.format(
+                        Locale.ROOT,
+                        "%s %s%s",
+                        e.getKey(),
+                        fmt(e.getValue().versions() / exec(r)),
+                        e.getValue().deleted() == 0
+                                ? ""
+                                : " (" + fmt(e.getValue().deleted() / exec(r)) + " deleted)")));
+        return out.length() == 0 ? "none" : out.toString();
     }
 
     private static CostRound.Idle idleOf(CostRound.Result r, List<CostRound.Result> all) {
