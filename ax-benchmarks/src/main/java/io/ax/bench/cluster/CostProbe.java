@@ -27,13 +27,11 @@ final class CostProbe implements AutoCloseable {
     static final String MARK = "/* ax-cost probe */ ";
 
     private final Connection connection;
-    private final String url;
     /** Statements this probe ran in the measured database: each committed one transaction there. */
     private long ownTransactions;
 
-    private CostProbe(Connection connection, String url) {
+    private CostProbe(Connection connection) {
         this.connection = connection;
-        this.url = url;
     }
 
     /**
@@ -44,11 +42,12 @@ final class CostProbe implements AutoCloseable {
      */
     static CostProbe connect(Options options) throws SQLException {
         Connection c = DriverManager.getConnection(options.jdbcUrl(), options.jdbcUser(), options.jdbcPassword());
-        CostProbe probe = new CostProbe(c, options.jdbcUrl());
+        CostProbe probe = new CostProbe(c);
         try {
             String preloaded = probe.text("SELECT current_setting('shared_preload_libraries')");
             if (!preloaded.contains("pg_stat_statements")) {
-                throw new Scenario.Refused("the server at " + options.jdbcUrl()
+                throw new Scenario.Refused("the server at "
+                        + options.jdbcUrl().replaceFirst("[?&]ApplicationName=[^&]*$", "")
                         + " does not preload pg_stat_statements: start it with -c"
                         + " shared_preload_libraries=pg_stat_statements (or add it to shared_preload_libraries in"
                         + " postgresql.conf) and restart it");
@@ -145,10 +144,6 @@ final class CostProbe implements AutoCloseable {
             }
             Thread.sleep(50);
         }
-    }
-
-    String url() {
-        return url;
     }
 
     private String text(String sql) throws SQLException {

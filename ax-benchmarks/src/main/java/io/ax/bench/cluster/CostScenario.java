@@ -26,13 +26,19 @@ public final class CostScenario implements Scenario {
         Logging.configure(options);
         System.setProperty("org.slf4j.simpleLogger.log.org.flywaydb", "warn"); // a migration per round
         CostSettings s = CostSettings.of(options);
-        String dir = options.get("log-dir", "");
-        Path logDir = dir.isEmpty() ? Files.createTempDirectory("ax-cost-bench-") : Path.of(dir);
-        ClusterScenario.log("node JVM logs go to %s", logDir.toAbsolutePath());
         double loadBefore = LoadAverage.now();
+        // the server is checked first: a run it refuses leaves nothing behind
+        try (CostProbe probe = CostProbe.connect(s.probeOptions())) {
+            String dir = options.get("log-dir", "");
+            Path logDir = dir.isEmpty() ? Files.createTempDirectory("ax-cost-bench-") : Path.of(dir);
+            ClusterScenario.log("node JVM logs go to %s", logDir.toAbsolutePath());
+            return run(s, probe, logDir, loadBefore);
+        }
+    }
+
+    private static ResultTable run(CostSettings s, CostProbe probe, Path logDir, double loadBefore) throws Exception {
         List<CostRound.Result> results = new ArrayList<>();
-        try (CostProbe probe = CostProbe.connect(s.probeOptions());
-                NodeProcesses processes = new NodeProcesses(logDir, s.jvmArgs())) {
+        try (NodeProcesses processes = new NodeProcesses(logDir, s.jvmArgs())) {
             long postmaster = probe.postmaster();
             String version = probe.serverVersion();
             CostRound round = new CostRound(processes, s, probe, postmaster);
