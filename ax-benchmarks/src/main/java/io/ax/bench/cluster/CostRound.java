@@ -32,7 +32,6 @@ import java.util.TreeMap;
  */
 final class CostRound {
 
-    static final String AX_SCHEMA = "bench_cost";
     private static final Duration CLOSE = Duration.ofSeconds(30);
     /**
      * How long a backend may hold its table and transaction counters before it reports them: 10 s when it goes idle
@@ -104,7 +103,7 @@ final class CostRound {
         int tasks = settings.burstTasks();
         int warm = settings.burstWarmup();
         ClusterSystem system = open(systemName);
-        String schema = schema(system);
+        String schema = CostSchema.schema(system);
         String label = "cost-burst-" + Settings.slug(system.name()) + "-" + n + "n";
         NodeGroup group = null;
         List<String> killed = List.of();
@@ -171,7 +170,7 @@ final class CostRound {
         }
         double remote;
         try {
-            remote = remoteShare(system, ClusterSystem.Part.BURST, 0, Long.MAX_VALUE);
+            remote = CostSchema.remoteShare(system, ClusterSystem.Part.BURST, 0, Long.MAX_VALUE);
         } finally {
             system.close(); // the writer's connections: their backends report their table counters as they exit
         }
@@ -198,8 +197,8 @@ final class CostRound {
                 CostUsage.between(beforeWrite, written),
                 writeCpu,
                 idle,
-                instanceTable(system, ClusterSystem.Part.BURST),
-                auditTable(system, ClusterSystem.Part.BURST),
+                CostSchema.instanceTable(system, ClusterSystem.Part.BURST),
+                CostSchema.auditTable(system, ClusterSystem.Part.BURST),
                 perNode,
                 storeCalls,
                 killed,
@@ -211,7 +210,7 @@ final class CostRound {
     Result recurring(String systemName, int n) throws Exception {
         int rate = settings.rate();
         ClusterSystem system = open(systemName);
-        String schema = schema(system);
+        String schema = CostSchema.schema(system);
         String label = "cost-recurring-" + Settings.slug(system.name()) + "-" + n + "n";
         NodeGroup group = null;
         List<String> killed = List.of();
@@ -252,7 +251,7 @@ final class CostRound {
             for (NodeGroup.Report r : group.report()) {
                 startedWith.put(r.node(), r.executions());
             }
-            long doneBefore = recurringDone(system, group);
+            long doneBefore = CostSchema.recurringDone(probe, system, group);
             CostCounters from = probe.read(schema);
             ServerCpu cpu = cpu();
             for (int s = 5; s < settings.seconds(); s += 5) {
@@ -264,9 +263,9 @@ final class CostRound {
             seconds = (System.nanoTime() - w0) / 1e9;
             CostCounters to = probe.read(schema);
             cpuSeconds = cpu.seconds();
-            executions = recurringDone(system, group) - doneBefore;
+            executions = CostSchema.recurringDone(probe, system, group) - doneBefore;
             due = (long) rate * (toWall.getEpochSecond() - fromWall.getEpochSecond());
-            remote = remoteShare(
+            remote = CostSchema.remoteShare(
                     system,
                     ClusterSystem.Part.RECURRING,
                     RecurringPhase.micros(fromWall),
@@ -299,8 +298,8 @@ final class CostRound {
                 null,
                 Double.NaN,
                 null,
-                instanceTable(system, ClusterSystem.Part.RECURRING),
-                auditTable(system, ClusterSystem.Part.RECURRING),
+                CostSchema.instanceTable(system, ClusterSystem.Part.RECURRING),
+                CostSchema.auditTable(system, ClusterSystem.Part.RECURRING),
                 perNode,
                 storeCalls,
                 killed,
@@ -327,15 +326,6 @@ final class CostRound {
         return idle;
     }
 
-    /** AX: the share of the runs in [fromUs, toUs) that a node ran which did not assign them; NaN otherwise. */
-    private static double remoteShare(ClusterSystem system, ClusterSystem.Part part, long fromUs, long toUs) {
-        if (!(system instanceof AxCluster ax)) {
-            return Double.NaN;
-        }
-        Audit.Ack ack = new Audit(ax.jdbc(), part.prefix).ack(fromUs, toUs);
-        return ack.count() == 0 ? Double.NaN : (double) ack.remote() / ack.count();
-    }
-
     /** From {@code now} to the next half past a second of the wall clock. */
     static long nanosToHalfPast(Instant now) {
         long into = now.getNano();
@@ -348,25 +338,13 @@ final class CostRound {
 
     /** The system's tables, created empty for this round. */
     private ClusterSystem open(String name) throws Exception {
-        return name.equals(ClusterScenario.AX) ? new AxCluster(pg, AX_SCHEMA) : new DbSchedulerCluster(pg);
+        return name.equals(ClusterScenario.AX) ? new AxCluster(pg, CostSchema.AX_SCHEMA) : new DbSchedulerCluster(pg);
     }
 
     private void drop(ClusterSystem system) throws Exception {
         if (!settings.keepTables()) {
-            pg.dropSchema(schema(system));
+            pg.dropSchema(CostSchema.schema(system));
         }
-    }
-
-    static String schema(ClusterSystem system) {
-        return system instanceof AxCluster ? AX_SCHEMA : DbSchedulerCluster.SCHEMA;
-    }
-
-    static String instanceTable(ClusterSystem system, ClusterSystem.Part part) {
-        return system instanceof AxCluster ? part.prefix + "instance" : "scheduled_tasks";
-    }
-
-    static String auditTable(ClusterSystem system, ClusterSystem.Part part) {
-        return system instanceof AxCluster ? part.prefix + "audit" : null;
     }
 
     /**
@@ -406,12 +384,12 @@ final class CostRound {
             long now = System.nanoTime();
             long executed = group.executions() - before;
             // the database only once every handler ran: polling it earlier would add to what is measured
-            if (executed >= count && doneCount(probe, system, count) >= count) {
+            if (executed >= count && CostSchema.burstDone(probe, system, count) >= count) {
                 return count;
             }
             if (now > deadline) {
                 ClusterScenario.log("%s: not done after %d s", label, settings.maxSeconds());
-                return doneCount(probe, system, count);
+                return CostSchema.burstDone(probe, system, count);
             }
             if (now > nextLog) {
                 ClusterScenario.log(
@@ -420,26 +398,6 @@ final class CostRound {
             }
             Thread.sleep(20);
         }
-    }
-
-    /** Burst executions done in the database: AX's SUCCESS rows; db-scheduler's rows gone of {@code count}. */
-    private static long doneCount(CostProbe probe, ClusterSystem system, int count) throws Exception {
-        if (system instanceof AxCluster ax) {
-            return probe.count(
-                    "SELECT COUNT(*) FROM " + AX_SCHEMA + "." + ax.prefix() + "instance" + " WHERE state = 'SUCCESS'");
-        }
-        return count
-                - probe.count("SELECT COUNT(*) FROM " + DbSchedulerCluster.SCHEMA + ".scheduled_tasks"
-                        + " WHERE task_name = '" + DbSchedulerNode.BURST_TASK + "'");
-    }
-
-    /** Recurring executions finished so far: AX's SUCCESS rows; db-scheduler: its nodes' handlers. */
-    private long recurringDone(ClusterSystem system, NodeGroup group) throws Exception {
-        if (system instanceof AxCluster ax) {
-            return probe.count(
-                    "SELECT COUNT(*) FROM " + AX_SCHEMA + "." + ax.prefix() + "instance" + " WHERE state = 'SUCCESS'");
-        }
-        return group.executions();
     }
 
     private static void logResult(String label, Result r) {
