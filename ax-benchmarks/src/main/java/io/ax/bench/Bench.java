@@ -26,6 +26,7 @@ public final class Bench {
         SCENARIOS.put("ack", "io.ax.bench.cluster.AckScenario");
         SCENARIOS.put("locks", "io.ax.bench.locks.LocksScenario");
         SCENARIOS.put("soak", "io.ax.bench.soak.SoakScenario");
+        SCENARIOS.put("cost", "io.ax.bench.cluster.CostScenario");
     }
 
     private Bench() {}
@@ -40,7 +41,14 @@ public final class Bench {
         Scenario scenario = (Scenario)
                 Class.forName(SCENARIOS.get(args[0])).getDeclaredConstructor().newInstance();
         long start = System.nanoTime();
-        ResultTable table = scenario.run(options);
+        ResultTable table;
+        try {
+            table = scenario.run(options);
+        } catch (Scenario.Refused refused) {
+            System.err.println(args[0] + ": " + refused.getMessage());
+            System.exit(2);
+            return;
+        }
         double seconds = (System.nanoTime() - start) / 1e9;
         System.out.println();
         System.out.println(table.toMarkdown());
