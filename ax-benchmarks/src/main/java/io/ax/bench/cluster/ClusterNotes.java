@@ -19,6 +19,7 @@ final class ClusterNotes {
             Map<Integer, Map<String, BurstPhase.Result>> bursts,
             Map<Integer, Map<String, RecurringPhase.Result>> recurring,
             FailoverPhase.Result failover,
+            PartitionPhase.Result partitions,
             Path logDir,
             boolean axInfoLog) {
         List<String> rounds = new ArrayList<>();
@@ -26,6 +27,9 @@ final class ClusterNotes {
         recurring.forEach((n, r) -> r.values().forEach(x -> rounds.add(recurringRound(x))));
         if (failover != null) {
             rounds.add(failoverRound(failover));
+        }
+        if (partitions != null) {
+            rounds.add(partitionRound(partitions));
         }
         t.note(String.format(
                 Locale.ROOT,
@@ -94,6 +98,9 @@ final class ClusterNotes {
                     failover.tasks(),
                     failover.seconds().size(),
                     joinSeconds(failover.seconds())));
+        }
+        if (partitions != null) {
+            partitionNote(t, partitions);
         }
         rounds.forEach(t::note);
         t.note(String.format(
@@ -169,6 +176,100 @@ final class ClusterNotes {
         checks(out, f.checks());
         tail(out, f.killedAtStop(), f.problems());
         return out.toString();
+    }
+
+    private static void partitionNote(ResultTable t, PartitionPhase.Result r) {
+        t.note(String.format(
+                Locale.ROOT,
+                "Partitions (AX only): %d partitions (the default), nodes with heartbeat %d ms, lease %d ms,"
+                        + " acknowledgement timeout %d ms, running %d tasks due every second. One node starts alone"
+                        + " and owns them all; nodes 2, 3 and 4 join one at a time, each once the partitions were"
+                        + " balanced over the nodes (every one owned by a live node, loads within one of each other)"
+                        + " and unchanged for 4 heartbeats; moved = partitions whose epoch grew between two such"
+                        + " settled reads (a partition moved twice counts once, and is counted apart). Then a node"
+                        + " that does not lead is told to stop (its engine stops its work, then gives its partitions"
+                        + " up at once), timed from STOP until the first of them is given up (its move time, on the"
+                        + " database's clock) and from then until the others own all of them. Then %d times a node's JVM is killed with SIGKILL"
+                        + " (Process.destroyForcibly), the leader and a node that does not lead by turns, with 3"
+                        + " nodes running; each takeover timed from just before the kill until every partition the"
+                        + " dead node owned is owned by a live node at a higher epoch (JdbcPartitionLeases.read,"
+                        + " liveness on the database's clock, read every %d ms on a thread of its own), and the"
+                        + " dead node replaced by a new one once the partitions settled. Last take after the lease"
+                        + " ran out: on the database's clock, the latest move time of the dead node's partitions"
+                        + " minus (its last heartbeat + the lease); the others notice at their next heartbeat, so"
+                        + " about 0 to one heartbeat plus a round. Bound: the dead node's heartbeat goes stale within"
+                        + " a lease of the kill, and the others look within a heartbeat. No live owner: a partition"
+                        + " given up (from its move time), owned by a killed node (from the kill) or by a node the"
+                        + " database takes for dead, until a read shows it owned by a live node. Load average (1 min)"
+                        + " %.2f before the part, %.2f after, nice %d: the machine was shared with other work, and"
+                        + " node JVMs on a loaded machine heartbeat late, which the lease absorbs.",
+                r.partitions(),
+                r.timing().heartbeat().toMillis(),
+                r.timing().lease().toMillis(),
+                r.timing().ackTimeout().toMillis(),
+                r.tasks(),
+                r.kills().size(),
+                PartitionWatch.EVERY.toMillis(),
+                r.loadBefore(),
+                r.loadAfter(),
+                io.ax.bench.LoadAverage.niceness()));
+    }
+
+    private static String partitionRound(PartitionPhase.Result r) {
+        StringJoiner joins = new StringJoiner("; ");
+        r.joins().forEach(j -> joins.add(move(j, "joined")));
+        StringJoiner kills = new StringJoiner("; ");
+        for (PartitionPhase.Kill k : r.kills()) {
+            kills.add(String.format(
+                    Locale.ROOT,
+                    "%s%s (%d partitions) %.3f s, %.0f ms after its lease, %d moved (%d more than once, %d it did not"
+                            + " own), then %s",
+                    k.node(),
+                    k.leader() ? " (leader)" : "",
+                    k.owned(),
+                    k.seconds(),
+                    k.afterLeaseMillis(),
+                    k.moved(),
+                    k.movedTwice(),
+                    k.movedOthers(),
+                    move(k.replacement(), "joined")));
+        }
+        PartitionWatch.Ownerless o = r.ownerless();
+        StringBuilder out = new StringBuilder(String.format(
+                Locale.ROOT,
+                "Partition moves: %s; %s. Kills: %s. Without a live owner: %d spans, the longest %.3f s, %d longer"
+                        + " than lease + heartbeat, %d partitions without one at the end; %d reads of the table"
+                        + " failed",
+                joins,
+                move(r.leave(), "stopped"),
+                kills,
+                o.spans(),
+                o.longestSeconds(),
+                o.overBound(),
+                o.open(),
+                o.failedReads()));
+        tail(out, r.killedAtStop(), r.problems());
+        return out.toString();
+    }
+
+    private static String move(PartitionPhase.Move m, String how) {
+        String timed = Double.isNaN(m.stopSeconds())
+                ? String.format(Locale.ROOT, "balanced %.3f s after its start returned", m.seconds())
+                : String.format(
+                        Locale.ROOT,
+                        "gave them up %.3f s after STOP, the others owned them %.3f s later",
+                        m.stopSeconds(),
+                        m.seconds());
+        return String.format(
+                Locale.ROOT,
+                "%s %s (%d nodes after): %d moved, %d of them more than once, %d not its own, %s",
+                m.node(),
+                how,
+                m.nodes(),
+                m.moved(),
+                m.movedTwice(),
+                m.movedOthers(),
+                timed);
     }
 
     private static void checks(StringBuilder out, Audit.Checks c) {

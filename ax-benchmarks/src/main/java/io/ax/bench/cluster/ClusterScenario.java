@@ -18,7 +18,8 @@ import java.util.Map;
  * drained by 1, 2 and 3 nodes, a recurring load of 10,000 fires a second on as many, acknowledgement latency from
  * AX's audit trail, and (AX only) the time a new leader takes over after the leader's JVM is killed. Every node is a
  * JVM of its own, started by this one ({@link NodeProcesses}); the parent writes the work, watches the database and
- * asks the nodes what they ran. Options: see {@link Settings}.
+ * asks the nodes what they ran. Last (AX only), how many partitions move as nodes join and leave, and how long a
+ * killed node's partitions take to be owned again ({@link PartitionPhase}). Options: see {@link Settings}.
  */
 public final class ClusterScenario implements Scenario {
 
@@ -37,6 +38,7 @@ public final class ClusterScenario implements Scenario {
         Map<Integer, Map<String, BurstPhase.Result>> bursts = new LinkedHashMap<>();
         Map<Integer, Map<String, RecurringPhase.Result>> recurring = new LinkedHashMap<>();
         FailoverPhase.Result failover = null;
+        PartitionPhase.Result partitions = null;
         try (NodeProcesses processes = new NodeProcesses(logDir, s.jvmArgs());
                 AxCluster ax = new AxCluster(pg);
                 DbSchedulerCluster dbs = new DbSchedulerCluster(pg)) {
@@ -70,6 +72,9 @@ public final class ClusterScenario implements Scenario {
                 if (s.parts().contains("failover") && s.systems().contains(AX)) {
                     failover = new FailoverPhase(processes, s).run(ax);
                 }
+                if (s.parts().contains("partitions") && s.systems().contains(AX)) {
+                    partitions = new PartitionPhase(processes, s).run(ax);
+                }
             } finally {
                 if (!s.keepTables()) {
                     ax.dropSchema();
@@ -77,7 +82,7 @@ public final class ClusterScenario implements Scenario {
                 }
             }
         }
-        return ClusterTable.of(s, bursts, recurring, failover, logDir, axInfoLog);
+        return ClusterTable.of(s, bursts, recurring, failover, partitions, logDir, axInfoLog);
     }
 
     static void log(String format, Object... args) {

@@ -44,6 +44,8 @@ interface ClusterSystem extends AutoCloseable {
         BURST("axb_"),
         RECURRING("axr_"),
         FAILOVER("axf_"),
+        /** Partition moves and takeovers (AX only). */
+        PARTITIONS("axp_"),
         /** The {@code ack} scenario's rounds (AX only). */
         ACK("axa_");
 

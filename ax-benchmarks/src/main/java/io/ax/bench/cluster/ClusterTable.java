@@ -19,6 +19,7 @@ final class ClusterTable {
             Map<Integer, Map<String, BurstPhase.Result>> bursts,
             Map<Integer, Map<String, RecurringPhase.Result>> recurring,
             FailoverPhase.Result failover,
+            PartitionPhase.Result partitions,
             Path logDir,
             boolean axInfoLog) {
         ResultTable t = new ResultTable(
@@ -29,7 +30,10 @@ final class ClusterTable {
         if (failover != null) {
             failoverRows(t, failover);
         }
-        ClusterNotes.add(t, s, bursts, recurring, failover, logDir, axInfoLog);
+        if (partitions != null) {
+            partitionRows(t, partitions);
+        }
+        ClusterNotes.add(t, s, bursts, recurring, failover, partitions, logDir, axInfoLog);
         return t;
     }
 
@@ -98,6 +102,121 @@ final class ClusterTable {
                 "ms",
                 Better.LOWER,
                 Map.of(ClusterScenario.AX, f.fires().maxLateMillis()));
+    }
+
+    private static void partitionRows(ResultTable t, PartitionPhase.Result r) {
+        int count = r.partitions();
+        for (PartitionPhase.Move j : r.joins()) {
+            t.text(
+                    String.format(
+                            Locale.ROOT,
+                            "partitions, node %d joins: moved (expected %d of %d)",
+                            j.nodes(),
+                            Math.round((double) count / j.nodes()),
+                            count),
+                    "count",
+                    count(j.moved()));
+        }
+        PartitionPhase.Move leave = r.leave();
+        t.text(
+                String.format(
+                        Locale.ROOT,
+                        "partitions, a node of %d stops gracefully: moved (it owned %d)",
+                        leave.nodes() + 1,
+                        r.leaveOwned()),
+                "count",
+                count(leave.moved()));
+        t.row(
+                "partitions, a node stops gracefully: from STOP until it gives its partitions up",
+                "s",
+                Better.LOWER,
+                ax(leave.stopSeconds()));
+        t.row(
+                "partitions, a node stops gracefully: from then until the others own all of them",
+                "s",
+                Better.LOWER,
+                ax(leave.seconds()));
+        List<Double> replaced =
+                r.kills().stream().map(k -> (double) k.replacement().moved()).toList();
+        if (!replaced.isEmpty()) {
+            int nodes = r.kills().get(0).replacement().nodes();
+            t.text(
+                    String.format(
+                            Locale.ROOT,
+                            "partitions, a new node %d joins after each kill: moved, min / median / max (expected %d)",
+                            nodes,
+                            Math.round((double) count / nodes)),
+                    "count",
+                    Map.of(ClusterScenario.AX, slashed(replaced)));
+        }
+        List<Double> seconds = r.takeoverSeconds();
+        if (seconds.isEmpty()) {
+            return;
+        }
+        String p = String.format(
+                Locale.ROOT, "partition takeover, %d kills (leader, non-leader by turns): ", seconds.size());
+        t.row(p + "min", "s", Better.LOWER, ax(Timings.min(seconds)));
+        t.row(p + "median", "s", Better.LOWER, ax(Timings.median(seconds)));
+        t.row(p + "max", "s", Better.LOWER, ax(Timings.max(seconds)));
+        t.row(p + "bound (lease + heartbeat)", "s", Better.LOWER, ax(r.boundSeconds()));
+        t.text(
+                "partition takeover: last take after the dead node's lease ran out (database clock), min / median /"
+                        + " max",
+                "ms",
+                Map.of(ClusterScenario.AX, slashed(r.afterLeaseMillis())));
+        t.text(
+                "partition takeover: partitions the dead node owned, min / median / max",
+                "count",
+                Map.of(
+                        ClusterScenario.AX,
+                        slashed(r.kills().stream().map(k -> (double) k.owned()).toList())));
+        t.text(
+                "partition takeover: partitions moved per kill, min / median / max",
+                "count",
+                Map.of(
+                        ClusterScenario.AX,
+                        slashed(r.kills().stream().map(k -> (double) k.moved()).toList())));
+        t.text(
+                "partition takeover: of them moved twice (taken, then handed on), all kills",
+                "count",
+                count(r.kills().stream()
+                        .mapToInt(PartitionPhase.Kill::movedTwice)
+                        .sum()));
+        t.text(
+                "partition takeover: of them not the dead node's, all kills",
+                "count",
+                count(r.kills().stream()
+                        .mapToInt(PartitionPhase.Kill::movedOthers)
+                        .sum()));
+        t.row(
+                "partitions: longest time a partition had no live owner, whole part",
+                "s",
+                Better.LOWER,
+                ax(r.ownerless().longestSeconds()));
+        t.text(
+                "partitions: times a partition had no live owner for longer than lease + heartbeat",
+                "count",
+                count(r.ownerless().overBound()));
+    }
+
+    private static Map<String, String> count(int n) {
+        return Map.of(ClusterScenario.AX, String.format(Locale.ROOT, "%,d", n));
+    }
+
+    private static Map<String, Double> ax(double value) {
+        return Map.of(ClusterScenario.AX, value);
+    }
+
+    /** {@code min / median / max}, whole numbers without decimals (a median of an even count may have .5). */
+    private static String slashed(List<Double> values) {
+        if (values.isEmpty()) {
+            return "—";
+        }
+        return whole(Timings.min(values)) + " / " + whole(Timings.median(values)) + " / " + whole(Timings.max(values));
+    }
+
+    private static String whole(double v) {
+        return String.format(Locale.ROOT, v == Math.rint(v) ? "%.0f" : "%.1f", v);
     }
 
     /** Rows "with N nodes / with 1 node" of a metric, per system. */

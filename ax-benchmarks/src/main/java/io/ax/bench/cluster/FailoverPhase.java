@@ -34,19 +34,15 @@ final class FailoverPhase {
             Map<String, Integer> problems) {
 
         double min() {
-            return seconds.stream().mapToDouble(d -> d).min().orElse(Double.NaN);
+            return Timings.min(seconds);
         }
 
         double max() {
-            return seconds.stream().mapToDouble(d -> d).max().orElse(Double.NaN);
+            return Timings.max(seconds);
         }
 
         double median() {
-            List<Double> sorted = seconds.stream().sorted().toList();
-            int k = sorted.size();
-            return k == 0
-                    ? Double.NaN
-                    : k % 2 == 1 ? sorted.get(k / 2) : (sorted.get(k / 2 - 1) + sorted.get(k / 2)) / 2;
+            return Timings.median(seconds);
         }
 
         /** The longest a failover should take: the dead leader's lease runs out, and a standby tries within a heartbeat. */

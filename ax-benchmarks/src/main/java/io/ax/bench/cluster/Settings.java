@@ -14,8 +14,10 @@ import java.util.Locale;
  * of which {@code --warmup} (5 / 3) are left out, {@code --threads} per node (20), {@code --max-seconds} per burst
  * (240 / 60), {@code --kills} of the leader (10 / 3), {@code --failover-tasks} firing every second meanwhile (100),
  * {@code --poll-ms} (50), {@code --failover-heartbeat-ms} (300), {@code --failover-lease-ms} (1,500),
- * {@code --failover-ack-ms} (1,000), {@code --node-heap} (384m), {@code --node-jvm-args} (none), {@code --parts}
- * (burst,recurring,failover),
+ * {@code --failover-ack-ms} (1,000), {@code --partition-kills} of a node while partitions are timed (10 / 4),
+ * {@code --partition-tasks} firing every second meanwhile (100), {@code --partition-heartbeat-ms} (500), {@code
+ * --partition-lease-ms} (2,500), {@code --node-heap} (384m), {@code --node-jvm-args} (none), {@code --parts}
+ * (burst,recurring,failover,partitions),
  * {@code --systems} (AX,db-scheduler), {@code --log-dir} (a new temporary directory), {@code --keep-tables} (false).
  */
 record Settings(
@@ -35,6 +37,10 @@ record Settings(
         int failoverHeartbeatMs,
         int failoverLeaseMs,
         int failoverAckMs,
+        int partitionKills,
+        int partitionTasks,
+        int partitionHeartbeatMs,
+        int partitionLeaseMs,
         String nodeHeap,
         List<String> parts,
         List<String> systems,
@@ -70,8 +76,12 @@ record Settings(
                 o.getInt("failover-heartbeat-ms", 300, 300),
                 o.getInt("failover-lease-ms", 1_500, 1_500),
                 o.getInt("failover-ack-ms", 1_000, 1_000),
+                o.getInt("partition-kills", 10, 4),
+                o.getInt("partition-tasks", 100, 100),
+                o.getInt("partition-heartbeat-ms", 500, 500),
+                o.getInt("partition-lease-ms", 2_500, 2_500),
                 o.get("node-heap", "384m"),
-                List.of(o.get("parts", "burst,recurring,failover").split(",")),
+                List.of(o.get("parts", "burst,recurring,failover,partitions").split(",")),
                 List.of(o.get("systems", "AX,db-scheduler").split(",")),
                 Boolean.parseBoolean(o.get("keep-tables", "false")));
         if (s.warmup >= s.seconds) {
