@@ -158,7 +158,7 @@ public final class PartitionOwnership {
                 }
             } else if (p.free() && nodeId.equals(target[id])) {
                 planned.add(id);
-            } else if (p.free() && p.sinceMove().compareTo(strandedAfter) >= 0) {
+            } else if (p.free() && freeFor(p, nodes).compareTo(strandedAfter) >= 0) {
                 stranded.add(id);
             }
         }
@@ -171,6 +171,24 @@ public final class PartitionOwnership {
             holdUntil.put(id, nowNanos + hold);
         }
         countOwners(now);
+    }
+
+    /**
+     * How long a free partition has been free: since its release, or since its dead owner's lease ran out. Not since
+     * it last moved: a dead owner's partitions moved to it long ago, and counting from then would let the first node
+     * to notice the death take them all as stranded, only to hand most of them on to their planned owners later
+     * (every one of them moving twice).
+     */
+    private Duration freeFor(PartitionLease p, List<NodeStatus> nodes) {
+        if (p.owner() != null) {
+            for (NodeStatus n : nodes) {
+                if (n.nodeId().equals(p.owner()) && n.incarnation().equals(p.incarnation())) {
+                    Duration dead = n.heartbeatAge().minus(lease);
+                    return dead.isNegative() ? Duration.ZERO : dead;
+                }
+            }
+        }
+        return p.sinceMove(); // released (or its owner's row is gone): free since it last moved
     }
 
     /** Who owns how many partitions after this round: the others as read, this node as it owns them now. */

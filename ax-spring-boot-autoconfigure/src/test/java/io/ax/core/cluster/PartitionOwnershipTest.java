@@ -90,6 +90,32 @@ class PartitionOwnershipTest {
     }
 
     @Test
+    void aDeadNodesPartitionsMoveOnceEachToTheirPlannedOwnersAndNoOtherPartitionMoves() {
+        leases.partitions(PARTITIONS);
+        start("n1");
+        start("n2");
+        start("n3");
+        settle();
+        Map<Integer, String> before = Map.copyOf(held);
+        int n3had = owners().get("n3");
+        int movesBefore = moved;
+        kill("n3");
+        // n1 runs its round first every time: it must not take n2's share of n3's partitions as stranded
+        rounds((int) LEASE.plus(HEARTBEAT).toSeconds());
+        settle();
+        assertThat(owners().keySet()).containsExactlyInAnyOrder("n1", "n2");
+        assertThat(owners().values()).containsExactlyInAnyOrder(128, 128);
+        assertThat(moved - movesBefore)
+                .as("moves after n3 died: each of its " + n3had + " partitions once")
+                .isEqualTo(n3had);
+        before.forEach((p, owner) -> {
+            if (!owner.equals("n3")) {
+                assertThat(held.get(p)).as("partition " + p + " of a live node").isEqualTo(owner);
+            }
+        });
+    }
+
+    @Test
     void aFlappingNodeDoesNotMovePartitionsBackAndForth() {
         leases.partitions(PARTITIONS);
         start("n1");
