@@ -110,7 +110,9 @@ class SampleAotTest {
                         "--sample.heartbeat.cron=* * * * * ?"));
         await().atMost(BOUND).pollInterval(Duration.ofMillis(200)).until(() -> {
             String text = read(Path.of("target", "aot-run.log"));
-            return text.contains("heartbeat for") || text.contains("APPLICATION FAILED TO START");
+            // the engine logs its start line last, after its first fires may already have run: wait for both
+            return text.contains("heartbeat for") && text.contains("AX engine started")
+                    || text.contains("APPLICATION FAILED TO START");
         });
         String text = read(Path.of("target", "aot-run.log"));
         assertThat(text)
