@@ -135,11 +135,6 @@ record CostSettings(
 
     /** The node JVMs' flags: the heap, and any {@code --node-jvm-args} (space-separated). */
     List<String> jvmArgs() {
-        List<String> args = new ArrayList<>(List.of("-Xmx" + nodeHeap));
-        String extra = options.get("node-jvm-args", "").strip();
-        if (!extra.isEmpty()) {
-            args.addAll(List.of(extra.split(" +")));
-        }
-        return args;
+        return Settings.jvmArgs(options, nodeHeap);
     }
 }

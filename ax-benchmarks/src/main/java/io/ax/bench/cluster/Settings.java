@@ -105,6 +105,11 @@ record Settings(
 
     /** The node JVMs' flags: the heap, and any {@code --node-jvm-args} (space-separated, e.g. GC logging). */
     List<String> jvmArgs() {
+        return jvmArgs(options, nodeHeap);
+    }
+
+    /** A node JVM's flags for any scenario that starts nodes: {@code -Xmx} and any {@code --node-jvm-args}. */
+    static List<String> jvmArgs(Options options, String nodeHeap) {
         List<String> args = new ArrayList<>(List.of("-Xmx" + nodeHeap));
         String extra = options.get("node-jvm-args", "").strip();
         if (!extra.isEmpty()) {
