@@ -38,6 +38,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.IntSummaryStatistics;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -895,6 +896,89 @@ abstract class JdbcClusterContract {
                 .isEqualTo(1);
         assertThat(store.transitionAll(List.of(late.assignedTo("new-leader", current))))
                 .containsExactly(true);
+    }
+
+    /**
+     * A team scales from one replica to three and back to two while a series fires every 50 ms and delayed work
+     * arrives at every step: each change of the node set moves only the partitions it must (a joining node takes its
+     * share from the others, nothing moves between nodes that stay), the partitions end spread within one of each
+     * other, and no fire time has two instances, no delayed instance runs twice and none is left behind.
+     */
+    @Test
+    void aClusterScaledFromOneToThreeNodesAndBackToTwoMovesOnlyWhatItMustAndLosesNothing() {
+        AxTask[] tasks = {every("tick", Duration.ofMillis(50)), task("job").build()};
+        List<String> ids = new ArrayList<>();
+        AxEngine n1 = node("n1", tasks);
+        n1.start();
+        ids.addAll(n1.scheduleAll(spread(100)));
+        assertSettled(List.of(n1));
+
+        AxEngine n2 = node("n2", tasks);
+        n2.start();
+        ids.addAll(n2.scheduleAll(spread(100)));
+        Map<String, Set<Integer>> two = assertSettled(List.of(n1, n2));
+
+        AxEngine n3 = node("n3", tasks);
+        n3.start();
+        ids.addAll(n3.scheduleAll(spread(100)));
+        Map<String, Set<Integer>> three = assertSettled(List.of(n1, n2, n3));
+        assertThat(two.get("n1")).as("n1 keeps what it had but n3's share").containsAll(three.get("n1"));
+        assertThat(two.get("n2")).as("n2 keeps what it had but n3's share").containsAll(three.get("n2"));
+
+        ids.addAll(n2.scheduleAll(spread(100)));
+        n2.stop();
+        ids.addAll(n1.scheduleAll(spread(100)));
+        Map<String, Set<Integer>> after = assertSettled(List.of(n1, n3));
+        assertThat(after.get("n1")).as("n1 keeps all it had").containsAll(three.get("n1"));
+        assertThat(after.get("n3")).as("n3 keeps all it had").containsAll(three.get("n3"));
+        int ticks = executor.runsOf("tick").size();
+        await().atMost(BOUND).until(() -> executor.runsOf("tick").size() > ticks + 5); // the series goes on
+
+        await().atMost(BOUND).until(() -> ids.stream().allMatch(id -> state(id) == InstanceState.SUCCESS));
+        assertThat(db.queryForList(
+                        "SELECT task_name FROM " + PREFIX + "instance WHERE origin = 'SERIES'"
+                                + " GROUP BY task_name, scheduled_us HAVING COUNT(*) > 1",
+                        String.class))
+                .as("two instances for one fire time")
+                .isEmpty();
+        Map<String, Long> runsPerInstance =
+                executor.runs().stream().collect(Collectors.groupingBy(AxContext::instanceId, Collectors.counting()));
+        assertThat(runsPerInstance.values()).as("an instance run twice").allMatch(n -> n == 1);
+        assertThat(executor.runsOf("job")).as("delayed instances run").hasSize(ids.size());
+    }
+
+    /** Delayed jobs due over the next second, as traffic that keeps arriving while the cluster changes. */
+    private static List<ScheduleRequest> spread(int n) {
+        List<ScheduleRequest> requests = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            requests.add(ScheduleRequest.of("job").after(Duration.ofMillis(10L * i)));
+        }
+        return requests;
+    }
+
+    /**
+     * Waits until the running nodes own every partition between them, each once, their counts within one of each
+     * other, as each node sees its own share; returns what each owns then.
+     */
+    private static Map<String, Set<Integer>> assertSettled(List<AxEngine> nodes) {
+        Map<String, Set<Integer>> settled = new HashMap<>();
+        await().atMost(BOUND).until(() -> {
+            settled.clear();
+            int count = nodes.get(0).partitions().orElseThrow().count();
+            Set<Integer> all = new java.util.HashSet<>();
+            int sum = 0;
+            for (AxEngine e : nodes) {
+                Set<Integer> owned =
+                        Set.copyOf(e.partitions().orElseThrow().owned().keySet());
+                settled.put(e.nodeId(), owned);
+                all.addAll(owned);
+                sum += owned.size();
+            }
+            IntSummaryStatistics sizes =
+                    settled.values().stream().mapToInt(Set::size).summaryStatistics();
+            return all.size() == count && sum == count && sizes.getMax() - sizes.getMin() <= 1;
+        });
+        return Map.copyOf(settled);
     }
 
     @Test
