@@ -32,11 +32,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.Environment;
 import tools.jackson.databind.ObjectMapper;
 
 /**
@@ -117,9 +119,12 @@ public final class AxAutoConfiguration {
             ObjectProvider<NodeRegistry> registry,
             AxIdempotency idempotency,
             ObjectProvider<WakeUps> wakeUps,
-            ObjectProvider<TimeReference> timeReference) {
+            ObjectProvider<TimeReference> timeReference,
+            Environment environment) {
+        // spring.threads.virtual.enabled on Java 21+ puts every pool on virtual threads unless a group says otherwise
+        boolean springVirtual = Threading.VIRTUAL.isActive(environment);
         Map<String, PoolSettings> pools = new LinkedHashMap<>();
-        properties.getPools().forEach((group, pool) -> pools.put(group, poolSettings(group, pool)));
+        properties.getPools().forEach((group, pool) -> pools.put(group, poolSettings(group, pool, springVirtual)));
         AxEngineBuilder builder = AxEngine.builder()
                 .store(store)
                 .router(router)
@@ -128,6 +133,7 @@ public final class AxAutoConfiguration {
                 .tick(properties.getWheel().getTick())
                 .timers(timers)
                 .pools(pools)
+                .defaultPool(poolSettings("default", new AxProperties.Pool(), springVirtual))
                 .shutdownAwait(properties.getShutdown().getAwait())
                 .rejectionBackoff(properties.getDispatch().getRejectionBackoff())
                 .misfireThreshold(properties.getMisfire().getThreshold())
@@ -175,7 +181,7 @@ public final class AxAutoConfiguration {
         return builder.build();
     }
 
-    private static PoolSettings poolSettings(String group, AxProperties.Pool pool) {
+    private static PoolSettings poolSettings(String group, AxProperties.Pool pool, boolean springVirtual) {
         String prefix = "ax.pools." + group;
         if (pool.getThreads() < 1) {
             throw new InvalidAxSettingsException(
@@ -193,7 +199,17 @@ public final class AxAutoConfiguration {
                             + " default is 1000).",
                     null);
         }
-        return new PoolSettings(pool.getThreads(), pool.getQueueCapacity());
+        if (Boolean.TRUE.equals(pool.getVirtualThreads()) && !PoolSettings.virtualThreadsAvailable()) {
+            throw new InvalidAxSettingsException(
+                    prefix + ".virtual-threads",
+                    prefix + ".virtual-threads=true needs Java 21 or later; this application runs on Java "
+                            + Runtime.version().feature(),
+                    "Run the application on Java 21 or later, or remove " + prefix + ".virtual-threads (the group then"
+                            + " runs on platform threads).",
+                    null);
+        }
+        boolean virtual = pool.getVirtualThreads() != null ? pool.getVirtualThreads() : springVirtual;
+        return new PoolSettings(pool.getThreads(), pool.getQueueCapacity(), virtual);
     }
 
     private static ClusterSettings clusterSettings(AxProperties.Cluster c) {

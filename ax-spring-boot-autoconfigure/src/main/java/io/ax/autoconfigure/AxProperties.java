@@ -188,6 +188,12 @@ public class AxProperties {
         /** Dispatched instances that may wait for a worker; beyond it dispatch is rejected and retried later. */
         private int queueCapacity = 1000;
 
+        /**
+         * Whether the workers are virtual threads (Java 21 and later; on an earlier JVM, true stops start-up). The
+         * limit of threads still holds. Unset, the group follows spring.threads.virtual.enabled.
+         */
+        private Boolean virtualThreads;
+
         public int getThreads() {
             return threads;
         }
@@ -202,6 +208,14 @@ public class AxProperties {
 
         public void setQueueCapacity(int queueCapacity) {
             this.queueCapacity = queueCapacity;
+        }
+
+        public Boolean getVirtualThreads() {
+            return virtualThreads;
+        }
+
+        public void setVirtualThreads(Boolean virtualThreads) {
+            this.virtualThreads = virtualThreads;
         }
     }
 

@@ -95,7 +95,8 @@ import java.util.function.Consumer;
  *       ({@link EngineThreads}): the wheel only moves due work on to the dispatch, which makes the trigger decisions
  *       of fires, retries and timeouts and hands work to the pools; the outcomes thread does the store work that
  *       follows an end the dispatch noticed;
- *   <li>{@code ax-<group>-<n>} ({@link ExecutionPools}): the attempts, one bounded pool per group;
+ *   <li>{@code ax-<group>-<n>} ({@link ExecutionPools}): the attempts, one bounded pool per group, of platform threads
+ *       or, where the group says so, of virtual threads;
  *   <li>{@code ax-writer}, {@code ax-fire-writer}, {@code ax-end-writer} ({@link io.ax.core.engine.writes.StateWriter},
  *       one each): the writes to the store;
  *   <li>{@code ax-cluster} and its watchdog {@code ax-cluster-watch} ({@link io.ax.core.cluster.Membership}): heartbeats,
@@ -628,7 +629,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 .count();
         return "AX engine started on node " + nodeId + ": store " + store.describe() + ", " + tasks.size()
                 + " task(s) (" + (tasks.size() - memoryTasks) + " PERSISTENT, " + memoryTasks + " MEMORY)"
-                + ", cluster role " + membership.view().role().name().toLowerCase(java.util.Locale.ROOT);
+                + ", cluster role " + membership.view().role().name().toLowerCase(java.util.Locale.ROOT)
+                + (pools.virtualGroups().isEmpty() ? "" : ", virtual threads in pool(s) " + pools.virtualGroups());
     }
 
     /**

@@ -6,8 +6,12 @@ package io.ax.core.engine;
  * @param threads worker threads; at least 1
  * @param queueCapacity dispatched instances that may wait for a thread; at least 0. A dispatch that finds the pool
  *     and its queue full is rejected into the state machine (back to SCHEDULED, re-dispatched later).
+ * @param virtualThreads whether the workers are virtual threads (Java 21 and later). The pool's limit holds as it
+ *     does for platform threads: at most {@code threads} attempts run at once, the rest wait in the queue; what
+ *     changes is that an attempt blocked on I/O holds no carrier thread, so a group of slow HTTP or JDBC calls can
+ *     be given hundreds of workers cheaply. Timeouts and stops interrupt them as they do platform threads.
  */
-public record PoolSettings(int threads, int queueCapacity) {
+public record PoolSettings(int threads, int queueCapacity, boolean virtualThreads) {
 
     public PoolSettings {
         if (threads < 1) {
@@ -16,6 +20,25 @@ public record PoolSettings(int threads, int queueCapacity) {
         if (queueCapacity < 0) {
             throw new IllegalArgumentException("pool queue capacity must be >= 0, was " + queueCapacity);
         }
+        if (virtualThreads && !virtualThreadsAvailable()) {
+            throw new IllegalArgumentException("a pool of virtual threads needs Java 21 or later; this JVM is Java "
+                    + Runtime.version().feature());
+        }
+    }
+
+    /** A pool of platform threads. */
+    public PoolSettings(int threads, int queueCapacity) {
+        this(threads, queueCapacity, false);
+    }
+
+    /** The same sizes, on virtual threads or not. */
+    public PoolSettings virtualThreads(boolean virtual) {
+        return new PoolSettings(threads, queueCapacity, virtual);
+    }
+
+    /** Whether this JVM runs virtual threads (Java 21 and later). */
+    public static boolean virtualThreadsAvailable() {
+        return Runtime.version().feature() >= 21;
     }
 
     /** Four threads and a queue of 1,000. */

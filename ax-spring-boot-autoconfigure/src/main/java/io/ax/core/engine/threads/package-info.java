@@ -7,7 +7,8 @@
  *   <li>{@link io.ax.core.engine.threads.Due} is an instance due to run, as it travels from the wheel to a pool;
  *       {@link io.ax.core.engine.threads.MemoryTask} a MEMORY execution waiting in the wheel;
  *   <li>{@link io.ax.core.engine.threads.NamedThreadFactory} and {@link io.ax.core.engine.threads.OneThread} name
- *       and build the single threads the other rooms own; {@link io.ax.core.engine.threads.EngineLog} is the one log
+ *       and build the single threads the other rooms own, {@link io.ax.core.engine.threads.VirtualThreads} the
+ *       virtual workers of a pool that asks for them; {@link io.ax.core.engine.threads.EngineLog} is the one log
  *       every room writes to.
  * </ul>
  *

@@ -2,6 +2,7 @@ package io.ax.core.engine.work;
 
 import io.ax.core.engine.PoolSettings;
 import io.ax.core.engine.threads.NamedThreadFactory;
+import io.ax.core.engine.threads.VirtualThreads;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +17,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One bounded pool per task group, so a slow group cannot starve the others. Threads are named
- * {@code ax-<group>-<n>}. Thread-safe.
+ * {@code ax-<group>-<n>}, platform or virtual threads as the group's settings say: a pool of virtual threads is the
+ * same bounded executor with the same queue and places, only its workers are virtual. Thread-safe.
  */
 public final class ExecutionPools {
 
@@ -106,6 +108,17 @@ public final class ExecutionPools {
         return places.computeIfAbsent(group, g -> new Semaphore(capacity(g)));
     }
 
+    /** The groups whose workers are virtual threads (the default group as {@code default}), sorted. */
+    public java.util.Set<String> virtualGroups() {
+        java.util.Set<String> virtual = new java.util.TreeSet<>();
+        for (String group : groups()) {
+            if (settings(group).virtualThreads()) {
+                virtual.add(group);
+            }
+        }
+        return virtual;
+    }
+
     PoolSettings settings(String group) {
         return configured.getOrDefault(group, fallback);
     }
@@ -120,7 +133,9 @@ public final class ExecutionPools {
                 60,
                 TimeUnit.SECONDS,
                 queue,
-                new NamedThreadFactory("ax-" + group + "-", false),
+                s.virtualThreads()
+                        ? VirtualThreads.factory("ax-" + group + "-")
+                        : new NamedThreadFactory("ax-" + group + "-", false),
                 new ThreadPoolExecutor.AbortPolicy());
         pool.allowCoreThreadTimeOut(true);
         return pool;
