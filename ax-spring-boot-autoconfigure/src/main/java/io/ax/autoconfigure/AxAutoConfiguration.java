@@ -22,6 +22,7 @@ import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.wheel.AxTimerFactory;
 import io.ax.executor.LocalMethodExecutor;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
@@ -208,8 +209,17 @@ public final class AxAutoConfiguration {
                             + " runs on platform threads).",
                     null);
         }
+        Duration overtake = pool.getOvertakeLimit();
+        if (overtake == null || overtake.isZero() || overtake.isNegative()) {
+            throw new InvalidAxSettingsException(
+                    prefix,
+                    prefix + ".overtake-limit must be positive, was " + overtake,
+                    "Set " + prefix + ".overtake-limit to how long a waiting instance may be overtaken by higher"
+                            + " priorities (the default is 30s).",
+                    null);
+        }
         boolean virtual = pool.getVirtualThreads() != null ? pool.getVirtualThreads() : springVirtual;
-        return new PoolSettings(pool.getThreads(), pool.getQueueCapacity(), virtual);
+        return new PoolSettings(pool.getThreads(), pool.getQueueCapacity(), virtual, overtake);
     }
 
     private static ClusterSettings clusterSettings(AxProperties.Cluster c) {

@@ -56,6 +56,7 @@ final class AxJobDefinitions {
                 resolve(method, "group", job.group()),
                 job.durability(),
                 job.misfire(),
+                job.priority(),
                 retry(method, job.retry()));
         return reader.read(spec, source(method));
     }

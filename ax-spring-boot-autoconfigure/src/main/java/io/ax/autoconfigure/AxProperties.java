@@ -1,5 +1,6 @@
 package io.ax.autoconfigure;
 
+import io.ax.core.engine.PoolSettings;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -194,6 +195,12 @@ public class AxProperties {
          */
         private Boolean virtualThreads;
 
+        /**
+         * How long an instance waiting for a worker may be overtaken by instances of higher priority; after it, it
+         * goes before everything that came after it.
+         */
+        private Duration overtakeLimit = PoolSettings.DEFAULT_OVERTAKE_LIMIT;
+
         public int getThreads() {
             return threads;
         }
@@ -208,6 +215,14 @@ public class AxProperties {
 
         public void setQueueCapacity(int queueCapacity) {
             this.queueCapacity = queueCapacity;
+        }
+
+        public Duration getOvertakeLimit() {
+            return overtakeLimit;
+        }
+
+        public void setOvertakeLimit(Duration overtakeLimit) {
+            this.overtakeLimit = overtakeLimit;
         }
 
         public Boolean getVirtualThreads() {

@@ -61,6 +61,9 @@ public class AxTaskProperties {
         /** The execution pool (ax.pools.<group>); default 'default'. */
         private String group;
 
+        /** Which due instances of the group start first when its pool is saturated: higher first, -1000 to 1000. */
+        private int priority;
+
         /** Where its instances live: PERSISTENT in the store, MEMORY only in this process. */
         private Durability durability = Durability.PERSISTENT;
 
@@ -117,6 +120,14 @@ public class AxTaskProperties {
 
         public void setConcurrent(boolean concurrent) {
             this.concurrent = concurrent;
+        }
+
+        public int getPriority() {
+            return priority;
+        }
+
+        public void setPriority(int priority) {
+            this.priority = priority;
         }
 
         public String getGroup() {

@@ -58,6 +58,7 @@ final class ConfiguredTasks {
                 text(task.getGroup()),
                 task.getDurability(),
                 task.getMisfire(),
+                task.getPriority(),
                 retry == null
                         ? null
                         : new TaskSpec.Retry(retry.getTimes(), retry.getBackoff(), retry.getBase(), retry.getMax()));

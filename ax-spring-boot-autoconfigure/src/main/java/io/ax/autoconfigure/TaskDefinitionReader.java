@@ -42,7 +42,8 @@ final class TaskDefinitionReader {
                 .retry(spec.retry() == null ? defaultRetry : retry(spec.retry(), source))
                 .concurrent(spec.concurrent())
                 .durability(spec.durability())
-                .misfire(spec.misfire());
+                .misfire(spec.misfire())
+                .priority(spec.priority());
         if (!spec.group().isEmpty()) {
             task.group(spec.group());
         }
@@ -54,8 +55,11 @@ final class TaskDefinitionReader {
             return task.build();
         } catch (IllegalArgumentException | NullPointerException e) {
             String message = e.getMessage() == null ? e.toString() : e.getMessage();
-            String attribute =
-                    message.startsWith("task name") ? "name" : message.startsWith("group") ? "group" : "definition";
+            String attribute = message.startsWith("task name")
+                    ? "name"
+                    : message.startsWith("group")
+                            ? "group"
+                            : message.startsWith("priority") ? "priority" : "definition";
             throw source.invalid(attribute, message);
         }
     }

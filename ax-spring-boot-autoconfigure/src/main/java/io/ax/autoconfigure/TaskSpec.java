@@ -29,6 +29,7 @@ record TaskSpec(
         String group,
         Durability durability,
         MisfirePolicy misfire,
+        int priority,
         Retry retry) {
 
     /** Retry settings as text: times, back-off, base and max wait. */

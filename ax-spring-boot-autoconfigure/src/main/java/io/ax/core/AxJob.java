@@ -60,6 +60,13 @@ public @interface AxJob {
     /** The execution pool ({@code ax.pools.<group>}); default {@code default}. */
     String group() default "";
 
+    /**
+     * Which of the group's due instances start first when its pool is saturated: higher first, -1000 to 1000;
+     * default 0. An instance that has waited the pool's overtake limit ({@code ax.pools.<group>.overtake-limit}) is
+     * no longer overtaken.
+     */
+    int priority() default 0;
+
     /** What happens to fire times missed while nothing ran (the application was down); default one catch-up. */
     MisfirePolicy misfire() default MisfirePolicy.FIRE_ONCE;
 

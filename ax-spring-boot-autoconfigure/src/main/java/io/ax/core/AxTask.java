@@ -21,6 +21,10 @@ import java.util.regex.Pattern;
  * @param group the execution pool it runs in
  * @param durability where its instances live
  * @param misfire what happens to fire times missed while nothing ran
+ * @param priority which of its group's due instances start first when the group's pool is saturated: higher first,
+ *     equal priorities in the order they fell due; from {@value #MIN_PRIORITY} to {@value #MAX_PRIORITY}, default
+ *     0. It orders one node's pool: an instance that has waited in the pool's queue for the pool's overtake limit is
+ *     no longer overtaken, so a low priority is delayed, never starved.
  */
 public record AxTask(
         String name,
@@ -33,7 +37,8 @@ public record AxTask(
         boolean concurrent,
         String group,
         Durability durability,
-        MisfirePolicy misfire) {
+        MisfirePolicy misfire,
+        int priority) {
 
     /** The type of tasks that invoke a bean method in this JVM. */
     public static final String LOCAL = "LOCAL";
@@ -43,6 +48,12 @@ public record AxTask(
 
     /** The timeout used when a task sets none. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
+    /** The lowest priority a task or a request may have. */
+    public static final int MIN_PRIORITY = -1000;
+
+    /** The highest priority a task or a request may have. */
+    public static final int MAX_PRIORITY = 1000;
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._\\-:$]{1,200}");
     private static final Pattern GROUP = Pattern.compile("[A-Za-z0-9_\\-]{1,64}");
@@ -69,11 +80,46 @@ public record AxTask(
         }
         Objects.requireNonNull(durability, "durability of task " + name);
         Objects.requireNonNull(misfire, "misfire policy of task " + name);
+        checkPriority(priority, "priority of task " + name);
+    }
+
+    /** A task of the default priority, 0. */
+    public AxTask(
+            String name,
+            String type,
+            String target,
+            Map<String, String> params,
+            Trigger trigger,
+            RetryPolicy retry,
+            Duration timeout,
+            boolean concurrent,
+            String group,
+            Durability durability,
+            MisfirePolicy misfire) {
+        this(name, type, target, params, trigger, retry, timeout, concurrent, group, durability, misfire, 0);
+    }
+
+    /**
+     * @throws IllegalArgumentException when {@code priority} is outside {@value #MIN_PRIORITY} to {@value
+     *     #MAX_PRIORITY}
+     */
+    static int checkPriority(int priority, String what) {
+        if (priority < MIN_PRIORITY || priority > MAX_PRIORITY) {
+            throw new IllegalArgumentException(
+                    what + " must be between " + MIN_PRIORITY + " and " + MAX_PRIORITY + ", was " + priority);
+        }
+        return priority;
+    }
+
+    /** This task with another priority. */
+    public AxTask withPriority(int priority) {
+        return new AxTask(
+                name, type, target, params, trigger, retry, timeout, concurrent, group, durability, misfire, priority);
     }
 
     /**
      * A builder with the defaults: LOCAL, on demand, no retry, 60 s timeout, not concurrent, default group,
-     * PERSISTENT, FIRE_ONCE on misfire.
+     * PERSISTENT, FIRE_ONCE on misfire, priority 0.
      */
     public static Builder builder(String name) {
         return new Builder(name);
@@ -92,6 +138,7 @@ public record AxTask(
         private String group = DEFAULT_GROUP;
         private Durability durability = Durability.PERSISTENT;
         private MisfirePolicy misfire = MisfirePolicy.FIRE_ONCE;
+        private int priority;
 
         private Builder(String name) {
             this.name = name;
@@ -147,9 +194,26 @@ public record AxTask(
             return this;
         }
 
+        /** Higher starts first when the group's pool is saturated; default 0. */
+        public Builder priority(int priority) {
+            this.priority = priority;
+            return this;
+        }
+
         public AxTask build() {
             return new AxTask(
-                    name, type, target, params, trigger, retry, timeout, concurrent, group, durability, misfire);
+                    name,
+                    type,
+                    target,
+                    params,
+                    trigger,
+                    retry,
+                    timeout,
+                    concurrent,
+                    group,
+                    durability,
+                    misfire,
+                    priority);
         }
     }
 }

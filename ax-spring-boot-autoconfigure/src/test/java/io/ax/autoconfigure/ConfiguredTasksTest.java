@@ -256,6 +256,7 @@ class ConfiguredTasksTest {
             bad retry          | type=HTTP;target=http://a.test/;retry.times=many | retry.times          | 'many' is not a number
             bad timeout        | type=HTTP;target=http://a.test/;timeout=-1s      | timeout              | must be positive
             bad group          | type=HTTP;target=http://a.test/;group=a b        | group                | must be 1-64 characters
+            bad priority       | type=HTTP;target=http://a.test/;priority=5000    | priority             | must be between -1000 and 1000, was 5000
             bad HTTP method    | type=HTTP;target=http://a.test/;params.method=GET /x | params.method    | is not an HTTP method
             LOCAL without bean | type=LOCAL;target=nobody.run                     | target               | there is no bean named 'nobody'
             LOCAL not bean.method | type=LOCAL;target=run                         | target               | is not beanName.methodName

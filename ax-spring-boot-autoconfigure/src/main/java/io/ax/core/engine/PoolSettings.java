@@ -1,5 +1,8 @@
 package io.ax.core.engine;
 
+import java.time.Duration;
+import java.util.Objects;
+
 /**
  * The size of one execution pool (a bulkhead per task group).
  *
@@ -10,8 +13,15 @@ package io.ax.core.engine;
  *     does for platform threads: at most {@code threads} attempts run at once, the rest wait in the queue; what
  *     changes is that an attempt blocked on I/O holds no carrier thread, so a group of slow HTTP or JDBC calls can
  *     be given hundreds of workers cheaply. Timeouts and stops interrupt them as they do platform threads.
+ * @param overtakeLimit how long an instance waiting in the queue may be overtaken by instances of higher priority:
+ *     the queue starts the highest priority first (equal priorities in the order they came), but an instance that
+ *     has waited this long goes before every instance that came after it, whatever their priority. So a low
+ *     priority is delayed by at most this, plus what came before it; never starved. Positive.
  */
-public record PoolSettings(int threads, int queueCapacity, boolean virtualThreads) {
+public record PoolSettings(int threads, int queueCapacity, boolean virtualThreads, Duration overtakeLimit) {
+
+    /** How long a waiting instance may be overtaken by higher priorities, unless a pool says otherwise. */
+    public static final Duration DEFAULT_OVERTAKE_LIMIT = Duration.ofSeconds(30);
 
     public PoolSettings {
         if (threads < 1) {
@@ -24,16 +34,30 @@ public record PoolSettings(int threads, int queueCapacity, boolean virtualThread
             throw new IllegalArgumentException("a pool of virtual threads needs Java 21 or later; this JVM is Java "
                     + Runtime.version().feature());
         }
+        Objects.requireNonNull(overtakeLimit, "overtakeLimit");
+        if (overtakeLimit.isZero() || overtakeLimit.isNegative()) {
+            throw new IllegalArgumentException("pool overtake limit must be positive, was " + overtakeLimit);
+        }
     }
 
-    /** A pool of platform threads. */
+    /** A pool of platform threads with the default overtake limit. */
     public PoolSettings(int threads, int queueCapacity) {
         this(threads, queueCapacity, false);
     }
 
-    /** The same sizes, on virtual threads or not. */
+    /** A pool with the default overtake limit. */
+    public PoolSettings(int threads, int queueCapacity, boolean virtualThreads) {
+        this(threads, queueCapacity, virtualThreads, DEFAULT_OVERTAKE_LIMIT);
+    }
+
+    /** The same pool, on virtual threads or not. */
     public PoolSettings virtualThreads(boolean virtual) {
-        return new PoolSettings(threads, queueCapacity, virtual);
+        return new PoolSettings(threads, queueCapacity, virtual, overtakeLimit);
+    }
+
+    /** The same pool with another overtake limit. */
+    public PoolSettings overtakeLimit(Duration limit) {
+        return new PoolSettings(threads, queueCapacity, virtualThreads, limit);
     }
 
     /** Whether this JVM runs virtual threads (Java 21 and later). */

@@ -64,6 +64,9 @@ final class TaskDefinitionText {
         p.put("group", task.group());
         p.put("durability", task.durability().name());
         p.put("misfire", task.misfire().name());
+        if (task.priority() != 0) {
+            p.put("priority", Integer.toString(task.priority())); // absent means 0: texts stored before it match
+        }
         StringBuilder text = new StringBuilder();
         p.forEach((k, v) -> text.append(escape(k, true))
                 .append('=')
@@ -101,6 +104,7 @@ final class TaskDefinitionText {
                 .group(get(p, "group"))
                 .durability(Durability.valueOf(get(p, "durability")))
                 .misfire(MisfirePolicy.valueOf(get(p, "misfire")))
+                .priority(Integer.parseInt(p.getProperty("priority", "0")))
                 .build();
     }
 

@@ -37,6 +37,11 @@ public record Due(
         this(task, instance.id(), instance.scheduledTime(), instance.origin(), attempt, instance.traceParent());
     }
 
+    /** Which of its pool's waiting instances start first: its task's priority. */
+    public int priority() {
+        return task.priority();
+    }
+
     public boolean series() {
         return origin == InstanceOrigin.SERIES;
     }

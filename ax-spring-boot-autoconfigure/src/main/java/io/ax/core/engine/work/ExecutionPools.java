@@ -6,7 +6,6 @@ import io.ax.core.engine.threads.VirtualThreads;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
@@ -70,8 +69,18 @@ public final class ExecutionPools {
         }
     }
 
-    /** Queued work that knows its execution, so that a stop can tell which instances never started. */
-    private record Reserved(Execution execution, Runnable work, Semaphore free) implements Runnable {
+    /**
+     * Queued work that knows its execution, so that a stop can tell which instances never started, and the queue
+     * which to start first.
+     */
+    private record Reserved(Execution execution, Runnable work, Semaphore free)
+            implements Runnable, PriorityWorkQueue.Prioritized {
+
+        @Override
+        public int priority() {
+            return execution.due.priority();
+        }
+
         @Override
         public void run() {
             try {
@@ -125,8 +134,10 @@ public final class ExecutionPools {
 
     private ThreadPoolExecutor create(String group) {
         PoolSettings s = settings(group);
-        BlockingQueue<Runnable> queue =
-                s.queueCapacity() == 0 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(s.queueCapacity());
+        // without a queue the pool hands work to an idle thread or refuses it: there is nothing to order
+        BlockingQueue<Runnable> queue = s.queueCapacity() == 0
+                ? new SynchronousQueue<>()
+                : new PriorityWorkQueue(s.queueCapacity(), s.overtakeLimit().toNanos(), System::nanoTime);
         ThreadPoolExecutor pool = new ThreadPoolExecutor(
                 s.threads(),
                 s.threads(),

@@ -63,7 +63,8 @@ public final class RunParams {
                 task.concurrent(),
                 task.group(),
                 task.durability(),
-                task.misfire());
+                task.misfire(),
+                task.priority());
     }
 
     public static byte[] encode(Map<String, String> params) {

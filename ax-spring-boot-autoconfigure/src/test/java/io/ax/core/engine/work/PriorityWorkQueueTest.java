@@ -1,0 +1,108 @@
+package io.ax.core.engine.work;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** The pool's queue: highest priority first, equal ones in the order they came, and no overtaking past the limit. */
+class PriorityWorkQueueTest {
+
+    private static final long LIMIT = TimeUnit.SECONDS.toNanos(30);
+
+    private final AtomicLong now = new AtomicLong(1_000);
+    private final PriorityWorkQueue queue = new PriorityWorkQueue(10, LIMIT, now::get);
+
+    private record Work(String name, int priority) implements Runnable, PriorityWorkQueue.Prioritized {
+        @Override
+        public void run() {}
+    }
+
+    private List<String> drain() {
+        List<Runnable> out = new ArrayList<>();
+        queue.drainTo(out);
+        return out.stream().map(r -> r instanceof Work w ? w.name() : "plain").toList();
+    }
+
+    @Test
+    void theHighestPriorityStartsFirstAndEqualPrioritiesInTheOrderTheyCame() {
+        queue.offer(new Work("low-1", -5));
+        queue.offer(new Work("normal-1", 0));
+        queue.offer(new Work("high-1", 10));
+        queue.offer(() -> {}); // work that knows no priority has 0
+        queue.offer(new Work("high-2", 10));
+        queue.offer(new Work("low-2", -5));
+
+        assertThat(drain()).containsExactly("high-1", "high-2", "normal-1", "plain", "low-1", "low-2");
+        assertThat(queue.agedStarts()).isZero();
+    }
+
+    @Test
+    void workThatWaitedTheLimitIsNoLongerOvertaken() {
+        queue.offer(new Work("low-old", -5));
+        now.addAndGet(LIMIT - 1);
+        queue.offer(new Work("high-1", 10));
+        assertThat(((Work) queue.poll()).name())
+                .as("within the limit, priority decides")
+                .isEqualTo("high-1");
+
+        queue.offer(new Work("high-2", 10));
+        now.addAndGet(1); // low-old has waited the limit
+        queue.offer(new Work("high-3", 10));
+        assertThat(drain()).containsExactly("low-old", "high-2", "high-3");
+        assertThat(queue.agedStarts()).isEqualTo(1);
+    }
+
+    @Test
+    void amongWorkPastTheLimitTheOldestGoesFirst() {
+        queue.offer(new Work("low-a", -5));
+        queue.offer(new Work("normal-b", 0));
+        queue.offer(new Work("high-c", 10));
+        now.addAndGet(LIMIT);
+        queue.offer(new Work("high-d", 10)); // fresh
+
+        assertThat(drain()).containsExactly("low-a", "normal-b", "high-c", "high-d");
+    }
+
+    @Test
+    void itHoldsNoMoreThanItsCapacity() throws InterruptedException {
+        for (int i = 0; i < 10; i++) {
+            assertThat(queue.offer(new Work("w" + i, i))).isTrue();
+        }
+        assertThat(queue.offer(new Work("one-too-many", 100))).isFalse();
+        assertThat(queue.offer(new Work("one-too-many", 100), 10, TimeUnit.MILLISECONDS))
+                .isFalse();
+        assertThat(queue.remainingCapacity()).isZero();
+        assertThat(queue.size()).isEqualTo(10);
+        assertThat(((Work) queue.take()).name()).isEqualTo("w9");
+        assertThat(queue.remainingCapacity()).isEqualTo(1);
+    }
+
+    @Test
+    void removeAndTheIteratorSeeTheSameWork() {
+        Work a = new Work("a", 1);
+        Work b = new Work("b", 2);
+        Work c = new Work("c", 3);
+        queue.offer(a);
+        queue.offer(b);
+        queue.offer(c);
+        assertThat(queue.peek()).isSameAs(c);
+        assertThat(queue.remove(b)).isTrue();
+        assertThat(queue.remove(b)).isFalse();
+        assertThat(queue).containsExactly(c, a);
+        var it = queue.iterator();
+        it.next();
+        it.remove();
+        assertThat(drain()).containsExactly("a");
+    }
+
+    @Test
+    void aTimedPollOfAnEmptyQueueReturnsNothingWhenItsTimeIsUp() throws InterruptedException {
+        assertThat(queue.poll(5, TimeUnit.MILLISECONDS)).isNull();
+        assertThat(queue.poll()).isNull();
+        assertThat(queue.peek()).isNull();
+    }
+}
