@@ -20,6 +20,7 @@ import java.util.Objects;
  *     caller's key if one was given; no two instances of a task share a key
  * @param traceParent the W3C {@code traceparent} of the trace that scheduled it, or null: the span that was current
  *     when {@link AxScheduler} was called, which each attempt's span continues; see {@code TraceContextCapture}
+ * @param priority the priority its request gave it ({@link ScheduleRequest#priority(int)}), or null for its task's
  */
 public record TaskInstance(
         String id,
@@ -31,13 +32,29 @@ public record TaskInstance(
         Instant updatedAt,
         InstanceOrigin origin,
         String key,
-        String traceParent) {
+        String traceParent,
+        Integer priority) {
 
     /** The longest key a store accepts. */
     public static final int MAX_KEY_LENGTH = 200;
 
     /** The longest trace parent a store accepts: a W3C {@code traceparent} of version 00 has 55 characters. */
     public static final int MAX_TRACE_PARENT_LENGTH = 128;
+
+    /** An instance of its task's priority. */
+    public TaskInstance(
+            String id,
+            String taskName,
+            Instant scheduledTime,
+            InstanceState state,
+            int attempt,
+            String node,
+            Instant updatedAt,
+            InstanceOrigin origin,
+            String key,
+            String traceParent) {
+        this(id, taskName, scheduledTime, state, attempt, node, updatedAt, origin, key, traceParent, null);
+    }
 
     /** An instance made without a trace to continue. */
     public TaskInstance(
@@ -93,17 +110,20 @@ public record TaskInstance(
         if (attempt < 0) {
             throw new IllegalArgumentException("attempt must be >= 0, was " + attempt);
         }
+        if (priority != null) {
+            AxTask.checkPriority(priority, "priority of instance " + id);
+        }
     }
 
     /** A copy in another state. */
     public TaskInstance with(InstanceState newState, int newAttempt, String byNode, Instant at) {
         return new TaskInstance(
-                id, taskName, scheduledTime, newState, newAttempt, byNode, at, origin, key, traceParent);
+                id, taskName, scheduledTime, newState, newAttempt, byNode, at, origin, key, traceParent, priority);
     }
 
     /** A copy due at another time (a rescheduled delayed execution). */
     public TaskInstance dueAt(Instant newTime, String byNode, Instant at) {
-        return new TaskInstance(id, taskName, newTime, state, attempt, byNode, at, origin, key, traceParent);
+        return new TaskInstance(id, taskName, newTime, state, attempt, byNode, at, origin, key, traceParent, priority);
     }
 
     /**

@@ -37,6 +37,7 @@ final class Binder {
         Types.VARCHAR,
         Types.VARCHAR,
         Types.VARCHAR,
+        Types.INTEGER,
         Types.VARBINARY,
         Types.INTEGER
     };
@@ -90,6 +91,7 @@ final class Binder {
             i.origin().name(),
             i.key(),
             i.traceParent(),
+            i.priority(),
             payload,
             partition(i, partitions)
         };

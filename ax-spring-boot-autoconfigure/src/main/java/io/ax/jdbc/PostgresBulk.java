@@ -103,10 +103,11 @@ final class PostgresBulk implements GroupWriter {
             where += (where.isEmpty() ? " WHERE " : " AND ") + leaderFence;
         }
         return "INSERT INTO " + prefix + "instance (" + Sql.INSERT_COLUMNS + ")"
-                + " SELECT i, t, s, st, a, n, u, o, k, tp, p, pt FROM unnest(?::varchar[], ?::varchar[], ?::bigint[],"
-                + " ?::varchar[], ?::int[], ?::varchar[], ?::bigint[], ?::varchar[], ?::varchar[], ?::varchar[],"
-                + " ?::bytea[], ?::int[]" + (inPartitions ? ", ?::bigint[]" : "") + ") WITH ORDINALITY AS"
-                + " r(i, t, s, st, a, n, u, o, k, tp, p, pt" + (inPartitions ? ", pe" : "") + ", ord)" + where
+                + " SELECT i, t, s, st, a, n, u, o, k, tp, pr, p, pt FROM unnest(?::varchar[], ?::varchar[],"
+                + " ?::bigint[], ?::varchar[], ?::int[], ?::varchar[], ?::bigint[], ?::varchar[], ?::varchar[],"
+                + " ?::varchar[], ?::int[], ?::bytea[], ?::int[]" + (inPartitions ? ", ?::bigint[]" : "")
+                + ") WITH ORDINALITY AS r(i, t, s, st, a, n, u, o, k, tp, pr, p, pt" + (inPartitions ? ", pe" : "")
+                + ", ord)" + where
                 + " ORDER BY ord ON CONFLICT (task_name, dedupe_key) DO NOTHING RETURNING id";
     }
 
@@ -151,6 +152,7 @@ final class PostgresBulk implements GroupWriter {
         String[] origins = new String[n];
         String[] keys = new String[n];
         String[] traceParents = new String[n];
+        Integer[] priorities = new Integer[n];
         byte[][] bytes = new byte[n][];
         Integer[] partitionIds = new Integer[n];
         for (int i = 0; i < n; i++) {
@@ -165,6 +167,7 @@ final class PostgresBulk implements GroupWriter {
             origins[i] = in.origin().name();
             keys[i] = in.key();
             traceParents[i] = in.traceParent();
+            priorities[i] = in.priority();
             bytes[i] = fires.get(i).payload();
             partitionIds[i] = Binder.partition(in, partitions);
         }
@@ -191,6 +194,7 @@ final class PostgresBulk implements GroupWriter {
                     origins,
                     keys,
                     traceParents,
+                    priorities,
                     bytes,
                     partitionIds,
                     partitionEpochs);
@@ -208,6 +212,7 @@ final class PostgresBulk implements GroupWriter {
                 origins,
                 keys,
                 traceParents,
+                priorities,
                 bytes,
                 partitionIds);
     }

@@ -30,11 +30,12 @@ final class RowMappers {
             Micros.instant(rs.getLong(7)),
             InstanceOrigin.valueOf(rs.getString(8)),
             rs.getString(9),
-            rs.getString(10));
+            rs.getString(10),
+            nullableInt(rs, 11));
 
     /** {@link #INSTANCE}'s columns, then the owner. */
     static final RowMapper<OwnedInstance> OWNED =
-            (rs, n) -> new OwnedInstance(INSTANCE.mapRow(rs, n), rs.getString(11), rs.getLong(12));
+            (rs, n) -> new OwnedInstance(INSTANCE.mapRow(rs, n), rs.getString(12), rs.getLong(13));
 
     static final RowMapper<AuditEntry> AUDIT = (rs, n) -> new AuditEntry(
             rs.getString(1),
@@ -70,6 +71,11 @@ final class RowMappers {
 
     /** The first column as bytes: a payload, or null. */
     static final RowMapper<byte[]> BYTES = (rs, n) -> rs.getBytes(1);
+
+    private static Integer nullableInt(ResultSet rs, int column) throws SQLException {
+        int v = rs.getInt(column);
+        return rs.wasNull() ? null : v;
+    }
 
     private static Instant nullableInstant(ResultSet rs, int column) throws SQLException {
         long v = rs.getLong(column);

@@ -10,7 +10,7 @@ final class Sql {
 
     /** What a {@code TaskInstance} is read from, in the order the row mapper expects. */
     static final String INSTANCE_COLUMNS =
-            "id, task_name, scheduled_us, state, attempt, node, updated_us, origin, dedupe_key, trace_parent";
+            "id, task_name, scheduled_us, state, attempt, node, updated_us, origin, dedupe_key, trace_parent, priority";
     /** What a new instance is written with: its columns, its payload and its partition (null while unknown). */
     static final String INSERT_COLUMNS = INSTANCE_COLUMNS + ", payload, partition_id";
 

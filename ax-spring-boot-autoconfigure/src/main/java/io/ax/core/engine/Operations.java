@@ -121,7 +121,8 @@ final class Operations {
         // its death already let a series go on: the replay is a run of its own
         InstanceOrigin origin =
                 instance.origin() == InstanceOrigin.SERIES ? InstanceOrigin.ON_DEMAND : instance.origin();
-        Due due = new Due(task, instanceId, instance.scheduledTime(), origin, 1, instance.traceParent());
+        Due due = new Due(
+                task, instanceId, instance.scheduledTime(), origin, 1, instance.traceParent(), instance.priority());
         InstanceDetails replayed = details(instanceId); // as the replay left it, before the new attempt moves it on
         dispatcher.markInFlight(due);
         // its attempts' fencing tokens go on from the epoch its last cycle carried

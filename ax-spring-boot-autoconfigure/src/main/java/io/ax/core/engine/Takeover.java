@@ -206,7 +206,8 @@ final class Takeover {
                         due.scheduledTime(),
                         InstanceOrigin.CATCH_UP,
                         due.attempt(),
-                        due.traceParent()));
+                        due.traceParent(),
+                        due.requestedPriority()));
         }
         fires.planMissed(task, due.scheduledTime(), now, false, planned);
     }

@@ -148,6 +148,34 @@ abstract class DelayedTaskContract extends StoreContractSupport {
     }
 
     @Test
+    void aPriorityIsKeptWhereverAnInstanceIsReadAndThroughItsChanges() {
+        TaskInstance urgent = prioritized(delayed("mail", T0.plusSeconds(5), "order-1:mail"), 1000);
+        TaskInstance low = prioritized(delayed("mail", T0.plusSeconds(6), null), -1000);
+        TaskInstance plain = delayed("mail", T0.plusSeconds(7), null);
+        assertThat(store.schedule(List.of(new NewFire(urgent, ""), new NewFire(low, ""), new NewFire(plain, ""))))
+                .containsExactly(true, true, true);
+
+        assertThat(store.find(urgent.id())).contains(urgent);
+        assertThat(store.find(low.id())).contains(low);
+        assertThat(store.find(plain.id()).orElseThrow().priority()).isNull();
+        assertThat(store.findByKey("mail", "order-1:mail")).contains(urgent);
+        assertThat(store.findScheduled(T0.plusSeconds(60), null, null, 10)).containsExactly(urgent, low, plain);
+
+        assertThat(store.transition(move(urgent.id(), InstanceState.SCHEDULED, InstanceState.DISPATCHED)
+                        .assignedTo("n2", 0)))
+                .isTrue();
+        assertThat(store.findOwned(Set.of(InstanceState.DISPATCHED), "n2", 10))
+                .singleElement()
+                .satisfies(o -> assertThat(o.instance().priority()).isEqualTo(1000));
+        assertThat(store.findAll(List.of(low.id())))
+                .singleElement()
+                .satisfies(o -> assertThat(o.instance().priority()).isEqualTo(-1000));
+        assertThat(store.findByTask("mail", 10))
+                .extracting(TaskInstance::priority)
+                .containsExactlyInAnyOrder(1000, -1000, null);
+    }
+
+    @Test
     void aKeyOfTheLongestLengthIsKept() {
         String key = "ü".repeat(10) + "k".repeat(TaskInstance.MAX_KEY_LENGTH - 10);
         TaskInstance i = delayed("mail", T0, key);
@@ -496,5 +524,20 @@ abstract class DelayedTaskContract extends StoreContractSupport {
                 i.origin(),
                 i.key(),
                 traceParent);
+    }
+
+    private static TaskInstance prioritized(TaskInstance i, int priority) {
+        return new TaskInstance(
+                i.id(),
+                i.taskName(),
+                i.scheduledTime(),
+                i.state(),
+                i.attempt(),
+                i.node(),
+                i.updatedAt(),
+                i.origin(),
+                i.key(),
+                i.traceParent(),
+                priority);
     }
 }

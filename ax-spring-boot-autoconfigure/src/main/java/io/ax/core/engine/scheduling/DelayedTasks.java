@@ -145,7 +145,7 @@ public final class DelayedTasks {
         List<MemoryTask> parked = inMemory.isEmpty() ? null : parkedUntilCommit();
         for (int i : inMemory) {
             Checked c = checked.get(i);
-            ids[i] = memory.schedule(c.task(), c.due(), c.payload(), c.key(), traceParent, now, parked);
+            ids[i] = memory.schedule(c.task(), c.due(), c.payload(), c.key(), traceParent, c.priority(), now, parked);
         }
         for (int i = 0; i < ids.length; i++) {
             if (sameAs[i] >= 0) {
@@ -170,7 +170,8 @@ public final class DelayedTasks {
                     now,
                     InstanceOrigin.DELAYED,
                     c.key(),
-                    traceParent);
+                    traceParent,
+                    c.priority());
             fires.add(new NewFire(instance, "scheduled through AxScheduler", c.payload()));
         }
         boolean[] written = stores.schedule(fires);

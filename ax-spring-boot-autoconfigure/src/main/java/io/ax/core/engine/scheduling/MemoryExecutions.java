@@ -74,6 +74,7 @@ public final class MemoryExecutions {
     /**
      * Puts an execution into the wheel; with a key another execution of the handler holds, returns that one.
      *
+     * @param priority the priority its request gave it, or null for its task's
      * @param parked null to let it wait for its time; else it is held (see {@link #hold}) and added here, for the
      *     caller to {@link #release} after a commit or {@link #drop} after a rollback
      */
@@ -83,10 +84,11 @@ public final class MemoryExecutions {
             byte[] payload,
             String key,
             String traceParent,
+            Integer priority,
             Instant now,
             List<MemoryTask> parked) {
         if (key == null) {
-            return enterWheel(task, due, payload, null, traceParent, now, parked);
+            return enterWheel(task, due, payload, null, traceParent, priority, now, parked);
         }
         TaskKey taskKey = new TaskKey(task.name(), key);
         synchronized (keys) {
@@ -99,7 +101,7 @@ public final class MemoryExecutions {
             if (existing.isPresent()) {
                 return existing.get().id();
             }
-            String id = enterWheel(task, due, payload, key, traceParent, now, parked);
+            String id = enterWheel(task, due, payload, key, traceParent, priority, now, parked);
             if (wheel.payload(handleOf(id)) instanceof MemoryTask entered) {
                 keys.put(taskKey, entered);
             }
@@ -113,9 +115,10 @@ public final class MemoryExecutions {
             byte[] payload,
             String key,
             String traceParent,
+            Integer priority,
             Instant now,
             List<MemoryTask> parked) {
-        MemoryTask m = MemoryTask.of(task, micros(due), micros(now), payload, key, traceParent);
+        MemoryTask m = MemoryTask.of(task, micros(due), micros(now), payload, key, traceParent, priority);
         synchronized (m) { // the wheel may fire it at once: its handle must be set before anyone reads it
             m.handle(wheel.schedule(parked == null ? deadlineOf.applyAsLong(due) : farthest(), m));
             if (parked != null) {
@@ -266,7 +269,8 @@ public final class MemoryExecutions {
                 instant(m.createdMicros),
                 InstanceOrigin.DELAYED,
                 m.key,
-                m.traceParent());
+                m.traceParent(),
+                m.priority());
     }
 
     private void forgetKey(MemoryTask m) {

@@ -29,7 +29,7 @@ final class ScheduleRequests {
     static final Duration PAST_TOLERANCE = Duration.ofSeconds(1);
 
     /** A checked request, ready to write: its due time lies within the horizon, in whole microseconds. */
-    record Checked(AxTask task, Instant due, byte[] payload, String key, Durability durability) {}
+    record Checked(AxTask task, Instant due, byte[] payload, String key, Durability durability, Integer priority) {}
 
     private final Function<String, Optional<AxTask>> tasks;
     private final PayloadCodec codec;
@@ -89,7 +89,15 @@ final class ScheduleRequests {
         byte[] payload = encode(r.payload(), of);
         checkKey(r.key(), of);
         Durability durability = r.durability() != null ? r.durability() : task.durability();
-        return new Checked(task, due, payload, r.key(), durability);
+        checkPriority(r.priority(), of);
+        return new Checked(task, due, payload, r.key(), durability, r.priority());
+    }
+
+    private static void checkPriority(Integer priority, String of) {
+        if (priority != null && (priority < AxTask.MIN_PRIORITY || priority > AxTask.MAX_PRIORITY)) {
+            throw new InvalidScheduleException("priority" + of + " must be between " + AxTask.MIN_PRIORITY + " and "
+                    + AxTask.MAX_PRIORITY + ", was " + priority);
+        }
     }
 
     private static Instant dueTime(ScheduleRequest r, Instant now, String of) {

@@ -14,13 +14,20 @@ import java.time.Instant;
  * @param origin what made it
  * @param attempt the attempt its next dispatch starts (1 unless an assignment was taken back from a node)
  * @param traceParent the trace its attempts continue ({@link TaskInstance#traceParent()}), or null
+ * @param requestedPriority the priority its request gave it ({@link TaskInstance#priority()}), or null for its task's
  */
 public record Due(
-        AxTask task, String instanceId, Instant scheduledTime, InstanceOrigin origin, int attempt, String traceParent) {
+        AxTask task,
+        String instanceId,
+        Instant scheduledTime,
+        InstanceOrigin origin,
+        int attempt,
+        String traceParent,
+        Integer requestedPriority) {
 
     /** A due instance without a trace to continue: a trigger's fire. */
     public Due(AxTask task, String instanceId, Instant scheduledTime, InstanceOrigin origin) {
-        this(task, instanceId, scheduledTime, origin, 1, null);
+        this(task, instanceId, scheduledTime, origin, 1, null, null);
     }
 
     /**
@@ -34,12 +41,19 @@ public record Due(
 
     /** A stored instance of {@code task}, due for {@code attempt}. */
     public Due(AxTask task, TaskInstance instance, int attempt) {
-        this(task, instance.id(), instance.scheduledTime(), instance.origin(), attempt, instance.traceParent());
+        this(
+                task,
+                instance.id(),
+                instance.scheduledTime(),
+                instance.origin(),
+                attempt,
+                instance.traceParent(),
+                instance.priority());
     }
 
-    /** Which of its pool's waiting instances start first: its task's priority. */
+    /** Which of its pool's waiting instances start first: its request's priority, else its task's. */
     public int priority() {
-        return task.priority();
+        return requestedPriority != null ? requestedPriority : task.priority();
     }
 
     public boolean series() {

@@ -6,9 +6,9 @@ import io.ax.core.AxTask;
  * A pending MEMORY execution: the wheel entry's payload and nothing more, so that a million of them cost the heap
  * about 48 bytes each plus the wheel's slot. Its instance id is derived from its wheel handle ({@code
  * MemoryExecutions}), so no map from ids to tasks is needed; it enters a store only when it falls due. One scheduled
- * inside a trace is a {@link Traced}, so that the others do not pay for the field.
+ * inside a trace or with a priority of its own is a {@link Detailed}, so that the others do not pay for the fields.
  */
-public sealed class MemoryTask permits MemoryTask.Traced {
+public sealed class MemoryTask permits MemoryTask.Detailed {
 
     public final AxTask task;
     public final byte[] payload;
@@ -32,16 +32,28 @@ public sealed class MemoryTask permits MemoryTask.Traced {
         return null;
     }
 
+    /** The priority its request gave it, or null for its task's. */
+    public Integer priority() {
+        return null;
+    }
+
     /**
      * Creates a pending execution.
      *
      * @param traceParent the trace the caller was in, or null
+     * @param priority the priority its request gave it, or null
      */
     public static MemoryTask of(
-            AxTask task, long dueMicros, long createdMicros, byte[] payload, String key, String traceParent) {
-        return traceParent == null
+            AxTask task,
+            long dueMicros,
+            long createdMicros,
+            byte[] payload,
+            String key,
+            String traceParent,
+            Integer priority) {
+        return traceParent == null && priority == null
                 ? new MemoryTask(task, dueMicros, createdMicros, payload, key)
-                : new Traced(task, dueMicros, createdMicros, payload, key, traceParent);
+                : new Detailed(task, dueMicros, createdMicros, payload, key, traceParent, priority);
     }
 
     public synchronized long handle() {
@@ -60,20 +72,33 @@ public sealed class MemoryTask permits MemoryTask.Traced {
         this.dueMicros = dueMicros;
     }
 
-    /** A pending execution scheduled inside a trace. */
-    static final class Traced extends MemoryTask {
+    /** A pending execution scheduled inside a trace, or with a priority of its own. */
+    static final class Detailed extends MemoryTask {
 
         private final String traceParent;
+        private final Integer priority;
 
-        private Traced(
-                AxTask task, long dueMicros, long createdMicros, byte[] payload, String key, String traceParent) {
+        private Detailed(
+                AxTask task,
+                long dueMicros,
+                long createdMicros,
+                byte[] payload,
+                String key,
+                String traceParent,
+                Integer priority) {
             super(task, dueMicros, createdMicros, payload, key);
             this.traceParent = traceParent;
+            this.priority = priority;
         }
 
         @Override
         public String traceParent() {
             return traceParent;
+        }
+
+        @Override
+        public Integer priority() {
+            return priority;
         }
     }
 }
