@@ -27,6 +27,7 @@ public final class AxDescriptors {
      * @param running whether the engine runs
      * @param backlog instances due but not started, per pool
      * @param oldestBacklogAgeMillis how long the oldest of them has waited
+     * @param backlogByPriority the same instances per priority, highest first
      * @param wheelEntries entries in the time wheel
      * @param executing instances executing on this node now
      * @param clock the clock-jump guard
@@ -48,6 +49,7 @@ public final class AxDescriptors {
             boolean running,
             Map<String, Integer> backlog,
             long oldestBacklogAgeMillis,
+            Map<Integer, Integer> backlogByPriority,
             int wheelEntries,
             int executing,
             Clock clock,

@@ -128,6 +128,7 @@ public class AxEndpoint {
                 engine.isRunning(),
                 backlog.perGroup(),
                 backlog.oldestAge().toMillis(),
+                backlog.perPriority(),
                 engine.wheelSize(),
                 engine.executing(),
                 new AxDescriptors.Clock(

@@ -242,6 +242,10 @@
       async load() {
         const [node, overview] = await Promise.all([read(''), read('/overview?window=' + w)]);
         const backlog = Object.values(node.backlog || {}).reduce((a, b) => a + b, 0);
+        // per priority, highest first, when more than one priority waits: which work a saturated pool starts first
+        const byPriority = Object.entries(node.backlogByPriority || {}).sort((a, b) => Number(b[0]) - Number(a[0]));
+        const priorities = byPriority.length > 1
+          ? '; by priority ' + byPriority.map(([p, n]) => p + ': ' + n).join(', ') : '';
         return h('div', {},
           h('div', {class: 'cards'},
             card('Node', node.node, 'node'),
@@ -250,8 +254,8 @@
             card('Store', node.store, 'store'),
             card('Live nodes', (node.liveNodes || []).length, 'nodes'),
             card('Tasks', node.tasks, 'tasks'),
-            card('Backlog', backlog + (backlog ? ' (oldest ' + millis(node.oldestBacklogAgeMillis) + ')' : ''),
-              'backlog'),
+            card('Backlog', backlog + (backlog ? ' (oldest ' + millis(node.oldestBacklogAgeMillis) + priorities + ')'
+              : ''), 'backlog'),
             card('Executing', node.executing, 'executing'),
             card('Dead letters', node.deadLetters, 'dead-letters'),
             card('Fires in the last full minute', overview.firesLastMinute, 'fires'),

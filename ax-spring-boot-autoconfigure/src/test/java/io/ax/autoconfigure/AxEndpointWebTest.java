@@ -83,6 +83,7 @@ class AxEndpointWebTest {
         assertThat(answer.<Boolean>read("$.running")).isTrue();
         assertThat(answer.<Map<String, Integer>>read("$.backlog")).isNotNull();
         assertThat(answer.<Integer>read("$.oldestBacklogAgeMillis")).isNotNegative();
+        assertThat(answer.<Map<String, Integer>>read("$.backlogByPriority")).isNotNull();
         assertThat(answer.<Integer>read("$.wheelEntries")).isNotNegative();
         assertThat(answer.<Integer>read("$.executing")).isNotNegative();
         assertThat(answer.<String>read("$.clock.status")).isEqualTo("ok");

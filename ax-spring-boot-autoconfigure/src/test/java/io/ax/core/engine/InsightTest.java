@@ -130,10 +130,14 @@ class InsightTest {
         String first = e.triggerNow("hog");
         await().atMost(BOUND).until(() -> state(first) == InstanceState.RUNNING);
         e.triggerNow("hog");
-        e.triggerNow("hog");
+        e.scheduleAll(List.of(
+                io.ax.core.ScheduleRequest.of("hog").after(Duration.ZERO).priority(7)));
 
         await().atMost(BOUND).until(() -> e.backlog().of("tiny") == 2);
         assertThat(e.backlog().perGroup()).containsOnlyKeys("tiny");
+        assertThat(e.backlog().perPriority())
+                .as("waiting per priority, highest first")
+                .containsExactly(Map.entry(7, 1), Map.entry(0, 1));
         assertThat(e.backlog().oldestAge()).isGreaterThanOrEqualTo(Duration.ZERO);
         release.countDown();
         await().atMost(BOUND).until(() -> e.backlog().total() == 0);

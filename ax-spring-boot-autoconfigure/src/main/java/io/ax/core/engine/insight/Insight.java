@@ -28,7 +28,7 @@ public final class Insight {
     private static final System.Logger LOG = EngineLog.get();
 
     /** One due instance that has not started: its pool, since when it is due, when it was last handed off. */
-    private record Waiting(String group, Instant dueAt, long handedOffNanos) {}
+    private record Waiting(String group, int priority, Instant dueAt, long handedOffNanos) {}
 
     private final List<EngineObserver> observers;
     private final AxClock clock;
@@ -45,10 +45,12 @@ public final class Insight {
     /** The instance is about to go to its pool; a first attempt is due since its fire time, a retry since now. */
     public void handingOff(Due due, int attempt) {
         Instant dueAt = attempt <= 1 ? due.scheduledTime() : clock.instant();
-        Waiting fresh = new Waiting(due.task().group(), dueAt, clock.nanoTime());
+        Waiting fresh = new Waiting(due.task().group(), due.priority(), dueAt, clock.nanoTime());
         // sent back by a full pool and handed off again: still due since the first time
         waiting.merge(
-                due.instanceId(), fresh, (old, again) -> new Waiting(old.group(), old.dueAt(), again.handedOffNanos()));
+                due.instanceId(),
+                fresh,
+                (old, again) -> new Waiting(old.group(), old.priority(), old.dueAt(), again.handedOffNanos()));
     }
 
     /** The pool took the instance. */
@@ -116,15 +118,17 @@ public final class Insight {
     /** A snapshot of the backlog, computed from what waits now. */
     public Backlog backlog() {
         Map<String, Integer> perGroup = new HashMap<>();
+        Map<Integer, Integer> perPriority = new HashMap<>();
         Instant oldest = null;
         for (Waiting w : waiting.values()) {
             perGroup.merge(w.group(), 1, Integer::sum);
+            perPriority.merge(w.priority(), 1, Integer::sum);
             if (oldest == null || w.dueAt().isBefore(oldest)) {
                 oldest = w.dueAt();
             }
         }
         Duration age = oldest == null ? Duration.ZERO : Duration.between(oldest, clock.instant());
-        return new Backlog(perGroup, age.isNegative() ? Duration.ZERO : age);
+        return new Backlog(perGroup, perPriority, age.isNegative() ? Duration.ZERO : age);
     }
 
     private void each(Consumer<EngineObserver> call) {
