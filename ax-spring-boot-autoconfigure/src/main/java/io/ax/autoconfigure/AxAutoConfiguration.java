@@ -11,6 +11,7 @@ import io.ax.core.cluster.LeaderLease;
 import io.ax.core.cluster.NodeRegistry;
 import io.ax.core.cluster.WakeUps;
 import io.ax.core.engine.AttemptTracer;
+import io.ax.core.engine.AttemptTransactions;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.AxEngineBuilder;
 import io.ax.core.engine.EngineObserver;
@@ -121,6 +122,7 @@ public final class AxAutoConfiguration {
             AxIdempotency idempotency,
             ObjectProvider<WakeUps> wakeUps,
             ObjectProvider<TimeReference> timeReference,
+            ObjectProvider<AttemptTransactions> transactions,
             Environment environment) {
         // spring.threads.virtual.enabled on Java 21+ puts every pool on virtual threads unless a group says otherwise
         boolean springVirtual = Threading.VIRTUAL.isActive(environment);
@@ -178,6 +180,7 @@ public final class AxAutoConfiguration {
         }
         observers.orderedStream().forEach(builder::observer);
         tracer.ifAvailable(builder::tracer);
+        transactions.ifAvailable(builder::transactions);
         traceCapture.ifAvailable(builder::traceCapture);
         return builder.build();
     }

@@ -1,9 +1,12 @@
 package io.ax.autoconfigure;
 
+import io.ax.core.engine.AttemptTransactions;
 import io.ax.core.store.InstanceStore;
+import io.ax.jdbc.JdbcAttemptTransactions;
 import io.ax.jdbc.JdbcInstanceStore;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -12,6 +15,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandi
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionSynchronizationUtils;
 
 /**
  * Keeps AX's instances in the application's DataSource: the durable store, created (and migrated, per
@@ -40,5 +46,41 @@ public final class AxJdbcAutoConfiguration {
         }
         JdbcSchemaInitializer.initialize(dataSource, jdbc.getTablePrefix(), jdbc.getInitializeSchema());
         return new JdbcInstanceStore(dataSource, jdbc.getTablePrefix(), jdbc.getNetworkTimeout());
+    }
+
+    /**
+     * The transactions of transactional tasks: the application's one transaction manager, when it manages the JDBC
+     * store's DataSource. Otherwise none (a null bean, which the engine's provider reads as absent), and a task
+     * marked transactional is refused when it is registered, with the reason.
+     */
+    @Bean
+    @ConditionalOnMissingBean(AttemptTransactions.class)
+    AttemptTransactions axAttemptTransactions(
+            ObjectProvider<PlatformTransactionManager> managers, ObjectProvider<InstanceStore> store) {
+        PlatformTransactionManager manager = managers.getIfUnique();
+        if (manager == null || !(store.getIfAvailable() instanceof JdbcInstanceStore jdbcStore)) {
+            return null;
+        }
+        DataSource managed = managedDataSource(manager);
+        if (managed == null
+                || TransactionSynchronizationUtils.unwrapResourceIfNecessary(managed)
+                        != TransactionSynchronizationUtils.unwrapResourceIfNecessary(jdbcStore.dataSource())) {
+            return null;
+        }
+        return new JdbcAttemptTransactions(manager, jdbcStore.dataSource());
+    }
+
+    /** The DataSource a transaction manager manages: a JDBC one's, or a JPA one's; null for any other. */
+    private static DataSource managedDataSource(PlatformTransactionManager manager) {
+        if (manager instanceof DataSourceTransactionManager jdbc) {
+            return jdbc.getDataSource();
+        }
+        try {
+            // JpaTransactionManager, without a compile-time dependency on spring-orm
+            Object ds = manager.getClass().getMethod("getDataSource").invoke(manager);
+            return ds instanceof DataSource d ? d : null;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
     }
 }

@@ -57,6 +57,7 @@ final class AxJobDefinitions {
                 job.durability(),
                 job.misfire(),
                 job.priority(),
+                job.transactional(),
                 retry(method, job.retry()));
         return reader.read(spec, source(method));
     }

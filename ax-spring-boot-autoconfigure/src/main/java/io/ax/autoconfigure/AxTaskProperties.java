@@ -64,6 +64,9 @@ public class AxTaskProperties {
         /** Which due instances of the group start first when its pool is saturated: higher first, -1000 to 1000. */
         private int priority;
 
+        /** Whether each attempt runs in one transaction with the record of its success (a JDBC store only). */
+        private boolean transactional;
+
         /** Where its instances live: PERSISTENT in the store, MEMORY only in this process. */
         private Durability durability = Durability.PERSISTENT;
 
@@ -120,6 +123,14 @@ public class AxTaskProperties {
 
         public void setConcurrent(boolean concurrent) {
             this.concurrent = concurrent;
+        }
+
+        public boolean isTransactional() {
+            return transactional;
+        }
+
+        public void setTransactional(boolean transactional) {
+            this.transactional = transactional;
         }
 
         public int getPriority() {

@@ -59,6 +59,7 @@ final class ConfiguredTasks {
                 task.getDurability(),
                 task.getMisfire(),
                 task.getPriority(),
+                task.isTransactional(),
                 retry == null
                         ? null
                         : new TaskSpec.Retry(retry.getTimes(), retry.getBackoff(), retry.getBase(), retry.getMax()));

@@ -43,7 +43,8 @@ final class TaskDefinitionReader {
                 .concurrent(spec.concurrent())
                 .durability(spec.durability())
                 .misfire(spec.misfire())
-                .priority(spec.priority());
+                .priority(spec.priority())
+                .transactional(spec.transactional());
         if (!spec.group().isEmpty()) {
             task.group(spec.group());
         }

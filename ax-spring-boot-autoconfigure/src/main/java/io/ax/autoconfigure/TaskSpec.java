@@ -30,6 +30,7 @@ record TaskSpec(
         Durability durability,
         MisfirePolicy misfire,
         int priority,
+        boolean transactional,
         Retry retry) {
 
     /** Retry settings as text: times, back-off, base and max wait. */

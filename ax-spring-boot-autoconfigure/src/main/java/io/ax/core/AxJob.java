@@ -67,6 +67,15 @@ public @interface AxJob {
      */
     int priority() default 0;
 
+    /**
+     * Whether each attempt runs inside one transaction of AX's database that also records its success: what the
+     * method writes through the same {@code DataSource} (a {@code JdbcTemplate}, JPA on it) commits with the
+     * instance's {@code SUCCESS} or not at all, so a crash, a timeout or a takeover mid-attempt leaves nothing
+     * behind and the retry starts clean. Needs a JDBC store and the application's transaction manager on its
+     * {@code DataSource}; default false.
+     */
+    boolean transactional() default false;
+
     /** What happens to fire times missed while nothing ran (the application was down); default one catch-up. */
     MisfirePolicy misfire() default MisfirePolicy.FIRE_ONCE;
 

@@ -25,6 +25,9 @@ import java.util.regex.Pattern;
  *     equal priorities in the order they fell due; from {@value #MIN_PRIORITY} to {@value #MAX_PRIORITY}, default
  *     0. It orders one node's pool: an instance that has waited in the pool's queue for the pool's overtake limit is
  *     no longer overtaken, so a low priority is delayed, never starved.
+ * @param transactional whether each attempt runs inside one transaction of the store's database that also records
+ *     its success: the handler's own writes on that database and the instance's {@code RUNNING -> SUCCESS} commit
+ *     together or not at all (see {@code AttemptTransactions})
  */
 public record AxTask(
         String name,
@@ -38,7 +41,8 @@ public record AxTask(
         String group,
         Durability durability,
         MisfirePolicy misfire,
-        int priority) {
+        int priority,
+        boolean transactional) {
 
     /** The type of tasks that invoke a bean method in this JVM. */
     public static final String LOCAL = "LOCAL";
@@ -83,7 +87,7 @@ public record AxTask(
         checkPriority(priority, "priority of task " + name);
     }
 
-    /** A task of the default priority, 0. */
+    /** A task of the default priority, 0, whose attempts run outside a transaction. */
     public AxTask(
             String name,
             String type,
@@ -96,7 +100,7 @@ public record AxTask(
             String group,
             Durability durability,
             MisfirePolicy misfire) {
-        this(name, type, target, params, trigger, retry, timeout, concurrent, group, durability, misfire, 0);
+        this(name, type, target, params, trigger, retry, timeout, concurrent, group, durability, misfire, 0, false);
     }
 
     /**
@@ -114,7 +118,19 @@ public record AxTask(
     /** This task with another priority. */
     public AxTask withPriority(int priority) {
         return new AxTask(
-                name, type, target, params, trigger, retry, timeout, concurrent, group, durability, misfire, priority);
+                name,
+                type,
+                target,
+                params,
+                trigger,
+                retry,
+                timeout,
+                concurrent,
+                group,
+                durability,
+                misfire,
+                priority,
+                transactional);
     }
 
     /**
@@ -139,6 +155,7 @@ public record AxTask(
         private Durability durability = Durability.PERSISTENT;
         private MisfirePolicy misfire = MisfirePolicy.FIRE_ONCE;
         private int priority;
+        private boolean transactional;
 
         private Builder(String name) {
             this.name = name;
@@ -200,6 +217,12 @@ public record AxTask(
             return this;
         }
 
+        /** Each attempt in one transaction with the record of its success; default false. */
+        public Builder transactional(boolean transactional) {
+            this.transactional = transactional;
+            return this;
+        }
+
         public AxTask build() {
             return new AxTask(
                     name,
@@ -213,7 +236,8 @@ public record AxTask(
                     group,
                     durability,
                     misfire,
-                    priority);
+                    priority,
+                    transactional);
         }
     }
 }

@@ -83,6 +83,13 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     private volatile int partitionCount;
 
     private final PartitionedInstances partitioned;
+    /** The application's data source the store was given. */
+    private final DataSource target;
+
+    /** The data source this store was given: a transaction of it is one the store's writes join. */
+    public DataSource dataSource() {
+        return target;
+    }
 
     /** How long each of AX's statements waits at most for the database's answer, unless told otherwise. */
     public static final Duration DEFAULT_NETWORK_TIMEOUT = Duration.ofSeconds(10);
@@ -108,6 +115,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     public JdbcInstanceStore(DataSource target, String tablePrefix, Duration networkTimeout) {
         Objects.requireNonNull(target, "dataSource");
         Objects.requireNonNull(networkTimeout, "networkTimeout");
+        this.target = target;
         DataSource dataSource = NetworkTimeoutDataSource.of(target, networkTimeout);
         this.jdbc = new JdbcTemplate(dataSource);
         this.batches = new JdbcBatches(jdbc);

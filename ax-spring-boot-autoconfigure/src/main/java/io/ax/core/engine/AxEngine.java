@@ -193,6 +193,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final Workflows workflows;
     private final RuntimeTasks runtimeTasks;
     private final AtomicReference<Lifecycle> lifecycle = new AtomicReference<>(Lifecycle.NEW);
+    /** Whether attempts can run in a transaction of the store's database (see {@link AttemptTransactions}). */
+    private final boolean transactional;
 
     AxEngine(AxEngineBuilder b) {
         this.store = Objects.requireNonNull(b.store, "store");
@@ -204,6 +206,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         this.clock = clusterTime != null ? clusterTime : b.clock;
         this.nodeId = Objects.requireNonNull(b.nodeId, "nodeId");
         this.shutdownAwait = b.shutdownAwait;
+        this.transactional = b.transactions != null;
         this.deadLetterListeners = List.copyOf(b.deadLetterListeners);
         this.pools = new ExecutionPools(b.pools, b.defaultPool);
         this.stores = new StoreRouter(store, new InMemoryInstanceStore(b.memoryRetention));
@@ -319,6 +322,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 endWriter,
                 insight,
                 b.tracer,
+                b.transactions,
                 router,
                 new InstanceRunner.ContextServices(stores, b.payloadCodec, idempotency, workflows),
                 threads,
@@ -544,6 +548,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     public void register(AxTask task) {
         Objects.requireNonNull(task, "task");
         router.check(task);
+        checkTransactional(task);
         if (!taskRegistry.add(task)) {
             throw new AxException("A task named '" + task.name() + "' is already registered");
         }
@@ -558,6 +563,26 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             List<FirePlanner.Pending> first = new ArrayList<>();
             fires.planFirst(task, first);
             fires.scheduleFires(first);
+        }
+    }
+
+    /** A transactional task needs the store's transactions, and its instances in the store. */
+    private void checkTransactional(AxTask task) {
+        if (!task.transactional()) {
+            return;
+        }
+        if (!transactional) {
+            throw new io.ax.core.InvalidTaskException(
+                    task.name(),
+                    "transactional",
+                    "its attempts run in a transaction of AX's database, and this engine has none: it needs a JDBC"
+                            + " store and a transaction manager on the store's DataSource");
+        }
+        if (task.durability() == Durability.MEMORY) {
+            throw new io.ax.core.InvalidTaskException(
+                    task.name(),
+                    "transactional",
+                    "a MEMORY task has no row in the database to commit its success with; make it PERSISTENT");
         }
     }
 

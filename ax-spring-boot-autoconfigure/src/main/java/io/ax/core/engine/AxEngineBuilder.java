@@ -56,6 +56,7 @@ public final class AxEngineBuilder {
     final List<Consumer<AxClockJumpEvent>> clockJumpListeners = new ArrayList<>();
     final List<EngineObserver> observers = new ArrayList<>();
     AttemptTracer tracer = AttemptTracer.NONE;
+    AttemptTransactions transactions; // null: transactional tasks are refused
     TraceContextCapture traceCapture = TraceContextCapture.NONE;
 
     AxEngineBuilder() {}
@@ -201,6 +202,15 @@ public final class AxEngineBuilder {
     }
 
     /** Opens a scope (a span) around each attempt; see {@link AttemptTracer}. Default: none. */
+    /**
+     * The transactions of the store's database that transactional tasks run their attempts in (see {@link
+     * AttemptTransactions}); without them a transactional task is refused when it is registered.
+     */
+    public AxEngineBuilder transactions(AttemptTransactions transactions) {
+        this.transactions = Objects.requireNonNull(transactions, "transactions");
+        return this;
+    }
+
     public AxEngineBuilder tracer(AttemptTracer tracer) {
         this.tracer = Objects.requireNonNull(tracer, "tracer");
         return this;

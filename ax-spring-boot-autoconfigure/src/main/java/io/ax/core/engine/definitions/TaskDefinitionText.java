@@ -67,6 +67,9 @@ final class TaskDefinitionText {
         if (task.priority() != 0) {
             p.put("priority", Integer.toString(task.priority())); // absent means 0: texts stored before it match
         }
+        if (task.transactional()) {
+            p.put("transactional", "true"); // absent means false, likewise
+        }
         StringBuilder text = new StringBuilder();
         p.forEach((k, v) -> text.append(escape(k, true))
                 .append('=')
@@ -105,6 +108,7 @@ final class TaskDefinitionText {
                 .durability(Durability.valueOf(get(p, "durability")))
                 .misfire(MisfirePolicy.valueOf(get(p, "misfire")))
                 .priority(Integer.parseInt(p.getProperty("priority", "0")))
+                .transactional(Boolean.parseBoolean(p.getProperty("transactional", "false")))
                 .build();
     }
 

@@ -89,6 +89,10 @@ final class ScheduleRequests {
         byte[] payload = encode(r.payload(), of);
         checkKey(r.key(), of);
         Durability durability = r.durability() != null ? r.durability() : task.durability();
+        if (durability == Durability.MEMORY && task.transactional()) {
+            throw new InvalidScheduleException("durability" + of + " is MEMORY, and '" + task.name()
+                    + "' is transactional: its success commits with its row in the database; schedule it PERSISTENT");
+        }
         checkPriority(r.priority(), of);
         return new Checked(task, due, payload, r.key(), durability, r.priority());
     }

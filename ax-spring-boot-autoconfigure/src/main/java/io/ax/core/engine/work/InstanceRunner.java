@@ -13,6 +13,7 @@ import io.ax.core.PayloadCodec;
 import io.ax.core.SecretParams;
 import io.ax.core.clock.AxClock;
 import io.ax.core.engine.AttemptTracer;
+import io.ax.core.engine.AttemptTransactions;
 import io.ax.core.engine.ExecutorRouter;
 import io.ax.core.engine.insight.Insight;
 import io.ax.core.engine.threads.Due;
@@ -89,6 +90,9 @@ public final class InstanceRunner {
 
     private final Insight insight;
     private final AttemptTracer tracer;
+    /** Runs the attempts of transactional tasks; null when the store offers no transactions. */
+    private final AttemptTransactions transactions;
+
     private final ExecutorRouter router;
     private final ContextServices services;
     /** The timer of its timeouts, the outcomes thread, the dispatch thread. */
@@ -107,6 +111,7 @@ public final class InstanceRunner {
             StateWriter endWriter,
             Insight insight,
             AttemptTracer tracer,
+            AttemptTransactions transactions,
             ExecutorRouter router,
             ContextServices services,
             EngineThreads threads,
@@ -119,6 +124,7 @@ public final class InstanceRunner {
         this.endWriter = endWriter;
         this.insight = insight;
         this.tracer = tracer;
+        this.transactions = transactions;
         this.router = router;
         this.services = services;
         this.threads = threads;
@@ -212,6 +218,7 @@ public final class InstanceRunner {
         AxResult result = null;
         Throwable error = null;
         RunContext context = null;
+        InTransaction tx = null;
         AttemptTracer.Scope span = beginSpan(ex);
         try {
             AxTask run = withRunParams(ex); // a store that fails here fails the attempt, which is retried
@@ -228,11 +235,27 @@ public final class InstanceRunner {
                     services.idempotency(),
                     services.workflows());
             executor = router.route(task.type());
-            result = executor.execute(run, context);
+            if (inTransaction(ex)) {
+                tx = new InTransaction();
+                result = transactionally(ex, executor, run, context, tx);
+            } else {
+                result = executor.execute(run, context);
+            }
         } catch (Throwable t) {
             error = unwrap(t);
+            if (t instanceof RolledBack back && back.result != null) {
+                error = null;
+                result = back.result; // a failure the handler returned: its writes went with the rollback
+            }
         } finally {
             threads.cancelTimer(ex.timeoutHandle);
+        }
+        if (tx != null && tx.finished) {
+            // the worker won the race against the timeout inside the transaction: what became of it is decided there
+            endSpan(ex, span, error == null ? "success" : "failed", error);
+            Thread.interrupted();
+            settleTransaction(ex, executor, context, result, error, tx);
+            return;
         }
         boolean mine = ex.finish();
         Thread.interrupted(); // an interrupt meant for this attempt must not reach the next work of this thread
@@ -257,6 +280,121 @@ public final class InstanceRunner {
             }
         } catch (RuntimeException | LinkageError e) {
             unrecorded(ex, e); // a worker thread outlives whatever the store (or a missing class) throws
+        }
+    }
+
+    /** Whether the attempt runs inside a transaction with the record of its success. */
+    private boolean inTransaction(Execution ex) {
+        return ex.task().transactional() && transactions != null && !InstanceIds.isMemory(ex.instanceId());
+    }
+
+    /** What happened inside an attempt's transaction, for the worker to settle after it ended. */
+    private static final class InTransaction {
+        /** Whether the worker won the race against the timeout (and so decides the attempt's outcome). */
+        boolean finished;
+        /** Whether the success was written (the last statement); false when another node had the instance. */
+        boolean applied;
+    }
+
+    /** Ends an attempt's transaction without committing it: a failure the handler returned, or a lost race. */
+    private static final class RolledBack extends Exception {
+        private final transient AxResult result;
+
+        RolledBack(AxResult result, String why) {
+            super(why, null, false, false);
+            this.result = result;
+        }
+    }
+
+    /**
+     * Runs the handler and then records its success, in one transaction: the success is its last statement,
+     * conditional on this node still owning the attempt. The handler's writes are rolled back with a failure it
+     * returns or throws, with a timeout that won the race, and when the instance was taken over meanwhile.
+     */
+    private AxResult transactionally(
+            Execution ex, AxExecutor executor, AxTask run, RunContext context, InTransaction tx) throws Exception {
+        return transactions.inTransaction(ex.task().timeout(), () -> {
+            AxResult r = executor.execute(run, context);
+            if (r != null && !r.succeeded()) {
+                throw new RolledBack(r, "the handler returned a failure");
+            }
+            if (!ex.finish()) {
+                throw new RolledBack(null, "the attempt timed out"); // its timeout records the outcome
+            }
+            tx.finished = true;
+            AxResult ok = r == null ? AxResult.success() : r;
+            tx.applied = stores.transition(writer.owned(
+                    ex.instanceId(),
+                    InstanceState.RUNNING,
+                    InstanceState.SUCCESS,
+                    ex.attempt,
+                    ok.message().isEmpty() ? AuditEntry.DEFAULT_SUCCESS_REASON : ok.message(),
+                    null,
+                    0));
+            if (!tx.applied) {
+                throw new RolledBack(null, "the instance was taken over");
+            }
+            return ok;
+        });
+    }
+
+    /**
+     * After an attempt's transaction, when the worker had won the race against the timeout: committed, the success is
+     * recorded already and what follows it runs; otherwise the transaction was rolled back, or its commit failed
+     * and the row says which.
+     */
+    private void settleTransaction(
+            Execution ex, AxExecutor executor, RunContext context, AxResult result, Throwable error, InTransaction tx) {
+        long tookNanos = clock.nanoTime() - ex.startNanos;
+        try {
+            if (error == null) {
+                afterSuccess(ex, executor, context, result, tookNanos);
+            } else if (!tx.applied) {
+                if (error instanceof RolledBack) {
+                    LOG.log(
+                            Level.WARNING,
+                            "Task ''{0}'' instance {1}: attempt {2} succeeded here but another node took the instance"
+                                    + " over first; its transaction was rolled back",
+                            ex.task().name(),
+                            ex.instanceId(),
+                            ex.attempt);
+                } else {
+                    // the success could not be written: the transaction, the handler's writes with it, rolled back
+                    afterBadAttempt(
+                            ex,
+                            InstanceState.FAILED,
+                            "its success could not be recorded, its transaction was rolled back: " + describe(error),
+                            error,
+                            tookNanos,
+                            null,
+                            0);
+                }
+            } else {
+                commitInDoubt(ex, executor, context, error, tookNanos);
+            }
+        } catch (RuntimeException | LinkageError e) {
+            unrecorded(ex, e);
+        }
+    }
+
+    /**
+     * The commit of an attempt's transaction failed, and the database may have committed it all the same (a
+     * connection cut during the commit). A FAILED conditional on this node's RUNNING attempt tells: it applies only if
+     * the transaction did not commit, the handler's writes undone with it; otherwise the row shows the committed
+     * SUCCESS, and what follows a success runs.
+     */
+    private void commitInDoubt(Execution ex, AxExecutor executor, RunContext context, Throwable error, long tookNanos) {
+        String why = "the commit of its transaction failed: " + describe(error);
+        if (applyOwned(ex, InstanceState.RUNNING, InstanceState.FAILED, why, null, 0)) {
+            insight.finished(ex.task(), InstanceState.FAILED, tookNanos);
+            retryOrDie(ex, InstanceState.FAILED, why, error, tookNanos, null, 0);
+            return;
+        }
+        boolean committed = stores.find(ex.instanceId())
+                .filter(i -> i.state() == InstanceState.SUCCESS && i.attempt() == ex.attempt)
+                .isPresent();
+        if (committed) {
+            afterSuccess(ex, executor, context, AxResult.success(), tookNanos);
         }
     }
 
@@ -324,6 +462,12 @@ public final class InstanceRunner {
                 result.message().isEmpty() ? AuditEntry.DEFAULT_SUCCESS_REASON : result.message(),
                 null,
                 0));
+        afterSuccess(ex, executor, context, result, tookNanos);
+    }
+
+    /** What follows a success once it is recorded, or on its way to the store. */
+    private void afterSuccess(Execution ex, AxExecutor executor, RunContext context, AxResult result, long tookNanos) {
+        ex.ending = true;
         insight.finished(ex.task(), InstanceState.SUCCESS, tookNanos);
         try {
             executor.onSuccess(ex.task(), context, result);

@@ -64,7 +64,8 @@ public final class RunParams {
                 task.group(),
                 task.durability(),
                 task.misfire(),
-                task.priority());
+                task.priority(),
+                task.transactional());
     }
 
     public static byte[] encode(Map<String, String> params) {

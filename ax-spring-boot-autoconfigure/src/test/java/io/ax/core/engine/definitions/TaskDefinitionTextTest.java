@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ax.core.AxTask;
 import org.junit.jupiter.api.Test;
 
-/** A stored definition keeps the task's priority, and a text written before priorities reads as priority 0. */
+/**
+ * A stored definition keeps the task's priority and whether it is transactional; a text written before either reads
+ * as priority 0, not transactional.
+ */
 class TaskDefinitionTextTest {
 
     @Test
@@ -16,7 +19,8 @@ class TaskDefinitionTextTest {
 
         AxTask plain = AxTask.builder("plain").target("jobs.plain").build();
         String text = TaskDefinitionText.write(plain);
-        assertThat(text).doesNotContain("priority");
+        assertThat(text).doesNotContain("priority").doesNotContain("transactional");
         assertThat(TaskDefinitionText.read(text).priority()).isZero();
+        assertThat(TaskDefinitionText.read(text).transactional()).isFalse();
     }
 }
