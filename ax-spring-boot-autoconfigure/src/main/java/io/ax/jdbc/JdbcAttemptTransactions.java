@@ -10,9 +10,10 @@ import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.TransactionStatus;
+import org.springframework.transaction.support.DefaultTransactionDefinition;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The attempts of transactional tasks in transactions of the application's transaction manager, on the JDBC store's
@@ -31,7 +32,8 @@ public final class JdbcAttemptTransactions implements AttemptTransactions {
         NONE
     }
 
-    private final TransactionTemplate template;
+    private final PlatformTransactionManager manager;
+    private final DefaultTransactionDefinition definition;
     private final JdbcTemplate jdbc;
     private final IdleLimit idleLimit;
 
@@ -40,9 +42,9 @@ public final class JdbcAttemptTransactions implements AttemptTransactions {
      * @param dataSource the JDBC store's data source
      */
     public JdbcAttemptTransactions(PlatformTransactionManager manager, DataSource dataSource) {
-        this.template = new TransactionTemplate(manager);
-        template.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
-        template.setName("ax-attempt");
+        this.manager = manager;
+        this.definition = new DefaultTransactionDefinition(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+        definition.setName("ax-attempt");
         this.jdbc = new JdbcTemplate(dataSource);
         this.idleLimit = idleLimitOf(dataSource);
     }
@@ -60,29 +62,26 @@ public final class JdbcAttemptTransactions implements AttemptTransactions {
         }
     }
 
-    /** A checked exception of the work, carried through the template, which only passes unchecked ones. */
-    private static final class Carried extends RuntimeException {
-        Carried(Exception cause) {
-            super(cause);
-        }
-    }
-
     @Override
     public <T> T inTransaction(Duration idle, Work<T> work) throws Exception {
+        // the manager directly, not a TransactionTemplate: when the connection broke, the rollback fails too, and the
+        // template would log the work's failure at ERROR and throw the rollback's instead. Here the work's failure is
+        // what the caller gets, with the rollback's added to it
+        TransactionStatus status = manager.getTransaction(definition);
+        T result;
         try {
-            return template.execute(status -> {
-                limitIdle(idle);
-                try {
-                    return work.run();
-                } catch (RuntimeException e) {
-                    throw e;
-                } catch (Exception e) {
-                    throw new Carried(e);
-                }
-            });
-        } catch (Carried c) {
-            throw (Exception) c.getCause();
+            limitIdle(idle);
+            result = work.run();
+        } catch (Exception | Error e) {
+            try {
+                manager.rollback(status);
+            } catch (RuntimeException rollbackFailed) {
+                e.addSuppressed(rollbackFailed);
+            }
+            throw e;
         }
+        manager.commit(status);
+        return result;
     }
 
     private void limitIdle(Duration idle) {
