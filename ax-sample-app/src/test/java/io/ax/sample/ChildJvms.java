@@ -2,6 +2,7 @@ package io.ax.sample;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ax.test.jdbc.TestDatabase;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -61,6 +62,28 @@ final class ChildJvms implements AutoCloseable {
                 .start();
         assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
         assertThat(kill.exitValue()).as("kill -" + signal).isZero();
+    }
+
+    /**
+     * The arguments that start the sample as node {@code nodeId} on {@code pg}, AX's tables under {@code prefix},
+     * without its demo tasks and on a free port; {@code more} follow them.
+     */
+    static List<String> onPostgres(TestDatabase pg, String prefix, String nodeId, String... more) {
+        List<String> args = new ArrayList<>(List.of(
+                "--spring.profiles.active=postgres,no-demo-tasks",
+                "--spring.datasource.url=" + pg.url(),
+                "--spring.datasource.username=" + pg.user(),
+                "--spring.datasource.password=" + pg.password(),
+                "--ax.jdbc.table-prefix=" + prefix,
+                "--ax.node-id=" + nodeId,
+                "--server.port=0"));
+        args.addAll(List.of(more));
+        return args;
+    }
+
+    /** The state of instance {@code id} in the tables with {@code prefix}. */
+    static String state(JdbcTemplate db, String prefix, String id) {
+        return db.queryForObject("SELECT state FROM " + prefix + "instance WHERE id = ?", String.class, id);
     }
 
     /** Instances in the tables with {@code prefix} that meet {@code condition}; 0 before the tables exist. */

@@ -63,14 +63,10 @@ class CrashRecoveryTest {
                 "crash-" + name,
                 "256m",
                 SampleApplication.class,
-                List.of(
-                        "--spring.profiles.active=postgres,no-demo-tasks",
-                        "--spring.datasource.url=" + pg.url(),
-                        "--spring.datasource.username=" + pg.user(),
-                        "--spring.datasource.password=" + pg.password(),
-                        "--ax.jdbc.table-prefix=" + PREFIX,
-                        "--ax.node-id=crash-" + name,
-                        "--server.port=0",
+                ChildJvms.onPostgres(
+                        pg,
+                        PREFIX,
+                        "crash-" + name,
                         "--sample.tick.rate=100ms",
                         "--sample.flaky.delay=300ms",
                         "--sample.doomed.delay=500ms",
@@ -84,6 +80,6 @@ class CrashRecoveryTest {
     }
 
     private static String state(JdbcTemplate db, String id) {
-        return db.queryForObject("SELECT state FROM " + PREFIX + "instance WHERE id = ?", String.class, id);
+        return ChildJvms.state(db, PREFIX, id);
     }
 }

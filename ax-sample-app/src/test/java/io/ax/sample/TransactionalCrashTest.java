@@ -92,14 +92,10 @@ class TransactionalCrashTest {
                 "txcrash-" + name,
                 "256m",
                 SampleApplication.class,
-                List.of(
-                        "--spring.profiles.active=postgres,no-demo-tasks",
-                        "--spring.datasource.url=" + pg.url(),
-                        "--spring.datasource.username=" + pg.user(),
-                        "--spring.datasource.password=" + pg.password(),
-                        "--ax.jdbc.table-prefix=" + PREFIX,
-                        "--ax.node-id=txcrash-" + name,
-                        "--server.port=0",
+                ChildJvms.onPostgres(
+                        pg,
+                        PREFIX,
+                        "txcrash-" + name,
                         "--sample.ledger.enabled=true",
                         "--sample.ledger.table=" + LEDGER,
                         "--sample.ledger.rate=200ms",
@@ -112,6 +108,6 @@ class TransactionalCrashTest {
     }
 
     private static String state(JdbcTemplate db, String id) {
-        return db.queryForObject("SELECT state FROM " + PREFIX + "instance WHERE id = ?", String.class, id);
+        return ChildJvms.state(db, PREFIX, id);
     }
 }

@@ -115,24 +115,6 @@ public record AxTask(
         return priority;
     }
 
-    /** This task with another priority. */
-    public AxTask withPriority(int priority) {
-        return new AxTask(
-                name,
-                type,
-                target,
-                params,
-                trigger,
-                retry,
-                timeout,
-                concurrent,
-                group,
-                durability,
-                misfire,
-                priority,
-                transactional);
-    }
-
     /**
      * A builder with the defaults: LOCAL, on demand, no retry, 60 s timeout, not concurrent, default group,
      * PERSISTENT, FIRE_ONCE on misfire, priority 0.
