@@ -72,4 +72,32 @@ class ExecutionPoolsPriorityTest {
         assertThat(started).containsExactly("payment-1", "refund-1", "invoice-1", "nightly-export-1", "cleanup-1");
         assertThat(pools.settings("reports").overtakeLimit()).isEqualTo(Duration.ofSeconds(30));
     }
+
+    @Test
+    void aStopHandsBackWhatWaitsInTheQueueUnstartedAndItsPlaces() throws InterruptedException {
+        CountDownLatch busy = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        assertThat(pools.tryReserve("reports")).isTrue();
+        pools.submitReserved("reports", execution("blocker", 0), () -> {
+            busy.countDown();
+            try {
+                release.await(20, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertThat(busy.await(20, TimeUnit.SECONDS)).isTrue();
+        List<String> ran = new CopyOnWriteArrayList<>();
+        for (var e : List.of(execution("low", -1), execution("high", 9), execution("mid", 3))) {
+            assertThat(pools.tryReserve("reports")).isTrue();
+            pools.submitReserved("reports", e, () -> ran.add(e.instanceId()));
+        }
+
+        List<Execution> unstarted = pools.stopTaking();
+        release.countDown();
+        pools.awaitRunning(TimeUnit.SECONDS.toNanos(5));
+
+        assertThat(unstarted).extracting(Execution::instanceId).containsExactly("high-1", "mid-1", "low-1");
+        assertThat(ran).as("nothing handed back ran").isEmpty();
+    }
 }

@@ -100,6 +100,56 @@ class PriorityWorkQueueTest {
     }
 
     @Test
+    void underProducersAndConsumersAtOnceEveryWorkIsTakenOnceAndTheCapacityHolds() throws Exception {
+        PriorityWorkQueue shared = new PriorityWorkQueue(64, LIMIT, System::nanoTime);
+        int producers = 4;
+        int each = 5_000;
+        java.util.Set<Runnable> taken = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.concurrent.atomic.AtomicInteger duplicates = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger overfull = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+            for (int p = 0; p < producers; p++) {
+                int from = p * each;
+                done.add(threads.submit(() -> {
+                    java.util.Random random = new java.util.Random(from);
+                    for (int i = from; i < from + each; i++) {
+                        Work w = new Work("w" + i, random.nextInt(21) - 10);
+                        while (!shared.offer(w)) {
+                            Thread.onSpinWait(); // full: a consumer makes room
+                        }
+                        if (shared.size() > 64) {
+                            overfull.incrementAndGet();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (int c = 0; c < 4; c++) {
+                done.add(threads.submit(() -> {
+                    while (taken.size() < producers * each) {
+                        Runnable r = shared.poll(10, TimeUnit.MILLISECONDS);
+                        if (r != null && !taken.add(r)) {
+                            duplicates.incrementAndGet();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (var f : done) {
+                f.get(20, TimeUnit.SECONDS);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        assertThat(taken).hasSize(producers * each);
+        assertThat(duplicates.get()).isZero();
+        assertThat(overfull.get()).isZero();
+        assertThat(shared.isEmpty()).isTrue();
+    }
+
+    @Test
     void aTimedPollOfAnEmptyQueueReturnsNothingWhenItsTimeIsUp() throws InterruptedException {
         assertThat(queue.poll(5, TimeUnit.MILLISECONDS)).isNull();
         assertThat(queue.poll()).isNull();
