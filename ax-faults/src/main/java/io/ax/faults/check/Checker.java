@@ -20,6 +20,7 @@ public final class Checker {
             new EarlyFireCheck(),
             new DelayedCheck(),
             new OrderCheck(),
+            new LedgerCheck(),
             new WorkflowCheck(),
             new EpochCheck(),
             new FinalityCheck());

@@ -17,6 +17,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 public final class History {
 
     /** An instance row as it ended. */
+    /** A row of the sample's ledger: written by attempt {@code attempt} of {@code instanceId}, in its transaction. */
+    public record Booking(String instanceId, int attempt, String node) {}
+
     public record Instance(
             String id, String task, String origin, String state, int attempt, long scheduledUs, String key) {}
 
@@ -75,6 +78,7 @@ public final class History {
     private final List<LeaseChange> leaseChanges;
     private final Map<String, List<Beat>> beats;
     private final List<Order> orders;
+    private final List<Booking> ledger;
     private final List<EpochRegression> epochRegressions;
     private final long staleFencedWrites;
     private final Map<String, String> settings;
@@ -88,6 +92,7 @@ public final class History {
             List<LeaseChange> leaseChanges,
             Map<String, List<Beat>> beats,
             List<Order> orders,
+            List<Booking> ledger,
             List<EpochRegression> epochRegressions,
             long staleFencedWrites,
             Map<String, String> settings) {
@@ -104,6 +109,7 @@ public final class History {
         this.leaseChanges = leaseChanges;
         this.beats = beats;
         this.orders = orders;
+        this.ledger = ledger;
         this.epochRegressions = epochRegressions;
         this.staleFencedWrites = staleFencedWrites;
         this.settings = settings;
@@ -220,6 +226,7 @@ public final class History {
                             .add(new Beat(rs.getString(1), rs.getString(2).charAt(0), rs.getLong(3)));
                 });
         List<Order> orders = ordersOf(db);
+        List<Booking> ledger = ledgerOf(db);
         List<EpochRegression> regressions = db.query(
                 "SELECT instance_id, old_state, new_state, new_epoch, seen, leader_epoch, at_us FROM ("
                         + " SELECT instance_id, old_state, new_state, new_epoch, leader_epoch, " + us("db_at")
@@ -252,9 +259,21 @@ public final class History {
                 lease,
                 beats,
                 orders,
+                ledger,
                 regressions,
                 stale == null ? 0 : stale,
                 settings);
+    }
+
+    /** The rows of the sample's transactional ledger job; none when no node ever created the table. */
+    private static List<Booking> ledgerOf(JdbcTemplate db) {
+        Boolean exists = db.queryForObject("SELECT to_regclass('sample_ledger') IS NOT NULL", Boolean.class);
+        if (!Boolean.TRUE.equals(exists)) {
+            return List.of();
+        }
+        return db.query(
+                "SELECT instance_id, attempt, node FROM sample_ledger ORDER BY instance_id, attempt",
+                (rs, n) -> new Booking(rs.getString(1), rs.getInt(2), rs.getString(3)));
     }
 
     /** The sample's orders; none when no node ever created the table. */
@@ -319,6 +338,11 @@ public final class History {
     /** The heartbeats of a node, in order; empty when none. */
     public List<Beat> beats(String node) {
         return beats.getOrDefault(node, List.of());
+    }
+
+    /** The rows the sample's transactional job wrote, each inside its attempt's transaction. */
+    public List<Booking> ledger() {
+        return ledger;
     }
 
     public List<Order> orders() {

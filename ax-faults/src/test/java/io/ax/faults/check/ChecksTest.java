@@ -123,6 +123,29 @@ class ChecksTest {
         assertTrue(found.get(0).message().contains("no arrow"), found::toString);
     }
 
+    @Test
+    void aLedgerRowIsThereExactlyWhenItsInstanceSucceededOnceByItsLastAttempt() {
+        Histories h = new Histories()
+                .booking("ok", "SUCCESS", 2)
+                .booked("ok", 2)
+                .booking("dead", "DEAD", 3)
+                .booking("open", "RUNNING", 1)
+                .booking("leaked", "DEAD", 1)
+                .booked("leaked", 1)
+                .booking("twice", "SUCCESS", 2)
+                .booked("twice", 1)
+                .booked("twice", 2)
+                .booking("missing", "SUCCESS", 1)
+                .booked("ghost", 1);
+
+        List<Violation> found = new LedgerCheck().check(h.evidence());
+
+        assertEquals(
+                List.of("ghost", "leaked", "missing", "twice"),
+                found.stream().map(Violation::instanceId).sorted().toList(),
+                found::toString);
+    }
+
     private static Histories twoOverlappingRuns() {
         Histories h = new Histories().series("i1", "slow", 10).series("i2", "slow", 12);
         h.trail("i1", 10, "n1", 1, "SUCCESS", 14).trail("i2", 13, "n2", 1, "SUCCESS", 15);
@@ -141,7 +164,20 @@ class ChecksTest {
         private final List<History.Run> runs = new ArrayList<>();
         private final Map<String, List<History.Beat>> beats = new HashMap<>();
         private final Map<Long, History.Process> processes = new HashMap<>();
+        private final List<History.Booking> ledger = new ArrayList<>();
         private long ids;
+
+        /** An instance of the sample's ledger job, in {@code state} after {@code attempt}. */
+        Histories booking(String id, String state, int attempt) {
+            instances.put(id, new History.Instance(id, "book", "SERIES", state, attempt, 10 * S, "@" + id));
+            return this;
+        }
+
+        /** A ledger row, as attempt {@code attempt} of {@code id} committed it. */
+        Histories booked(String id, int attempt) {
+            ledger.add(new History.Booking(id, attempt, "n1"));
+            return this;
+        }
 
         Histories series(String id, String task, double due) {
             instances.put(id, new History.Instance(id, task, "SERIES", "SUCCESS", 1, (long) (due * S), "@" + due));
@@ -216,6 +252,7 @@ class ChecksTest {
                     List.of(),
                     beats,
                     List.of(),
+                    ledger,
                     List.of(),
                     0,
                     Map.of("lease_ms", "2500", "mark_us", Long.toString(100 * S)));
