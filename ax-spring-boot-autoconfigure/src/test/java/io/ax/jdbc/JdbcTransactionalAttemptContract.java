@@ -15,6 +15,7 @@ import io.ax.core.InvalidScheduleException;
 import io.ax.core.InvalidTaskException;
 import io.ax.core.RetryPolicy;
 import io.ax.core.ScheduleRequest;
+import io.ax.core.TaskDefinition;
 import io.ax.core.cluster.NodeInfo;
 import io.ax.core.engine.AttemptTransactions;
 import io.ax.core.engine.AxEngine;
@@ -335,6 +336,32 @@ abstract class JdbcTransactionalAttemptContract {
                         List.of(ScheduleRequest.of("pay").after(Duration.ZERO).durability(Durability.MEMORY))))
                 .isInstanceOf(InvalidScheduleException.class)
                 .hasMessageContaining("schedule it PERSISTENT");
+    }
+
+    @Test
+    void aNodeWithoutTransactionsFailsATransactionalAttemptRatherThanRunItUnguarded() {
+        executor.when("pay", ctx -> {
+            effect(ctx);
+            return AxResult.success();
+        });
+        // a runtime task defined on a node that has the transactions, stored for every node
+        engine(true);
+        engine.register(TaskDefinition.of(task("pay").build()));
+        engine.stop();
+        // a node without them learns the definition from the store
+        engine((AttemptTransactions) null);
+        assertThat(engine.task("pay")).map(AxTask::transactional).contains(true);
+        String id = engine.triggerNow("pay");
+
+        await().atMost(BOUND).until(() -> state(id) == InstanceState.DEAD);
+        assertThat(executor.runsOf("pay")).as("the handler never ran").isEmpty();
+        assertThat(effects(id)).isEmpty();
+        assertThat(engine.find(id).orElseThrow().auditTrail().stream()
+                        .filter(a -> a.to() == InstanceState.FAILED)
+                        .findFirst()
+                        .orElseThrow()
+                        .reason())
+                .contains("is transactional, and node node-ta has no transactions");
     }
 
     /** The database's idle limit of the current transaction, as the handler sees it; null where there is none. */

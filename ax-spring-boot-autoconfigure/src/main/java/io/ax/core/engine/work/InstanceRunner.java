@@ -235,6 +235,12 @@ public final class InstanceRunner {
                     services.idempotency(),
                     services.workflows());
             executor = router.route(task.type());
+            if (task.transactional() && transactions == null && !InstanceIds.isMemory(ex.instanceId())) {
+                // a definition made on a node that has them (a runtime task, say): never run without the guarantee
+                throw new IllegalStateException("task '" + task.name() + "' is transactional, and node " + nodeId
+                        + " has no transactions of AX's database to run it in (a JDBC store and a transaction manager"
+                        + " on its DataSource)");
+            }
             if (inTransaction(ex)) {
                 tx = new InTransaction();
                 result = transactionally(ex, executor, run, context, tx);
