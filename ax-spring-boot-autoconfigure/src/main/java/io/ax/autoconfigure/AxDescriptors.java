@@ -215,6 +215,8 @@ public final class AxDescriptors {
      * @param triggerInWords its trigger as an operator reads it ({@code every 15 minutes, Europe/Berlin})
      * @param zone the time zone of a cron trigger; null for others
      * @param group its execution pool
+     * @param priority which of its pool's waiting instances start first (higher first; a request may set its own)
+     * @param transactional whether each attempt runs in one transaction with the record of its success
      * @param paused whether its trigger is paused
      * @param nextFireTimes its next (at most five) fire times; for a fixed delay only the pending one is known
      * @param lastInstances its newest instances, newest first
@@ -230,6 +232,8 @@ public final class AxDescriptors {
             String triggerInWords,
             String zone,
             String group,
+            int priority,
+            boolean transactional,
             boolean paused,
             List<Instant> nextFireTimes,
             List<InstanceSummary> lastInstances,

@@ -287,6 +287,8 @@ public class AxEndpoint {
                 TriggerWords.of(task.trigger()),
                 task.trigger() instanceof CronTrigger cron ? cron.zone().getId() : null,
                 task.group(),
+                task.priority(),
+                task.transactional(),
                 paused,
                 // a paused series fires nothing: its next fire is planned from the moment it is resumed
                 paused

@@ -438,7 +438,9 @@
         return h('div', {'data-task-detail': t.name},
           h('dl', {class: 'facts'},
             h('dt', {}, 'Trigger'), h('dd', {title: t.trigger}, t.triggerInWords || t.trigger),
-            h('dt', {}, 'Group'), h('dd', {}, t.group),
+            h('dt', {}, 'Group'), h('dd', {}, t.group + (t.priority ? ', priority ' + t.priority : '')),
+            h('dt', {}, 'Transactional'), h('dd', {}, t.transactional
+              ? 'yes: its database writes commit with its success' : 'no'),
             h('dt', {}, 'State'), h('dd', {}, t.paused ? 'paused' : 'active'),
             h('dt', {}, 'Next fires'), h('dd', {}, (t.nextFireTimes || []).length
               ? t.nextFireTimes.map(n => h('div', {}, time(n) + ' (' + relative(n) + ')')) : '—'),

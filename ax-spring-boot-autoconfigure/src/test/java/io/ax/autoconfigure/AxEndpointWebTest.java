@@ -135,6 +135,8 @@ class AxEndpointWebTest {
         assertThat(answer.<String>read("$.name")).isEqualTo("handler");
         assertThat(answer.<String>read("$.trigger")).isEqualTo("on demand");
         assertThat(answer.<String>read("$.triggerInWords")).isEqualTo("only when triggered");
+        assertThat(answer.<Integer>read("$.priority")).isEqualTo(7);
+        assertThat(answer.<Boolean>read("$.transactional")).isFalse();
         assertThat(answer.<String>read("$.lastInstances[0].id")).isEqualTo(id);
         assertThat(answer.<String>read("$.lastInstances[0].state")).isEqualTo("SUCCESS");
         assertThat(answer.<Integer>read("$.lastInstances[0].attempt")).isEqualTo(1);
@@ -585,7 +587,7 @@ class AxEndpointWebTest {
         @AxJob(name = "report", cron = "0 0 3 * * ?", zone = "Europe/Berlin", timeout = "5s")
         void report() {}
 
-        @AxJob(name = "handler", timeout = "5s")
+        @AxJob(name = "handler", timeout = "5s", priority = 7)
         void handler() {}
 
         @AxJob(
