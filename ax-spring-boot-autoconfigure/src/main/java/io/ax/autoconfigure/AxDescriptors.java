@@ -288,6 +288,7 @@ public final class AxDescriptors {
      *
      * @param origin what made it: SERIES (its trigger), CATCH_UP, ON_DEMAND, DELAYED (AxScheduler)
      * @param key its key within the task; null when it has none
+     * @param priority the priority its request gave it; null when it has its task's
      * @param payload the start of its payload; null when it has none, or in answers to an action
      * @param runId the workflow run it belongs to (a run's root has its own id); null when none, or in answers to an
      *     action
@@ -304,6 +305,7 @@ public final class AxDescriptors {
             Instant updatedAt,
             String origin,
             String key,
+            Integer priority,
             List<Audit> audit,
             Payload payload,
             String runId,
@@ -326,6 +328,7 @@ public final class AxDescriptors {
                     i.updatedAt(),
                     i.origin().name(),
                     i.key(),
+                    i.priority(),
                     trail.stream().map(Audit::of).toList(),
                     payload,
                     runId,

@@ -655,7 +655,8 @@
             h('dt', {}, 'Attempt'), h('dd', {}, i.attempt),
             h('dt', {}, 'Scheduled'), h('dd', {}, time(i.scheduledTime)),
             h('dt', {}, 'Updated'), h('dd', {}, time(i.updatedAt) + ' by ' + i.node),
-            h('dt', {}, 'Origin'), h('dd', {}, i.origin),
+            h('dt', {}, 'Origin'), h('dd', {}, i.origin
+              + (i.priority !== null && i.priority !== undefined ? ', priority ' + i.priority + ' (its own)' : '')),
             h('dt', {}, 'Key'), h('dd', {class: 'mono'}, i.key || '—'),
             h('dt', {}, 'Workflow run'), h('dd', {id: 'run'},
               i.runId ? h('a', {href: '#/workflows', class: 'mono', 'data-run': i.runId}, i.runId) : '—')),

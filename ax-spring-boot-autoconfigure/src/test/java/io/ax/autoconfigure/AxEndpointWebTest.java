@@ -262,7 +262,8 @@ class AxEndpointWebTest {
                 ScheduleRequest.of("waiting").after(Duration.ofHours(1)).payload("<script>alert(1)</script>"));
         String large = scheduler.schedule(
                 ScheduleRequest.of("waiting").after(Duration.ofHours(1)).payload("x".repeat(5_000)));
-        String none = scheduler.schedule(ScheduleRequest.of("waiting").after(Duration.ofHours(1)));
+        String none = scheduler.schedule(
+                ScheduleRequest.of("waiting").after(Duration.ofHours(1)).priority(-3));
         try {
             Http.Answer shown = http.get("/actuator/ax/instances/" + small);
             assertThat(shown.<String>read("$.payload.text")).isEqualTo("<script>alert(1)</script>");
@@ -276,6 +277,10 @@ class AxEndpointWebTest {
 
             assertThat(http.get("/actuator/ax/instances/" + none).<Object>read("$.payload"))
                     .isNull();
+            assertThat(http.get("/actuator/ax/instances/" + none).<Integer>read("$.priority"))
+                    .as("the request's own priority")
+                    .isEqualTo(-3);
+            assertThat(shown.<Object>read("$.priority")).as("the task's").isNull();
         } finally {
             List.of(small, large, none).forEach(scheduler::cancel);
         }
