@@ -947,6 +947,44 @@ abstract class JdbcClusterContract {
         assertThat(executor.runsOf("job")).as("delayed instances run").hasSize(ids.size());
     }
 
+    /**
+     * A task that must not overlap keeps not overlapping while the nodes that could run it change: one node, then
+     * three, then two, under a series whose runs outlast its period. Read from the runs themselves (one JVM, one
+     * monotonic clock), not from the store.
+     */
+    @Test
+    void aNonOverlappingTaskNeverOverlapsWhileTheClusterGrowsAndShrinks() {
+        List<long[]> runs = java.util.Collections.synchronizedList(new ArrayList<>());
+        executor.when("slow", ctx -> {
+            long start = System.nanoTime();
+            Thread.sleep(120);
+            runs.add(new long[] {start, System.nanoTime()});
+            return io.ax.core.AxResult.success();
+        });
+        AxTask slow = task("slow")
+                .trigger(IntervalTrigger.fixedRate(Duration.ofMillis(50), Duration.ZERO))
+                .build();
+        AxEngine n1 = node("n1", slow);
+        n1.start();
+        await().atMost(BOUND).until(() -> runs.size() >= 3);
+        AxEngine n2 = node("n2", slow);
+        n2.start();
+        await().atMost(BOUND).until(() -> runs.size() >= 8);
+        AxEngine n3 = node("n3", slow);
+        n3.start();
+        await().atMost(BOUND).until(() -> runs.size() >= 13);
+        n2.stop();
+        await().atMost(BOUND).until(() -> runs.size() >= 18);
+
+        List<long[]> ordered = new ArrayList<>(runs);
+        ordered.sort(java.util.Comparator.comparingLong(r -> r[0]));
+        for (int i = 1; i < ordered.size(); i++) {
+            assertThat(ordered.get(i)[0])
+                    .as("run %d starts before run %d ended", i, i - 1)
+                    .isGreaterThanOrEqualTo(ordered.get(i - 1)[1]);
+        }
+    }
+
     /** Delayed jobs due over the next second, as traffic that keeps arriving while the cluster changes. */
     private static List<ScheduleRequest> spread(int n) {
         List<ScheduleRequest> requests = new ArrayList<>();
