@@ -37,8 +37,8 @@ class ExecutionPoolsPriorityTest {
         return new Execution(new Due(t, task + "-1", Instant.EPOCH, InstanceOrigin.ON_DEMAND), 1, 0);
     }
 
-    @Test
-    void whatWaitsForTheWorkerStartsHighestPriorityFirst() throws InterruptedException {
+    /** Keeps the pool's one worker busy until the latch it returns is counted down. */
+    private CountDownLatch occupyTheWorker() throws InterruptedException {
         CountDownLatch busy = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         assertThat(pools.tryReserve("reports")).isTrue();
@@ -51,6 +51,12 @@ class ExecutionPoolsPriorityTest {
             }
         });
         assertThat(busy.await(20, TimeUnit.SECONDS)).isTrue();
+        return release;
+    }
+
+    @Test
+    void whatWaitsForTheWorkerStartsHighestPriorityFirst() throws InterruptedException {
+        CountDownLatch release = occupyTheWorker();
 
         List<String> started = new CopyOnWriteArrayList<>();
         CountDownLatch all = new CountDownLatch(5);
@@ -75,18 +81,7 @@ class ExecutionPoolsPriorityTest {
 
     @Test
     void aStopHandsBackWhatWaitsInTheQueueUnstartedAndItsPlaces() throws InterruptedException {
-        CountDownLatch busy = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        assertThat(pools.tryReserve("reports")).isTrue();
-        pools.submitReserved("reports", execution("blocker", 0), () -> {
-            busy.countDown();
-            try {
-                release.await(20, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        assertThat(busy.await(20, TimeUnit.SECONDS)).isTrue();
+        CountDownLatch release = occupyTheWorker();
         List<String> ran = new CopyOnWriteArrayList<>();
         for (var e : List.of(execution("low", -1), execution("high", 9), execution("mid", 3))) {
             assertThat(pools.tryReserve("reports")).isTrue();
