@@ -94,6 +94,8 @@ abstract class JdbcClusterContract {
 
     @BeforeEach
     void emptyTables() {
+        // one executor serves every test of the class: a test's runs and behaviours must not reach the next
+        executor.reset();
         database().emptyStore(PREFIX);
         dataSource = database().dataSource();
         db = new JdbcTemplate(dataSource);
@@ -193,15 +195,7 @@ abstract class JdbcClusterContract {
         await().atMost(BOUND).until(() -> ids.stream().allMatch(id -> state(id) == InstanceState.SUCCESS));
         await().atMost(BOUND).until(() -> executor.runsOf("tick").size() >= 20);
 
-        assertThat(db.queryForList(
-                        "SELECT task_name FROM " + PREFIX + "instance WHERE origin = 'SERIES'"
-                                + " GROUP BY task_name, scheduled_us HAVING COUNT(*) > 1",
-                        String.class))
-                .as("two instances for one fire time")
-                .isEmpty();
-        Map<String, Long> runsPerInstance =
-                executor.runs().stream().collect(Collectors.groupingBy(AxContext::instanceId, Collectors.counting()));
-        assertThat(runsPerInstance.values()).as("an instance run twice").allMatch(n -> n == 1);
+        assertOneInstancePerFireTimeAndOneRunPerInstance();
         Set<String> ran = executor.runsOf("job").stream().map(AxContext::nodeId).collect(Collectors.toSet());
         assertThat(ran).as("nodes that ran delayed work").containsExactlyInAnyOrder("n1", "n2", "n3");
         assertThat(db.queryForList(
@@ -935,15 +929,7 @@ abstract class JdbcClusterContract {
         await().atMost(BOUND).until(() -> executor.runsOf("tick").size() > ticks + 5); // the series goes on
 
         await().atMost(BOUND).until(() -> ids.stream().allMatch(id -> state(id) == InstanceState.SUCCESS));
-        assertThat(db.queryForList(
-                        "SELECT task_name FROM " + PREFIX + "instance WHERE origin = 'SERIES'"
-                                + " GROUP BY task_name, scheduled_us HAVING COUNT(*) > 1",
-                        String.class))
-                .as("two instances for one fire time")
-                .isEmpty();
-        Map<String, Long> runsPerInstance =
-                executor.runs().stream().collect(Collectors.groupingBy(AxContext::instanceId, Collectors.counting()));
-        assertThat(runsPerInstance.values()).as("an instance run twice").allMatch(n -> n == 1);
+        assertOneInstancePerFireTimeAndOneRunPerInstance();
         assertThat(executor.runsOf("job")).as("delayed instances run").hasSize(ids.size());
     }
 
@@ -983,6 +969,80 @@ abstract class JdbcClusterContract {
                     .as("run %d starts before run %d ended", i, i - 1)
                     .isGreaterThanOrEqualTo(ordered.get(i - 1)[1]);
         }
+    }
+
+    /**
+     * A pause made before the cluster grows holds on every node that comes to own the task (none fires it, each
+     * knows it is paused), and a resume on the newest node starts the series again.
+     */
+    @Test
+    void aPauseHoldsWhileTheClusterGrowsAndAResumeOnTheNewestNodeStartsTheSeriesAgain() {
+        AxTask tick = every("tick", Duration.ofMillis(50));
+        AxEngine n1 = node("n1", tick);
+        n1.start();
+        await().atMost(BOUND).until(() -> executor.runsOf("tick").size() >= 3);
+        n1.pause("tick");
+        // a fire already on its way when the pause came may still run: the count settles, then must stay
+        java.util.concurrent.atomic.AtomicInteger seen = new java.util.concurrent.atomic.AtomicInteger(-1);
+        await().atMost(BOUND).pollInterval(Duration.ofMillis(200)).until(() -> {
+            int now = executor.runsOf("tick").size();
+            return seen.getAndSet(now) == now; // unchanged since the last look, 200 ms ago
+        });
+        int paused = executor.runsOf("tick").size();
+
+        AxEngine n2 = node("n2", tick);
+        n2.start();
+        AxEngine n3 = node("n3", tick);
+        n3.start();
+        assertSettled(List.of(n1, n2, n3));
+        await().during(Duration.ofMillis(500))
+                .atMost(BOUND)
+                .until(() -> executor.runsOf("tick").size() == paused);
+        await().atMost(BOUND)
+                .alias("every node knows the task is paused, wherever the pause was made")
+                .until(() -> List.of(n1, n2, n3).stream().allMatch(e -> e.isPaused("tick")));
+
+        n3.resume("tick");
+        await().atMost(BOUND).until(() -> executor.runsOf("tick").size() > paused + 5);
+    }
+
+    /**
+     * A MEMORY execution lives on the node that scheduled it, and waits there while its task is paused, wherever the
+     * pause was made; the resume, made on another node, lets it run.
+     */
+    @Test
+    void aMemoryExecutionWaitsWhileItsTaskIsPausedOnAnotherNodeAndRunsAtTheResume() {
+        AxTask memo = task("memo").durability(io.ax.core.Durability.MEMORY).build();
+        AxEngine n1 = node("n1", memo);
+        n1.start();
+        AxEngine n2 = node("n2", memo);
+        n2.start();
+        await().atMost(BOUND).until(() -> n2.cluster().liveNodes().size() == 2);
+        n1.pause("memo");
+        await().atMost(BOUND).until(() -> n2.isPaused("memo"));
+
+        String id = n2.schedule(ScheduleRequest.of("memo").after(Duration.ZERO));
+        await().during(Duration.ofMillis(500))
+                .atMost(BOUND)
+                .until(() -> executor.runsOf("memo").isEmpty());
+
+        n1.resume("memo");
+        await().atMost(BOUND).until(() -> executor.runsOf("memo").size() == 1);
+        assertThat(executor.runsOf("memo").get(0).instanceId()).isEqualTo(id);
+        assertThat(executor.runsOf("memo").get(0).nodeId()).isEqualTo("n2");
+    }
+
+    /** No fire time of a series has two instances in the store, and no instance ran twice. */
+    private void assertOneInstancePerFireTimeAndOneRunPerInstance() {
+        assertThat(db.queryForList(
+                        "SELECT task_name FROM " + PREFIX + "instance WHERE origin = 'SERIES'"
+                                + " GROUP BY task_name, scheduled_us HAVING COUNT(*) > 1",
+                        String.class))
+                .as("two instances for one fire time")
+                .isEmpty();
+        Map<String, Long> runsPerInstance =
+                executor.runs().stream().collect(Collectors.groupingBy(AxContext::instanceId, Collectors.counting()));
+        assertThat(runsPerInstance.values()).as("an instance run twice").allMatch(n -> n == 1);
     }
 
     /** Delayed jobs due over the next second, as traffic that keeps arriving while the cluster changes. */

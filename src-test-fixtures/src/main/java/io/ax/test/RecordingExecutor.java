@@ -52,6 +52,12 @@ public final class RecordingExecutor implements AxExecutor {
         return behaviour == null ? AxResult.success() : behaviour.run(context);
     }
 
+    /** Forgets every attempt run so far and every behaviour: as new, for the next test of a class that keeps it. */
+    public void reset() {
+        runs.clear();
+        behaviours.clear();
+    }
+
     /** Every attempt run so far, in start order. */
     public List<AxContext> runs() {
         return List.copyOf(runs);

@@ -397,7 +397,7 @@ final class Leadership implements Membership.Listener {
         heartbeatSeen = true;
     }
 
-    /** Pause and resume taken on any node reach the leader within a heartbeat. */
+    /** Pause and resume taken on any node reach every node within a heartbeat. */
     private void readPaused() {
         for (StoredTask t : stores.findTasks()) {
             if (!tasks.containsKey(t.name())) {
@@ -504,6 +504,16 @@ final class Leadership implements Membership.Listener {
     private void tick() {
         long epoch = membership.epochIfLeader();
         if (epoch == 0) {
+            if (heartbeatSeen) {
+                // every node knows which tasks are paused, wherever the pause was made: its MEMORY executions of a
+                // paused task wait, and isPaused answers as the store does
+                heartbeatSeen = false;
+                try {
+                    readPaused();
+                } catch (RuntimeException e) {
+                    // the store does not answer: the next heartbeat's round reads them again
+                }
+            }
             return;
         }
         try {
