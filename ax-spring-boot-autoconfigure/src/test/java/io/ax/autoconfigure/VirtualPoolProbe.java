@@ -1,5 +1,7 @@
 package io.ax.autoconfigure;
 
+import static org.awaitility.Awaitility.await;
+
 import io.ax.core.AxJob;
 import io.ax.core.AxResult;
 import io.ax.core.AxTask;
@@ -15,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -29,7 +30,7 @@ import org.springframework.context.annotation.Configuration;
  */
 public final class VirtualPoolProbe {
 
-    private static final long BOUND_NANOS = TimeUnit.SECONDS.toNanos(20);
+    private static final Duration BOUND = Duration.ofSeconds(20);
 
     private VirtualPoolProbe() {}
 
@@ -60,7 +61,7 @@ public final class VirtualPoolProbe {
                 })
                 .when("stuck", context -> {
                     try {
-                        Thread.sleep(60_000);
+                        new java.util.concurrent.CountDownLatch(1).await(); // until its timeout interrupts it
                     } catch (InterruptedException e) {
                         interrupted.set(true);
                         throw e;
@@ -93,10 +94,7 @@ public final class VirtualPoolProbe {
             }
             String stuck = engine.triggerNow("stuck");
             ids.add(stuck);
-            long deadline = System.nanoTime() + BOUND_NANOS;
-            while (!ids.stream().allMatch(id -> ended(engine, id)) && System.nanoTime() < deadline) {
-                Thread.sleep(20); // a child process of its own: no awaitility on this class path's main
-            }
+            await().atMost(BOUND).until(() -> ids.stream().allMatch(id -> ended(engine, id)));
             System.out.println("slow-ended=" + ids.subList(0, 10).stream().allMatch(id -> ended(engine, id)));
             System.out.println("slow-runs=" + executor.runsOf("slow").size());
             System.out.println("most-at-once=" + most.get());
@@ -127,10 +125,7 @@ public final class VirtualPoolProbe {
                     AxEngine engine = context.getBean(AxEngine.class);
                     String onDefault = engine.triggerNow("onDefault");
                     String onPlain = engine.triggerNow("onPlain");
-                    long deadline = System.nanoTime() + BOUND_NANOS;
-                    while (!(ended(engine, onDefault) && ended(engine, onPlain)) && System.nanoTime() < deadline) {
-                        Thread.sleep(20);
-                    }
+                    await().atMost(BOUND).until(() -> ended(engine, onDefault) && ended(engine, onPlain));
                     System.out.println("spring-default-virtual=" + Jobs.VIRTUAL.get("onDefault"));
                     System.out.println("spring-plain-virtual=" + Jobs.VIRTUAL.get("onPlain"));
                 });

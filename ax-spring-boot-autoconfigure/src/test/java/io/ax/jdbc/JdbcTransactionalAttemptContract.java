@@ -200,7 +200,8 @@ abstract class JdbcTransactionalAttemptContract {
     void anAttemptThatOverrunsItsTimeoutLeavesNothingBehind() {
         executor.when("slow", ctx -> {
             effect(ctx);
-            Thread.sleep(TIMEOUT.multipliedBy(10).toMillis()); // interrupted by the timeout
+            // until the timeout interrupts it (the bound only keeps a broken timeout from hanging the test)
+            new CountDownLatch(1).await(TIMEOUT.multipliedBy(10).toMillis(), TimeUnit.MILLISECONDS);
             return AxResult.success();
         });
         engine(true, task("slow").retry(RetryPolicy.none()).build());

@@ -513,20 +513,15 @@ abstract class DelayedTaskContract extends StoreContractSupport {
     }
 
     private static TaskInstance traced(TaskInstance i, String traceParent) {
-        return new TaskInstance(
-                i.id(),
-                i.taskName(),
-                i.scheduledTime(),
-                i.state(),
-                i.attempt(),
-                i.node(),
-                i.updatedAt(),
-                i.origin(),
-                i.key(),
-                traceParent);
+        return copy(i, traceParent, i.priority());
     }
 
     private static TaskInstance prioritized(TaskInstance i, int priority) {
+        return copy(i, i.traceParent(), priority);
+    }
+
+    /** The instance with another trace parent and priority. */
+    private static TaskInstance copy(TaskInstance i, String traceParent, Integer priority) {
         return new TaskInstance(
                 i.id(),
                 i.taskName(),
@@ -537,7 +532,7 @@ abstract class DelayedTaskContract extends StoreContractSupport {
                 i.updatedAt(),
                 i.origin(),
                 i.key(),
-                i.traceParent(),
+                traceParent,
                 priority);
     }
 }
