@@ -170,11 +170,24 @@ class ArchitectureTest {
                 .check(AX);
     }
 
+    /** Who decides for a row, and how the decision is fenced: it knows only the threads below it. */
+    @Test
+    void ownershipKnowsOnlyTheThreads() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.ax.core.engine.ownership..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(without("io.ax.core.engine.ownership..", "io.ax.core.engine.threads.."))
+                .check(AX);
+    }
+
     /** The rooms under {@code io.ax.core.engine}, lowest first. */
     private static final String[] ROOMS = {
         "io.ax.core.engine.threads..",
         "io.ax.core.engine.writes..",
         "io.ax.core.engine.insight..",
+        "io.ax.core.engine.ownership..",
         "io.ax.core.engine.scheduling..",
         "io.ax.core.engine.workflows..",
         "io.ax.core.engine.definitions..",

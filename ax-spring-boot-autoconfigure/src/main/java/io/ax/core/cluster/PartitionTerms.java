@@ -85,6 +85,16 @@ public final class PartitionTerms {
         return lost.get();
     }
 
+    /**
+     * A write fenced by {@code partition} at {@code epoch} was refused: the partition moved. This node stops deciding
+     * for it now, unless it already owns it again at a later epoch; its next ownership round hears of the move.
+     */
+    public void fencedOut(int partition, long epoch) {
+        if (owned.remove(partition, epoch)) {
+            lost.incrementAndGet();
+        }
+    }
+
     // ---- written by the cluster thread --------------------------------------------------------------------------
 
     void gain(int partition, long epoch) {

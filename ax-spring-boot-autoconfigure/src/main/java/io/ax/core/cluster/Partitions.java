@@ -67,8 +67,10 @@ public final class Partitions {
     /**
      * The partition key of an instance. A switch without a default: an origin added later does not compile here
      * until it is given its rule.
+     *
+     * @throws NullPointerException when {@code instance} is null
      */
-    static String key(TaskInstance instance) {
+    public static String key(TaskInstance instance) {
         Objects.requireNonNull(instance, "instance");
         return switch (instance.origin()) {
             case SERIES, CATCH_UP, ON_DEMAND -> instance.taskName();

@@ -44,6 +44,7 @@ import io.ax.core.engine.insight.ActivityRollup;
 import io.ax.core.engine.insight.Insight;
 import io.ax.core.engine.insight.Listeners;
 import io.ax.core.engine.insight.StoreFigures;
+import io.ax.core.engine.ownership.DecisionTerms;
 import io.ax.core.engine.scheduling.DelayedTasks;
 import io.ax.core.engine.scheduling.MemoryExecutions;
 import io.ax.core.engine.scheduling.Prefetcher;
@@ -183,6 +184,9 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final Operations operations;
     private final Membership membership;
     private final Leadership leadership;
+    /** At which epoch this node decides for a row: the leader's for every row, or the row's partition's. */
+    private final DecisionTerms terms;
+
     private final Retention retention;
     private final AssignmentPoller poller;
     private final WakeUps wakeUps;
@@ -310,6 +314,9 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 partitionLeases(store, registry, b.leaseClock),
                 null);
         leadership.attach(membership);
+        // the leader decides every row until the owner role lands whole (docs/partitioned-ownership.md): its takeover,
+        // recovery and reconciliation still pass the leader's epoch, which a partition's fence would refuse
+        this.terms = DecisionTerms.leader(leadership::epoch, leadership::fencedOut);
         this.retention = new Retention(stores, activityStore, b.retention, clock, leadership::epoch, insight);
         writer.onRecovery(leadership::storeBack);
         fireWriter.onRecovery(leadership::storeBack);
@@ -375,6 +382,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 fireWriter,
                 workflows,
                 leadership,
+                terms,
                 new FirePlanner.Tasks() {
                     @Override
                     public AxTask registered(String name) {
@@ -420,7 +428,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         // a series held back behind a group on its way plans no next fire that could wake the dispatch again
         writer.onOutage(() -> onDispatchThread(() -> this.fires.storeAway()));
         Claimer claimer =
-                new Claimer(nodeId, writer, insight, pools, runner::run, this::returnUnstarted, leadership::fencedOut);
+                new Claimer(nodeId, writer, insight, pools, runner::run, this::returnUnstarted, terms::fencedOut);
         this.dispatcher = new Dispatcher(
                 nodeId,
                 clock,
@@ -430,6 +438,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 pools,
                 b.rejectionBackoff,
                 leadership,
+                terms,
                 claimer,
                 wakeUps,
                 taskRegistry::isPaused,
@@ -878,7 +887,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         List<Due> written = fires.write(List.of(new FirePlanner.Pending(
                 task, now, InstanceOrigin.ON_DEMAND, reason, params.isEmpty() ? null : RunParams.encode(params))));
         Due due = written.get(0);
-        if (leadership.epoch() > 0) {
+        if (terms.epochFor(due.partitionKey()) > 0) {
             dispatcher.expect(due);
             onDispatchThread(() -> dispatcher.dispatchFresh(due));
         } else {

@@ -9,6 +9,7 @@ import io.ax.core.cluster.FencedOutException;
 import io.ax.core.cluster.HashRing;
 import io.ax.core.cluster.WakeUps;
 import io.ax.core.engine.insight.Insight;
+import io.ax.core.engine.ownership.DecisionTerms;
 import io.ax.core.engine.threads.Due;
 import io.ax.core.engine.threads.EngineThreads;
 import io.ax.core.engine.work.Claimer;
@@ -119,6 +120,7 @@ final class Dispatcher {
     private final Map<String, List<Due>> held = new ConcurrentHashMap<>();
 
     private final Leadership leadership;
+    private final DecisionTerms terms;
     private final Claimer claimer;
 
     Dispatcher(
@@ -130,6 +132,7 @@ final class Dispatcher {
             ExecutionPools pools,
             Duration rejectionBackoff,
             Leadership leadership,
+            DecisionTerms terms,
             Claimer claimer,
             WakeUps wakeUps,
             Predicate<String> paused,
@@ -145,6 +148,7 @@ final class Dispatcher {
         this.pools = pools;
         this.rejectionBackoff = rejectionBackoff;
         this.leadership = leadership;
+        this.terms = terms;
         this.claimer = claimer;
         this.wakeUps = wakeUps;
         this.paused = paused;
@@ -157,37 +161,46 @@ final class Dispatcher {
     }
 
     /**
-     * The leader's assignment: instances that fell due move to DISPATCHED, each assigned to the live node the ring
-     * picks, as one group of writes fenced by this node's epoch. Those assigned here are claimed (DISPATCHED -&gt;
-     * RUNNING) in the same group and handed to their pool as soon as the store confirms; the others are tracked until
-     * their owner acknowledges them. A fire of a non-overlapping task that finds the previous instance in flight is
-     * SKIPPED (a catch-up waits for it instead). A node that does not lead dispatches nothing: the instances stay
-     * SCHEDULED in the store for the leader. Never waits for the store: the outcomes are settled when they come.
+     * The assignment of what fell due: instances move to DISPATCHED, each assigned to the live node the ring picks,
+     * as one group of writes, each decision fenced by the epoch this node decides its row at ({@link
+     * DecisionTerms}). Those assigned here are claimed (DISPATCHED -&gt; RUNNING) in the same group and handed to
+     * their pool as soon as the store confirms; the others are tracked until their owner acknowledges them. A fire of
+     * a non-overlapping task that finds the previous instance in flight is SKIPPED (a catch-up waits for it
+     * instead). What this node does not decide for is not dispatched: it stays SCHEDULED in the store for the node
+     * that decides it. Never waits for the store: the outcomes are settled when they come.
+     *
+     * @return the instances left in the store, for the caller's bookkeeping
      */
-    /** @return the instances left in the store (see {@link #dispatchFresh(List)}), for the caller's bookkeeping */
     Set<String> dispatchFresh(List<Due> dues) {
-        long leaderEpoch = leadership.epoch();
-        List<Due> mine = dues;
+        boolean failing = writer.isFailing();
+        List<Due> mine = new ArrayList<>(dues.size());
+        long[] epochs = new long[dues.size()];
         Set<String> left = Set.of();
-        if (leaderEpoch == 0 || writer.isFailing()) {
-            // MEMORY executions live in this process only: they run here, whoever leads. The others stay SCHEDULED
-            // in the store, for the leader's sweep once it can write again
-            mine = new ArrayList<>();
-            left = new HashSet<>();
-            for (Due d : dues) {
-                if (InstanceIds.isMemory(d.instanceId())) {
-                    mine.add(d);
-                } else {
-                    pipeline.remove(d.instanceId());
-                    insight.released(d);
-                    left.add(d.instanceId());
-                }
+        for (Due d : dues) {
+            if (InstanceIds.isMemory(d.instanceId())) {
+                // MEMORY executions live in this process only: they run here, whoever decides, and nothing fences
+                // them (no other node can write them)
+                epochs[mine.size()] = 0;
+                mine.add(d);
+                continue;
             }
-            if (mine.isEmpty()) {
-                return left;
+            long epoch = failing ? 0 : terms.epochFor(d.partitionKey());
+            if (epoch > 0) {
+                epochs[mine.size()] = epoch;
+                mine.add(d);
+            } else {
+                // it stays SCHEDULED in the store, for the sweep of the node that decides it once it can write
+                if (left.isEmpty()) {
+                    left = new HashSet<>();
+                }
+                pipeline.remove(d.instanceId());
+                insight.released(d);
+                left.add(d.instanceId());
             }
         }
-        assign(mine, leaderEpoch);
+        if (!mine.isEmpty()) {
+            assign(mine, epochs);
+        }
         return left;
     }
 
@@ -226,7 +239,8 @@ final class Dispatcher {
         }
     }
 
-    private void assign(List<Due> dues, long leaderEpoch) {
+    /** @param epochs the epoch each due instance is decided at, by index; 0 for a MEMORY instance */
+    private void assign(List<Due> dues, long[] epochs) {
         HashRing ring = leadership.ring();
         // consistent hashing with bounded loads: a node takes at most its even share of the group (rounded up), and
         // the ring passes the rest on clockwise. The ring alone gives a node of 32 points a share that is off by a
@@ -238,11 +252,12 @@ final class Dispatcher {
         List<Transition> ordered = new ArrayList<>(dues.size() * 2);
         List<Due> full = new ArrayList<>();
         Instant now = writer.stamp(); // the time of the group's changes: see ChangeStamps
-        for (Due due : dues) {
+        for (int i = 0; i < dues.size(); i++) {
+            Due due = dues.get(i);
             AxTask task = due.task();
             boolean mayAwaitEnd = !waitedEnough.remove(due.instanceId());
             boolean inMemory = InstanceIds.isMemory(due.instanceId());
-            long epoch = inMemory ? 0 : leaderEpoch; // MEMORY instances are not in the shared store: no fence
+            long epoch = epochs[i];
             pipeline.add(due.instanceId()); // until its outcome is settled: a sweep must not load it again
             if (paused.test(task.name())) {
                 if (due.origin().isTriggerFire()) {
@@ -297,7 +312,8 @@ final class Dispatcher {
                     full.add(due);
                     continue;
                 }
-                Transition assignment = new Transition(
+                Transition assignment = terms.decided(
+                        new Transition(
                                 due.instanceId(),
                                 InstanceState.SCHEDULED,
                                 InstanceState.DISPATCHED,
@@ -305,8 +321,9 @@ final class Dispatcher {
                                 nodeId,
                                 now,
                                 "assigned to node " + owner + (epoch > 0 ? " (epoch " + epoch + ")" : ""),
-                                due.scheduledTime())
-                        .assignedTo(owner, epoch);
+                                due.scheduledTime()),
+                        owner,
+                        epoch);
                 ordered.add(assignment);
                 int claimAt = -1;
                 if (local) {
@@ -460,7 +477,7 @@ final class Dispatcher {
 
     private void settleGroup(List<Decision> decisions, List<CompletableFuture<Boolean>> outcomes, Set<String> started) {
         Set<String> woken = new HashSet<>();
-        FencedOutException fenced = null;
+        List<FencedOutException> fenced = new ArrayList<>(0);
         int at = 0;
         for (Decision d : decisions) {
             Due due = d.due();
@@ -473,7 +490,7 @@ final class Dispatcher {
             Throwable error = StateWriter.failure(outcome);
             boolean applied = error == null && outcome.join();
             if (error instanceof FencedOutException e) {
-                fenced = e;
+                fenced.add(e);
             } else if (error != null) {
                 LOG.log(
                         Level.WARNING,
@@ -506,9 +523,7 @@ final class Dispatcher {
                 releaseUnlessAssignedElsewhere(due, error);
             }
         }
-        if (fenced != null) {
-            leadership.fencedOut(fenced);
-        }
+        fenced.forEach(terms::fencedOut);
         wakeUps.signal(woken); // the owners look now, not at their next poll
     }
 
@@ -525,7 +540,7 @@ final class Dispatcher {
             return;
         }
         leadership.findInFlight(due.instanceId(), row -> {
-            if (row == null || leadership.epoch() == 0) { // not in flight, or this node no longer decides
+            if (row == null || terms.epochFor(due.partitionKey()) == 0) { // not in flight, or not decided here now
                 release(due);
                 return;
             }
@@ -554,7 +569,8 @@ final class Dispatcher {
 
     /** The fire of a paused series: cancelled, and the series waits for the resume. */
     private Transition pausedFire(Due due, Instant now, long epoch) {
-        return new Transition(
+        return terms.decided(
+                new Transition(
                         due.instanceId(),
                         InstanceState.SCHEDULED,
                         InstanceState.CANCELLED,
@@ -562,12 +578,14 @@ final class Dispatcher {
                         nodeId,
                         now,
                         "task '" + due.task().name() + "' is paused; its series goes on when it is resumed",
-                        due.scheduledTime())
-                .assignedTo(null, epoch);
+                        due.scheduledTime()),
+                null,
+                epoch);
     }
 
     private Transition skip(Due due, Instant now, String reason, long epoch) {
-        return new Transition(
+        return terms.decided(
+                new Transition(
                         due.instanceId(),
                         InstanceState.SCHEDULED,
                         InstanceState.SKIPPED,
@@ -575,8 +593,9 @@ final class Dispatcher {
                         nodeId,
                         now,
                         reason,
-                        due.scheduledTime())
-                .assignedTo(null, epoch);
+                        due.scheduledTime()),
+                null,
+                epoch);
     }
 
     /** Instances this node should run but found its pool full: dispatched again after the back-off, as one group. */
@@ -636,9 +655,9 @@ final class Dispatcher {
         claimer.claimAndRun(List.of(new Claimer.Claim(due, attempt, toDispatched, null, epoch)));
     }
 
-    /** The epoch an assignment carries: its fence, or none for a MEMORY instance. */
+    /** The epoch an assignment carries: its fence's, or none for a MEMORY instance. */
     private static long epochOf(Transition assignment) {
-        return assignment.fence();
+        return DecisionTerms.epochOf(assignment);
     }
 
     /** Whether a fire of the task waits for its previous instance's end (for tests). */

@@ -7,6 +7,7 @@ import io.ax.core.MisfirePolicy;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
 import io.ax.core.clock.AxClock;
+import io.ax.core.engine.ownership.DecisionTerms;
 import io.ax.core.engine.threads.Due;
 import io.ax.core.engine.threads.EngineThreads;
 import io.ax.core.engine.workflows.Workflows;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -87,6 +89,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
 
     private final Workflows workflows;
     private final Leadership leadership;
+    private final DecisionTerms terms;
     private final Tasks tasks;
     private final Downstream downstream;
     private final TriggerGroups groups = new TriggerGroups();
@@ -111,6 +114,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
             StateWriter fireWriter,
             Workflows workflows,
             Leadership leadership,
+            DecisionTerms terms,
             Tasks tasks,
             Downstream downstream) {
         this.store = store;
@@ -124,6 +128,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
         this.fireWriter = fireWriter;
         this.workflows = workflows;
         this.leadership = leadership;
+        this.terms = terms;
         this.tasks = tasks;
         this.downstream = downstream;
         this.misfires = new MisfireLog(clock, threads::after);
@@ -163,8 +168,9 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
         if (!tasks.engineRuns() || tasks.registered(task.name()) != task || tasks.paused(task.name())) {
             return; // a paused series plans nothing: its resume goes on from then
         }
-        // planning is the leader's: another node's next fire is planned by the leader when it learns of the end
-        if (leadership.epoch() == 0) {
+        // planning is for whoever decides the task's fires: another node's next fire is planned there, when it
+        // learns of the end
+        if (terms.epochFor(task.name()) == 0) {
             return;
         }
         Optional<Instant> next = task.trigger().nextFireTime(previous, completed);
@@ -224,30 +230,50 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
     }
 
     /**
-     * Writes the leader's trigger decisions (one round trip, fenced by its epoch) and waits for them, then puts each
-     * written one due inside the prefetch window into the wheel. Does nothing on a node that does not lead. For
-     * callers that may wait for the store (a registration, a takeover); the dispatch path uses {@link #planAhead}.
+     * Writes the trigger decisions this node may take (one round trip per fence, each fire fenced by the epoch its
+     * task's fires are decided at here) and waits for them, then puts each written one due inside the prefetch window
+     * into the wheel. Leaves out the fires of tasks this node does not decide for. For callers that may wait for the
+     * store (a registration, a takeover); the dispatch path uses {@link #planAhead}.
      */
     void scheduleFires(List<Pending> pending) {
-        if (pending.isEmpty()) {
-            return;
-        }
-        long epoch = leadership.epoch();
-        if (epoch > 0) {
-            scheduleFires(pending, epoch);
+        for (List<Decided> group : decidable(pending)) {
+            scheduleDecided(group);
         }
     }
 
     @Override
     public void scheduleFires(List<Pending> pending, long epoch) {
+        scheduleDecided(pending.stream().map(p -> new Decided(p, epoch)).toList());
+    }
+
+    private void scheduleDecided(List<Decided> decided) {
         List<Due> written;
         try {
-            written = write(pending, epoch);
+            written = writeDecided(decided);
         } catch (io.ax.core.cluster.FencedOutException e) {
-            leadership.fencedOut(e);
+            terms.fencedOut(e);
             return;
         }
         enqueueCovered(written);
+    }
+
+    /** A fire this node decides, with the epoch it decides it at. */
+    private record Decided(Pending pending, long epoch) {}
+
+    /**
+     * The fires this node may decide now, each with the epoch it decides it at, by the fence of the write that
+     * carries them: one group under the leader (its epoch), one under partitions (each fire carries its own fence).
+     */
+    private java.util.Collection<List<Decided>> decidable(List<Pending> pending) {
+        Map<Long, List<Decided>> byFence = new LinkedHashMap<>();
+        for (Pending p : pending) {
+            long epoch = terms.epochFor(p.task().name());
+            if (epoch > 0) {
+                byFence.computeIfAbsent(terms.leaderFence(epoch), k -> new ArrayList<>())
+                        .add(new Decided(p, epoch));
+            }
+        }
+        return byFence.values();
     }
 
     /**
@@ -256,36 +282,36 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
      * reconciliation gives the series its next fire again.
      */
     void planAhead(List<Pending> pending) {
-        long epoch = leadership.epoch();
-        if (pending.isEmpty() || epoch == 0) {
-            return;
+        for (List<Decided> group : decidable(pending)) {
+            // MEMORY series are written at once, PERSISTENT ones queue for the database: the first go on while it
+            // is away
+            List<Decided> memory = new ArrayList<>();
+            List<Decided> durable = new ArrayList<>();
+            for (Decided d : group) {
+                (d.pending().task().durability() == io.ax.core.Durability.MEMORY ? memory : durable).add(d);
+            }
+            planAheadDecided(memory);
+            planAheadDecided(durable);
         }
-        // MEMORY series are written at once, PERSISTENT ones queue for the database: the first go on while it is away
-        List<Pending> memory = new ArrayList<>();
-        List<Pending> durable = new ArrayList<>();
-        for (Pending p : pending) {
-            (p.task().durability() == io.ax.core.Durability.MEMORY ? memory : durable).add(p);
-        }
-        planAhead(memory, epoch);
-        planAhead(durable, epoch);
     }
 
-    private void planAhead(List<Pending> pending, long epoch) {
-        if (pending.isEmpty()) {
+    private void planAheadDecided(List<Decided> decided) {
+        if (decided.isEmpty()) {
             return;
         }
         Instant now = clock.instant();
-        List<Pending> normalized = normalize(pending);
-        List<NewFire> fires = newFires(normalized, now);
+        List<Pending> normalized = normalize(pendingOf(decided));
+        List<NewFire> fires = newFires(normalized, decided, now);
         CompletableFuture<boolean[]> outcome;
         try {
-            outcome = fireWriter.schedule(fires, epoch);
+            outcome =
+                    fireWriter.schedule(fires, terms.leaderFence(decided.get(0).epoch()));
         } catch (io.ax.core.AxException stopped) {
             return; // the engine stops: the next leader plans what is missing
         }
         outcome.whenComplete((written, error) -> {
             if (error instanceof io.ax.core.cluster.FencedOutException e) {
-                leadership.fencedOut(e);
+                terms.fencedOut(e);
             } else if (error != null) {
                 LOG.log(
                         Level.WARNING,
@@ -306,19 +332,29 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
         }
     }
 
-    /** Writes fires in one round trip; returns those written (duplicates of existing instances are left out). */
+    /**
+     * Writes fires no fence guards (an operator's run on demand: an insert the unique keys guard, whoever decides the
+     * task's fires) in one round trip; returns those written (duplicates of existing instances are left out).
+     */
     List<Due> write(List<Pending> pending) {
-        return write(pending, 0);
+        return writeDecided(pending.stream().map(p -> new Decided(p, 0)).toList());
     }
 
-    /** @param epoch the leader's epoch the writes are fenced by; 0 for unfenced (an operator's run on demand) */
-    List<Due> write(List<Pending> pending, long epoch) {
-        if (pending.isEmpty()) {
+    /** Writes decided fires, all under one leader fence, in one round trip; returns those written. */
+    private List<Due> writeDecided(List<Decided> decided) {
+        if (decided.isEmpty()) {
             return List.of();
         }
-        List<Pending> normalized = normalize(pending);
-        List<NewFire> fires = newFires(normalized, clock.instant());
-        return dues(normalized, fires, store.schedule(fires, epoch));
+        List<Pending> normalized = normalize(pendingOf(decided));
+        List<NewFire> fires = newFires(normalized, decided, clock.instant());
+        return dues(
+                normalized,
+                fires,
+                store.schedule(fires, terms.leaderFence(decided.get(0).epoch())));
+    }
+
+    private static List<Pending> pendingOf(List<Decided> decided) {
+        return decided.stream().map(Decided::pending).toList();
     }
 
     /** Stores keep microseconds: the time in memory must be the time in the store. */
@@ -331,9 +367,11 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
         return normalized;
     }
 
-    private List<NewFire> newFires(List<Pending> normalized, Instant now) {
+    /** The fires of {@code normalized}, each fenced as decided at its epoch in {@code decided} (same order). */
+    private List<NewFire> newFires(List<Pending> normalized, List<Decided> decided, Instant now) {
         List<NewFire> fires = new ArrayList<>(normalized.size());
-        for (Pending q : normalized) {
+        for (int n = 0; n < normalized.size(); n++) {
+            Pending q = normalized.get(n);
             TaskInstance instance = new TaskInstance(
                     InstanceIds.next(q.task().durability(), now),
                     q.task().name(),
@@ -348,7 +386,8 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
             String reason = workflows.graph().isRoot(q.task().name())
                     ? q.reason() + "; starts workflow run " + instance.id()
                     : q.reason();
-            fires.add(new NewFire(instance, reason, q.payload()));
+            fires.add(terms.decided(
+                    new NewFire(instance, reason, q.payload()), decided.get(n).epoch()));
         }
         return fires;
     }

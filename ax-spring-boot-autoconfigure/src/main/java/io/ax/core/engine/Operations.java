@@ -121,8 +121,7 @@ final class Operations {
         // its death already let a series go on: the replay is a run of its own
         InstanceOrigin origin =
                 instance.origin() == InstanceOrigin.SERIES ? InstanceOrigin.ON_DEMAND : instance.origin();
-        Due due = new Due(
-                task, instanceId, instance.scheduledTime(), origin, 1, instance.traceParent(), instance.priority());
+        Due due = new Due(task, instance, 1).as(origin);
         InstanceDetails replayed = details(instanceId); // as the replay left it, before the new attempt moves it on
         dispatcher.markInFlight(due);
         // its attempts' fencing tokens go on from the epoch its last cycle carried

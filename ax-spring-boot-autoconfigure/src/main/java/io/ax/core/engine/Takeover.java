@@ -199,15 +199,7 @@ final class Takeover {
                                 0,
                                 "misfire policy SKIP: fire time " + due.scheduledTime() + " passed while no node ran")
                         .assignedTo(null, epoch));
-            case FIRE_ONCE, FIRE_ALL ->
-                fires.enqueue(new Due(
-                        task,
-                        due.instanceId(),
-                        due.scheduledTime(),
-                        InstanceOrigin.CATCH_UP,
-                        due.attempt(),
-                        due.traceParent(),
-                        due.requestedPriority()));
+            case FIRE_ONCE, FIRE_ALL -> fires.enqueue(due.as(InstanceOrigin.CATCH_UP));
         }
         fires.planMissed(task, due.scheduledTime(), now, false, planned);
     }

@@ -14,6 +14,8 @@
  *       engine above it;
  *   <li>{@link io.ax.core.engine.insight}: observers, the activity rollup, the store's figures, the application's
  *       listeners;
+ *   <li>{@link io.ax.core.engine.ownership}: at which epoch this node decides for a row and how the decision is
+ *       fenced (the leader's for every row, or the row's partition's);
  *   <li>{@link io.ax.core.engine.scheduling}, {@link io.ax.core.engine.workflows}, {@link
  *       io.ax.core.engine.definitions}: delayed tasks and their prefetch, workflows, runtime definitions, side by
  *       side;

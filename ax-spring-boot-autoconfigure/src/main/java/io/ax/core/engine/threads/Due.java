@@ -3,7 +3,9 @@ package io.ax.core.engine.threads;
 import io.ax.core.AxTask;
 import io.ax.core.InstanceOrigin;
 import io.ax.core.TaskInstance;
+import io.ax.core.cluster.Partitions;
 import java.time.Instant;
+import java.util.Objects;
 
 /**
  * One instance waiting to be dispatched.
@@ -15,6 +17,8 @@ import java.time.Instant;
  * @param attempt the attempt its next dispatch starts (1 unless an assignment was taken back from a node)
  * @param traceParent the trace its attempts continue ({@link TaskInstance#traceParent()}), or null
  * @param requestedPriority the priority its request gave it ({@link TaskInstance#priority()}), or null for its task's
+ * @param partitionKey the key of the partition its row is in ({@link Partitions#key}): which epoch a decision about it
+ *     is fenced by
  */
 public record Due(
         AxTask task,
@@ -23,11 +27,31 @@ public record Due(
         InstanceOrigin origin,
         int attempt,
         String traceParent,
-        Integer requestedPriority) {
+        Integer requestedPriority,
+        String partitionKey) {
 
-    /** A due instance without a trace to continue: a trigger's fire. */
+    public Due {
+        Objects.requireNonNull(partitionKey, "partitionKey");
+    }
+
+    /**
+     * A due instance without a trace to continue: a trigger's fire, a catch-up or a run on demand, in its task's
+     * partition.
+     *
+     * @throws IllegalArgumentException for an origin whose partition key is not the task's name (a delayed execution,
+     *     a workflow step): make those from their {@link TaskInstance}
+     */
     public Due(AxTask task, String instanceId, Instant scheduledTime, InstanceOrigin origin) {
-        this(task, instanceId, scheduledTime, origin, 1, null, null);
+        this(task, instanceId, scheduledTime, origin, 1, null, null, taskKey(task, origin));
+    }
+
+    private static String taskKey(AxTask task, InstanceOrigin origin) {
+        return switch (origin) {
+            case SERIES, CATCH_UP, ON_DEMAND -> task.name();
+            case WORKFLOW, DELAYED ->
+                throw new IllegalArgumentException(
+                        "the partition of a " + origin + " instance is not its task's: make its Due from its row");
+        };
     }
 
     /**
@@ -48,7 +72,13 @@ public record Due(
                 instance.origin(),
                 attempt,
                 instance.traceParent(),
-                instance.priority());
+                instance.priority(),
+                Partitions.key(instance));
+    }
+
+    /** This instance as {@code origin} (a catch-up of a missed fire, a replay run on its own), in the same partition. */
+    public Due as(InstanceOrigin origin) {
+        return new Due(task, instanceId, scheduledTime, origin, attempt, traceParent, requestedPriority, partitionKey);
     }
 
     /** Which of its pool's waiting instances start first: its request's priority, else its task's. */

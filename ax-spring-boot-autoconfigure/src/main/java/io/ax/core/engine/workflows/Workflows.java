@@ -162,7 +162,7 @@ public final class Workflows {
         boolean[] written = stores.schedule(List.of(new NewFire(step, reason)), epoch);
         if (written[0]) {
             LOG.log(Level.DEBUG, "Workflow run {0}: step ''{1}'' created as {2}", run, taskName, step.id());
-            created.add(new Due(task, step.id(), now, InstanceOrigin.WORKFLOW));
+            created.add(new Due(task, step));
         }
     }
 

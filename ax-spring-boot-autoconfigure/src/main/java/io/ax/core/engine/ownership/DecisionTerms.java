@@ -1,0 +1,79 @@
+package io.ax.core.engine.ownership;
+
+import io.ax.core.Transition;
+import io.ax.core.cluster.FencedOutException;
+import io.ax.core.store.NewFire;
+
+/**
+ * At which epoch this node may decide for a row, and how a decision taken at that epoch is fenced. The one question
+ * that replaces "do I lead, and at which epoch?" wherever the engine decides about a row: a series' next fire, the
+ * assignment of a due instance, its skip, its cancellation while its task is paused.
+ *
+ * <p>A row is named by its partition key ({@link io.ax.core.cluster.Partitions#key}): the task's name for its fires,
+ * catch-ups and runs on demand, the run's id for a workflow step, the caller's key (or the id) for a delayed
+ * execution. Under {@link #leader} every row answers the leader's epoch and a decision carries the leader fence;
+ * under {@link #partitioned} a row answers its partition's epoch on this node and a decision carries that
+ * partition's fence, checked by the store in the same statement as the write (see {@link
+ * Transition#fencedByPartition}).
+ *
+ * <p>Thread-safe: asked from the dispatch, writer and leader threads.
+ */
+public interface DecisionTerms {
+
+    /** The epoch at which this node may decide for the rows of {@code partitionKey} now; 0 when it may not. */
+    long epochFor(String partitionKey);
+
+    /**
+     * The leader fence of a write whose decisions were taken at {@code epoch} ({@link
+     * io.ax.core.store.InstanceStore#schedule}'s epoch): the epoch itself under the leader, 0 under partitions,
+     * whose fences are on each fire.
+     */
+    long leaderFence(long epoch);
+
+    /**
+     * {@code change}, assigning its instance to {@code owner} (null for none: a skip, a cancellation), as decided at
+     * {@code epoch}; 0 for a decision no fence guards (a MEMORY instance, which no other node can write).
+     */
+    Transition decided(Transition change, String owner, long epoch);
+
+    /** {@code fire}, as decided at {@code epoch}; 0 for a fire no partition fence guards. */
+    NewFire decided(NewFire fire, long epoch);
+
+    /**
+     * A write decided here was refused: the epoch it carried is no longer current. This node stops deciding at once
+     * for what the write was fenced by (the leader's term, or that partition).
+     */
+    void fencedOut(FencedOutException refused);
+
+    /**
+     * The fencing token of an attempt its decision started: the epoch the decision carried, whichever fence that
+     * was; 0 for none.
+     */
+    static long epochOf(Transition decision) {
+        return decision.fence() > 0 ? decision.fence() : decision.partitionEpoch();
+    }
+
+    /**
+     * Every row decided by the leader: its epoch while this node leads, 0 otherwise.
+     *
+     * @param leaderEpoch the epoch this node leads at, 0 when it does not
+     * @param fencedOut told when a leader-fenced write is refused
+     */
+    static DecisionTerms leader(
+            java.util.function.LongSupplier leaderEpoch, java.util.function.Consumer<FencedOutException> fencedOut) {
+        return new LeaderTerms(leaderEpoch, fencedOut);
+    }
+
+    /**
+     * Every row decided by the owner of its partition: the epoch this node owns it at while its heartbeat is fresh, 0
+     * otherwise.
+     *
+     * @param partitions this node's partitions, null until it takes part in their ownership
+     * @param leaderFencedOut told when a leader-fenced write is refused (the takeover's, retention's)
+     */
+    static DecisionTerms partitioned(
+            java.util.function.Supplier<io.ax.core.cluster.PartitionTerms> partitions,
+            java.util.function.Consumer<FencedOutException> leaderFencedOut) {
+        return new PartitionedTerms(partitions, leaderFencedOut);
+    }
+}

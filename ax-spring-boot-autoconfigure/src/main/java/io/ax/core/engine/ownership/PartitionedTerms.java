@@ -1,0 +1,54 @@
+package io.ax.core.engine.ownership;
+
+import io.ax.core.Transition;
+import io.ax.core.cluster.FencedOutException;
+import io.ax.core.cluster.PartitionTerms;
+import io.ax.core.cluster.Partitions;
+import io.ax.core.store.NewFire;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/** {@link DecisionTerms#partitioned}: each row by the epoch of its partition on this node. */
+final class PartitionedTerms implements DecisionTerms {
+
+    private final Supplier<PartitionTerms> partitions;
+    private final Consumer<FencedOutException> leaderFencedOut;
+
+    PartitionedTerms(Supplier<PartitionTerms> partitions, Consumer<FencedOutException> leaderFencedOut) {
+        this.partitions = partitions;
+        this.leaderFencedOut = leaderFencedOut;
+    }
+
+    @Override
+    public long epochFor(String partitionKey) {
+        PartitionTerms terms = partitions.get();
+        return terms == null ? 0 : terms.epoch(Partitions.of(partitionKey, terms.count()));
+    }
+
+    @Override
+    public long leaderFence(long epoch) {
+        return 0;
+    }
+
+    @Override
+    public Transition decided(Transition change, String owner, long epoch) {
+        return change.assignedTo(owner, 0).fencedByPartition(epoch);
+    }
+
+    @Override
+    public NewFire decided(NewFire fire, long epoch) {
+        return fire.fencedByPartition(epoch);
+    }
+
+    @Override
+    public void fencedOut(FencedOutException refused) {
+        PartitionTerms terms = partitions.get();
+        if (refused.partition() >= 0 && terms != null) {
+            // the partition moved: nothing more is decided for it here, before the next ownership round hears of it
+            terms.fencedOut(refused.partition(), refused.epoch());
+        } else if (refused.partition() == FencedOutException.LEADER) {
+            leaderFencedOut.accept(refused);
+        }
+        // NO_PARTITION: the row has no partition yet (written before the count was known); no term ends
+    }
+}

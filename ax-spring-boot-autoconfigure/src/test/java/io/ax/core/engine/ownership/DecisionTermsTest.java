@@ -1,0 +1,181 @@
+package io.ax.core.engine.ownership;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ax.core.InstanceOrigin;
+import io.ax.core.InstanceState;
+import io.ax.core.TaskInstance;
+import io.ax.core.Transition;
+import io.ax.core.clock.AxClock;
+import io.ax.core.cluster.ClusterSettings;
+import io.ax.core.cluster.FencedOutException;
+import io.ax.core.cluster.LocalLeaderLease;
+import io.ax.core.cluster.LocalNodeRegistry;
+import io.ax.core.cluster.LocalPartitionLeases;
+import io.ax.core.cluster.Membership;
+import io.ax.core.cluster.NodeInfo;
+import io.ax.core.cluster.PartitionTerms;
+import io.ax.core.cluster.Partitions;
+import io.ax.core.store.NewFire;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The one answer to "at which epoch may this node decide for this row, and how is that decision fenced": the
+ * leader's epoch and fence for every row, or the row's partition's, from a node's real partition ownership (one
+ * node alone on the in-memory registry owns all 64 partitions when its start returns).
+ */
+class DecisionTermsTest {
+
+    private static final ClusterSettings FAST = new ClusterSettings(
+                    Duration.ofMillis(100), Duration.ofMillis(600), Duration.ofMillis(300), Duration.ofMillis(100), 32)
+            .withPartitions(64);
+
+    private final AxClock clock = AxClock.system();
+    private final List<FencedOutException> leaderRefusals = new ArrayList<>();
+    private Membership node;
+
+    @AfterEach
+    void stop() {
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    private PartitionTerms startAlone() {
+        LocalNodeRegistry registry = new LocalNodeRegistry(clock);
+        node = new Membership(
+                registry,
+                new LocalLeaderLease(clock),
+                clock,
+                new NodeInfo("n1", "n1-" + System.nanoTime(), "localhost", Instant.now(), Set.of("default"), 4),
+                FAST,
+                new Membership.Listener() {
+                    @Override
+                    public void leading(long epoch) {}
+
+                    @Override
+                    public void following() {}
+                },
+                new LocalPartitionLeases(clock, registry),
+                null);
+        node.start();
+        return node.partitions().orElseThrow();
+    }
+
+    private static Transition assignment(String id) {
+        return new Transition(
+                id,
+                InstanceState.SCHEDULED,
+                InstanceState.DISPATCHED,
+                1,
+                "n1",
+                Instant.EPOCH,
+                "assigned",
+                Instant.EPOCH);
+    }
+
+    private static NewFire fire(String task) {
+        return new NewFire(
+                new TaskInstance(
+                        "i-1",
+                        task,
+                        Instant.EPOCH,
+                        InstanceState.SCHEDULED,
+                        0,
+                        "n1",
+                        Instant.EPOCH,
+                        InstanceOrigin.SERIES,
+                        TaskInstance.fireKey(Instant.EPOCH)),
+                "fire");
+    }
+
+    @Test
+    void underTheLeaderEveryRowIsDecidedAtTheLeadersEpochAndCarriesItsFence() {
+        AtomicLong leading = new AtomicLong(7);
+        DecisionTerms terms = DecisionTerms.leader(leading::get, leaderRefusals::add);
+
+        assertThat(terms.epochFor("report")).isEqualTo(7);
+        assertThat(terms.epochFor("invoice-42")).isEqualTo(7);
+        Transition decided = terms.decided(assignment("i-1"), "n2", 7);
+        assertThat(decided.fence()).isEqualTo(7);
+        assertThat(decided.partitionEpoch()).isZero();
+        assertThat(decided.owner()).isEqualTo("n2");
+        assertThat(DecisionTerms.epochOf(decided)).isEqualTo(7);
+        assertThat(terms.leaderFence(7)).isEqualTo(7);
+        assertThat(terms.decided(fire("report"), 7).partitionEpoch()).isZero();
+
+        leading.set(0); // it stepped down
+        assertThat(terms.epochFor("report")).isZero();
+        FencedOutException refused = new FencedOutException(7);
+        terms.fencedOut(refused);
+        assertThat(leaderRefusals).containsExactly(refused);
+    }
+
+    @Test
+    void underPartitionsARowIsDecidedAtItsPartitionsEpochAndCarriesThatPartitionsFence() {
+        PartitionTerms owned = startAlone();
+        DecisionTerms terms = DecisionTerms.partitioned(() -> owned, leaderRefusals::add);
+        int partition = Partitions.of("report", 64);
+        long epoch = owned.epoch(partition);
+        assertThat(epoch).isPositive();
+
+        assertThat(terms.epochFor("report")).isEqualTo(epoch);
+        Transition decided = terms.decided(assignment("i-1"), "n1", epoch);
+        assertThat(decided.partitionEpoch()).isEqualTo(epoch);
+        assertThat(decided.fence()).isZero(); // no leader fence: the partition's row orders the owners
+        assertThat(decided.owner()).isEqualTo("n1");
+        assertThat(DecisionTerms.epochOf(decided)).isEqualTo(epoch);
+        assertThat(terms.leaderFence(epoch)).isZero();
+        assertThat(terms.decided(fire("report"), epoch).partitionEpoch()).isEqualTo(epoch);
+        // a decision no fence guards (a MEMORY instance) carries none
+        assertThat(terms.decided(assignment("m-1"), "n1", 0).partitionEpoch()).isZero();
+    }
+
+    @Test
+    void aRefusedPartitionWriteStopsTheDecisionsForThatPartitionAtOnceAndNoOther() {
+        PartitionTerms owned = startAlone();
+        DecisionTerms terms = DecisionTerms.partitioned(() -> owned, leaderRefusals::add);
+        int partition = Partitions.of("report", 64);
+        long epoch = owned.epoch(partition);
+        String other = otherPartitionKey(partition);
+
+        // a refusal of an older epoch (a write queued before the node took the partition again) ends nothing
+        terms.fencedOut(new FencedOutException(partition, epoch - 1));
+        assertThat(terms.epochFor("report")).isEqualTo(epoch);
+
+        terms.fencedOut(new FencedOutException(partition, epoch));
+        assertThat(terms.epochFor("report")).isZero();
+        assertThat(terms.epochFor(other)).isPositive();
+        assertThat(leaderRefusals).isEmpty();
+
+        // a row with no partition yet ends no term; a leader-fenced write (the takeover's) goes to the leader
+        terms.fencedOut(new FencedOutException(FencedOutException.NO_PARTITION, 3));
+        assertThat(terms.epochFor(other)).isPositive();
+        FencedOutException leader = new FencedOutException(3);
+        terms.fencedOut(leader);
+        assertThat(leaderRefusals).containsExactly(leader);
+    }
+
+    @Test
+    void beforeANodeTakesPartInTheOwnershipItDecidesNothing() {
+        DecisionTerms terms = DecisionTerms.partitioned(() -> null, leaderRefusals::add);
+
+        assertThat(terms.epochFor("report")).isZero();
+        terms.fencedOut(new FencedOutException(3, 1)); // nothing to drop, nothing thrown
+    }
+
+    private static String otherPartitionKey(int taken) {
+        for (int i = 0; ; i++) {
+            if (Partitions.of("task-" + i, 64) != taken) {
+                return "task-" + i;
+            }
+        }
+    }
+}
