@@ -55,17 +55,17 @@ final class ClusterSql {
 
         String node = p + "node";
         insertNode = "INSERT INTO " + node
-                + " (node_id, incarnation, host, started_us, heartbeat_us, groups_served, capacity_free)"
-                + " VALUES (?, ?, ?, ?, " + now + ", ?, ?)";
+                + " (node_id, incarnation, host, started_us, heartbeat_us, groups_served, capacity_free, protocol)"
+                + " VALUES (?, ?, ?, ?, " + now + ", ?, ?, ?)";
         // the same incarnation refreshes its row; another one takes it over only once its heartbeat is stale
         takeOverNode = "UPDATE " + node + " SET incarnation = ?, host = ?, started_us = ?, heartbeat_us = " + now
-                + ", groups_served = ?, capacity_free = ?"
+                + ", groups_served = ?, capacity_free = ?, protocol = ?"
                 + " WHERE node_id = ? AND (incarnation = ? OR heartbeat_us <= " + now + " - ?)";
         nodeHost = "SELECT host FROM " + node + " WHERE node_id = ?";
         heartbeat = "UPDATE " + node + " SET heartbeat_us = " + now + ", capacity_free = ?"
                 + " WHERE node_id = ? AND incarnation = ?";
         nodes = "SELECT node_id, incarnation, host, started_us, heartbeat_us, groups_served, capacity_free, " + now
-                + " FROM " + node;
+                + ", protocol FROM " + node;
         removeNode = "DELETE FROM " + node + " WHERE node_id = ? AND incarnation = ?";
 
         String partition = p + "partition";

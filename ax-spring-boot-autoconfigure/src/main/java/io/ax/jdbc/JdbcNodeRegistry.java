@@ -1,6 +1,7 @@
 package io.ax.jdbc;
 
 import io.ax.core.AxException;
+import io.ax.core.cluster.ClusterProtocol;
 import io.ax.core.cluster.NodeIdInUseException;
 import io.ax.core.cluster.NodeInfo;
 import io.ax.core.cluster.NodeRegistry;
@@ -80,7 +81,8 @@ public final class JdbcNodeRegistry implements NodeRegistry {
                         node.host(),
                         startedUs,
                         groups,
-                        node.capacity());
+                        node.capacity(),
+                        node.protocol());
                 return;
             } catch (DataAccessException e) {
                 if (!dialect.isDuplicateKey(e)) {
@@ -95,6 +97,7 @@ public final class JdbcNodeRegistry implements NodeRegistry {
                     startedUs,
                     groups,
                     node.capacity(),
+                    node.protocol(),
                     node.nodeId(),
                     node.incarnation(),
                     staleUs);
@@ -152,8 +155,14 @@ public final class JdbcNodeRegistry implements NodeRegistry {
                 Micros.instant(heartbeat),
                 Duration.of(rs.getLong(8) - heartbeat, ChronoUnit.MICROS),
                 decode(rs.getString(6)),
-                rs.getInt(7));
+                rs.getInt(7),
+                protocolOf(rs.getInt(9), rs.wasNull()));
     };
+
+    /** A row written before protocols were recorded (no protocol) is a node of the first one. */
+    private static int protocolOf(int recorded, boolean none) {
+        return none ? ClusterProtocol.LEADER_ASSIGNS : recorded;
+    }
 
     /** The groups as one column: sorted, comma-separated; group names cannot hold commas, so none is escaped. */
     private static String encode(Set<String> groups) {

@@ -81,6 +81,47 @@ class AxJdbcAutoConfigurationTest {
     }
 
     @Test
+    void aNodeStartedBesideALiveNodeOfAnotherClusterProtocolDoesNotStartAndSaysWhy() {
+        String url = "spring.datasource.url=jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+        runner.withPropertyValues(url, "spring.datasource.username=sa").run(first -> {
+            assertThat(first).hasNotFailed();
+            // a node of another version, heartbeating beside the first
+            new io.ax.jdbc.JdbcNodeRegistry(first.getBean(javax.sql.DataSource.class), "ax_")
+                    .register(
+                            new io.ax.core.cluster.NodeInfo(
+                                    "old-1",
+                                    "inc",
+                                    "old-host",
+                                    java.time.Instant.now(),
+                                    java.util.Set.of("default"),
+                                    4,
+                                    io.ax.core.cluster.ClusterProtocol.CURRENT + 1),
+                            Duration.ofMinutes(1));
+
+            runner.withPropertyValues(url, "spring.datasource.username=sa", "ax.node-id=new-1")
+                    .run(second -> {
+                        assertThat(second).hasFailed();
+                        assertThat(second.getStartupFailure())
+                                .rootCause()
+                                .isInstanceOf(io.ax.core.cluster.MixedClusterProtocolException.class);
+                        org.springframework.boot.diagnostics.FailureAnalysis analysis =
+                                new MixedClusterProtocolFailureAnalyzer().analyze(second.getStartupFailure());
+                        assertThat(analysis.getDescription())
+                                .startsWith("AX node new-1 speaks cluster protocol "
+                                        + io.ax.core.cluster.ClusterProtocol.CURRENT
+                                        + ", and live nodes of the same database speak another: old-1 on old-host"
+                                        + " (protocol " + (io.ax.core.cluster.ClusterProtocol.CURRENT + 1) + ").");
+                        assertThat(analysis.getAction()).startsWith("Stop every node of the other version");
+                    });
+            JdbcTemplate jdbc = new JdbcTemplate(first.getBean(javax.sql.DataSource.class));
+            assertThat(jdbc.queryForList("SELECT node_id FROM ax_node ORDER BY node_id", String.class))
+                    .as("the refused node left no registration")
+                    .doesNotContain("new-1")
+                    .contains("old-1");
+        });
+    }
+
+    @Test
     void usesTheConfiguredTablePrefix() {
         onH2().withPropertyValues("ax.jdbc.table-prefix=sched_").run(context -> {
             JdbcTemplate jdbc = new JdbcTemplate(context.getBean(javax.sql.DataSource.class));

@@ -1,15 +1,24 @@
 package io.ax.jdbc;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ax.core.cluster.ClusterProtocol;
 import io.ax.core.cluster.LeaderLease;
+import io.ax.core.cluster.NodeInfo;
 import io.ax.core.cluster.NodeRegistry;
+import io.ax.core.cluster.NodeStatus;
 import io.ax.core.cluster.PartitionLeases;
 import io.ax.test.cluster.LeaderLeaseContract;
 import io.ax.test.cluster.NodeRegistryContract;
 import io.ax.test.cluster.PartitionLeasesContract;
 import io.ax.test.jdbc.TestDatabase;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
@@ -82,6 +91,21 @@ abstract class JdbcClusterSpiContract {
         @Override
         protected NodeRegistry sameStoreSeenFromASkewedNode() {
             return new JdbcNodeRegistry(skewedSession(), PREFIX);
+        }
+
+        /** A node of a version from before protocols were recorded writes no protocol: it speaks the first one. */
+        @Test
+        void aRowWithoutAProtocolIsANodeOfTheFirstProtocol() {
+            registry.register(
+                    new NodeInfo("old", "inc-1", "host-1", Instant.EPOCH, Set.of("default"), 4, 5),
+                    Duration.ofMinutes(5));
+            new JdbcTemplate(db.dataSource())
+                    .update("UPDATE " + PREFIX + "node SET protocol = NULL WHERE node_id = 'old'");
+
+            assertThat(registry.nodes())
+                    .singleElement()
+                    .extracting(NodeStatus::protocol)
+                    .isEqualTo(ClusterProtocol.LEADER_ASSIGNS);
         }
     }
 

@@ -18,7 +18,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 final class SoakDb implements AutoCloseable {
 
-    /** AX's tables today (migrations V1-V11); only these are dropped before a run. */
+    /** AX's tables today (migrations V1-V12); only these are dropped before a run. */
     private static final List<String> TABLES = List.of(
             "audit",
             "dead_letter",

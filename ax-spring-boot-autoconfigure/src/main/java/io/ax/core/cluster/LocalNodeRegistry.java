@@ -91,7 +91,8 @@ public final class LocalNodeRegistry implements NodeRegistry {
                     row.heartbeat,
                     Duration.between(row.heartbeat, now),
                     n.groups(),
-                    row.capacityFree));
+                    row.capacityFree,
+                    n.protocol()));
         }
         return nodes;
     }

@@ -170,6 +170,7 @@ public final class Membership implements AutoCloseable {
      */
     public void start() {
         register();
+        refuseMixedProtocols();
         startPartitions();
         reachedSentNanos = clock.nanoTime();
         round();
@@ -235,6 +236,43 @@ public final class Membership implements AutoCloseable {
     /** The partitions this node owns and until when it may act on them; empty when the store keeps no partitions. */
     public Optional<PartitionTerms> partitions() {
         return Optional.ofNullable(terms);
+    }
+
+    /**
+     * Before a node writes anything: refuses to start beside live nodes of another cluster protocol. {@link #start}
+     * asks again once the node is registered, for two nodes of different protocols that start together.
+     *
+     * @throws MixedClusterProtocolException when a live node speaks another protocol
+     */
+    public void checkProtocol() {
+        List<NodeStatus> others = otherProtocols();
+        if (!others.isEmpty()) {
+            throw new MixedClusterProtocolException(self.nodeId(), self.protocol(), others);
+        }
+    }
+
+    /**
+     * Read after registering, so that of two nodes of different protocols starting together, at least one sees the
+     * other (both may refuse; neither runs beside the other): a refused node removes its registration.
+     */
+    private void refuseMixedProtocols() {
+        List<NodeStatus> others = otherProtocols();
+        if (!others.isEmpty()) {
+            try {
+                registry.remove(self.nodeId(), self.incarnation());
+            } catch (RuntimeException e) {
+                // the row goes stale by itself within the lease; the refusal is what matters
+            }
+            throw new MixedClusterProtocolException(self.nodeId(), self.protocol(), others);
+        }
+    }
+
+    private List<NodeStatus> otherProtocols() {
+        return registry.nodes().stream()
+                .filter(n -> !n.nodeId().equals(self.nodeId())
+                        && n.aliveWithin(settings.lease())
+                        && n.protocol() != self.protocol())
+                .toList();
     }
 
     private void register() {

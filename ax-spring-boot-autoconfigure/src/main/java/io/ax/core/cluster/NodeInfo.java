@@ -13,9 +13,16 @@ import java.util.Set;
  * @param startedAt when this process started
  * @param groups the execution groups it serves
  * @param capacity how many instances it can take at once (threads and queues of its pools)
+ * @param protocol the cluster protocol it speaks ({@link ClusterProtocol})
  */
 public record NodeInfo(
-        String nodeId, String incarnation, String host, Instant startedAt, Set<String> groups, int capacity) {
+        String nodeId,
+        String incarnation,
+        String host,
+        Instant startedAt,
+        Set<String> groups,
+        int capacity,
+        int protocol) {
 
     public NodeInfo {
         Objects.requireNonNull(nodeId, "nodeId");
@@ -29,5 +36,12 @@ public record NodeInfo(
         if (capacity < 0) {
             throw new IllegalArgumentException("capacity must be >= 0, was " + capacity);
         }
+        ClusterProtocol.require(protocol);
+    }
+
+    /** A node of this build's protocol ({@link ClusterProtocol#CURRENT}). */
+    public NodeInfo(
+            String nodeId, String incarnation, String host, Instant startedAt, Set<String> groups, int capacity) {
+        this(nodeId, incarnation, host, startedAt, groups, capacity, ClusterProtocol.CURRENT);
     }
 }

@@ -17,6 +17,8 @@ import java.util.Set;
  * @param groups the execution groups it serves
  * @param capacityFree how many more instances it could take at its last heartbeat; {@link #LEAVING} for a node that
  *     stops: alive until its running work ends, but to be assigned nothing more
+ * @param protocol the cluster protocol it speaks ({@link ClusterProtocol}); {@link ClusterProtocol#LEADER_ASSIGNS}
+ *     for a node registered before protocols were recorded
  */
 public record NodeStatus(
         String nodeId,
@@ -26,13 +28,37 @@ public record NodeStatus(
         Instant lastHeartbeat,
         Duration heartbeatAge,
         Set<String> groups,
-        int capacityFree) {
+        int capacityFree,
+        int protocol) {
 
     public NodeStatus {
         Objects.requireNonNull(nodeId, "nodeId");
         Objects.requireNonNull(incarnation, "incarnation");
         Objects.requireNonNull(heartbeatAge, "heartbeatAge");
         groups = Set.copyOf(groups);
+        ClusterProtocol.require(protocol);
+    }
+
+    /** A node of this build's protocol ({@link ClusterProtocol#CURRENT}). */
+    public NodeStatus(
+            String nodeId,
+            String incarnation,
+            String host,
+            Instant startedAt,
+            Instant lastHeartbeat,
+            Duration heartbeatAge,
+            Set<String> groups,
+            int capacityFree) {
+        this(
+                nodeId,
+                incarnation,
+                host,
+                startedAt,
+                lastHeartbeat,
+                heartbeatAge,
+                groups,
+                capacityFree,
+                ClusterProtocol.CURRENT);
     }
 
     /** The capacity a stopping node announces: assign it nothing more. */

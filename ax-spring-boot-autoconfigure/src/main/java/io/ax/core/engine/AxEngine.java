@@ -620,6 +620,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         endWriter.start();
         threads.start();
         try {
+            membership.checkProtocol(); // before this node writes anything beside nodes of another version
             new Recovery(stores, clock, nodeId, tasks, taskRegistry.paused(), dispatcher, poller, runner, this::after)
                     .run();
             prefetcher.start();

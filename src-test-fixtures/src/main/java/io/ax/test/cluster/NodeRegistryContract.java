@@ -3,8 +3,10 @@ package io.ax.test.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
+import io.ax.core.cluster.ClusterProtocol;
 import io.ax.core.cluster.NodeIdInUseException;
 import io.ax.core.cluster.NodeInfo;
 import io.ax.core.cluster.NodeRegistry;
@@ -68,6 +70,18 @@ public abstract class NodeRegistryContract {
             assertThat(n.heartbeatAge()).isGreaterThanOrEqualTo(Duration.ZERO).isLessThan(LONG);
             assertThat(n.aliveWithin(LONG)).isTrue();
         });
+    }
+
+    @Test
+    void aNodeIsListedWithTheClusterProtocolItRegisteredAndARegistrationAgainRecordsItsNewOne() {
+        registry.register(new NodeInfo("n1", "inc-1", "host-1", T0, Set.of("default"), 4, 7), LONG);
+        registry.register(node("n2", "inc-1", "host-2"), LONG);
+        assertThat(registry.nodes())
+                .extracting(NodeStatus::nodeId, NodeStatus::protocol)
+                .containsExactly(tuple("n1", 7), tuple("n2", ClusterProtocol.CURRENT));
+
+        registry.register(new NodeInfo("n1", "inc-1", "host-1", T0, Set.of("default"), 4, 8), LONG);
+        assertThat(registry.nodes()).extracting(NodeStatus::protocol).containsExactly(8, ClusterProtocol.CURRENT);
     }
 
     @Test
