@@ -74,7 +74,7 @@ public final class AxAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     InstanceStore axInstanceStore(AxProperties properties) {
-        return new InMemoryInstanceStore(properties.getMemory().getMaxFinishedInstances());
+        return new InMemoryInstanceStore(maxFinishedInstances(properties));
     }
 
     /** Without Redis: the store's table, or this JVM's keys for a store without one. */
@@ -128,27 +128,68 @@ public final class AxAutoConfiguration {
         boolean springVirtual = Threading.VIRTUAL.isActive(environment);
         Map<String, PoolSettings> pools = new LinkedHashMap<>();
         properties.getPools().forEach((group, pool) -> pools.put(group, poolSettings(group, pool, springVirtual)));
+        // each value is checked here, so that one the engine refuses is reported by its property, not its field
+        AxProperties.Misfire misfire = properties.getMisfire();
+        AxProperties.Prefetch prefetch = properties.getPrefetch();
+        AxProperties.Clock clockSettings = properties.getClock();
         AxEngineBuilder builder = AxEngine.builder()
                 .store(store)
                 .router(router)
                 .clock(clock)
                 .nodeId(NodeIds.resolve(properties.getNodeId()))
-                .tick(properties.getWheel().getTick())
+                .tick(SettingChecks.positive(
+                        "ax.wheel.tick", properties.getWheel().getTick(), "the resolution of the time wheel", "1ms"))
                 .timers(timers)
                 .pools(pools)
                 .defaultPool(poolSettings("default", new AxProperties.Pool(), springVirtual))
                 .shutdownAwait(properties.getShutdown().getAwait())
-                .rejectionBackoff(properties.getDispatch().getRejectionBackoff())
-                .misfireThreshold(properties.getMisfire().getThreshold())
-                .maxCatchUp(properties.getMisfire().getMaxCatchUp())
-                .prefetchWindow(properties.getPrefetch().getWindow())
-                .prefetchPage(properties.getPrefetch().getPageSize())
-                .prefetchLimit(properties.getPrefetch().getMaxInstances())
-                .memoryRetention(properties.getMemory().getMaxFinishedInstances())
+                .rejectionBackoff(SettingChecks.positive(
+                        "ax.dispatch.rejection-backoff",
+                        properties.getDispatch().getRejectionBackoff(),
+                        "how long an instance rejected by a full pool waits before it is dispatched again",
+                        "1s"))
+                .misfireThreshold(SettingChecks.positive(
+                        "ax.misfire.threshold",
+                        misfire.getThreshold(),
+                        "how late a recurring fire may be before it counts as missed",
+                        "5s"))
+                .maxCatchUp(SettingChecks.atLeast(
+                        1,
+                        "ax.misfire.max-catch-up",
+                        misfire.getMaxCatchUp(),
+                        "the most instances a FIRE_ALL misfire policy creates for the missed fire times of a task",
+                        "100"))
+                .prefetchWindow(SettingChecks.positive(
+                        "ax.prefetch.window",
+                        prefetch.getWindow(),
+                        "how far ahead the wheel holds PERSISTENT instances",
+                        "60s"))
+                .prefetchPage(SettingChecks.atLeast(
+                        1,
+                        "ax.prefetch.page-size",
+                        prefetch.getPageSize(),
+                        "how many instances one read of the window returns at most",
+                        "5000"))
+                .prefetchLimit(SettingChecks.atLeast(
+                        1,
+                        "ax.prefetch.max-instances",
+                        prefetch.getMaxInstances(),
+                        "how many loaded instances the wheel holds at most",
+                        "100000"))
+                .memoryRetention(maxFinishedInstances(properties))
                 .payloadCodec(payloadCodec.getIfAvailable(PayloadCodec::none))
                 .maxPayloadSize((int) properties.getPayload().getMaxSize().toBytes())
-                .clockJumpThreshold(properties.getClock().getJumpThreshold())
-                .clockPause(properties.getClock().getPause())
+                .clockJumpThreshold(SettingChecks.positive(
+                        "ax.clock.jump-threshold",
+                        clockSettings.getJumpThreshold(),
+                        "the largest difference between how far the wall clock and the monotonic clock moved that is"
+                                + " not a clock jump",
+                        "500ms"))
+                .clockPause(SettingChecks.notNegative(
+                        "ax.clock.pause",
+                        clockSettings.getPause(),
+                        "how long trigger decisions wait after a clock jump, 0s for not at all",
+                        "2s"))
                 .onDeadLetter(event -> deadLetterHandler.handle(event.deadLetter()))
                 .onClockJump(events::publishEvent)
                 .clusterSettings(clusterSettings(properties.getCluster()))
@@ -170,12 +211,17 @@ public final class AxAutoConfiguration {
         }
         builder.idempotency(idempotency);
         wakeUps.ifAvailable(builder::wakeUps); // Redis pub/sub; else the store's own
-        AxProperties.Clock clockSettings = properties.getClock();
         // the offset corrects the system clock; a clock of the application's own (a test's) is taken as it is
         if (clockSettings.isClusterOffset() && clock == AxClock.system()) {
             TimeReference reference = timeReference.getIfAvailable(() -> StoreDefaults.timeReference(store));
             if (reference != null) {
-                builder.clusterTime(reference, clockSettings.getOffsetRefresh());
+                builder.clusterTime(
+                        reference,
+                        SettingChecks.positive(
+                                "ax.clock.offset-refresh",
+                                clockSettings.getOffsetRefresh(),
+                                "how often the offset from the cluster's clock is measured again",
+                                "30s"));
             }
         }
         observers.orderedStream().forEach(builder::observer);
@@ -187,22 +233,14 @@ public final class AxAutoConfiguration {
 
     private static PoolSettings poolSettings(String group, AxProperties.Pool pool, boolean springVirtual) {
         String prefix = "ax.pools." + group;
-        if (pool.getThreads() < 1) {
-            throw new InvalidAxSettingsException(
-                    prefix,
-                    prefix + ".threads must be 1 or more, was " + pool.getThreads(),
-                    "Set " + prefix + ".threads to the number of attempts the group may run at once (the default is"
-                            + " 4).",
-                    null);
-        }
-        if (pool.getQueueCapacity() < 0) {
-            throw new InvalidAxSettingsException(
-                    prefix,
-                    prefix + ".queue-capacity must be 0 or more, was " + pool.getQueueCapacity(),
-                    "Set " + prefix + ".queue-capacity to how many started instances may wait for a thread (the"
-                            + " default is 1000).",
-                    null);
-        }
+        int threads = SettingChecks.atLeast(
+                1, prefix + ".threads", pool.getThreads(), "the number of attempts the group may run at once", "4");
+        int queueCapacity = SettingChecks.atLeast(
+                0,
+                prefix + ".queue-capacity",
+                pool.getQueueCapacity(),
+                "how many started instances may wait for a thread",
+                "1000");
         if (Boolean.TRUE.equals(pool.getVirtualThreads()) && !PoolSettings.virtualThreadsAvailable()) {
             throw new InvalidAxSettingsException(
                     prefix + ".virtual-threads",
@@ -212,17 +250,23 @@ public final class AxAutoConfiguration {
                             + " runs on platform threads).",
                     null);
         }
-        Duration overtake = pool.getOvertakeLimit();
-        if (overtake == null || overtake.isZero() || overtake.isNegative()) {
-            throw new InvalidAxSettingsException(
-                    prefix,
-                    prefix + ".overtake-limit must be positive, was " + overtake,
-                    "Set " + prefix + ".overtake-limit to how long a waiting instance may be overtaken by higher"
-                            + " priorities (the default is 30s).",
-                    null);
-        }
+        Duration overtake = SettingChecks.positive(
+                prefix + ".overtake-limit",
+                pool.getOvertakeLimit(),
+                "how long a waiting instance may be overtaken by higher priorities",
+                "30s");
         boolean virtual = pool.getVirtualThreads() != null ? pool.getVirtualThreads() : springVirtual;
-        return new PoolSettings(pool.getThreads(), pool.getQueueCapacity(), virtual, overtake);
+        return new PoolSettings(threads, queueCapacity, virtual, overtake);
+    }
+
+    /** Read by the in-memory store and, for MEMORY instances, by the engine on any store. */
+    private static int maxFinishedInstances(AxProperties properties) {
+        return SettingChecks.atLeast(
+                1,
+                "ax.memory.max-finished-instances",
+                properties.getMemory().getMaxFinishedInstances(),
+                "how many finished instances (with their audit trails) the in-memory store remembers",
+                "10000");
     }
 
     private static ClusterSettings clusterSettings(AxProperties.Cluster c) {

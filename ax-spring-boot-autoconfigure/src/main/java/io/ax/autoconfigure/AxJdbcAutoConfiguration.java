@@ -4,6 +4,7 @@ import io.ax.core.engine.AttemptTransactions;
 import io.ax.core.store.InstanceStore;
 import io.ax.jdbc.JdbcAttemptTransactions;
 import io.ax.jdbc.JdbcInstanceStore;
+import java.time.Duration;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.springframework.beans.factory.ObjectProvider;
@@ -35,6 +36,9 @@ import org.springframework.transaction.support.TransactionSynchronizationUtils;
 @EnableConfigurationProperties(AxProperties.class)
 public final class AxJdbcAutoConfiguration {
 
+    /** Below Connection.setNetworkTimeout's limit, Integer.MAX_VALUE milliseconds (24.8 days). */
+    private static final Duration MAX_NETWORK_TIMEOUT = Duration.ofDays(24);
+
     @Bean
     @ConditionalOnMissingBean
     InstanceStore axInstanceStore(DataSource dataSource, AxProperties properties) {
@@ -44,8 +48,23 @@ public final class AxJdbcAutoConfiguration {
             throw new IllegalStateException("The AX JDBC store writes dead letters as JSON and needs Jackson 3"
                     + " (tools.jackson.core:jackson-databind) on the class path; ax-spring-boot-starter brings it");
         }
+        Duration networkTimeout = networkTimeout(jdbc); // before the tables are touched
         JdbcSchemaInitializer.initialize(dataSource, jdbc.getTablePrefix(), jdbc.getInitializeSchema());
-        return new JdbcInstanceStore(dataSource, jdbc.getTablePrefix(), jdbc.getNetworkTimeout());
+        return new JdbcInstanceStore(dataSource, jdbc.getTablePrefix(), networkTimeout);
+    }
+
+    /** The store checks it too, but names neither the default nor its limit; a bad value stops start-up here. */
+    private static Duration networkTimeout(AxProperties.Jdbc jdbc) {
+        Duration timeout = jdbc.getNetworkTimeout();
+        if (timeout == null || timeout.isNegative() || timeout.compareTo(MAX_NETWORK_TIMEOUT) > 0) {
+            throw SettingChecks.invalid(
+                    "ax.jdbc.network-timeout",
+                    "must be between 0s and 24d, was " + timeout,
+                    "how long each of AX's statements waits at most for the database's answer, 0s for the driver's"
+                            + " own timeout",
+                    "10s");
+        }
+        return timeout;
     }
 
     /**

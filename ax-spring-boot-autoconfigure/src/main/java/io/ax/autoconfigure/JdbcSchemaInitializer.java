@@ -21,7 +21,16 @@ final class JdbcSchemaInitializer {
     private JdbcSchemaInitializer() {}
 
     static void initialize(DataSource dataSource, String prefix, AxProperties.InitializeSchema mode) {
-        JdbcSchema.checkPrefix(prefix);
+        try {
+            JdbcSchema.checkPrefix(prefix);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidAxSettingsException(
+                    "ax.jdbc",
+                    e.getMessage(),
+                    "Set ax.jdbc.table-prefix to a letter followed by up to 29 letters, digits or underscores (the"
+                            + " default is ax_).",
+                    e);
+        }
         boolean migrate = switch (mode) {
             case ALWAYS -> true;
             case NEVER -> false;
