@@ -3,22 +3,31 @@ package io.ax.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.jayway.jsonpath.JsonPath;
 import io.ax.core.AxContext;
 import io.ax.core.AxJob;
 import io.ax.core.AxScheduler;
 import io.ax.core.InstanceState;
 import io.ax.core.ScheduleRequest;
+import io.ax.core.TaskInstance;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.WorkflowGraph;
 import io.ax.core.store.InstanceStore;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -48,9 +57,11 @@ import org.springframework.context.annotation.Bean;
 /**
  * The dashboard in a real browser: headless Chromium (Debian's {@code chromium} and {@code chromium-driver}) against
  * the sample application on a random port. An operator pauses a task, finds a DEAD instance by its state, reads its
- * payload and error (both hostile markup, shown as text and never run) and replays it until it succeeds; a viewer
- * sees the same pages without a single write button. Both sign in through the sample's form login (its users, with
- * passwords of this test). Each page is saved as a screenshot under {@code target/dashboard/}.
+ * payload and error (both hostile markup, shown as text and never run) and replays it until it succeeds, and cancels
+ * a waiting instance from its page; the tasks page says each trigger in words, what ended last and the success rate;
+ * a task's charts show its own day; a step's instance links to its workflow run; a viewer sees the same pages without
+ * a single write button. Both sign in through the sample's form login (its users, with passwords of this test). Each
+ * page is saved as a screenshot under {@code target/dashboard/}.
  *
  * <p>Without Chromium the test is skipped with the reason, unless {@code AX_TEST_SERVICES=required} (CI), where it
  * fails. The driver is the local one: nothing is downloaded at test time.
@@ -80,6 +91,9 @@ class DashboardBrowserTest {
             user -> user.equals("operator") ? OPERATOR_PASSWORD : VIEWER_PASSWORD;
 
     private static final Duration BOUND = Duration.ofSeconds(20);
+
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(BOUND).build();
 
     private static WebDriver browser;
 
@@ -170,7 +184,6 @@ class DashboardBrowserTest {
         open("#/tasks");
         waitFor(By.cssSelector("tr[data-task=heartbeat]"));
         assertThat(taskNames()).contains("heartbeat", "tick", "flaky", "doomed", "slow", "closeUnpaidOrder", "echo");
-        screenshot("tasks");
 
         click(By.cssSelector("tr[data-task=heartbeat] button[data-action=pause]"));
         waitFor(By.cssSelector("tr[data-task=heartbeat] [data-paused=true]"));
@@ -339,7 +352,8 @@ class DashboardBrowserTest {
                 .last()
                 .isEqualTo(java.util.Map.of("region", "us", "api-token", "s3cr3t"))
                 .as("the secret kept its value, the region took the typed one");
-        screenshot("task");
+        waitFor(By.cssSelector("[data-task-detail=report] tr[data-instance-row][data-state=SUCCESS]"));
+        screenshot("task", 1100); // tall enough for the form, the facts and the charts
 
         echo.fixed.set(true);
         open("#/task/echo");
@@ -417,6 +431,153 @@ class DashboardBrowserTest {
                 .until(d -> !d.findElements(By.cssSelector("[data-chart=outcomes] rect[data-outcome=deadLetters]"))
                         .isEmpty());
         screenshot("task-activity");
+
+        click(By.cssSelector("[data-task-detail=echo] .window-switch a[data-window=day]"));
+        awaitDayCharts("[data-task-detail=echo]");
+        assertThat(browser.getCurrentUrl()).endsWith("#/task/echo?window=day");
+        assertThat(text(By.cssSelector("[data-task-detail=echo] [data-chart=fires]")))
+                .contains("Fires per 10 minutes, last day");
+        new WebDriverWait(browser, BOUND)
+                .ignoring(StaleElementReferenceException.class)
+                .until(d -> !d.findElements(By.cssSelector(
+                                "[data-task-detail=echo] .activity[data-window=day] rect[data-outcome=deadLetters]"))
+                        .isEmpty());
+
+        open("#/task/heartbeat?window=day");
+        awaitDayCharts("[data-task-detail=heartbeat]");
+        new WebDriverWait(browser, BOUND)
+                .ignoring(StaleElementReferenceException.class)
+                .until(d -> !d.findElements(By.cssSelector(
+                                "[data-task-detail=heartbeat] .activity[data-window=day] rect[data-outcome=successes]"))
+                        .isEmpty());
+        assertThat(browser.findElements(By.cssSelector("[data-chart=outcomes] rect[data-outcome=deadLetters]")))
+                .as("the day of heartbeat, which never fails, has none of echo's dead letters")
+                .isEmpty();
+    }
+
+    @Test
+    @Order(12)
+    void theTasksPageSaysEachTriggerInWordsWhatEndedLastAndTheSuccessRate() {
+        echo.fixed.set(true);
+        String succeeded = scheduler.triggerNow("echo");
+        await().atMost(BOUND)
+                .until(() -> store.find(succeeded)
+                        .map(i -> i.state() == InstanceState.SUCCESS)
+                        .orElse(false));
+        String dead = deadHostileInstance(); // echo has succeeded and failed; what ended last died
+        signIn("operator");
+        open("#/tasks");
+
+        WebElement heartbeat = waitFor(By.cssSelector("tr[data-task=heartbeat] td[data-label=Trigger]"));
+        assertThat(heartbeat.getText()).isEqualTo("every 5 seconds, UTC");
+        assertThat(heartbeat.getDomAttribute("title"))
+                .as("the exact trigger, on hover")
+                .isEqualTo("cron '0/5 * * * * ?' in UTC");
+        assertThat(text(By.cssSelector("tr[data-task=tick] td[data-label=Trigger]")))
+                .isEqualTo("every 3 seconds");
+        assertThat(text(By.cssSelector("tr[data-task=doomed] td[data-label=Trigger]")))
+                .isEqualTo("every 1 minute after the previous run ends, the first 2 seconds after start");
+
+        // the last that ended, with its outcome and how long it ran, not the next fire that waits
+        String echoTask = endpoint("/actuator/ax/tasks/echo");
+        Number took = JsonPath.<List<Number>>read(echoTask, "$.lastInstances[?(@.id == '" + dead + "')].durationMillis")
+                .get(0);
+        new WebDriverWait(browser, BOUND)
+                .ignoring(StaleElementReferenceException.class)
+                .until(d -> !d.findElements(
+                                By.cssSelector("tr[data-task=echo] td.last a[href='#/instance/" + dead + "']"))
+                        .isEmpty());
+        assertThat(attributes(By.cssSelector("tr[data-task=echo] td.last [data-state]"), "data-state"))
+                .containsExactly("DEAD");
+        assertThat(text(By.cssSelector("tr[data-task=echo] td.last"))).endsWith(" in " + millis(took.longValue()));
+        assertThat(attributes(By.cssSelector("tr[data-task=heartbeat] td.last [data-state]"), "data-state"))
+                .as("a cron task's next fire is SCHEDULED; what ended last succeeded")
+                .containsExactly("SUCCESS");
+        assertThat(attributes(By.cssSelector("tr[data-task=doomed] td.last [data-state]"), "data-state"))
+                .as("a task that just died must not look fine")
+                .containsExactly("DEAD");
+
+        assertThat(attributes(By.cssSelector("tr[data-task=heartbeat] td[data-rate]"), "data-rate"))
+                .containsExactly("100 %");
+        assertThat(attributes(By.cssSelector("tr[data-task=doomed] td[data-rate]"), "data-rate"))
+                .containsExactly("0 %");
+        // its rate and counts as the endpoint has them
+        new WebDriverWait(browser, BOUND)
+                .ignoring(StaleElementReferenceException.class)
+                .until(d -> d.findElement(By.cssSelector("tr[data-task=echo] td[data-rate]"))
+                        .getText()
+                        .equals(rateAndCounts(endpoint("/actuator/ax/tasks/echo"))));
+        assertThat(text(By.cssSelector("tr[data-task=echo] td[data-rate]")))
+                .as("some succeeded, some failed")
+                .doesNotStartWith("0 %")
+                .doesNotStartWith("100 %");
+        screenshot("tasks");
+    }
+
+    @Test
+    @Order(13)
+    void aStepsInstancePageLinksToItsWorkflowRunWhichTheWorkflowsPageMarksAndColoursBy() {
+        String older = scheduler.triggerNow("export");
+        awaitRun("export", older, "succeeded");
+        String newer = scheduler.triggerNow("export");
+        awaitRun("export", newer, "succeeded");
+        String upload = store.findByKey("upload", TaskInstance.runKey(older))
+                .map(TaskInstance::id)
+                .orElseThrow();
+        assertThat(JsonPath.<String>read(endpoint("/actuator/ax/instances/" + upload), "$.runId"))
+                .as("the endpoint names the step's run")
+                .isEqualTo(older);
+        signIn("viewer");
+
+        open("#/instance/" + upload);
+        assertThat(waitFor(By.cssSelector("#run a[data-run]")).getText()).isEqualTo(older);
+        click(By.cssSelector("#run a[data-run]"));
+
+        waitFor(By.cssSelector("[data-workflow=export] tr[data-run='" + older + "'][data-selected=true]"));
+        assertThat(browser.getCurrentUrl()).endsWith("#/workflows?run=" + older);
+        assertThat(attributes(By.cssSelector("tr[data-selected]"), "data-run"))
+                .as("only the run of the step is marked, not the newer one")
+                .containsExactly(older);
+        assertThat(attributes(By.cssSelector("[data-workflow=export] [data-coloured-by]"), "data-coloured-by"))
+                .as("the picture shows that run")
+                .containsExactly(older);
+        assertThat(stepStates("export")).containsOnly("SUCCESS");
+        screenshot("workflow-run");
+
+        open("#/workflows?run=" + upload);
+        assertThat(waitFor(By.cssSelector("[data-run-not-listed]")).getText())
+                .as("an id that is no run listed here is said to be so")
+                .startsWith("Run " + upload + " is not among the newest runs listed here");
+        assertThat(browser.findElements(By.cssSelector("tr[data-selected]"))).isEmpty();
+    }
+
+    @Test
+    @Order(14)
+    void anOperatorCancelsAScheduledInstanceFromItsPage() {
+        String id = scheduler.schedule(
+                ScheduleRequest.of("echo").after(Duration.ofHours(1)).payload("not needed after all"));
+        await().atMost(BOUND)
+                .until(() -> store.find(id)
+                        .map(i -> i.state() == InstanceState.SCHEDULED)
+                        .orElse(false));
+        signIn("operator");
+
+        open("#/instance/" + id);
+        waitFor(By.cssSelector("#instance-state [data-state=SCHEDULED]"));
+        click(By.cssSelector("[data-instance-detail] button[data-action=cancel]"));
+
+        waitFor(By.cssSelector("#instance-state [data-state=CANCELLED]"));
+        assertThat(text(By.id("notice"))).isEqualTo("Instance " + id + " cancelled");
+        assertThat(browser.findElements(By.cssSelector("button[data-action=cancel]")))
+                .as("a cancelled instance cannot be cancelled again")
+                .isEmpty();
+        assertThat(browser.findElements(By.cssSelector("#timeline li[data-to]")))
+                .last()
+                .satisfies(li -> assertThat(li.getDomAttribute("data-to")).isEqualTo("CANCELLED"))
+                .satisfies(li -> assertThat(li.getText()).contains("cancelled by operator 'operator'"));
+        assertThat(JsonPath.<String>read(endpoint("/actuator/ax/instances/" + id), "$.state"))
+                .isEqualTo("CANCELLED");
+        assertThat(store.find(id).orElseThrow().state()).isEqualTo(InstanceState.CANCELLED);
     }
 
     // ---- helpers ----------------------------------------------------------------------------------------------
@@ -432,6 +593,53 @@ class DashboardBrowserTest {
                                 && store.deadLetters(0, 200).stream()
                                         .anyMatch(d -> d.instanceId().equals(id)));
         return id;
+    }
+
+    /** The 144 ten-minute bars of a day's fires in the page part {@code scope}. */
+    private void awaitDayCharts(String scope) {
+        new WebDriverWait(browser, BOUND)
+                .ignoring(StaleElementReferenceException.class)
+                .until(d -> d.findElements(By.cssSelector(
+                                        scope + " .activity[data-window=day] [data-chart=fires] svg rect"))
+                                .size()
+                        == 144);
+    }
+
+    /** What a script reads from the {@code ax} endpoint as a viewer, over HTTP Basic. */
+    private String endpoint(String path) {
+        String viewer =
+                Base64.getEncoder().encodeToString(("viewer:" + VIEWER_PASSWORD).getBytes(StandardCharsets.UTF_8));
+        HttpRequest request = HttpRequest.newBuilder(URI.create(url(path)))
+                .header("Authorization", "Basic " + viewer)
+                .header("Accept", "application/json")
+                .timeout(BOUND)
+                .build();
+        try {
+            HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).as(path + ": " + response.body()).isEqualTo(200);
+            return response.body();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A task's success rate and counts as the tasks page writes them, from the endpoint's answer for the task. */
+    private static String rateAndCounts(String task) {
+        long ok = JsonPath.<Number>read(task, "$.successes").longValue();
+        long failed = JsonPath.<Number>read(task, "$.failures").longValue();
+        long dead = JsonPath.<Number>read(task, "$.deadLetters").longValue();
+        String rate = ok + failed == 0 ? "—" : (100 * ok / (ok + failed)) + " %";
+        return rate + "\n" + ok + " / " + failed + " / " + dead;
+    }
+
+    /** A duration as the pages write it: milliseconds below a second, tenths of seconds below two minutes. */
+    private static String millis(long ms) {
+        return ms < 1_000
+                ? ms + " ms"
+                : ms < 120_000 ? String.format(Locale.ROOT, "%.1f s", ms / 1000.0) : Math.round(ms / 60_000.0) + " min";
     }
 
     /** Signs in through the sample's form login, as a person would; the dashboard is where it lands. */
@@ -563,6 +771,17 @@ class DashboardBrowserTest {
                         .filter(a -> !"search".equals(a))
                         .toList())
                 .isEmpty();
+    }
+
+    /** A screenshot of a window {@code height} pixels tall, which is then given its usual size again. */
+    private static void screenshot(String name, int height) {
+        org.openqa.selenium.Dimension usual = browser.manage().window().getSize();
+        browser.manage().window().setSize(new org.openqa.selenium.Dimension(usual.getWidth(), height));
+        try {
+            screenshot(name);
+        } finally {
+            browser.manage().window().setSize(usual);
+        }
     }
 
     private static void screenshot(String name) {

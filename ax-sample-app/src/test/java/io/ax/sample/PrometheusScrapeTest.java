@@ -38,7 +38,8 @@ class PrometheusScrapeTest {
             "ax_backlog_oldest_seconds ",
             "ax_leader ",
             "ax_clock_jumps_total{",
-            "ax_node_received_total{");
+            "ax_node_received_total{",
+            "ax_partitions_owned ");
 
     @LocalServerPort
     int port;
@@ -59,11 +60,7 @@ class PrometheusScrapeTest {
 
     @Test
     void everyMetricTheReadmesAlertRulesNameIsInTheScrape() throws Exception {
-        String readme = java.nio.file.Files.readString(java.nio.file.Path.of("..", "README.md"));
-        int marker = readme.indexOf("<!-- alert rules:");
-        assertThat(marker).as("the alert rules in the README").isNotNegative();
-        int start = readme.indexOf("```yaml", marker);
-        String rules = readme.substring(start, readme.indexOf("```", start + 7));
+        String rules = alertRules();
         java.util.Set<String> metrics = new java.util.TreeSet<>();
         java.util.regex.Matcher m =
                 java.util.regex.Pattern.compile("\\b(ax_[a-z_]+)\\b").matcher(rules);
@@ -75,6 +72,36 @@ class PrometheusScrapeTest {
                 await().atMost(BOUND).until(this::scrape, s -> metrics.stream().allMatch(name -> hasSeries(s, name)));
         assertThat(metrics)
                 .allSatisfy(name -> assertThat(hasSeries(scrape, name)).as(name).isTrue());
+    }
+
+    @Test
+    void theRuleOnUnownedPartitionsStaysQuietWhileTheOnlyNodeOwnsEveryPartition() throws Exception {
+        java.util.regex.Matcher rule = java.util.regex.Pattern.compile("expr: sum\\(ax_partitions_owned\\) < (\\d+)\n")
+                .matcher(alertRules());
+        assertThat(rule.find()).as("the README's rule on unowned partitions").isTrue();
+        java.util.regex.Pattern owned = java.util.regex.Pattern.compile("\nax_partitions_owned (\\d+)\\.0\n");
+
+        String scrape = await().atMost(BOUND)
+                .until(
+                        this::scrape,
+                        s -> owned.matcher(s)
+                                .results()
+                                .anyMatch(m -> !m.group(1).equals("0")));
+
+        java.util.regex.Matcher sample = owned.matcher(scrape);
+        assertThat(sample.find()).isTrue();
+        assertThat(sample.group(1))
+                .as("a node alone owns every partition: the rule's count is the sample's partition count")
+                .isEqualTo(rule.group(1));
+    }
+
+    /** The Prometheus alert rules the README gives, as YAML. */
+    private static String alertRules() throws IOException {
+        String readme = java.nio.file.Files.readString(java.nio.file.Path.of("..", "README.md"));
+        int marker = readme.indexOf("<!-- alert rules:");
+        assertThat(marker).as("the alert rules in the README").isNotNegative();
+        int start = readme.indexOf("```yaml", marker);
+        return readme.substring(start, readme.indexOf("```", start + 7));
     }
 
     /** Whether the scrape has a series of that name (with labels or without). */

@@ -659,7 +659,8 @@
               + (i.priority !== null && i.priority !== undefined ? ', priority ' + i.priority + ' (its own)' : '')),
             h('dt', {}, 'Key'), h('dd', {class: 'mono'}, i.key || '—'),
             h('dt', {}, 'Workflow run'), h('dd', {id: 'run'},
-              i.runId ? h('a', {href: '#/workflows', class: 'mono', 'data-run': i.runId}, i.runId) : '—')),
+              i.runId ? h('a', {href: '#/workflows?run=' + seg(i.runId), class: 'mono', 'data-run': i.runId}, i.runId)
+                : '—')),
           actions.length ? h('div', {class: 'actions'}, actions) : null,
           h('h2', {}, 'Attempts'),
           (i.attempts || []).length
@@ -722,7 +723,10 @@
     };
   }
 
-  function workflowsPage() {
+  /** Every workflow with its recent runs; ?run= (the link of a step's instance) marks that run and colours by it. */
+  function workflowsPage(params) {
+    const chosen = params.get('run');
+    let scrolled = false;
     return {
       title: 'Workflows',
       async load() {
@@ -731,7 +735,22 @@
           return h('p', {class: 'muted', 'data-empty': 'true'},
             'No workflow: a task that depends on another (dependsOn) makes one.');
         }
-        return h('div', {}, workflows.map(workflowSection));
+        const listed = chosen && workflows.some(w => (w.runs || []).some(r => r.runId === chosen));
+        const content = h('div', {},
+          chosen && !listed ? h('p', {class: 'notice', 'data-run-not-listed': chosen}, 'Run ' + chosen
+            + ' is not among the newest runs listed here; it began with instance ', instanceLink(chosen), '.') : null,
+          workflows.map(w => workflowSection(w, chosen)));
+        if (listed && !scrolled) {
+          // once, after the first draw: the polls that follow must not pull the page back under the reader
+          scrolled = true;
+          setTimeout(() => {
+            const row = content.querySelector('tr[data-selected]');
+            if (row && row.isConnected) {
+              row.scrollIntoView({block: 'center'});
+            }
+          }, 0);
+        }
+        return content;
       }
     };
   }
@@ -744,11 +763,15 @@
     return ['CREATED', 'SCHEDULED'].includes((run.steps || {})[root]);
   }
 
-  function workflowSection(w) {
-    const newest = (w.runs || []).find(r => !waiting(r, w.root));
+  function workflowSection(w, chosen) {
+    const picked = (w.runs || []).find(r => r.runId === chosen);
+    // the picture is coloured by the run the reader came for, else by the newest that has started
+    const shown = picked || (w.runs || []).find(r => !waiting(r, w.root));
     const rows = (w.runs || []).map(r => {
       const state = waiting(r, w.root) ? 'waiting' : r.state;
-      return h('tr', {'data-run': r.runId, 'data-state': state},
+      const mine = r.runId === chosen;
+      return h('tr', {'data-run': r.runId, 'data-state': state, 'data-selected': mine ? 'true' : null,
+        class: mine ? 'selected' : null},
         h('td', {}, instanceLink(r.runId)),
         h('td', {}, time(r.startedAt)),
         h('td', {}, stateBadge(state)),
@@ -757,10 +780,12 @@
     });
     return h('section', {class: 'workflow', 'data-workflow': w.root},
       h('h2', {}, w.root),
-      h('div', {class: 'dag'}, dagPicture(w, newest ? newest.steps || {} : {})),
-      h('p', {class: 'muted', 'data-coloured-by': newest ? newest.runId : null}, newest
-        ? 'Colours: each step in the newest run that has started, ' + newest.runId + ' (' + newest.state + ').'
-        : 'No run has started yet: a run starts when ' + w.root + ' fires.'),
+      h('div', {class: 'dag'}, dagPicture(w, shown ? shown.steps || {} : {})),
+      h('p', {class: 'muted', 'data-coloured-by': shown ? shown.runId : null}, picked
+        ? 'Colours: each step in run ' + picked.runId + ' (' + picked.state + '), marked below.'
+        : shown
+          ? 'Colours: each step in the newest run that has started, ' + shown.runId + ' (' + shown.state + ').'
+          : 'No run has started yet: a run starts when ' + w.root + ' fires.'),
       rows.length ? table(['Run', 'Started', 'State'].concat(w.nodes), rows) : null);
   }
 

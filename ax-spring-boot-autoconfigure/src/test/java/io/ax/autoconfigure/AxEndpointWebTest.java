@@ -89,7 +89,7 @@ class AxEndpointWebTest {
         assertThat(answer.<String>read("$.clock.status")).isEqualTo("ok");
         assertThat(answer.<Integer>read("$.clock.jumps")).isZero();
         assertThat(answer.<Integer>read("$.deadLetters")).isNotNegative();
-        assertThat(answer.<Integer>read("$.tasks")).isEqualTo(6);
+        assertThat(answer.<Integer>read("$.tasks")).isEqualTo(8);
         assertThat(answer.<Integer>read("$.partitions.count")).isEqualTo(256);
         assertThat(answer.<Integer>read("$.partitions.owned"))
                 .as("a node alone owns them all")
@@ -106,7 +106,15 @@ class AxEndpointWebTest {
 
         assertThat(answer.status()).isEqualTo(200);
         assertThat(answer.<List<String>>read("$.tasks[*].name"))
-                .containsExactly("busy", "configured", "doomed", "handler", "report", "waiting");
+                .containsExactly(
+                        "busy",
+                        "configured",
+                        "doomed",
+                        "handler",
+                        "report",
+                        "waiting",
+                        "workflow-root",
+                        "workflow-step");
         assertThat(answer.<String>read("$.tasks[4].trigger")).isEqualTo("cron '0 0 3 * * ?' in Europe/Berlin");
         assertThat(answer.<String>read("$.tasks[4].triggerInWords")).isEqualTo("at 03:00 every day, Europe/Berlin");
         assertThat(answer.<String>read("$.tasks[4].zone")).isEqualTo("Europe/Berlin");
@@ -240,6 +248,51 @@ class AxEndpointWebTest {
     }
 
     @Test
+    void theOverviewOfOneTaskOverADayCountsThatTaskAloneInTenMinuteBuckets() {
+        Instant threeHoursAgo =
+                Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MINUTES).minus(Duration.ofHours(3));
+        String writer = "w-" + java.util.UUID.randomUUID();
+        ActivityStore activity = store.activity().orElseThrow();
+        activity.save(List.of(
+                new ActivityRow(threeHoursAgo, "handler", "other-node", writer, 5_000, 5_000, 0, 0, 0, "3:5000"),
+                new ActivityRow(threeHoursAgo, "waiting", "other-node", writer, 70_000, 0, 70_000, 0, 0, "3:70000")));
+        try {
+            Http.Answer day = http.get("/actuator/ax/overview?task=handler&window=day");
+            Http.Answer hour = http.get("/actuator/ax/overview?task=handler");
+            Http.Answer unknown = http.get("/actuator/ax/overview?task=nope&window=day");
+
+            assertThat(day.status()).isEqualTo(200);
+            assertThat(day.<String>read("$.task")).isEqualTo("handler");
+            assertThat(day.<String>read("$.window")).isEqualTo("day");
+            assertThat(day.<Integer>read("$.bucketMinutes")).isEqualTo(10);
+            List<String> starts = day.read("$.buckets[*].start");
+            assertThat(starts).hasSize(144);
+            int at = 0;
+            for (int i = 0; i < starts.size(); i++) {
+                if (!Instant.parse(starts.get(i)).isAfter(threeHoursAgo)) {
+                    at = i;
+                }
+            }
+            assertThat(day.<Integer>read("$.buckets[" + at + "].fires"))
+                    .as("the ten minutes that hold the other node's minute of handler, three hours ago")
+                    .isBetween(5_000, 5_999);
+            assertThat(sum(day, "$.buckets[*].fires"))
+                    .as("handler's fires, without the other task's")
+                    .isBetween(5_000, 69_999);
+            assertThat(sum(day, "$.buckets[*].failures"))
+                    .as("handler never fails: the other task's failures are not counted")
+                    .isZero();
+            assertThat(sum(hour, "$.buckets[*].fires"))
+                    .as("three hours ago is outside the last hour")
+                    .isLessThan(5_000);
+            assertThat(unknown.status()).isEqualTo(404);
+            assertThat(unknown.<String>read("$.message")).isEqualTo("Unknown task 'nope'");
+        } finally {
+            activity.deleteBefore(Instant.now().plus(Duration.ofDays(1)), 10_000);
+        }
+    }
+
+    @Test
     void anOverviewOfAnUnknownTaskOrWindowIsRefusedWithAMessage() {
         Http.Answer task = http.get("/actuator/ax/overview?task=nope");
         Http.Answer window = http.get("/actuator/ax/overview?window=week");
@@ -330,6 +383,30 @@ class AxEndpointWebTest {
         assertThat(answer.<String>read("$.runId"))
                 .as("doomed is in no workflow")
                 .isNull();
+    }
+
+    @Test
+    void aWorkflowStepNamesItsRunWhichTheWorkflowsListShows() {
+        String run = http.post("/actuator/ax/tasks/workflow-root/trigger").read("$.instanceId");
+        String step = await().atMost(BOUND)
+                .until(
+                        () -> store.findByKey("workflow-step", TaskInstance.runKey(run))
+                                .filter(i -> i.state() == InstanceState.SUCCESS)
+                                .map(TaskInstance::id),
+                        java.util.Optional::isPresent)
+                .orElseThrow();
+
+        Http.Answer answer = http.get("/actuator/ax/instances/" + step);
+
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.<String>read("$.task")).isEqualTo("workflow-step");
+        assertThat(answer.<String>read("$.runId")).as("the run it is a step of").isEqualTo(run);
+        assertThat(http.get("/actuator/ax/instances/" + run).<String>read("$.runId"))
+                .as("a root's run is its own id")
+                .isEqualTo(run);
+        assertThat(http.get("/actuator/ax/workflows")
+                        .<List<String>>read("$.workflows[?(@.root == 'workflow-root')].runs[*].runId"))
+                .contains(run);
     }
 
     @Test
@@ -617,6 +694,12 @@ class AxEndpointWebTest {
         void busy() throws InterruptedException {
             RELEASE.await(30, TimeUnit.SECONDS);
         }
+
+        @AxJob(name = "workflow-root", timeout = "5s")
+        void workflowRoot() {}
+
+        @AxJob(name = "workflow-step", dependsOn = "workflow-root", timeout = "5s")
+        void workflowStep() {}
     }
 
     private InstanceState state(String id) {
