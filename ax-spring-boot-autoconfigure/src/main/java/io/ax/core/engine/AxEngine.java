@@ -58,6 +58,7 @@ import io.ax.core.engine.work.InstanceRunner;
 import io.ax.core.engine.work.RunParams;
 import io.ax.core.engine.workflows.Workflows;
 import io.ax.core.engine.writes.ChangeStamps;
+import io.ax.core.engine.writes.Fence;
 import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.engine.writes.StateWriter;
 import io.ax.core.engine.writes.StoreRouter;
@@ -774,7 +775,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                     ex.attempt,
                     "returned: node " + nodeId + " stops before it started attempt " + ex.attempt,
                     null,
-                    0));
+                    Fence.NONE));
         }
         if (back.isEmpty()) {
             return;

@@ -14,6 +14,7 @@ import io.ax.core.engine.threads.Due;
 import io.ax.core.engine.threads.EngineThreads;
 import io.ax.core.engine.work.Claimer;
 import io.ax.core.engine.work.ExecutionPools;
+import io.ax.core.engine.writes.Fence;
 import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.engine.writes.StateWriter;
 import java.lang.System.Logger.Level;
@@ -312,18 +313,18 @@ final class Dispatcher {
                     full.add(due);
                     continue;
                 }
-                Transition assignment = terms.decided(
-                        new Transition(
-                                due.instanceId(),
-                                InstanceState.SCHEDULED,
-                                InstanceState.DISPATCHED,
-                                due.attempt(),
-                                nodeId,
-                                now,
-                                "assigned to node " + owner + (epoch > 0 ? " (epoch " + epoch + ")" : ""),
-                                due.scheduledTime()),
-                        owner,
-                        epoch);
+                Transition assignment = terms.fence(epoch)
+                        .assignedTo(
+                                new Transition(
+                                        due.instanceId(),
+                                        InstanceState.SCHEDULED,
+                                        InstanceState.DISPATCHED,
+                                        due.attempt(),
+                                        nodeId,
+                                        now,
+                                        "assigned to node " + owner + (epoch > 0 ? " (epoch " + epoch + ")" : ""),
+                                        due.scheduledTime()),
+                                owner);
                 ordered.add(assignment);
                 int claimAt = -1;
                 if (local) {
@@ -569,33 +570,33 @@ final class Dispatcher {
 
     /** The fire of a paused series: cancelled, and the series waits for the resume. */
     private Transition pausedFire(Due due, Instant now, long epoch) {
-        return terms.decided(
-                new Transition(
-                        due.instanceId(),
-                        InstanceState.SCHEDULED,
-                        InstanceState.CANCELLED,
-                        0,
-                        nodeId,
-                        now,
-                        "task '" + due.task().name() + "' is paused; its series goes on when it is resumed",
-                        due.scheduledTime()),
-                null,
-                epoch);
+        return terms.fence(epoch)
+                .assignedTo(
+                        new Transition(
+                                due.instanceId(),
+                                InstanceState.SCHEDULED,
+                                InstanceState.CANCELLED,
+                                0,
+                                nodeId,
+                                now,
+                                "task '" + due.task().name() + "' is paused; its series goes on when it is resumed",
+                                due.scheduledTime()),
+                        null);
     }
 
     private Transition skip(Due due, Instant now, String reason, long epoch) {
-        return terms.decided(
-                new Transition(
-                        due.instanceId(),
-                        InstanceState.SCHEDULED,
-                        InstanceState.SKIPPED,
-                        0,
-                        nodeId,
-                        now,
-                        reason,
-                        due.scheduledTime()),
-                null,
-                epoch);
+        return terms.fence(epoch)
+                .assignedTo(
+                        new Transition(
+                                due.instanceId(),
+                                InstanceState.SCHEDULED,
+                                InstanceState.SKIPPED,
+                                0,
+                                nodeId,
+                                now,
+                                reason,
+                                due.scheduledTime()),
+                        null);
     }
 
     /** Instances this node should run but found its pool full: dispatched again after the back-off, as one group. */
@@ -616,11 +617,11 @@ final class Dispatcher {
 
     /**
      * The next attempt of an instance this node takes over from a node that is gone ({@code takenFrom}, null for an
-     * instance no node owned), as the leader of {@code fence}: {@code from} -&gt; DISPATCHED -&gt; RUNNING in one
-     * group, then its pool; its fencing token carries that epoch. A full pool retries after the back-off.
+     * instance no node owned), as {@code fence}'s decision: {@code from} -&gt; DISPATCHED -&gt; RUNNING in one group,
+     * then its pool; its fencing token carries that fence's epoch. A full pool retries after the back-off.
      */
-    void dispatch(Due due, InstanceState from, int attempt, String takenFrom, long fence) {
-        dispatch(due, from, attempt, takenFrom, fence, fence);
+    void dispatch(Due due, InstanceState from, int attempt, String takenFrom, Fence fence) {
+        dispatch(due, from, attempt, takenFrom, fence, fence.epoch());
     }
 
     /**
@@ -628,10 +629,10 @@ final class Dispatcher {
      * its pool. Its fencing token carries {@code epoch}, the epoch of the instance's last assignment or takeover.
      */
     void dispatch(Due due, InstanceState from, int attempt, long epoch) {
-        dispatch(due, from, attempt, null, 0, epoch);
+        dispatch(due, from, attempt, null, Fence.NONE, epoch);
     }
 
-    private void dispatch(Due due, InstanceState from, int attempt, String takenFrom, long fence, long epoch) {
+    private void dispatch(Due due, InstanceState from, int attempt, String takenFrom, Fence fence, long epoch) {
         if (cutOff.getAsBoolean() && !InstanceIds.isMemory(due.instanceId())) {
             // cut off, this node's work may be taken over: a claim it would not start reads as a running attempt to
             // the takeover, which records it FAILED and uses up a retry that never ran. It asks again after the

@@ -8,9 +8,11 @@ import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
 import io.ax.core.clock.AxClock;
 import io.ax.core.engine.ownership.DecisionTerms;
+import io.ax.core.engine.ownership.Term;
 import io.ax.core.engine.threads.Due;
 import io.ax.core.engine.threads.EngineThreads;
 import io.ax.core.engine.workflows.Workflows;
+import io.ax.core.engine.writes.Fence;
 import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.engine.writes.StateWriter;
 import io.ax.core.store.InstanceStore;
@@ -241,9 +243,20 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
         }
     }
 
+    /**
+     * Writes the fires {@code term} decides (each fenced as its task's row is in that term), leaving out the others,
+     * and waits for them; then puts each written one due inside the prefetch window into the wheel.
+     */
     @Override
-    public void scheduleFires(List<Pending> pending, long epoch) {
-        scheduleDecided(pending.stream().map(p -> new Decided(p, epoch)).toList());
+    public void scheduleFires(List<Pending> pending, Term term) {
+        Map<Long, List<Decided>> byFence = new LinkedHashMap<>();
+        for (Pending p : pending) {
+            Fence fence = term.fenceFor(p.task().name());
+            if (fence.any()) {
+                byFence.computeIfAbsent(fence.leader(), k -> new ArrayList<>()).add(new Decided(p, fence));
+            }
+        }
+        byFence.values().forEach(this::scheduleDecided);
     }
 
     private void scheduleDecided(List<Decided> decided) {
@@ -257,8 +270,8 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
         enqueueCovered(written);
     }
 
-    /** A fire this node decides, with the epoch it decides it at. */
-    private record Decided(Pending pending, long epoch) {}
+    /** A fire this node decides, with the fence of its decision. */
+    private record Decided(Pending pending, Fence fence) {}
 
     /**
      * The fires this node may decide now, each with the epoch it decides it at, by the fence of the write that
@@ -269,8 +282,8 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
         for (Pending p : pending) {
             long epoch = terms.epochFor(p.task().name());
             if (epoch > 0) {
-                byFence.computeIfAbsent(terms.leaderFence(epoch), k -> new ArrayList<>())
-                        .add(new Decided(p, epoch));
+                Fence fence = terms.fence(epoch);
+                byFence.computeIfAbsent(fence.leader(), k -> new ArrayList<>()).add(new Decided(p, fence));
             }
         }
         return byFence.values();
@@ -304,8 +317,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
         List<NewFire> fires = newFires(normalized, decided, now);
         CompletableFuture<boolean[]> outcome;
         try {
-            outcome =
-                    fireWriter.schedule(fires, terms.leaderFence(decided.get(0).epoch()));
+            outcome = fireWriter.schedule(fires, decided.get(0).fence().leader());
         } catch (io.ax.core.AxException stopped) {
             return; // the engine stops: the next leader plans what is missing
         }
@@ -337,7 +349,8 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
      * task's fires) in one round trip; returns those written (duplicates of existing instances are left out).
      */
     List<Due> write(List<Pending> pending) {
-        return writeDecided(pending.stream().map(p -> new Decided(p, 0)).toList());
+        return writeDecided(
+                pending.stream().map(p -> new Decided(p, Fence.NONE)).toList());
     }
 
     /** Writes decided fires, all under one leader fence, in one round trip; returns those written. */
@@ -348,9 +361,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
         List<Pending> normalized = normalize(pendingOf(decided));
         List<NewFire> fires = newFires(normalized, decided, clock.instant());
         return dues(
-                normalized,
-                fires,
-                store.schedule(fires, terms.leaderFence(decided.get(0).epoch())));
+                normalized, fires, store.schedule(fires, decided.get(0).fence().leader()));
     }
 
     private static List<Pending> pendingOf(List<Decided> decided) {
@@ -367,7 +378,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
         return normalized;
     }
 
-    /** The fires of {@code normalized}, each fenced as decided at its epoch in {@code decided} (same order). */
+    /** The fires of {@code normalized}, each fenced as its decision in {@code decided} (same order). */
     private List<NewFire> newFires(List<Pending> normalized, List<Decided> decided, Instant now) {
         List<NewFire> fires = new ArrayList<>(normalized.size());
         for (int n = 0; n < normalized.size(); n++) {
@@ -386,8 +397,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
             String reason = workflows.graph().isRoot(q.task().name())
                     ? q.reason() + "; starts workflow run " + instance.id()
                     : q.reason();
-            fires.add(terms.decided(
-                    new NewFire(instance, reason, q.payload()), decided.get(n).epoch()));
+            fires.add(decided.get(n).fence().on(new NewFire(instance, reason, q.payload())));
         }
         return fires;
     }
@@ -566,7 +576,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
     }
 
     /** On ax-leader: the fixed-delay series of {@code due} goes on from {@code completed}, if it has no other fire. */
-    void continueSeries(Due due, Instant completed, long epoch) {
+    void continueSeries(Due due, Instant completed, Term term) {
         boolean another = store.findByTask(due.task().name(), 20).stream()
                 .anyMatch(i -> !i.id().equals(due.instanceId())
                         && !i.state().isFinal()
@@ -580,7 +590,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
         }
         List<Pending> next = new ArrayList<>(1);
         planNext(due.task(), due.scheduledTime(), completed, next);
-        scheduleFires(next, epoch);
+        scheduleFires(next, term);
     }
 
     /**

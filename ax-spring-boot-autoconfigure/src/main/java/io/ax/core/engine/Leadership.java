@@ -11,6 +11,7 @@ import io.ax.core.cluster.HashRing;
 import io.ax.core.cluster.Membership;
 import io.ax.core.cluster.NodeStatus;
 import io.ax.core.engine.definitions.TaskRegistry;
+import io.ax.core.engine.ownership.Term;
 import io.ax.core.engine.scheduling.Prefetcher;
 import io.ax.core.engine.threads.Due;
 import io.ax.core.engine.threads.EngineThreads;
@@ -19,6 +20,7 @@ import io.ax.core.engine.threads.OneThread;
 import io.ax.core.engine.work.Execution;
 import io.ax.core.engine.work.InstanceRunner;
 import io.ax.core.engine.workflows.Workflows;
+import io.ax.core.engine.writes.Fence;
 import io.ax.core.engine.writes.StateWriter;
 import io.ax.core.engine.writes.StoreRouter;
 import io.ax.core.store.OwnedInstance;
@@ -305,6 +307,7 @@ final class Leadership implements Membership.Listener {
         if (membership.epochIfLeader() != epoch) {
             return; // lost again before this ran
         }
+        Term term = Term.leader(epoch); // every write of the takeover is this term's, however long it takes
         try {
             new Takeover(
                             stores,
@@ -317,9 +320,9 @@ final class Leadership implements Membership.Listener {
                             prefetcher,
                             writer,
                             this)
-                    .run(epoch);
-            adoptOrphans(epoch);
-            workflows.sweep(epoch); // runs whose steps ended while no node led go on
+                    .run(term);
+            adoptOrphans(term);
+            workflows.sweep(term); // runs whose steps ended while no node led go on
         } catch (FencedOutException e) {
             fencedOut(e);
         } catch (RuntimeException e) {
@@ -416,7 +419,7 @@ final class Leadership implements Membership.Listener {
      * acknowledged goes to another node; an attempt that was running failed with its node and is retried here (the
      * attempt counts); a retry that was waiting runs here after the rest of its back-off.
      */
-    private void adoptOrphans(long epoch) {
+    private void adoptOrphans(Term term) {
         if (!membership.reachesStoreFor(membership.settings().lease())) {
             // just back from a break: the others' heartbeats catch up within one; until then none is judged dead
             return;
@@ -435,17 +438,23 @@ final class Leadership implements Membership.Listener {
             }
             String gone = "node " + (o.owner() != null ? o.owner() : in.node());
             Due due = new Due(task, in, Math.max(1, in.attempt()));
+            Fence fence = term.fenceFor(due.partitionKey());
+            if (!fence.any()) {
+                continue; // another owner's row
+            }
             tracked.remove(in.id());
             adopted++;
             switch (in.state()) {
                 case DISPATCHED -> {
-                    Transition back = writer.change(
+                    Transition back = fence.takenFrom(
+                            writer.change(
                                     in.id(),
                                     InstanceState.DISPATCHED,
                                     InstanceState.SCHEDULED,
                                     in.attempt(),
-                                    "taken back: " + gone + " is gone; assigning again")
-                            .takenFrom(o.owner(), null, epoch);
+                                    "taken back: " + gone + " is gone; assigning again"),
+                            o.owner(),
+                            null);
                     if (writer.apply(back)) {
                         reassignedNodeGone.incrementAndGet();
                         dispatcher.release(due);
@@ -464,7 +473,7 @@ final class Leadership implements Membership.Listener {
                             null,
                             0,
                             o.owner(),
-                            epoch);
+                            fence);
                 }
                 case FAILED, TIMEOUT -> {
                     // its node recorded the failed attempt and was gone before it decided what follows
@@ -478,7 +487,7 @@ final class Leadership implements Membership.Listener {
                             null,
                             0,
                             o.owner(),
-                            epoch);
+                            fence);
                 }
                 case RETRYING -> {
                     dispatcher.markInFlight(due);
@@ -489,7 +498,7 @@ final class Leadership implements Membership.Listener {
                     String from = o.owner();
                     threads.after(
                             left.isNegative() ? Duration.ZERO : left,
-                            () -> dispatcher.dispatch(due, InstanceState.RETRYING, attempt, from, epoch));
+                            () -> dispatcher.dispatch(due, InstanceState.RETRYING, attempt, from, fence));
                 }
                 default -> {}
             }
@@ -516,12 +525,13 @@ final class Leadership implements Membership.Listener {
             }
             return;
         }
+        Term term = Term.leader(epoch);
         try {
             if (heartbeatSeen) {
                 heartbeatSeen = false;
                 readPaused();
-                adoptOrphans(epoch);
-                workflows.sweep(epoch); // ends this node did not hear of: replays elsewhere, say
+                adoptOrphans(term);
+                workflows.sweep(term); // ends this node did not hear of: replays elsewhere, say
             }
             followAssignments(epoch);
             long now = clock.nanoTime();
@@ -530,7 +540,7 @@ final class Leadership implements Membership.Listener {
                 lastSweepNanos = now;
                 prefetcher.sweepOverdue(SWEEP_EVERY);
             }
-            reconciliation.tick(epoch);
+            reconciliation.tick(term);
         } catch (FencedOutException e) {
             fencedOut(e);
         } catch (RuntimeException e) {
@@ -636,7 +646,7 @@ final class Leadership implements Membership.Listener {
                     return; // the leader plans it when it learns of the end, or its reconciliation does
                 }
                 try {
-                    fires.continueSeries(due, completed, epoch);
+                    fires.continueSeries(due, completed, Term.leader(epoch));
                 } catch (FencedOutException e) {
                     fencedOut(e);
                 } catch (RuntimeException e) {
@@ -676,7 +686,7 @@ final class Leadership implements Membership.Listener {
                         try {
                             // the end is written by the state writer, behind other writes: looked for again until
                             // it is in the store (after END_LOOKS, the sweep finds it)
-                            if (!workflows.advance(instanceId, epoch) && looked < END_LOOKS) {
+                            if (!workflows.advance(instanceId, Term.leader(epoch)) && looked < END_LOOKS) {
                                 advanceRun(instanceId, looked + 1);
                             }
                         } catch (FencedOutException e) {
@@ -716,7 +726,7 @@ final class Leadership implements Membership.Listener {
             return;
         }
         try {
-            fires.scheduleFires(fires.planResumed(task, why), epoch);
+            fires.scheduleFires(fires.planResumed(task, why), Term.leader(epoch));
         } catch (RuntimeException e) {
             // the reconciliation gives the series its next fire
             LOG.log(Level.WARNING, "Could not plan the resumed task ''{0}'' now: {1}", task.name(), e.toString());

@@ -2,6 +2,7 @@ package io.ax.core.engine;
 
 import io.ax.core.AxTask;
 import io.ax.core.clock.AxClock;
+import io.ax.core.engine.ownership.Term;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.StoredTask;
 import java.lang.System.Logger.Level;
@@ -36,8 +37,8 @@ final class Reconciliation {
 
         void planNext(AxTask task, Instant previous, Instant completed, List<FirePlanner.Pending> out);
 
-        /** Writes the fires, fenced by {@code epoch}, and waits for them. */
-        void scheduleFires(List<FirePlanner.Pending> pending, long epoch);
+        /** Writes the fires {@code term} decides, each fenced as its row is in that term, and waits for them. */
+        void scheduleFires(List<FirePlanner.Pending> pending, Term term);
     }
 
     private final InstanceStore store;
@@ -79,14 +80,14 @@ final class Reconciliation {
     }
 
     /** On ax-leader while this node leads: looks when the period has passed or a look was asked for. */
-    void tick(long epoch) {
+    void tick(Term term) {
         long now = clock.nanoTime();
         if (!soon && lastNanos != Long.MIN_VALUE && now - lastNanos < every.toNanos()) {
             return;
         }
         soon = false;
         lastNanos = now;
-        look(epoch);
+        look(term);
     }
 
     /** This node stopped leading: what it suspected is for the next leader to find again. */
@@ -100,11 +101,12 @@ final class Reconciliation {
         return repaired.get();
     }
 
-    void look(long epoch) {
+    void look(Term term) {
         Set<String> live = store.tasksWithLiveFire();
         Set<String> missing = new TreeSet<>();
         for (AxTask task : tasks.values()) {
             if (task.trigger().firesOnItsOwn()
+                    && term.decides(task.name())
                     && !live.contains(task.name())
                     && !paused.test(task.name())) { // a paused series has no fire, rightly
                 missing.add(task.name());
@@ -136,7 +138,7 @@ final class Reconciliation {
                 planner.get().planNext(task, next, now, planned);
             }
         }
-        planner.get().scheduleFires(planned, epoch);
+        planner.get().scheduleFires(planned, term);
         repaired.addAndGet(broken.size());
         suspects = Set.of();
         LOG.log(

@@ -7,6 +7,7 @@ import io.ax.core.clock.AxClock;
 import io.ax.core.engine.threads.Due;
 import io.ax.core.engine.work.Execution;
 import io.ax.core.engine.work.InstanceRunner;
+import io.ax.core.engine.writes.Fence;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.OwnedInstance;
 import java.lang.System.Logger.Level;
@@ -141,7 +142,7 @@ final class Recovery {
                 null,
                 0,
                 null,
-                0);
+                Fence.NONE);
     }
 
     /** Its last run recorded the attempt's failure and stopped before deciding what follows: decided now. */
@@ -155,7 +156,7 @@ final class Recovery {
                 null,
                 0,
                 null,
-                0);
+                Fence.NONE);
     }
 
     private void retryLater(Due due, TaskInstance instance, Instant now, long epoch) {

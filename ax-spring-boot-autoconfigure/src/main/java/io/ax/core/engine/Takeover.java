@@ -6,6 +6,7 @@ import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.clock.AxClock;
 import io.ax.core.engine.definitions.TaskRegistry;
+import io.ax.core.engine.ownership.Term;
 import io.ax.core.engine.scheduling.Prefetcher;
 import io.ax.core.engine.threads.Due;
 import io.ax.core.engine.writes.StateWriter;
@@ -36,7 +37,7 @@ import java.util.function.Predicate;
  *   <li>gives every task without a pending fire its next one (a missed one is a misfire).
  * </ul>
  *
- * Every write it makes is fenced by the new epoch. The work of nodes that are gone is taken over by {@link
+ * Every write it makes is fenced as its row is in the new term. The work of nodes that are gone is taken over by {@link
  * Leadership} right after.
  */
 final class Takeover {
@@ -54,7 +55,7 @@ final class Takeover {
     private final Prefetcher prefetcher;
     private final StateWriter writer;
     private final Leadership leadership;
-    private long epoch;
+    private Term term;
 
     /**
      * @param registry the registered tasks and the paused ones: the takeover marks paused those the store remembers
@@ -84,8 +85,8 @@ final class Takeover {
         this.leadership = leadership;
     }
 
-    void run(long epoch) {
-        this.epoch = epoch;
+    void run(Term term) {
+        this.term = term;
         Instant now = clock.instant();
         Map<String, StoredTask> stored = new HashMap<>();
         for (StoredTask t : store.findTasks()) {
@@ -107,8 +108,11 @@ final class Takeover {
                 unknown.add(instance.taskName());
                 return;
             }
-            resumed[0]++;
             Due due = new Due(task, instance);
+            if (!term.decides(due.partitionKey())) {
+                return; // another owner's row
+            }
+            resumed[0]++;
             if (due.series()) {
                 withPendingFire.add(task.name());
                 resumePendingFire(due, now, planned);
@@ -121,7 +125,9 @@ final class Takeover {
         // later meets this node's own conditional assignment instead
         adoptInFlight(inFlight);
         for (AxTask task : tasks.values()) {
-            if (withPendingFire.contains(task.name()) || !task.trigger().firesOnItsOwn()) {
+            if (withPendingFire.contains(task.name())
+                    || !task.trigger().firesOnItsOwn()
+                    || !term.decides(task.name())) {
                 continue;
             }
             StoredTask storedTask = stored.get(task.name());
@@ -134,7 +140,7 @@ final class Takeover {
                 fires.planNext(task, storedTask.nextFireTime(), now, planned);
             }
         }
-        fires.scheduleFires(planned, epoch);
+        fires.scheduleFires(planned, term);
         if (resumed[0] > 0) {
             LOG.log(Level.INFO, "AX leader loaded {0} pending instance(s) from the store", resumed[0]);
         }
@@ -192,13 +198,16 @@ final class Takeover {
         AxTask task = due.task();
         switch (task.misfire()) {
             case SKIP ->
-                writer.apply(writer.change(
-                                due.instanceId(),
-                                InstanceState.SCHEDULED,
-                                InstanceState.CANCELLED,
-                                0,
-                                "misfire policy SKIP: fire time " + due.scheduledTime() + " passed while no node ran")
-                        .assignedTo(null, epoch));
+                writer.apply(term.fenceFor(due.partitionKey())
+                        .assignedTo(
+                                writer.change(
+                                        due.instanceId(),
+                                        InstanceState.SCHEDULED,
+                                        InstanceState.CANCELLED,
+                                        0,
+                                        "misfire policy SKIP: fire time " + due.scheduledTime()
+                                                + " passed while no node ran"),
+                                null));
             case FIRE_ONCE, FIRE_ALL -> fires.enqueue(due.as(InstanceOrigin.CATCH_UP));
         }
         fires.planMissed(task, due.scheduledTime(), now, false, planned);

@@ -2,7 +2,7 @@ package io.ax.core.engine.ownership;
 
 import io.ax.core.Transition;
 import io.ax.core.cluster.FencedOutException;
-import io.ax.core.store.NewFire;
+import io.ax.core.engine.writes.Fence;
 
 /**
  * At which epoch this node may decide for a row, and how a decision taken at that epoch is fenced. The one question
@@ -24,20 +24,10 @@ public interface DecisionTerms {
     long epochFor(String partitionKey);
 
     /**
-     * The leader fence of a write whose decisions were taken at {@code epoch} ({@link
-     * io.ax.core.store.InstanceStore#schedule}'s epoch): the epoch itself under the leader, 0 under partitions,
-     * whose fences are on each fire.
+     * The fence of a decision taken at {@code epoch}: the leader's under the leader, the row's partition's under
+     * partitions; {@link Fence#NONE} for 0 (a MEMORY instance, which no other node can write; an operator's insert).
      */
-    long leaderFence(long epoch);
-
-    /**
-     * {@code change}, assigning its instance to {@code owner} (null for none: a skip, a cancellation), as decided at
-     * {@code epoch}; 0 for a decision no fence guards (a MEMORY instance, which no other node can write).
-     */
-    Transition decided(Transition change, String owner, long epoch);
-
-    /** {@code fire}, as decided at {@code epoch}; 0 for a fire no partition fence guards. */
-    NewFire decided(NewFire fire, long epoch);
+    Fence fence(long epoch);
 
     /**
      * A write decided here was refused: the epoch it carried is no longer current. This node stops deciding at once

@@ -1,8 +1,7 @@
 package io.ax.core.engine.ownership;
 
-import io.ax.core.Transition;
 import io.ax.core.cluster.FencedOutException;
-import io.ax.core.store.NewFire;
+import io.ax.core.engine.writes.Fence;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
@@ -23,18 +22,8 @@ final class LeaderTerms implements DecisionTerms {
     }
 
     @Override
-    public long leaderFence(long epoch) {
-        return epoch;
-    }
-
-    @Override
-    public Transition decided(Transition change, String owner, long epoch) {
-        return change.assignedTo(owner, epoch);
-    }
-
-    @Override
-    public NewFire decided(NewFire fire, long epoch) {
-        return fire; // the leader's fence is the write's (leaderFence), not each fire's
+    public Fence fence(long epoch) {
+        return Fence.leader(epoch);
     }
 
     @Override

@@ -1,10 +1,9 @@
 package io.ax.core.engine.ownership;
 
-import io.ax.core.Transition;
 import io.ax.core.cluster.FencedOutException;
 import io.ax.core.cluster.PartitionTerms;
 import io.ax.core.cluster.Partitions;
-import io.ax.core.store.NewFire;
+import io.ax.core.engine.writes.Fence;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -26,18 +25,8 @@ final class PartitionedTerms implements DecisionTerms {
     }
 
     @Override
-    public long leaderFence(long epoch) {
-        return 0;
-    }
-
-    @Override
-    public Transition decided(Transition change, String owner, long epoch) {
-        return change.assignedTo(owner, 0).fencedByPartition(epoch);
-    }
-
-    @Override
-    public NewFire decided(NewFire fire, long epoch) {
-        return fire.fencedByPartition(epoch);
+    public Fence fence(long epoch) {
+        return Fence.partition(epoch);
     }
 
     @Override

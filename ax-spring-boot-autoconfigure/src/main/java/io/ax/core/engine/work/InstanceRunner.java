@@ -20,6 +20,7 @@ import io.ax.core.engine.threads.Due;
 import io.ax.core.engine.threads.EngineLog;
 import io.ax.core.engine.threads.EngineThreads;
 import io.ax.core.engine.workflows.Workflows;
+import io.ax.core.engine.writes.Fence;
 import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.engine.writes.StateWriter;
 import io.ax.core.engine.writes.StoreRouter;
@@ -177,7 +178,7 @@ public final class InstanceRunner {
             long tookNanos = clock.nanoTime() - ex.startNanos;
             threads.afterwards(() -> {
                 try {
-                    afterBadAttempt(ex, InstanceState.FAILED, reason, null, tookNanos, null, 0);
+                    afterBadAttempt(ex, InstanceState.FAILED, reason, null, tookNanos, null, Fence.NONE);
                 } catch (RuntimeException e) {
                     unrecorded(ex, e);
                 }
@@ -200,7 +201,7 @@ public final class InstanceRunner {
                             "returned: node " + nodeId + " is cut off from the cluster store; it did"
                                     + " not start attempt " + ex.attempt,
                             null,
-                            0))
+                            Fence.NONE))
                     .thenAccept(applied -> {
                         if (applied) {
                             // back in the store, due: the slot of its task, held here when this node assigned it
@@ -282,7 +283,7 @@ public final class InstanceRunner {
                 if (executor != null) {
                     notifyFailure(executor, task, context, error != null ? error : new IllegalStateException(message));
                 }
-                afterBadAttempt(ex, InstanceState.FAILED, message, error, tookNanos, null, 0);
+                afterBadAttempt(ex, InstanceState.FAILED, message, error, tookNanos, null, Fence.NONE);
             }
         } catch (RuntimeException | LinkageError e) {
             unrecorded(ex, e); // a worker thread outlives whatever the store (or a missing class) throws
@@ -336,7 +337,7 @@ public final class InstanceRunner {
                     ex.attempt,
                     ok.message().isEmpty() ? AuditEntry.DEFAULT_SUCCESS_REASON : ok.message(),
                     null,
-                    0));
+                    Fence.NONE));
             if (!tx.applied) {
                 throw new RolledBack(null, "the instance was taken over");
             }
@@ -373,7 +374,7 @@ public final class InstanceRunner {
                             error,
                             tookNanos,
                             null,
-                            0);
+                            Fence.NONE);
                 }
             } else {
                 commitInDoubt(ex, executor, context, error, tookNanos);
@@ -391,9 +392,9 @@ public final class InstanceRunner {
      */
     private void commitInDoubt(Execution ex, AxExecutor executor, RunContext context, Throwable error, long tookNanos) {
         String why = "the commit of its transaction failed: " + describe(error);
-        if (applyOwned(ex, InstanceState.RUNNING, InstanceState.FAILED, why, null, 0)) {
+        if (applyOwned(ex, InstanceState.RUNNING, InstanceState.FAILED, why, null, Fence.NONE)) {
             insight.finished(ex.task(), InstanceState.FAILED, tookNanos);
-            retryOrDie(ex, InstanceState.FAILED, why, error, tookNanos, null, 0);
+            retryOrDie(ex, InstanceState.FAILED, why, error, tookNanos, null, Fence.NONE);
             return;
         }
         boolean committed = stores.find(ex.instanceId())
@@ -467,7 +468,7 @@ public final class InstanceRunner {
                 ex.attempt,
                 result.message().isEmpty() ? AuditEntry.DEFAULT_SUCCESS_REASON : result.message(),
                 null,
-                0));
+                Fence.NONE));
         afterSuccess(ex, executor, context, result, tookNanos);
     }
 
@@ -513,7 +514,7 @@ public final class InstanceRunner {
                         null,
                         tookNanos,
                         null,
-                        0);
+                        Fence.NONE);
             } catch (RuntimeException e) {
                 unrecorded(ex, e);
             }
@@ -522,16 +523,16 @@ public final class InstanceRunner {
 
     /**
      * Applies a change of this attempt's instance, conditional on this node owning it (or, with {@code takenFrom}
-     * not null, as the leader of {@code fence} taking it over from that node); false when the instance was elsewhere.
+     * not null, taking it over from that node as {@code fence}'s decision); false when the instance was elsewhere.
      */
     private boolean applyOwned(
-            Execution ex, InstanceState from, InstanceState to, String reason, String takenFrom, long fence) {
+            Execution ex, InstanceState from, InstanceState to, String reason, String takenFrom, Fence fence) {
         return writer.apply(writer.owned(ex.instanceId(), from, to, ex.attempt, reason, takenFrom, fence));
     }
 
     /**
-     * Records a failed attempt and what follows it. With {@code takenFrom} not null, the leader of {@code fence}
-     * takes the instance over from that node (gone while running it) and retries it here.
+     * Records a failed attempt and what follows it. With {@code takenFrom} not null, this node takes the instance
+     * over from that node (gone while running it) as {@code fence}'s decision, and retries it here.
      */
     public void afterBadAttempt(
             Execution ex,
@@ -540,22 +541,22 @@ public final class InstanceRunner {
             Throwable error,
             long tookNanos,
             String takenFrom,
-            long fence) {
+            Fence fence) {
         AxTask task = ex.task();
         if (!applyOwned(ex, InstanceState.RUNNING, outcome, message, takenFrom, fence)) {
             return;
         }
         insight.finished(task, outcome, tookNanos);
         // taken over: this node owns the instance now, and what follows carries the takeover's epoch
-        Execution decided = fence > 0 ? new Execution(ex.due, ex.attempt, fence) : ex;
-        retryOrDie(decided, outcome, message, error, tookNanos, null, 0);
+        Execution decided = fence.any() ? new Execution(ex.due, ex.attempt, fence.epoch()) : ex;
+        retryOrDie(decided, outcome, message, error, tookNanos, null, Fence.NONE);
     }
 
     /**
      * What follows an attempt recorded as failed ({@code outcome}: FAILED or TIMEOUT): its retry, or DEAD. With
-     * {@code takenFrom} not null, the leader of {@code fence} takes the instance over from that node, gone after it
-     * recorded the failure and before it decided what follows; with {@code takenFrom} null and {@code fence} 0, this
-     * node decides for an instance it owns (its own last run's, at its start, say).
+     * {@code takenFrom} not null, this node takes the instance over from that node, gone after it recorded the
+     * failure and before it decided what follows, as {@code fence}'s decision; with {@code takenFrom} null and no
+     * fence, this node decides for an instance it owns (its own last run's, at its start, say).
      */
     public void retryOrDie(
             Execution ex,
@@ -564,7 +565,7 @@ public final class InstanceRunner {
             Throwable error,
             long tookNanos,
             String takenFrom,
-            long fence) {
+            Fence fence) {
         AxTask task = ex.task();
         if (task.retry().allowsRetryAfter(ex.attempt)) {
             Duration wait = task.retry().delayBeforeRetry(ex.attempt);
@@ -583,7 +584,7 @@ public final class InstanceRunner {
                     brief(message),
                     wait.toMillis());
             // the retry carries the epoch of the takeover that decided it, or else that of this attempt
-            long epoch = fence > 0 ? fence : ex.epoch;
+            long epoch = fence.any() ? fence.epoch() : ex.epoch;
             threads.after(wait, () -> outcomes.retry(ex.due, next, epoch));
             return;
         }
@@ -597,7 +598,7 @@ public final class InstanceRunner {
             Throwable error,
             long tookNanos,
             String takenFrom,
-            long fence) {
+            Fence fence) {
         AxTask task = ex.task();
         if (!applyOwned(
                 ex,

@@ -12,8 +12,10 @@ import io.ax.core.Transition;
 import io.ax.core.clock.AxClock;
 import io.ax.core.engine.WorkflowGraph;
 import io.ax.core.engine.WorkflowRun;
+import io.ax.core.engine.ownership.Term;
 import io.ax.core.engine.threads.Due;
 import io.ax.core.engine.threads.EngineLog;
+import io.ax.core.engine.writes.Fence;
 import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.NewFire;
@@ -111,24 +113,26 @@ public final class Workflows {
      *
      * @return false when the store does not show the end yet (its write is still on its way): ask again soon
      */
-    public boolean advance(String instanceId, long epoch) {
+    public boolean advance(String instanceId, Term term) {
         Optional<TaskInstance> ended = stores.find(instanceId);
         if (ended.isPresent() && !ended.get().state().isFinal()) {
             return false;
         }
-        ended.ifPresent(i -> advance(i, epoch));
+        ended.ifPresent(i -> advance(i, term));
         return true;
     }
 
-    private void advance(TaskInstance ended, long epoch) {
+    /** Moves the run of {@code ended} on, if {@code term} decides the run's steps (their partition is the run's). */
+    private void advance(TaskInstance ended, Term term) {
         String run = runOf(ended);
-        if (run == null || !ended.state().isFinal()) {
+        if (run == null || !ended.state().isFinal() || !term.decides(run)) {
             return;
         }
         if (ended.state() == InstanceState.SUCCESS) {
             List<Due> created = new ArrayList<>();
+            Fence fence = term.fenceFor(run);
             for (String next : graph.downstream(ended.taskName())) {
-                startIfReady(next, run, epoch, created);
+                startIfReady(next, run, fence, created);
             }
             created.forEach(dueNow); // due now: the wheel hands them to the dispatch at once
         } else {
@@ -137,7 +141,7 @@ public final class Workflows {
         settled.add(ended.id() + ":" + ended.state());
     }
 
-    private void startIfReady(String taskName, String run, long epoch, List<Due> created) {
+    private void startIfReady(String taskName, String run, Fence fence, List<Due> created) {
         AxTask task = tasks.get(taskName);
         if (task == null || instanceOf(taskName, run).isPresent()) {
             return; // created already (by an earlier end, or another leader)
@@ -159,7 +163,7 @@ public final class Workflows {
                 InstanceOrigin.WORKFLOW,
                 TaskInstance.runKey(run));
         String reason = "workflow run " + run + ": " + String.join(", ", graph.upstream(taskName)) + " succeeded";
-        boolean[] written = stores.schedule(List.of(new NewFire(step, reason)), epoch);
+        boolean[] written = stores.schedule(List.of(fence.on(new NewFire(step, reason))), fence.leader());
         if (written[0]) {
             LOG.log(Level.DEBUG, "Workflow run {0}: step ''{1}'' created as {2}", run, taskName, step.id());
             created.add(new Due(task, step));
@@ -213,7 +217,7 @@ public final class Workflows {
      * Looks for ends the leader did not hear of: the newest instances of every task with downstream tasks. Bounded:
      * {@link #SWEEP_DEPTH} instances per such task, and ends already acted on are passed over.
      */
-    public void sweep(long epoch) {
+    public void sweep(Term term) {
         WorkflowGraph g = graph;
         if (g.workflows().isEmpty()) {
             return;
@@ -228,7 +232,7 @@ public final class Workflows {
                 }
                 for (TaskInstance i : stores.findByTask(task, SWEEP_DEPTH)) {
                     if (i.state().isFinal() && !settled.contains(i.id() + ":" + i.state())) {
-                        advance(i, epoch);
+                        advance(i, term);
                     }
                 }
             }

@@ -647,8 +647,8 @@ public final class StateWriter {
 
     /**
      * A change of an instance this node owns (the end of an attempt, a retry), conditional on owning it still; with
-     * {@code fence} above 0, the leader of that epoch takes the instance over from {@code takenFrom} (a node that is
-     * gone; null for an instance no node owned) instead.
+     * a {@code fence}, this node takes the instance over from {@code takenFrom} (a node that is gone; null for an
+     * instance no node owned) instead, as that fence's decision.
      */
     public Transition owned(
             String instanceId,
@@ -657,9 +657,9 @@ public final class StateWriter {
             int attempt,
             String reason,
             String takenFrom,
-            long fence) {
+            Fence fence) {
         Transition t = change(instanceId, from, to, attempt, reason);
-        return fence > 0 ? t.takenFrom(takenFrom, nodeId, fence) : t.ownedBy(nodeId);
+        return fence.any() ? fence.takenFrom(t, takenFrom, nodeId) : t.ownedBy(nodeId);
     }
 
     /**

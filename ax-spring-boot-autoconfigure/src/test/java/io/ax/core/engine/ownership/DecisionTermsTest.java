@@ -16,6 +16,7 @@ import io.ax.core.cluster.Membership;
 import io.ax.core.cluster.NodeInfo;
 import io.ax.core.cluster.PartitionTerms;
 import io.ax.core.cluster.Partitions;
+import io.ax.core.engine.writes.Fence;
 import io.ax.core.store.NewFire;
 import java.time.Duration;
 import java.time.Instant;
@@ -103,13 +104,14 @@ class DecisionTermsTest {
 
         assertThat(terms.epochFor("report")).isEqualTo(7);
         assertThat(terms.epochFor("invoice-42")).isEqualTo(7);
-        Transition decided = terms.decided(assignment("i-1"), "n2", 7);
+        Transition decided = terms.fence(7).assignedTo(assignment("i-1"), "n2");
         assertThat(decided.fence()).isEqualTo(7);
         assertThat(decided.partitionEpoch()).isZero();
         assertThat(decided.owner()).isEqualTo("n2");
         assertThat(DecisionTerms.epochOf(decided)).isEqualTo(7);
-        assertThat(terms.leaderFence(7)).isEqualTo(7);
-        assertThat(terms.decided(fire("report"), 7).partitionEpoch()).isZero();
+        assertThat(terms.fence(7)).isEqualTo(Fence.leader(7));
+        assertThat(terms.fence(7).on(fire("report")).partitionEpoch()).isZero();
+        assertThat(terms.fence(0)).isEqualTo(Fence.NONE);
 
         leading.set(0); // it stepped down
         assertThat(terms.epochFor("report")).isZero();
@@ -127,15 +129,17 @@ class DecisionTermsTest {
         assertThat(epoch).isPositive();
 
         assertThat(terms.epochFor("report")).isEqualTo(epoch);
-        Transition decided = terms.decided(assignment("i-1"), "n1", epoch);
+        Transition decided = terms.fence(epoch).assignedTo(assignment("i-1"), "n1");
         assertThat(decided.partitionEpoch()).isEqualTo(epoch);
         assertThat(decided.fence()).isZero(); // no leader fence: the partition's row orders the owners
         assertThat(decided.owner()).isEqualTo("n1");
         assertThat(DecisionTerms.epochOf(decided)).isEqualTo(epoch);
-        assertThat(terms.leaderFence(epoch)).isZero();
-        assertThat(terms.decided(fire("report"), epoch).partitionEpoch()).isEqualTo(epoch);
+        assertThat(terms.fence(epoch).leader()).isZero();
+        assertThat(terms.fence(epoch).on(fire("report")).partitionEpoch()).isEqualTo(epoch);
         // a decision no fence guards (a MEMORY instance) carries none
-        assertThat(terms.decided(assignment("m-1"), "n1", 0).partitionEpoch()).isZero();
+        assertThat(terms.fence(0)).isEqualTo(Fence.NONE);
+        assertThat(terms.fence(0).assignedTo(assignment("m-1"), "n1").partitionEpoch())
+                .isZero();
     }
 
     @Test
