@@ -1032,6 +1032,37 @@ abstract class JdbcClusterContract {
         assertThat(executor.runsOf("memo").get(0).nodeId()).isEqualTo("n2");
     }
 
+    /**
+     * A MEMORY execution waiting for its paused task lives in its node's process, whoever leads: the node's leadership
+     * ending (a cut of its lease) does not drop it, and it runs at the resume made on the next leader.
+     */
+    @Test
+    void aMemoryExecutionWaitingForItsPausedTaskOutlivesItsNodesLeadership() {
+        AxTask memo = task("memo").durability(io.ax.core.Durability.MEMORY).build();
+        AxEngine n1 = node("n1", memo);
+        n1.start();
+        await().atMost(BOUND).until(() -> n1.cluster().isLeader());
+        AxEngine n2 = node("n2", memo);
+        n2.start();
+        await().atMost(BOUND).until(() -> n2.cluster().liveNodes().size() == 2);
+        n1.pause("memo");
+        String id = n1.schedule(ScheduleRequest.of("memo").after(Duration.ZERO));
+        await().during(Duration.ofMillis(300))
+                .atMost(BOUND)
+                .until(() -> executor.runsOf("memo").isEmpty());
+
+        links.get("n1").cut(); // n1 loses the lease; n2 takes it
+        await().atMost(BOUND)
+                .until(() -> n2.cluster().isLeader() && !n1.cluster().isLeader());
+        links.get("n1").heal();
+        await().atMost(BOUND).until(() -> n1.cluster().liveNodes().size() == 2);
+        n2.resume("memo");
+
+        await().atMost(BOUND).until(() -> executor.runsOf("memo").size() == 1);
+        assertThat(executor.runsOf("memo").get(0).instanceId()).isEqualTo(id);
+        assertThat(executor.runsOf("memo").get(0).nodeId()).isEqualTo("n1");
+    }
+
     /** No fire time of a series has two instances in the store, and no instance ran twice. */
     private void assertOneInstancePerFireTimeAndOneRunPerInstance() {
         assertThat(db.queryForList(

@@ -713,7 +713,11 @@ final class Dispatcher {
         return queue != null && !queue.isEmpty();
     }
 
-    /** This node stopped leading: what it held for its decisions goes (the next leader reads the store). */
+    /**
+     * This node stopped leading: what it held for its decisions goes (the next leader reads the store). The MEMORY
+     * executions waiting for their paused task stay: they live in this process only, whoever leads, and run at the
+     * resume.
+     */
     void clear() {
         inFlight.clear();
         heldSince.clear();
@@ -723,7 +727,6 @@ final class Dispatcher {
         awaitingEnd.values().forEach(d -> pipeline.remove(d.instanceId()));
         awaitingEnd.clear();
         waitedEnough.clear();
-        held.clear();
     }
 
     /** Marks an instance recovered in flight, so that a non-overlapping task does not start another meanwhile. */
