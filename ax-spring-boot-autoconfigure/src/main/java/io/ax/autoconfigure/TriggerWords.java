@@ -37,6 +37,16 @@ final class TriggerWords {
             "SAT", "every Saturday",
             "SUN", "every Sunday");
 
+    /** The macros of Unix cron that AX reads ({@code @hourly} is {@code 0 0 * * * ?}), in words. */
+    private static final Map<String, String> MACROS = Map.of(
+            "@hourly", "every hour, on the hour",
+            "@daily", "at 00:00 every day",
+            "@midnight", "at 00:00 every day",
+            "@weekly", "at 00:00 every Sunday",
+            "@monthly", "at 00:00 on the 1st of every month",
+            "@yearly", "at 00:00 on 1 January every year",
+            "@annually", "at 00:00 on 1 January every year");
+
     private TriggerWords() {}
 
     static String of(Trigger trigger) {
@@ -60,6 +70,9 @@ final class TriggerWords {
     }
 
     private static String cron(String expression) {
+        if (expression.startsWith("@")) {
+            return MACROS.get(expression.toLowerCase(java.util.Locale.ROOT));
+        }
         Matcher every = EVERY.matcher(expression);
         if (every.matches()) {
             String s = every.group("s");

@@ -108,7 +108,10 @@ final class UnknownAxProperties {
         }
         Origin origin = property.getOrigin();
         if (origin instanceof PropertySourceOrigin fromSource) {
-            return "set in " + fromSource.getPropertySource().getName();
+            // a file's value carries its own origin (the file, line and column) inside the source's
+            return fromSource.getOrigin() != null
+                    ? "set in " + fromSource.getOrigin()
+                    : "set in " + fromSource.getPropertySource().getName();
         }
         return "set in " + origin;
     }

@@ -62,6 +62,18 @@ public record AxTask(
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._\\-:$]{1,200}");
     private static final Pattern GROUP = Pattern.compile("[A-Za-z0-9_\\-]{1,64}");
 
+    /**
+     * The parameters in the order they were declared (a form built from them, the console's, keeps it across
+     * restarts), unmodifiable; neither a name nor a value may be null.
+     */
+    private static Map<String, String> inOrder(Map<String, String> params, String task) {
+        java.util.LinkedHashMap<String, String> copy = new java.util.LinkedHashMap<>();
+        params.forEach((k, v) -> copy.put(
+                Objects.requireNonNull(k, "a parameter name of task " + task),
+                Objects.requireNonNull(v, "parameter '" + k + "' of task " + task)));
+        return java.util.Collections.unmodifiableMap(copy);
+    }
+
     public AxTask {
         Objects.requireNonNull(name, "name");
         if (!NAME.matcher(name).matches()) {
@@ -70,7 +82,7 @@ public record AxTask(
         }
         Objects.requireNonNull(type, "type of task " + name);
         Objects.requireNonNull(target, "target of task " + name);
-        params = Map.copyOf(Objects.requireNonNull(params, "params of task " + name));
+        params = inOrder(Objects.requireNonNull(params, "params of task " + name), name);
         Objects.requireNonNull(trigger, "trigger of task " + name);
         Objects.requireNonNull(retry, "retry of task " + name);
         Objects.requireNonNull(timeout, "timeout of task " + name);

@@ -41,6 +41,19 @@ class TriggerWordsTest {
     }
 
     @Test
+    void theMacrosOfUnixCronAreSaidInWords() {
+        assertThat(TriggerWords.of(CronTrigger.of("@hourly", ZoneId.of("UTC"))))
+                .isEqualTo("every hour, on the hour, UTC");
+        assertThat(TriggerWords.of(CronTrigger.of("@daily", BERLIN))).isEqualTo("at 00:00 every day, Europe/Berlin");
+        assertThat(TriggerWords.of(CronTrigger.of("@weekly", BERLIN)))
+                .isEqualTo("at 00:00 every Sunday, Europe/Berlin");
+        assertThat(TriggerWords.of(CronTrigger.of("@monthly", BERLIN)))
+                .isEqualTo("at 00:00 on the 1st of every month, Europe/Berlin");
+        assertThat(TriggerWords.of(CronTrigger.of("@yearly", BERLIN)))
+                .isEqualTo("at 00:00 on 1 January every year, Europe/Berlin");
+    }
+
+    @Test
     void anyOtherCronKeepsItsExactText() {
         assertThat(TriggerWords.of(CronTrigger.of("0 15 10 ? * 6L", BERLIN))).contains("0 15 10 ? * 6L");
         assertThat(TriggerWords.of(CronTrigger.of("0 0 12 1W * ?", BERLIN))).contains("0 0 12 1W * ?");

@@ -2,16 +2,23 @@ package io.ax.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.env.PropertiesPropertySourceLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
+import org.springframework.core.io.FileSystemResource;
 
 /** Keys under ax. that no setting reads: one WARN at start-up with the nearest known name, or a failed start-up. */
 @ExtendWith(OutputCaptureExtension.class)
@@ -42,6 +49,27 @@ class UnknownAxPropertiesTest {
                     assertThat(output.getOut().split("AX does not know", -1))
                             .as("one WARN")
                             .hasSize(2);
+                });
+    }
+
+    @Test
+    void aKeyFromAFileIsReportedWithItsFileAndLine(CapturedOutput output, @TempDir Path folder) throws IOException {
+        Path file = folder.resolve("application.properties");
+        Files.writeString(file, "ax.default-zone=UTC\nax.defualt-zone=Europe/Berlin\n");
+        runner.withInitializer(context -> {
+                    try {
+                        new PropertiesPropertySourceLoader()
+                                .load("application", new FileSystemResource(file))
+                                .forEach(context.getEnvironment().getPropertySources()::addFirst);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                })
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(warnOf(output))
+                            .contains("ax.defualt-zone (set in file [" + file + "] - 2:")
+                            .contains("did you mean ax.default-zone?");
                 });
     }
 
