@@ -49,8 +49,21 @@ public final class AxJdbcAutoConfiguration {
                     + " (tools.jackson.core:jackson-databind) on the class path; ax-spring-boot-starter brings it");
         }
         Duration networkTimeout = networkTimeout(jdbc); // before the tables are touched
+        requireReachable(dataSource);
         JdbcSchemaInitializer.initialize(dataSource, jdbc.getTablePrefix(), jdbc.getInitializeSchema());
         return new JdbcInstanceStore(dataSource, jdbc.getTablePrefix(), networkTimeout);
+    }
+
+    /**
+     * A database that does not answer (a wrong URL, a server that is down) stops start-up with one message naming the
+     * settings, not with the stack trace of the first statement that needed it.
+     */
+    private static void requireReachable(DataSource dataSource) {
+        try (java.sql.Connection ignored = dataSource.getConnection()) {
+            // reached
+        } catch (java.sql.SQLException | RuntimeException e) {
+            throw new DatabaseUnreachableException(e);
+        }
     }
 
     /** The store checks it too, but names neither the default nor its limit; a bad value stops start-up here. */
