@@ -497,17 +497,28 @@ class DashboardBrowserTest {
                 .as("a task that just died must not look fine")
                 .containsExactly("DEAD");
 
-        assertThat(attributes(By.cssSelector("tr[data-task=heartbeat] td[data-rate]"), "data-rate"))
-                .containsExactly("100 %");
-        assertThat(attributes(By.cssSelector("tr[data-task=doomed] td[data-rate]"), "data-rate"))
-                .containsExactly("0 %");
+        // the success rates are the cluster's over the last day, from the rollup each node writes every 10 s: what
+        // ended a moment ago is counted after its node's next write
+        By echoRate = By.cssSelector("tr[data-task=echo] td[data-rate]");
+        assertThat(attributes(echoRate, "data-label"))
+                .containsExactly("Success rate, OK / failed / dead (last 24 h, all nodes)");
+        assertThat(attributes(echoRate, "data-outcomes")).containsExactly("cluster");
+        awaitRate("heartbeat", "100 %");
+        awaitRate("doomed", "0 %");
+        await().atMost(BOUND)
+                .alias("echo's success and its death, both written to the rollup")
+                .until(() -> {
+                    String echoNow = endpoint("/actuator/ax/tasks/echo");
+                    return JsonPath.<Number>read(echoNow, "$.successes").longValue() > 0
+                            && JsonPath.<Number>read(echoNow, "$.failures").longValue() > 0
+                            && JsonPath.<Number>read(echoNow, "$.deadLetters").longValue() > 0;
+                });
         // its rate and counts as the endpoint has them
         new WebDriverWait(browser, BOUND)
                 .ignoring(StaleElementReferenceException.class)
-                .until(d -> d.findElement(By.cssSelector("tr[data-task=echo] td[data-rate]"))
-                        .getText()
-                        .equals(rateAndCounts(endpoint("/actuator/ax/tasks/echo"))));
-        assertThat(text(By.cssSelector("tr[data-task=echo] td[data-rate]")))
+                .until(d ->
+                        d.findElement(echoRate).getText().equals(rateAndCounts(endpoint("/actuator/ax/tasks/echo"))));
+        assertThat(text(echoRate))
                 .as("some succeeded, some failed")
                 .doesNotStartWith("0 %")
                 .doesNotStartWith("100 %");
@@ -627,6 +638,14 @@ class DashboardBrowserTest {
     }
 
     /** A task's success rate and counts as the tasks page writes them, from the endpoint's answer for the task. */
+    /** Waits until the tasks page shows {@code task}'s success rate as {@code rate}. */
+    private void awaitRate(String task, String rate) {
+        By cell = By.cssSelector("tr[data-task=" + task + "] td[data-rate]");
+        new WebDriverWait(browser, BOUND)
+                .ignoring(StaleElementReferenceException.class)
+                .until(d -> rate.equals(d.findElement(cell).getDomAttribute("data-rate")));
+    }
+
     private static String rateAndCounts(String task) {
         long ok = JsonPath.<Number>read(task, "$.successes").longValue();
         long failed = JsonPath.<Number>read(task, "$.failures").longValue();

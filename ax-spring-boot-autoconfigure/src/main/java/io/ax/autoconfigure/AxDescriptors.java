@@ -220,9 +220,15 @@ public final class AxDescriptors {
      * @param paused whether its trigger is paused
      * @param nextFireTimes its next (at most five) fire times; for a fixed delay only the pending one is known
      * @param lastInstances its newest instances, newest first
-     * @param successes attempts that succeeded on this node since it started
-     * @param failures attempts that failed or timed out on this node since it started
-     * @param deadLetters instances that went DEAD on this node since it started
+     * @param successes attempts that succeeded: on every node over the last 24 hours when {@code outcomesScope} is
+     *     {@code cluster}, on this node since it started when it is {@code node}
+     * @param failures attempts that failed or timed out, over the same span
+     * @param deadLetters instances that went DEAD, over the same span
+     * @param outcomesScope {@code cluster} when the three counts are every node's over the last 24 hours, from the
+     *     activity rollup each node writes every 10 s (in the list each node's as it last wrote them; a task alone
+     *     has this node's freshest, as its charts do); {@code node} when the store keeps no rollup, or did not answer,
+     *     and they are this node's since it started
+     * @param outcomesUnavailable why the store did not answer, when it did not; null otherwise
      * @param params the parameters it declares, with their values: what a trigger with parameters may set (the
      *     values of secret ones, such as HTTP headers and passwords, hidden)
      */
@@ -240,6 +246,8 @@ public final class AxDescriptors {
             long successes,
             long failures,
             long deadLetters,
+            String outcomesScope,
+            String outcomesUnavailable,
             Map<String, String> params) {}
 
     /**

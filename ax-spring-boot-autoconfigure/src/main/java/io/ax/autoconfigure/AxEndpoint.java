@@ -53,7 +53,9 @@ import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
  *   <li>{@code GET /actuator/ax}: node, role, leader, epoch, live nodes, backlog, wheel, executing, clock, dead
  *       letters;
  *   <li>{@code GET /actuator/ax/tasks} and {@code /actuator/ax/tasks/{name}}: trigger, zone, next fire times,
- *       paused, newest instances with state and duration, success and failure counts;
+ *       paused, newest instances with state and duration, success, failure and dead-letter counts of the last 24
+ *       hours on every node (from the activity rollup; this node's since it started when the store keeps none or
+ *       does not answer);
  *   <li>{@code GET /actuator/ax/overview?window=hour|day&task=}: what the cluster ran over the last hour (minute
  *       by minute, the default) or day (ten minutes a bucket), of all tasks or one: fires, outcomes, dead letters,
  *       lateness p50/p99;
@@ -97,7 +99,7 @@ public class AxEndpoint {
 
     private final AxEngine engine;
     private final InstanceStore store;
-    private final TaskActivity activity;
+    private final TaskOutcomes outcomes;
     private final AxClock clock;
     /** Who may read a dead letter's stack trace on its instance: a stack trace tells much of the code behind it. */
     private final String stackTraceRole;
@@ -105,7 +107,11 @@ public class AxEndpoint {
     AxEndpoint(AxEngine engine, TaskActivity activity, AxClock clock, String stackTraceRole) {
         this.engine = engine;
         this.store = engine.store();
-        this.activity = activity;
+        this.outcomes = new TaskOutcomes(
+                store.activity(),
+                task -> engine.activity(task, TaskOutcomes.WINDOW, TaskOutcomes.WINDOW),
+                activity,
+                clock);
         this.clock = clock;
         this.stackTraceRole = stackTraceRole;
     }
@@ -190,7 +196,11 @@ public class AxEndpoint {
     @ReadOperation
     public WebEndpointResponse<Object> item(@Selector String section, @Selector String id) {
         return switch (section) {
-            case "tasks" -> ok(() -> task(engine.task(id).orElseThrow(() -> new UnknownTaskException(id)), true));
+            case "tasks" ->
+                ok(() -> {
+                    AxTask task = engine.task(id).orElseThrow(() -> new UnknownTaskException(id));
+                    return task(task, true, outcomes.of(task.name()));
+                });
             case "instances" -> ok(() -> instance(id));
             default -> notFound(section);
         };
@@ -266,16 +276,17 @@ public class AxEndpoint {
     }
 
     private AxDescriptors.Tasks tasks() {
+        TaskOutcomes.Read ended = outcomes.all(); // one read of the store for every task
         List<AxDescriptors.Task> tasks = engine.tasks().stream()
                 .sorted(Comparator.comparing(AxTask::name))
-                .map(t -> task(t, false))
+                .map(t -> task(t, false, ended))
                 .toList();
         return new AxDescriptors.Tasks(tasks);
     }
 
-    private AxDescriptors.Task task(AxTask task, boolean detail) {
+    private AxDescriptors.Task task(AxTask task, boolean detail, TaskOutcomes.Read ended) {
         Optional<StoredTask> stored = store.findTask(task.name());
-        TaskActivity.Counts counts = activity.counts(task.name());
+        TaskActivity.Counts counts = ended.of(task.name());
         List<InstanceSummary> last =
                 engine.instancesOf(task.name(), detail ? INSTANCES_IN_DETAIL : INSTANCES_IN_LIST).stream()
                         .map(this::summary)
@@ -300,6 +311,8 @@ public class AxEndpoint {
                 counts.successes(),
                 counts.failures(),
                 counts.deadLetters(),
+                ended.cluster() ? "cluster" : "node",
+                ended.unavailable(),
                 SecretParams.redact(task.params()));
     }
 

@@ -55,7 +55,7 @@ final class JdbcSchemaInitializer {
             throw new InvalidAxSettingsException(
                     "ax.jdbc",
                     "AX could not create its tables: the database user may not create or change tables ("
-                            + denied.getMessage().strip() + ")",
+                            + words(denied) + ")",
                     "Grant the application's database user the right to create tables in its schema, or run AX's"
                             + " migrations yourself (" + JdbcSchema.migrationFolder(dataSource) + " in the AX jar)"
                             + " and set ax.jdbc.initialize-schema=never.",
@@ -104,6 +104,11 @@ final class JdbcSchemaInitializer {
             }
         }
         return null;
+    }
+
+    /** The database's own words, without the connection number MariaDB's driver puts first ({@code (conn=12) }). */
+    private static String words(SQLException denied) {
+        return denied.getMessage().strip().replaceFirst("^\\(conn=\\d+\\)\\s*", "");
     }
 
     private static boolean isEmbedded(DataSource dataSource) {

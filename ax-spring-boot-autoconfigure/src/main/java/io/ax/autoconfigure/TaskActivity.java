@@ -4,14 +4,22 @@ import io.ax.core.AxTask;
 import io.ax.core.InstanceState;
 import io.ax.core.engine.EngineObserver;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
-/** Counts, per task, how its attempts ended on this node since it started; for the {@code ax} endpoint. */
+/**
+ * Counts, per task, how its attempts ended on this node since it started: what the {@code ax} endpoint shows when
+ * the store keeps no activity rollup, or does not answer (see {@link TaskOutcomes}).
+ */
 final class TaskActivity implements EngineObserver {
 
-    /** Attempts of one task since this node started. */
-    record Counts(long successes, long failures, long deadLetters) {}
+    /** Attempts of one task that succeeded, that failed (timeouts included), and instances that went DEAD. */
+    record Counts(long successes, long failures, long deadLetters) {
+
+        static final Counts NONE = new Counts(0, 0, 0);
+    }
 
     private record Adders(LongAdder successes, LongAdder failures, LongAdder deadLetters) {
         Adders() {
@@ -34,10 +42,19 @@ final class TaskActivity implements EngineObserver {
 
     Counts counts(String taskName) {
         Adders a = byTask.get(taskName);
-        return a == null
-                ? new Counts(0, 0, 0)
-                : new Counts(
-                        a.successes().sum(), a.failures().sum(), a.deadLetters().sum());
+        return a == null ? Counts.NONE : counts(a);
+    }
+
+    /** Every task that ended an attempt or went DEAD here, with its counts. */
+    Map<String, Counts> all() {
+        Map<String, Counts> all = new HashMap<>();
+        byTask.forEach((task, a) -> all.put(task, counts(a)));
+        return all;
+    }
+
+    private static Counts counts(Adders a) {
+        return new Counts(
+                a.successes().sum(), a.failures().sum(), a.deadLetters().sum());
     }
 
     private Adders of(String taskName) {

@@ -3,6 +3,7 @@ package io.ax.jdbc;
 import io.ax.core.AxException;
 import io.ax.core.store.ActivityRow;
 import io.ax.core.store.ActivityStore;
+import io.ax.core.store.ActivityTotals;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +27,7 @@ final class JdbcActivityStore implements ActivityStore {
     private final String delete;
     private final String insert;
     private final String find;
+    private final String totals;
     private final String expired;
 
     JdbcActivityStore(JdbcTemplate jdbc, JdbcBatches batches, Transactions tx, String prefix) {
@@ -37,6 +39,9 @@ final class JdbcActivityStore implements ActivityStore {
         delete = "DELETE FROM " + table + key;
         insert = "INSERT INTO " + table + " (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
         find = "SELECT " + COLUMNS + " FROM " + table + " WHERE task_name = ? AND minute_us >= ? AND minute_us < ?";
+        // the minutes' range by the minute's index, summed in the database: one short row per task comes back
+        totals = "SELECT task_name, SUM(fires), SUM(successes), SUM(failures), SUM(timeouts), SUM(dead_letters)"
+                + " FROM " + table + " WHERE minute_us >= ? AND minute_us < ? GROUP BY task_name";
         // the oldest first, by the minute's index, a batch at a time
         expired = "SELECT task_name, minute_us, node_id, writer FROM " + table
                 + " WHERE minute_us < ? ORDER BY minute_us LIMIT ?";
@@ -98,6 +103,20 @@ final class JdbcActivityStore implements ActivityStore {
                     Micros.above(to));
         } catch (DataAccessException e) {
             throw new AxException("Cannot read the activity rollup: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public List<ActivityTotals> totals(Instant from, Instant to) {
+        try {
+            return jdbc.query(
+                    totals,
+                    (rs, n) -> new ActivityTotals(
+                            rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6)),
+                    Micros.above(from),
+                    Micros.above(to));
+        } catch (DataAccessException e) {
+            throw new AxException("Cannot read the activity rollup's totals: " + e.getMessage(), e);
         }
     }
 

@@ -387,7 +387,7 @@
                 last.durationMillis !== null && last.durationMillis !== undefined
                   ? h('span', {class: 'muted'}, ' in ' + millis(last.durationMillis)) : null]
               : h('span', {class: 'muted'}, 'none yet')),
-            h('td', {class: 'num', 'data-rate': successRate(t)},
+            h('td', {class: 'num', 'data-rate': successRate(t), 'data-outcomes': t.outcomesScope},
               successRate(t), h('div', {class: 'muted'}, t.successes + ' / ' + t.failures + ' / ' + t.deadLetters)),
             h('td', {class: 'actions'}, session.canWrite ? [
               t.paused
@@ -399,16 +399,29 @@
                 r => 'Task ' + t.name + ' triggered: instance ' + r.instanceId)
             ] : null));
         });
-        return table(['Task', 'Trigger', 'Group', 'State', 'Next fires', 'Last ended',
-          'Success rate, OK / failed / dead (this node)', session.canWrite ? 'Actions' : ''], rows);
+        const list = table(['Task', 'Trigger', 'Group', 'State', 'Next fires', 'Last ended',
+          'Success rate, OK / failed / dead (' + outcomesSpan(tasks[0]) + ')', session.canWrite ? 'Actions' : ''],
+          rows);
+        const unavailable = tasks.length ? tasks[0].outcomesUnavailable : null;
+        return unavailable ? h('div', {}, outcomesNote(unavailable), list) : list;
       }
     };
   }
 
-  /** Attempts that succeeded of those that ended on this node, in per cent; a dash before any ended. */
+  /** Attempts that succeeded of those that ended (see outcomesSpan), in per cent; a dash before any ended. */
   function successRate(t) {
     const ended = t.successes + t.failures;
     return ended ? Math.floor(100 * t.successes / ended) + ' %' : '—';
+  }
+
+  /** Whose attempts a task's success rate counts: the cluster's last day, or this node's when the store cannot say. */
+  function outcomesSpan(t) {
+    return !t || t.outcomesScope === 'cluster' ? 'last 24 h, all nodes' : 'this node';
+  }
+
+  function outcomesNote(unavailable) {
+    return h('p', {class: 'muted warn', 'data-outcomes-note': ''},
+      'Success rates are this node\'s since it started: the store did not answer (' + unavailable + ')');
   }
 
   /**
@@ -444,8 +457,9 @@
             h('dt', {}, 'State'), h('dd', {}, t.paused ? 'paused' : 'active'),
             h('dt', {}, 'Next fires'), h('dd', {}, (t.nextFireTimes || []).length
               ? t.nextFireTimes.map(n => h('div', {}, time(n) + ' (' + relative(n) + ')')) : '—'),
-            h('dt', {}, 'Success rate'), h('dd', {}, successRate(t) + ' (' + t.successes + ' OK, ' + t.failures
-              + ' failed, ' + t.deadLetters + ' dead on this node)'),
+            h('dt', {}, 'Success rate'), h('dd', {'data-outcomes': t.outcomesScope}, successRate(t) + ' ('
+              + t.successes + ' OK, ' + t.failures + ' failed, ' + t.deadLetters + ' dead; ' + outcomesSpan(t) + ')',
+              t.outcomesUnavailable ? outcomesNote(t.outcomesUnavailable) : null),
             h('dt', {}, 'Parameters'), h('dd', {class: 'mono'}, Object.keys(t.params || {}).length
               ? Object.entries(t.params).map(([k, v]) => h('div', {}, k + ' = ' + v)) : '—')),
           h('h2', {}, 'Activity'),

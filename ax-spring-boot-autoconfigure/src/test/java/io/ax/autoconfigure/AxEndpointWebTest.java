@@ -149,8 +149,68 @@ class AxEndpointWebTest {
         assertThat(answer.<String>read("$.lastInstances[0].state")).isEqualTo("SUCCESS");
         assertThat(answer.<Integer>read("$.lastInstances[0].attempt")).isEqualTo(1);
         assertThat(answer.<Integer>read("$.lastInstances[0].durationMillis")).isNotNegative();
-        assertThat(answer.<Integer>read("$.successes")).isPositive();
+        assertThat(answer.<Integer>read("$.successes"))
+                .as("this node's freshest counts, as the task's charts have them")
+                .isPositive();
         assertThat(answer.<Integer>read("$.failures")).isZero();
+        assertThat(answer.<String>read("$.outcomesScope")).isEqualTo("cluster");
+    }
+
+    @Test
+    void aTasksSuccessesAndFailuresAreEveryNodesOverTheLastDay() {
+        Instant minute = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
+        String writer = "w-" + java.util.UUID.randomUUID();
+        ActivityStore activity = store.activity().orElseThrow();
+        activity.save(List.of(
+                new ActivityRow(minute, "configured", "other-node", writer, 40, 30, 6, 4, 2, "3:40"),
+                new ActivityRow(
+                        minute.minus(Duration.ofHours(23)), "configured", "other-node", writer, 9, 9, 0, 0, 0, ""),
+                new ActivityRow(
+                        minute.minus(Duration.ofHours(25)),
+                        "configured",
+                        "other-node",
+                        writer,
+                        500,
+                        0,
+                        500,
+                        0,
+                        500,
+                        ""),
+                new ActivityRow(minute, "report", "other-node", writer, 70, 0, 70, 0, 70, "3:70")));
+        try {
+            Http.Answer all = http.get("/actuator/ax/tasks");
+            Http.Answer one = http.get("/actuator/ax/tasks/configured");
+
+            // the other node's minutes of now and 23 hours ago, not of 25 hours ago; timeouts are failures
+            assertThat(all.<String>read("$.tasks[1].name")).isEqualTo("configured");
+            assertOutcomesOfTheCluster(all, "$.tasks[1].", 39, 10, 2);
+            assertOutcomesOfTheCluster(one, "$.", 39, 10, 2);
+        } finally {
+            activity.deleteBefore(Instant.now().plus(Duration.ofDays(1)), 10_000);
+        }
+    }
+
+    @Test
+    void aTaskThatNothingRanShowsNoOutcomes() {
+        Http.Answer all = http.get("/actuator/ax/tasks");
+        Http.Answer one = http.get("/actuator/ax/tasks/configured");
+
+        assertThat(all.<String>read("$.tasks[1].name")).isEqualTo("configured");
+        assertOutcomesOfTheCluster(all, "$.tasks[1].", 0, 0, 0);
+        assertOutcomesOfTheCluster(one, "$.", 0, 0, 0);
+    }
+
+    /** The successes, failures and dead letters of the task at {@code at}, every node's over the last day. */
+    private static void assertOutcomesOfTheCluster(
+            Http.Answer answer, String at, int successes, int failures, int deadLetters) {
+        assertThat(answer.<String>read(at + "outcomesScope")).isEqualTo("cluster");
+        assertThat(answer.<String>read(at + "outcomesUnavailable")).isNull();
+        assertThat(List.of(
+                        answer.<Integer>read(at + "successes"),
+                        answer.<Integer>read(at + "failures"),
+                        answer.<Integer>read(at + "deadLetters")))
+                .as("successes, failures, dead letters")
+                .containsExactly(successes, failures, deadLetters);
     }
 
     @Test

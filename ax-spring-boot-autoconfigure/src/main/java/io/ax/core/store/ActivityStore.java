@@ -26,6 +26,14 @@ public interface ActivityStore {
     List<ActivityRow> find(String task, Instant from, Instant to);
 
     /**
+     * Every task's rows whose minute is in {@code [from, to)}, of every node and writer, added up: one {@link
+     * ActivityTotals} per task that has a row there ({@link ActivityRow#ALL_TASKS} included), in no particular order;
+     * none for a task without rows. One read however many tasks there are, so that a page of all tasks, asked again
+     * every few seconds, costs one query.
+     */
+    List<ActivityTotals> totals(Instant from, Instant to);
+
+    /**
      * Deletes at most {@code limit} rows whose minute is before {@code before}.
      *
      * @return how many were deleted

@@ -2,6 +2,7 @@ package io.ax.core.store;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +54,30 @@ public final class InMemoryActivityStore implements ActivityStore {
             }
         }
         return found;
+    }
+
+    @Override
+    public List<ActivityTotals> totals(Instant from, Instant to) {
+        Map<String, long[]> sums = new HashMap<>();
+        if (from.isBefore(to)) {
+            Key low = new Key(from.getEpochSecond(), "", "", "");
+            for (ActivityRow r : rows.tailMap(low).values()) {
+                if (!r.minute().isBefore(to)) {
+                    break;
+                }
+                if (!r.minute().isBefore(from)) {
+                    long[] s = sums.computeIfAbsent(r.task(), t -> new long[5]);
+                    s[0] += r.fires();
+                    s[1] += r.successes();
+                    s[2] += r.failures();
+                    s[3] += r.timeouts();
+                    s[4] += r.deadLetters();
+                }
+            }
+        }
+        List<ActivityTotals> totals = new ArrayList<>(sums.size());
+        sums.forEach((task, s) -> totals.add(new ActivityTotals(task, s[0], s[1], s[2], s[3], s[4])));
+        return totals;
     }
 
     @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ax.core.store.ActivityRow;
 import io.ax.core.store.ActivityStore;
+import io.ax.core.store.ActivityTotals;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /**
  * What every {@link ActivityStore} promises: a saved row replaces the row of the same minute, task, node and writer;
  * a read finds every node's and writer's rows of one task in a range of minutes, the lateness text as it was saved;
- * old rows go in batches, oldest first. Each store's test extends it in a few lines, with an empty store for each
+ * the totals of a range of minutes add every task's rows up, one per task; old rows go in batches, oldest first. Each store's test extends it in a few lines, with an empty store for each
  * test.
  */
 public abstract class ActivityStoreContract {
@@ -88,6 +89,40 @@ public abstract class ActivityStoreContract {
                 .containsExactlyInAnyOrder(1L, 2L, 3L);
         assertThat(activity().find(task, T0.plus(Duration.ofMinutes(4)), T0.plus(Duration.ofMinutes(4))))
                 .isEmpty();
+    }
+
+    @Test
+    void totalsAddUpEveryNodesAndWritersRowsOfEachTaskInARangeOfMinutes() {
+        String report = task("report");
+        String other = task("other");
+        Instant from = T0.plus(Duration.ofMinutes(10));
+        Instant to = from.plus(Duration.ofMinutes(2));
+        long billions = 3_000_000_000L; // sums beyond an int
+        activity()
+                .save(List.of(
+                        new ActivityRow(from, report, "n1", "w1", billions, billions, 1, 0, 0, "0:1"),
+                        new ActivityRow(from, report, "n2", "w2", billions, 1, 1, 1, 1, "0:1"),
+                        new ActivityRow(from.plusSeconds(60), report, "n1", "w3", 2, 2, 0, 0, 0, "0:2"), // n1 restarted
+                        new ActivityRow(from, other, "n1", "w1", 7, 0, 7, 0, 7, "0:7"),
+                        new ActivityRow(from, ActivityRow.ALL_TASKS, "n1", "w1", 9, 4, 8, 0, 7, "0:9"),
+                        new ActivityRow(from.minusSeconds(60), report, "n1", "w1", 500, 500, 0, 0, 0, "0:500"),
+                        new ActivityRow(to, report, "n1", "w1", 700, 700, 0, 0, 0, "0:700")));
+
+        assertThat(activity().totals(from, to))
+                .as("from inclusive, to exclusive; every node and writer added up, one per task")
+                .containsExactlyInAnyOrder(
+                        new ActivityTotals(report, 2 * billions + 2, billions + 3, 2, 1, 1),
+                        new ActivityTotals(other, 7, 0, 7, 0, 7),
+                        new ActivityTotals(ActivityRow.ALL_TASKS, 9, 4, 8, 0, 7));
+    }
+
+    @Test
+    void minutesWithoutRowsHaveNoTotals() {
+        activity().save(List.of(row(T0, task("report"), "n1", "w1", 3)));
+
+        assertThat(activity().totals(T0.plusSeconds(60), T0.plus(Duration.ofDays(1))))
+                .isEmpty();
+        assertThat(activity().totals(T0, T0)).as("an empty range").isEmpty();
     }
 
     @Test

@@ -392,6 +392,11 @@ public final class FailingStore implements InstanceStore, ClusterStore {
             }
 
             @Override
+            public List<io.ax.core.store.ActivityTotals> totals(Instant from, Instant to) {
+                return unlessDown("activity.totals", () -> inner.totals(from, to));
+            }
+
+            @Override
             public int deleteBefore(Instant before, int limit) {
                 return unlessDown("activity.deleteBefore", () -> inner.deleteBefore(before, limit));
             }

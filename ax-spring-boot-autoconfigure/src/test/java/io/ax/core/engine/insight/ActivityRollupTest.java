@@ -8,6 +8,7 @@ import io.ax.core.InstanceState;
 import io.ax.core.engine.Activity;
 import io.ax.core.store.ActivityRow;
 import io.ax.core.store.ActivityStore;
+import io.ax.core.store.ActivityTotals;
 import io.ax.core.store.InMemoryActivityStore;
 import io.ax.core.trigger.IntervalTrigger;
 import io.ax.test.FakeClock;
@@ -220,6 +221,12 @@ class ActivityRollupTest {
             public List<ActivityRow> find(String task, Instant from, Instant to) {
                 check();
                 return store.find(task, from, to);
+            }
+
+            @Override
+            public List<ActivityTotals> totals(Instant from, Instant to) {
+                check();
+                return store.totals(from, to);
             }
 
             @Override
