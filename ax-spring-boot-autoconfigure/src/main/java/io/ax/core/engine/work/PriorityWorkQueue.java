@@ -1,13 +1,14 @@
 package io.ax.core.engine.work;
 
 import java.util.AbstractQueue;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
-import java.util.TreeSet;
+import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -20,8 +21,11 @@ import java.util.function.LongSupplier;
  * delays a low one by at most the limit (plus the work that came before it) and never starves it. Work that is not
  * {@link Prioritized} has priority 0.
  *
- * <p>Both orders are kept (two sorted sets over the same entries), so a take is O(log n) whichever order decides.
- * Thread-safe: one lock, as {@link java.util.concurrent.ArrayBlockingQueue} has.
+ * <p>One first-in-first-out lane per priority, the lanes by priority: a put appends to its lane, a take removes the
+ * head of the highest lane, or of the lane whose head waited longest when that one is past the limit (the oldest work
+ * is always a lane's head). With one priority in use (the usual case) it is a plain FIFO: no clock read, no sorted
+ * structure, no allocation beyond the entry. Thread-safe: one lock, as {@link java.util.concurrent.ArrayBlockingQueue}
+ * has.
  */
 final class PriorityWorkQueue extends AbstractQueue<Runnable> implements BlockingQueue<Runnable> {
 
@@ -38,9 +42,13 @@ final class PriorityWorkQueue extends AbstractQueue<Runnable> implements Blockin
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition notEmpty = lock.newCondition();
     private final Condition notFull = lock.newCondition();
-    private final TreeSet<Entry> byPriority =
-            new TreeSet<>(Comparator.comparingInt((Entry e) -> -e.priority()).thenComparingLong(Entry::seq));
-    private final TreeSet<Entry> byArrival = new TreeSet<>(Comparator.comparingLong(Entry::seq));
+    /** Priority (highest first) -> its waiting work, in the order it came; no lane is empty. */
+    private final TreeMap<Integer, ArrayDeque<Entry>> lanes = new TreeMap<>(Comparator.reverseOrder());
+
+    /** An emptied lane kept for the next one opened: a queue that drains and fills again allocates none. */
+    private ArrayDeque<Entry> spare;
+
+    private int size;
     private long nextSeq;
     private long agedStarts;
 
@@ -73,7 +81,7 @@ final class PriorityWorkQueue extends AbstractQueue<Runnable> implements Blockin
         Objects.requireNonNull(work, "work");
         lock.lock();
         try {
-            if (byArrival.size() >= capacity) {
+            if (size >= capacity) {
                 return false;
             }
             enqueue(work);
@@ -88,7 +96,7 @@ final class PriorityWorkQueue extends AbstractQueue<Runnable> implements Blockin
         Objects.requireNonNull(work, "work");
         lock.lockInterruptibly();
         try {
-            while (byArrival.size() >= capacity) {
+            while (size >= capacity) {
                 notFull.await();
             }
             enqueue(work);
@@ -103,7 +111,7 @@ final class PriorityWorkQueue extends AbstractQueue<Runnable> implements Blockin
         long left = unit.toNanos(timeout);
         lock.lockInterruptibly();
         try {
-            while (byArrival.size() >= capacity) {
+            while (size >= capacity) {
                 if (left <= 0) {
                     return false;
                 }
@@ -119,8 +127,14 @@ final class PriorityWorkQueue extends AbstractQueue<Runnable> implements Blockin
     private void enqueue(Runnable work) {
         int priority = work instanceof Prioritized p ? p.priority() : 0;
         Entry e = new Entry(work, priority, nextSeq++, nanoTime.getAsLong());
-        byPriority.add(e);
-        byArrival.add(e);
+        ArrayDeque<Entry> lane = lanes.get(priority);
+        if (lane == null) {
+            lane = spare != null ? spare : new ArrayDeque<>();
+            spare = null;
+            lanes.put(priority, lane);
+        }
+        lane.addLast(e);
+        size++;
         notEmpty.signal();
     }
 
@@ -128,7 +142,7 @@ final class PriorityWorkQueue extends AbstractQueue<Runnable> implements Blockin
     public Runnable poll() {
         lock.lock();
         try {
-            return byArrival.isEmpty() ? null : dequeue();
+            return size == 0 ? null : dequeue();
         } finally {
             lock.unlock();
         }
@@ -138,7 +152,7 @@ final class PriorityWorkQueue extends AbstractQueue<Runnable> implements Blockin
     public Runnable take() throws InterruptedException {
         lock.lockInterruptibly();
         try {
-            while (byArrival.isEmpty()) {
+            while (size == 0) {
                 notEmpty.await();
             }
             return dequeue();
@@ -152,7 +166,7 @@ final class PriorityWorkQueue extends AbstractQueue<Runnable> implements Blockin
         long left = unit.toNanos(timeout);
         lock.lockInterruptibly();
         try {
-            while (byArrival.isEmpty()) {
+            while (size == 0) {
                 if (left <= 0) {
                     return null;
                 }
@@ -166,26 +180,40 @@ final class PriorityWorkQueue extends AbstractQueue<Runnable> implements Blockin
 
     /** Under the lock, not empty: the next work, by the overtake limit or else by priority. */
     private Runnable dequeue() {
-        Entry next = next();
-        if (next != byPriority.first()) {
+        ArrayDeque<Entry> lane = nextLane();
+        if (lane != lanes.firstEntry().getValue()) {
             agedStarts++;
         }
-        byPriority.remove(next);
-        byArrival.remove(next);
+        Entry next = lane.pollFirst();
+        if (lane.isEmpty()) {
+            lanes.remove(next.priority());
+            spare = lane;
+        }
+        size--;
         notFull.signal();
         return next.work();
     }
 
-    private Entry next() {
-        Entry oldest = byArrival.first();
-        return nanoTime.getAsLong() - oldest.sinceNanos() >= overtakeLimitNanos ? oldest : byPriority.first();
+    /** Under the lock, not empty: the lane whose head goes next. */
+    private ArrayDeque<Entry> nextLane() {
+        ArrayDeque<Entry> highest = lanes.firstEntry().getValue();
+        if (lanes.size() == 1) {
+            return highest; // its head is the oldest work too
+        }
+        ArrayDeque<Entry> oldest = highest;
+        for (ArrayDeque<Entry> lane : lanes.values()) {
+            if (lane.peekFirst().seq() < oldest.peekFirst().seq()) {
+                oldest = lane;
+            }
+        }
+        return nanoTime.getAsLong() - oldest.peekFirst().sinceNanos() >= overtakeLimitNanos ? oldest : highest;
     }
 
     @Override
     public Runnable peek() {
         lock.lock();
         try {
-            return byArrival.isEmpty() ? null : next().work();
+            return size == 0 ? null : nextLane().peekFirst().work();
         } finally {
             lock.unlock();
         }
@@ -195,7 +223,7 @@ final class PriorityWorkQueue extends AbstractQueue<Runnable> implements Blockin
     public int size() {
         lock.lock();
         try {
-            return byArrival.size();
+            return size;
         } finally {
             lock.unlock();
         }
@@ -205,7 +233,7 @@ final class PriorityWorkQueue extends AbstractQueue<Runnable> implements Blockin
     public int remainingCapacity() {
         lock.lock();
         try {
-            return capacity - byArrival.size();
+            return capacity - size;
         } finally {
             lock.unlock();
         }
@@ -215,12 +243,19 @@ final class PriorityWorkQueue extends AbstractQueue<Runnable> implements Blockin
     public boolean remove(Object work) {
         lock.lock();
         try {
-            for (Entry e : byArrival) {
-                if (e.work() == work || e.work().equals(work)) {
-                    byArrival.remove(e);
-                    byPriority.remove(e);
-                    notFull.signal();
-                    return true;
+            for (Iterator<ArrayDeque<Entry>> l = lanes.values().iterator(); l.hasNext(); ) {
+                ArrayDeque<Entry> lane = l.next();
+                for (Iterator<Entry> i = lane.iterator(); i.hasNext(); ) {
+                    Entry e = i.next();
+                    if (e.work() == work || e.work().equals(work)) {
+                        i.remove();
+                        if (lane.isEmpty()) {
+                            l.remove();
+                        }
+                        size--;
+                        notFull.signal();
+                        return true;
+                    }
                 }
             }
             return false;
@@ -243,7 +278,7 @@ final class PriorityWorkQueue extends AbstractQueue<Runnable> implements Blockin
         lock.lock();
         try {
             int n = 0;
-            while (n < most && !byArrival.isEmpty()) {
+            while (n < most && size > 0) {
                 sink.add(dequeue());
                 n++;
             }
@@ -259,7 +294,7 @@ final class PriorityWorkQueue extends AbstractQueue<Runnable> implements Blockin
         List<Runnable> snapshot = new ArrayList<>();
         lock.lock();
         try {
-            byPriority.forEach(e -> snapshot.add(e.work()));
+            lanes.values().forEach(lane -> lane.forEach(e -> snapshot.add(e.work())));
         } finally {
             lock.unlock();
         }

@@ -68,6 +68,35 @@ class PriorityWorkQueueTest {
     }
 
     @Test
+    void theOldestWorkPastTheLimitGoesFirstWhateverItsPlaceAmongThePriorities() {
+        queue.offer(new Work("normal-old", 0));
+        now.addAndGet(LIMIT / 2);
+        queue.offer(new Work("low-newer", -5));
+        queue.offer(new Work("high-1", 10));
+        now.addAndGet(LIMIT / 2); // normal-old has waited the limit, low-newer has not
+
+        assertThat(drain()).containsExactly("normal-old", "high-1", "low-newer");
+        assertThat(queue.agedStarts()).isEqualTo(1);
+    }
+
+    @Test
+    void aQueueThatEmptiesAndFillsAgainKeepsItsOrders() {
+        for (int round = 0; round < 3; round++) {
+            queue.offer(new Work("normal-" + round, 0));
+            queue.offer(new Work("high-" + round, 10));
+            assertThat(drain()).containsExactly("high-" + round, "normal-" + round);
+            assertThat(queue.isEmpty()).isTrue();
+        }
+        Work only = new Work("only", 3);
+        queue.offer(only);
+        assertThat(queue.remove(only)).isTrue(); // its lane empties by a removal
+        queue.offer(new Work("after", 3));
+        queue.offer(new Work("first", 4));
+        assertThat(drain()).containsExactly("first", "after");
+        assertThat(queue.size()).isZero();
+    }
+
+    @Test
     void itHoldsNoMoreThanItsCapacity() throws InterruptedException {
         for (int i = 0; i < 10; i++) {
             assertThat(queue.offer(new Work("w" + i, i))).isTrue();
