@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.ax.core.clock.AxClock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -46,21 +45,7 @@ class MembershipPartitionsTest {
     }
 
     private Membership node(String id, ClusterSettings settings) {
-        Membership m = new Membership(
-                new CuttableRegistry(id),
-                lease,
-                clock,
-                new NodeInfo(id, id + "-" + System.nanoTime(), "localhost", Instant.now(), Set.of("default"), 4),
-                settings,
-                new Membership.Listener() {
-                    @Override
-                    public void leading(long epoch) {}
-
-                    @Override
-                    public void following() {}
-                },
-                partitions,
-                null);
+        Membership m = Memberships.of(id, "localhost", new CuttableRegistry(id), lease, clock, settings, partitions);
         m.start();
         started.add(m);
         return m;

@@ -36,21 +36,7 @@ class MixedClusterProtocolTest {
     }
 
     private Membership node(String id) {
-        Membership m = new Membership(
-                registry,
-                lease,
-                clock,
-                new NodeInfo(id, id + "-" + System.nanoTime(), "host-" + id, Instant.now(), Set.of("default"), 4),
-                FAST,
-                new Membership.Listener() {
-                    @Override
-                    public void leading(long epoch) {}
-
-                    @Override
-                    public void following() {}
-                },
-                partitions,
-                null);
+        Membership m = Memberships.of(id, "host-" + id, registry, lease, clock, FAST, partitions);
         started.add(m);
         return m;
     }

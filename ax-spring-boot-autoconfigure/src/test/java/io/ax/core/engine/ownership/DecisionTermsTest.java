@@ -13,7 +13,7 @@ import io.ax.core.cluster.LocalLeaderLease;
 import io.ax.core.cluster.LocalNodeRegistry;
 import io.ax.core.cluster.LocalPartitionLeases;
 import io.ax.core.cluster.Membership;
-import io.ax.core.cluster.NodeInfo;
+import io.ax.core.cluster.Memberships;
 import io.ax.core.cluster.PartitionTerms;
 import io.ax.core.cluster.Partitions;
 import io.ax.core.engine.writes.Fence;
@@ -22,7 +22,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -51,21 +50,14 @@ class DecisionTermsTest {
 
     private PartitionTerms startAlone() {
         LocalNodeRegistry registry = new LocalNodeRegistry(clock);
-        node = new Membership(
+        node = Memberships.of(
+                "n1",
+                "localhost",
                 registry,
                 new LocalLeaderLease(clock),
                 clock,
-                new NodeInfo("n1", "n1-" + System.nanoTime(), "localhost", Instant.now(), Set.of("default"), 4),
                 FAST,
-                new Membership.Listener() {
-                    @Override
-                    public void leading(long epoch) {}
-
-                    @Override
-                    public void following() {}
-                },
-                new LocalPartitionLeases(clock, registry),
-                null);
+                new LocalPartitionLeases(clock, registry));
         node.start();
         return node.partitions().orElseThrow();
     }
