@@ -384,7 +384,8 @@ final class Dispatcher {
                         claimer.settled(d.due().instanceId());
                         StateWriter.logMove(d.transition(), true);
                         StateWriter.logMove(claim, true);
-                        claimer.run(new Claimer.Claim(d.due(), d.due().attempt(), null, now, epochOf(d.transition())));
+                        claimer.run(new Claimer.Claim(
+                                d.due(), d.due().attempt(), null, now, DecisionTerms.epochOf(d.transition())));
                     }
                     return null;
                 }));
@@ -654,11 +655,6 @@ final class Dispatcher {
                 takenFrom,
                 fence);
         claimer.claimAndRun(List.of(new Claimer.Claim(due, attempt, toDispatched, null, epoch)));
-    }
-
-    /** The epoch an assignment carries: its fence's, or none for a MEMORY instance. */
-    private static long epochOf(Transition assignment) {
-        return DecisionTerms.epochOf(assignment);
     }
 
     /** Whether a fire of the task waits for its previous instance's end (for tests). */

@@ -249,14 +249,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
      */
     @Override
     public void scheduleFires(List<Pending> pending, Term term) {
-        Map<Long, List<Decided>> byFence = new LinkedHashMap<>();
-        for (Pending p : pending) {
-            Fence fence = term.fenceFor(p.task().name());
-            if (fence.any()) {
-                byFence.computeIfAbsent(fence.leader(), k -> new ArrayList<>()).add(new Decided(p, fence));
-            }
-        }
-        byFence.values().forEach(this::scheduleDecided);
+        decided(pending, term).forEach(this::scheduleDecided);
     }
 
     private void scheduleDecided(List<Decided> decided) {
@@ -278,11 +271,18 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
      * carries them: one group under the leader (its epoch), one under partitions (each fire carries its own fence).
      */
     private java.util.Collection<List<Decided>> decidable(List<Pending> pending) {
+        return decided(pending, terms.now());
+    }
+
+    /**
+     * The fires {@code term} decides, each with its fence, by the leader fence of the write that carries them; the
+     * others are left out.
+     */
+    private static java.util.Collection<List<Decided>> decided(List<Pending> pending, Term term) {
         Map<Long, List<Decided>> byFence = new LinkedHashMap<>();
         for (Pending p : pending) {
-            long epoch = terms.epochFor(p.task().name());
-            if (epoch > 0) {
-                Fence fence = terms.fence(epoch);
+            Fence fence = term.fenceFor(p.task().name());
+            if (fence.any()) {
                 byFence.computeIfAbsent(fence.leader(), k -> new ArrayList<>()).add(new Decided(p, fence));
             }
         }

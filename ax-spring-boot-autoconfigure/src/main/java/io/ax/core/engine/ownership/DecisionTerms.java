@@ -29,6 +29,11 @@ public interface DecisionTerms {
      */
     Fence fence(long epoch);
 
+    /** These terms as a {@link Term}: each row's fence at the epoch this node decides it at now. */
+    default Term now() {
+        return key -> fence(epochFor(key));
+    }
+
     /**
      * A write decided here was refused: the epoch it carried is no longer current. This node stops deciding at once
      * for what the write was fenced by (the leader's term, or that partition).

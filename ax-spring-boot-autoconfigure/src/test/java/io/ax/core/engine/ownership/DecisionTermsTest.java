@@ -2,9 +2,7 @@ package io.ax.core.engine.ownership;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
-import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
 import io.ax.core.clock.AxClock;
 import io.ax.core.cluster.ClusterSettings;
@@ -17,7 +15,6 @@ import io.ax.core.cluster.Memberships;
 import io.ax.core.cluster.PartitionTerms;
 import io.ax.core.cluster.Partitions;
 import io.ax.core.engine.writes.Fence;
-import io.ax.core.store.NewFire;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -74,21 +71,6 @@ class DecisionTermsTest {
                 Instant.EPOCH);
     }
 
-    private static NewFire fire(String task) {
-        return new NewFire(
-                new TaskInstance(
-                        "i-1",
-                        task,
-                        Instant.EPOCH,
-                        InstanceState.SCHEDULED,
-                        0,
-                        "n1",
-                        Instant.EPOCH,
-                        InstanceOrigin.SERIES,
-                        TaskInstance.fireKey(Instant.EPOCH)),
-                "fire");
-    }
-
     @Test
     void underTheLeaderEveryRowIsDecidedAtTheLeadersEpochAndCarriesItsFence() {
         AtomicLong leading = new AtomicLong(7);
@@ -96,14 +78,12 @@ class DecisionTermsTest {
 
         assertThat(terms.epochFor("report")).isEqualTo(7);
         assertThat(terms.epochFor("invoice-42")).isEqualTo(7);
-        Transition decided = terms.fence(7).assignedTo(assignment("i-1"), "n2");
-        assertThat(decided.fence()).isEqualTo(7);
-        assertThat(decided.partitionEpoch()).isZero();
-        assertThat(decided.owner()).isEqualTo("n2");
-        assertThat(DecisionTerms.epochOf(decided)).isEqualTo(7);
+        // what the fence puts on a change or a fire is FenceTest's
         assertThat(terms.fence(7)).isEqualTo(Fence.leader(7));
-        assertThat(terms.fence(7).on(fire("report")).partitionEpoch()).isZero();
         assertThat(terms.fence(0)).isEqualTo(Fence.NONE);
+        assertThat(terms.now().fenceFor("report")).isEqualTo(Fence.leader(7));
+        assertThat(DecisionTerms.epochOf(terms.fence(7).assignedTo(assignment("i-1"), "n2")))
+                .isEqualTo(7);
 
         leading.set(0); // it stepped down
         assertThat(terms.epochFor("report")).isZero();
@@ -121,17 +101,14 @@ class DecisionTermsTest {
         assertThat(epoch).isPositive();
 
         assertThat(terms.epochFor("report")).isEqualTo(epoch);
-        Transition decided = terms.fence(epoch).assignedTo(assignment("i-1"), "n1");
-        assertThat(decided.partitionEpoch()).isEqualTo(epoch);
-        assertThat(decided.fence()).isZero(); // no leader fence: the partition's row orders the owners
-        assertThat(decided.owner()).isEqualTo("n1");
-        assertThat(DecisionTerms.epochOf(decided)).isEqualTo(epoch);
-        assertThat(terms.fence(epoch).leader()).isZero();
-        assertThat(terms.fence(epoch).on(fire("report")).partitionEpoch()).isEqualTo(epoch);
+        assertThat(terms.fence(epoch))
+                .as("no leader fence: the partition's row orders the owners")
+                .isEqualTo(Fence.partition(epoch));
+        assertThat(terms.now().fenceFor("report")).isEqualTo(Fence.partition(epoch));
+        assertThat(DecisionTerms.epochOf(terms.fence(epoch).assignedTo(assignment("i-1"), "n1")))
+                .isEqualTo(epoch);
         // a decision no fence guards (a MEMORY instance) carries none
         assertThat(terms.fence(0)).isEqualTo(Fence.NONE);
-        assertThat(terms.fence(0).assignedTo(assignment("m-1"), "n1").partitionEpoch())
-                .isZero();
     }
 
     @Test
