@@ -26,6 +26,7 @@ import io.ax.core.cluster.WakeUps;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.ExecutorRouter;
 import io.ax.core.engine.PoolSettings;
+import io.ax.core.engine.ownership.Ownership;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.NewFire;
 import io.ax.core.trigger.IntervalTrigger;
@@ -87,6 +88,20 @@ abstract class JdbcClusterContract {
 
     abstract TestDatabase database();
 
+    /** Who decides for the rows: the leader (the default), or each partition's owner. */
+    Ownership ownership() {
+        return Ownership.LEADER;
+    }
+
+    /**
+     * A case of the leader's assignment protocol, which partitioned ownership does without: there no row is handed
+     * to another node, so nothing is acknowledged, followed or taken back.
+     */
+    private void assignmentProtocolOnly(String why) {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                ownership() == Ownership.LEADER, "the leader's assignment protocol only: " + why);
+    }
+
     @BeforeAll
     void createSchema() {
         database().migrate(PREFIX);
@@ -143,6 +158,7 @@ abstract class JdbcClusterContract {
                 .wakeUps(wakeUps)
                 .defaultPool(pool)
                 .shutdownAwait(Duration.ofSeconds(2))
+                .ownership(ownership())
                 .build();
         for (AxTask task : tasks) {
             e.register(task);
@@ -167,6 +183,9 @@ abstract class JdbcClusterContract {
         await().atMost(BOUND)
                 .until(() ->
                         nodes.stream().allMatch(e -> e.cluster().liveNodes().size() == 3));
+        if (ownership() == Ownership.PARTITIONED) {
+            assertSettled(nodes); // each node decides its own share once it owns it
+        }
         return nodes;
     }
 
@@ -221,8 +240,25 @@ abstract class JdbcClusterContract {
                         .queryForList("SELECT owner FROM " + PREFIX + "instance WHERE task_name = 'job'", String.class)
                         .stream()
                         .collect(Collectors.groupingBy(owner -> owner, Collectors.counting()));
-        // an even share is 200; the groups the instances are dispatched in each round a share up by one at most
         assertThat(perNode).as("instances per node").containsOnlyKeys("n1", "n2", "n3");
+        if (ownership() == Ownership.PARTITIONED) {
+            // each instance ran on the owner of its partition, and the partitions are spread within one of each other
+            Map<String, Set<Integer>> owned = assertSettled(nodes);
+            int count = nodes.get(0).partitions().orElseThrow().count();
+            Map<String, Long> byPartition = ids.stream()
+                    .collect(Collectors.groupingBy(
+                            id -> owned.entrySet().stream()
+                                    .filter(e -> e.getValue().contains(io.ax.core.cluster.Partitions.of(id, count)))
+                                    .findFirst()
+                                    .orElseThrow()
+                                    .getKey(),
+                            Collectors.counting()));
+            assertThat(perNode)
+                    .as("instances per node, by their partitions' owners")
+                    .isEqualTo(byPartition);
+            return;
+        }
+        // an even share is 200; the groups the instances are dispatched in each round a share up by one at most
         assertThat(perNode.values())
                 .as("instances per node: %s", perNode)
                 .allSatisfy(n -> assertThat(n).isBetween(185L, 215L));
@@ -252,6 +288,7 @@ abstract class JdbcClusterContract {
 
     @Test
     void anAssignmentMadeWhileTheLeaderReadsItsAssignmentsIsFollowedAsWell() {
+        assignmentProtocolOnly("no node follows assignments it made to others");
         // the leader's read of the assignments it follows is held until the dispatch thread has assigned more work
         // to the ghost: those later assignments have no row in that read, and must be followed all the same (they
         // were dropped as gone once, and a node that never acknowledged them then kept them for good)
@@ -344,6 +381,7 @@ abstract class JdbcClusterContract {
 
     @Test
     void aRetryItsNodeGaveBackUnstartedIsAssignedAgainAsTheAttemptItWas() {
+        assignmentProtocolOnly("no instance is assigned to another node for it to give back");
         AxTask once = task("once").build(); // on demand, non-overlapping: the leader follows it to its end
         AxEngine n1 = node("n1", once);
         n1.start();
@@ -409,6 +447,7 @@ abstract class JdbcClusterContract {
 
     @Test
     void anAssignmentNotAcknowledgedInTimeIsTakenBackAndRunsElsewhere() {
+        assignmentProtocolOnly("no assignment waits for another node's acknowledgement");
         List<AxEngine> nodes =
                 List.of(node("n1", task("job").build()), node("n2", task("job").build()));
         nodes.forEach(AxEngine::start);
@@ -444,6 +483,8 @@ abstract class JdbcClusterContract {
 
     @Test
     void aFireWhosePreviousInstanceEndedOnAnotherNodeRunsAndIsNotSkippedOnAGuess() {
+        assignmentProtocolOnly("a series runs on its partition's owner, which hears of its ends at once; across a move,"
+                + " aNonOverlappingTaskNeverOverlapsWhileTheClusterGrowsAndShrinks");
         // the leader looks at what it assigned only every 4.5 s, the owners hear of their assignments at once: when a
         // fire of this non-overlapping task comes a second after the last, the last one has ended on its node, but
         // the leader has mostly not heard of it yet. The fire must find out and run, not be SKIPPED as overlapping
@@ -506,6 +547,7 @@ abstract class JdbcClusterContract {
         AxEngine n2 = node("n2", FAST, WakeUps.none(), new PoolSettings(1, 100), job);
         n2.start();
         await().atMost(BOUND).until(() -> n1.cluster().liveNodes().size() == 2);
+        assertSettled(List.of(n1, n2)); // with partitions, n2 runs the work of its own once it owns them
         CountDownLatch holding = new CountDownLatch(1);
         CountDownLatch letGo = new CountDownLatch(1);
         AtomicBoolean first = new AtomicBoolean();
@@ -672,6 +714,8 @@ abstract class JdbcClusterContract {
 
     @Test
     void aLeaderBackFromACutRunsWhatItAssignsItselfThoughItsLastHeartbeatIsOld() {
+        assignmentProtocolOnly("an owner's right to decide rests on its last heartbeat, not on a lease it takes again:"
+                + " one sent before a cut proves nothing, and the owner decides again at its next heartbeat");
         // a lease long enough that the held round below does not make the new lease run out
         ClusterSettings settings = new ClusterSettings(
                 Duration.ofMillis(100), Duration.ofSeconds(4), Duration.ofSeconds(1), Duration.ofMillis(50), 32);

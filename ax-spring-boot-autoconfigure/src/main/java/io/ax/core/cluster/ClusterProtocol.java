@@ -15,6 +15,13 @@ public final class ClusterProtocol {
      */
     public static final int LEADER_ASSIGNS = 1;
 
+    /**
+     * Each node decides the rows of the partitions it owns, fenced by their epochs, and runs them itself; no row is
+     * assigned to another node. Spoken by an engine built for partitions, which this build does not make its default
+     * yet.
+     */
+    public static final int PARTITIONS_OWN = 2;
+
     /** The protocol this build speaks. */
     public static final int CURRENT = LEADER_ASSIGNS;
 

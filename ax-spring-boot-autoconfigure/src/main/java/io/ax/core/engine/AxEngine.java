@@ -24,6 +24,7 @@ import io.ax.core.clock.ClockJumpDetector;
 import io.ax.core.clock.ClockStatus;
 import io.ax.core.clock.ClusterTime;
 import io.ax.core.clock.ClusterTimeStatus;
+import io.ax.core.cluster.ClusterProtocol;
 import io.ax.core.cluster.ClusterSettings;
 import io.ax.core.cluster.ClusterStore;
 import io.ax.core.cluster.ClusterView;
@@ -45,6 +46,7 @@ import io.ax.core.engine.insight.Insight;
 import io.ax.core.engine.insight.Listeners;
 import io.ax.core.engine.insight.StoreFigures;
 import io.ax.core.engine.ownership.DecisionTerms;
+import io.ax.core.engine.ownership.Ownership;
 import io.ax.core.engine.scheduling.DelayedTasks;
 import io.ax.core.engine.scheduling.MemoryExecutions;
 import io.ax.core.engine.scheduling.Prefetcher;
@@ -198,6 +200,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final Workflows workflows;
     private final RuntimeTasks runtimeTasks;
     private final AtomicReference<Lifecycle> lifecycle = new AtomicReference<>(Lifecycle.NEW);
+    /** Whether each node decides the rows of the partitions it owns, rather than the leader every row. */
+    private final boolean partitioned;
     /** Whether attempts can run in a transaction of the store's database (see {@link AttemptTransactions}). */
     private final boolean transactional;
 
@@ -212,6 +216,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         this.nodeId = Objects.requireNonNull(b.nodeId, "nodeId");
         this.shutdownAwait = b.shutdownAwait;
         this.transactional = b.transactions != null;
+        this.partitioned = b.ownership == Ownership.PARTITIONED;
         this.deadLetterListeners = List.copyOf(b.deadLetterListeners);
         this.pools = new ExecutionPools(b.pools, b.defaultPool);
         this.stores = new StoreRouter(store, new InMemoryInstanceStore(b.memoryRetention));
@@ -298,7 +303,16 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         fireWriter.giveWayTo(writer, GIVE_WAY);
         endWriter.giveWayTo(writer, GIVE_WAY);
         this.leadership = new Leadership(
-                nodeId, clock, stores, taskRegistry, workflows, threads, writer, this::ended, b.reconcileEvery);
+                nodeId,
+                clock,
+                stores,
+                taskRegistry,
+                workflows,
+                threads,
+                writer,
+                this::ended,
+                b.reconcileEvery,
+                b.ownership);
         this.membership = new Membership(
                 registry,
                 lease,
@@ -309,15 +323,17 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                         host(),
                         clock.instant(),
                         pools.groups(),
-                        pools.totalCapacity()),
+                        pools.totalCapacity(),
+                        partitioned ? ClusterProtocol.PARTITIONS_OWN : ClusterProtocol.LEADER_ASSIGNS),
                 b.clusterSettings,
                 leadership,
                 partitionLeases(store, registry, b.leaseClock),
-                null);
+                partitioned ? leadership : null);
         leadership.attach(membership);
-        // the leader decides every row until the owner role lands whole (docs/partitioned-ownership.md): its takeover,
-        // recovery and reconciliation still pass the leader's epoch, which a partition's fence would refuse
-        this.terms = DecisionTerms.leader(leadership::epoch, leadership::fencedOut);
+        // the leader decides every row, unless the engine is built for partitions (docs/partitioned-ownership.md)
+        this.terms = partitioned
+                ? DecisionTerms.partitioned(() -> membership.partitions().orElse(null), leadership::fencedOut)
+                : DecisionTerms.leader(leadership::epoch, leadership::fencedOut);
         this.retention = new Retention(stores, activityStore, b.retention, clock, leadership::epoch, insight);
         writer.onRecovery(leadership::storeBack);
         fireWriter.onRecovery(leadership::storeBack);
@@ -456,7 +472,12 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 new Prefetcher.Wheel() {
                     @Override
                     public boolean leads() {
-                        return leadership.epoch() > 0;
+                        return leadership.currentTerm() != null;
+                    }
+
+                    @Override
+                    public int[] partitions() {
+                        return leadership.loadedPartitions();
                     }
 
                     @Override
@@ -493,8 +514,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                     }
 
                     @Override
-                    public boolean leads() {
-                        return leadership.epoch() > 0;
+                    public boolean decides(Due due) {
+                        return terms.epochFor(due.partitionKey()) > 0;
                     }
 
                     @Override
@@ -626,6 +647,13 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                     .run();
             prefetcher.start();
             membership.start(); // a node alone leads at once; the takeover plans and loads before this returns
+            // a node's MEMORY instances are decided by the owner of their partition on it: their fences are its own
+            if (partitioned) {
+                membership
+                        .partitions()
+                        .ifPresent(owned -> stores.memory().fencedByPartitions(owned.count(), owned::epoch));
+            }
+            leadership.takeUpMoves(); // with partitions: what it gained, planned and loaded before this returns
         } catch (RuntimeException e) {
             lifecycle.set(Lifecycle.STOPPED);
             if (clusterTime != null) {
@@ -1109,7 +1137,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             return;
         }
         stores.saveTask(task.name(), task.trigger().describe(), clock.instant());
-        if (leadership.epoch() > 0) {
+        if (terms.epochFor(task.name()) > 0) {
             if (old != null) {
                 fires.cancelPending(old, reason + "; the new definition plans its own fires");
             }
@@ -1126,7 +1154,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             return;
         }
         workflows.graph(WorkflowGraph.of(tasks.values()));
-        if (lifecycle.get() == Lifecycle.STARTED && leadership.epoch() > 0) {
+        if (lifecycle.get() == Lifecycle.STARTED && terms.epochFor(name) > 0) {
             fires.cancelPending(old, reason);
         }
     }

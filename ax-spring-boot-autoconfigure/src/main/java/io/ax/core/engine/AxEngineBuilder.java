@@ -10,6 +10,7 @@ import io.ax.core.cluster.ClusterSettings;
 import io.ax.core.cluster.LeaderLease;
 import io.ax.core.cluster.NodeRegistry;
 import io.ax.core.cluster.WakeUps;
+import io.ax.core.engine.ownership.Ownership;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.wheel.AxTimerFactory;
 import java.time.Duration;
@@ -43,6 +44,7 @@ public final class AxEngineBuilder {
     AxIdempotency idempotency;
     AxClock leaseClock = AxClock.system();
     ClusterSettings clusterSettings = ClusterSettings.defaults();
+    Ownership ownership = Ownership.LEADER;
     Duration prefetchWindow = Duration.ofSeconds(60);
     Duration reconcileEvery = Reconciliation.EVERY;
     int prefetchPage = 5_000;
@@ -267,6 +269,16 @@ public final class AxEngineBuilder {
     /** Heartbeat, lease, acknowledgement timeout, poll interval and ring size; validated together. */
     public AxEngineBuilder clusterSettings(ClusterSettings clusterSettings) {
         this.clusterSettings = Objects.requireNonNull(clusterSettings, "clusterSettings");
+        return this;
+    }
+
+    /**
+     * Who decides for the rows: the leader (the default), or the owner of each row's partition. Internal: the
+     * partitioned mode is built beside the leader's and run by the cluster suites in both, until it replaces it (see
+     * docs/partitioned-ownership.md); applications keep the default.
+     */
+    public AxEngineBuilder ownership(Ownership ownership) {
+        this.ownership = Objects.requireNonNull(ownership, "ownership");
         return this;
     }
 

@@ -725,6 +725,36 @@ final class Dispatcher {
         waitedEnough.clear();
     }
 
+    /**
+     * On the dispatch thread: this node no longer decides the tasks {@code lost} names (their partition moved): the
+     * slots it held for them and the fires waiting for those slots go; the new owner reads the store. MEMORY
+     * executions waiting for a paused task stay, as in {@link #clear}.
+     */
+    void forget(Predicate<String> lost) {
+        inFlight.entrySet().removeIf(e -> {
+            if (lost.test(e.getKey())) {
+                heldSince.remove(e.getValue());
+                checking.remove(e.getValue());
+                return true;
+            }
+            return false;
+        });
+        waiting.entrySet().removeIf(e -> {
+            if (lost.test(e.getKey())) {
+                e.getValue().forEach(d -> pipeline.remove(d.instanceId()));
+                return true;
+            }
+            return false;
+        });
+        awaitingEnd.entrySet().removeIf(e -> {
+            if (lost.test(e.getKey())) {
+                pipeline.remove(e.getValue().instanceId());
+                return true;
+            }
+            return false;
+        });
+    }
+
     /** Marks an instance recovered in flight, so that a non-overlapping task does not start another meanwhile. */
     void markInFlight(Due due) {
         if (!due.task().concurrent()) {

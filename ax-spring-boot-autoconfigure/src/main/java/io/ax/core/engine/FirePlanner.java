@@ -490,6 +490,19 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
         queued.clear();
     }
 
+    /**
+     * This node no longer decides the rows of the partition keys {@code lost} accepts: their instances leave the
+     * wheel, and what of them fell due and waits for the dispatch goes (on the dispatch thread). The owner of their
+     * partition loads them from the store. A MEMORY execution that is no trigger's fire stays: it lives in this
+     * process only, and runs here whoever decides.
+     */
+    void forget(java.util.function.Predicate<String> lost) {
+        java.util.function.Predicate<Due> theirs = due -> lost.test(due.partitionKey())
+                && (!InstanceIds.isMemory(due.instanceId()) || due.origin().isTriggerFire());
+        groups.instancesOf(theirs).forEach(this::dequeue);
+        threads.onDispatchThread(() -> ready.removeIf(theirs));
+    }
+
     /** On the dispatch thread: this node stopped leading, and what fell due and waits for the dispatch goes. */
     void clearReady() {
         ready.clear();

@@ -10,7 +10,10 @@ import io.ax.core.cluster.FencedOutException;
 import io.ax.core.cluster.HashRing;
 import io.ax.core.cluster.Membership;
 import io.ax.core.cluster.NodeStatus;
+import io.ax.core.cluster.PartitionOwnership;
+import io.ax.core.cluster.PartitionTerms;
 import io.ax.core.engine.definitions.TaskRegistry;
+import io.ax.core.engine.ownership.Ownership;
 import io.ax.core.engine.ownership.Term;
 import io.ax.core.engine.scheduling.Prefetcher;
 import io.ax.core.engine.threads.Due;
@@ -47,11 +50,16 @@ import java.util.function.Consumer;
  * ended frees its non-overlapping task and lets a fixed-delay series go on. Every heartbeat it takes over the work of
  * nodes that died and reads which tasks are paused.
  *
+ * <p>Built for partitions ({@link Ownership#PARTITIONED}), it does the same for the partitions this node owns rather
+ * than because it leads: a batch of partitions gained runs the takeover, the adoption of dead owners' work and the
+ * workflow sweep for those partitions only, a partition lost drops what waits here for its rows, and every tick works
+ * in the term of what the node owns then ({@link #currentTerm}).
+ *
  * <p>Why it is long: beside what leading means, it holds the leader's side of the assignment protocol (following
  * assignments, taking them back, adopting a dead node's work). Partitioned ownership removes that protocol, and most
  * of this class with it.
  */
-final class Leadership implements Membership.Listener {
+final class Leadership implements Membership.Listener, PartitionOwnership.Listener {
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
     private static final int ORPHAN_PAGE = 10_000;
@@ -105,6 +113,19 @@ final class Leadership implements Membership.Listener {
     /** When the last sweep for overdue instances ran; touched on ax-leader only. */
     private long lastSweepNanos;
 
+    /**
+     * Whether each node decides the rows of the partitions it owns ({@link Ownership#PARTITIONED}) rather than the
+     * leader every row: then what this class does because it leads, it does for what it owns, and the lease of the
+     * leader keeps only the work that needs one node for the whole cluster (retention).
+     */
+    private final boolean partitioned;
+    /** Partitions gained and lost since the last batch was taken up, by number, with their epochs. */
+    private final Map<Integer, Long> gains = new HashMap<>();
+
+    private final Map<Integer, Long> losses = new HashMap<>();
+    /** Whether the rows without a partition (written before the count was known) were given one. */
+    private boolean partitionsFilled;
+
     Leadership(
             String nodeId,
             AxClock clock,
@@ -114,8 +135,10 @@ final class Leadership implements Membership.Listener {
             EngineThreads threads,
             StateWriter writer,
             Consumer<Due> ended,
-            Duration reconcileEvery) {
+            Duration reconcileEvery,
+            Ownership ownership) {
         this.nodeId = nodeId;
+        this.partitioned = ownership == Ownership.PARTITIONED;
         this.clock = clock;
         this.stores = stores;
         this.registry = registry;
@@ -160,12 +183,45 @@ final class Leadership implements Membership.Listener {
         return membership.epochIfLeader();
     }
 
+    /**
+     * The term this node decides rows in now, fixed for a round of decisions: the leader's for every row, or, with
+     * partitions, the partitions it owns at their epochs; null when it decides no row now (it does not lead, owns
+     * nothing, or its heartbeat is too old).
+     */
+    Term currentTerm() {
+        if (!partitioned) {
+            long epoch = membership.epochIfLeader();
+            return epoch == 0 ? null : Term.leader(epoch);
+        }
+        PartitionTerms owned = membership.partitions().orElse(null);
+        if (owned == null || !owned.decides()) {
+            return null;
+        }
+        Map<Integer, Long> epochs = owned.owned();
+        return epochs.isEmpty() ? null : Term.partitions(epochs, owned.count());
+    }
+
+    /** The partitions whose rows this node loads, by number; null for every row (the leader's). */
+    int[] loadedPartitions() {
+        if (!partitioned) {
+            return null;
+        }
+        PartitionTerms owned = membership.partitions().orElse(null);
+        if (owned == null || !owned.decides()) {
+            return new int[0];
+        }
+        return owned.owned().keySet().stream().mapToInt(Integer::intValue).toArray();
+    }
+
     HashRing ring() {
         return ring;
     }
 
     /** The node that runs an instance: the ring's pick, passing over nodes that let an assignment time out. */
     String ownerOf(HashRing ring, String instanceId) {
+        if (partitioned) {
+            return nodeId; // the owner of a row's partition runs it: no row goes to another node
+        }
         String owner = suspects.isEmpty() ? ring.owner(instanceId) : ring.owner(instanceId, n -> !suspects.contains(n));
         return owner != null ? owner : ring.owner(instanceId);
     }
@@ -175,6 +231,9 @@ final class Leadership implements Membership.Listener {
      * clockwise); when no node has room, the ring's pick as before.
      */
     String ownerOf(HashRing ring, String instanceId, java.util.function.Predicate<String> hasRoom) {
+        if (partitioned) {
+            return nodeId;
+        }
         String owner = ring.owner(instanceId, n -> hasRoom.test(n) && !suspects.contains(n));
         return owner != null ? owner : ownerOf(ring, instanceId);
     }
@@ -215,7 +274,7 @@ final class Leadership implements Membership.Listener {
         try {
             thread.execute(() -> {
                 wakeUpPending.set(false);
-                if (membership.epochIfLeader() > 0) {
+                if (currentTerm() != null) {
                     prefetcher.sweepOverdue(Duration.ZERO); // due now: at once
                     prefetcher.rewind(); // due later inside the window: loaded again from its start
                 }
@@ -230,6 +289,11 @@ final class Leadership implements Membership.Listener {
      * again (an outage) carries an older epoch than the one it holds now: that one does not end its term.
      */
     void fencedOut(FencedOutException e) {
+        if (e.partition() >= 0) {
+            // a partition moved: nothing more is decided for it here; the next ownership round hears of the move
+            membership.partitions().ifPresent(owned -> owned.fencedOut(e.partition(), e.epoch()));
+            return;
+        }
         long current = membership.epochIfLeader();
         if (current != 0 && current <= e.epoch()) {
             LOG.log(Level.WARNING, "Node {0} is no longer the leader: {1}", nodeId, e.getMessage());
@@ -291,6 +355,9 @@ final class Leadership implements Membership.Listener {
     @Override
     public void leading(long epoch) {
         failovers.incrementAndGet();
+        if (partitioned) {
+            return; // the owners of the partitions decide the rows; the leader keeps retention, which asks the lease
+        }
         if (!ticking) {
             takeOver(epoch); // a node that leads when it starts has planned and loaded before its start returns
             return;
@@ -309,18 +376,7 @@ final class Leadership implements Membership.Listener {
         }
         Term term = Term.leader(epoch); // every write of the takeover is this term's, however long it takes
         try {
-            new Takeover(
-                            stores,
-                            clock,
-                            nodeId,
-                            registry,
-                            runner::isRunning,
-                            fires,
-                            dispatcher,
-                            prefetcher,
-                            writer,
-                            this)
-                    .run(term);
+            takeOver(term);
             adoptOrphans(term);
             workflows.sweep(term); // runs whose steps ended while no node led go on
         } catch (FencedOutException e) {
@@ -329,6 +385,140 @@ final class Leadership implements Membership.Listener {
             LOG.log(Level.WARNING, "Taking over as leader failed; giving the lease up: {0}", e.toString());
             membership.stepDown();
         }
+    }
+
+    // ---- PartitionOwnership.Listener: on ax-partitions ----------------------------------------------------------
+
+    /**
+     * A partition is this node's now: gathered, and taken up on ax-leader with the others of its round (the takeover
+     * reads the store once for the batch, not once per partition). Before the engine ticks, the starting thread takes
+     * them up ({@link #takeUpMoves}).
+     */
+    @Override
+    public void gained(int partition, long epoch) {
+        synchronized (gains) {
+            gains.put(partition, epoch);
+            losses.remove(partition);
+        }
+        takeUpSoon();
+    }
+
+    /**
+     * A partition is no longer this node's. Its decisions stopped already ({@link PartitionTerms} answers 0 for it);
+     * what waits here for its rows is dropped on ax-leader. Attempts running here go on: their ends are fenced by
+     * owner and attempt, not by the partition.
+     */
+    @Override
+    public void lost(int partition, long epoch) {
+        synchronized (gains) {
+            gains.remove(partition);
+            losses.put(partition, epoch);
+        }
+        takeUpSoon();
+    }
+
+    private final java.util.concurrent.atomic.AtomicBoolean takeUpPending =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
+    private void takeUpSoon() {
+        if (!ticking || !takeUpPending.compareAndSet(false, true)) {
+            return; // the starting thread, or the batch already asked for, takes this one up too
+        }
+        try {
+            thread.execute(() -> {
+                takeUpPending.set(false);
+                takeUpMoves();
+            });
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            takeUpPending.set(false);
+        }
+    }
+
+    /**
+     * On ax-leader (or the starting thread, before the engine ticks): the partitions gained and lost since the last
+     * batch. A loss drops this node's waiting fires and slots of the partition's tasks; a gain runs the takeover for
+     * the gained partitions only, then adopts the work their dead owners left and moves their workflow runs on, each
+     * write fenced by its partition's epoch. A gain that fails (the store does not answer) is taken up again at the
+     * next tick, if the partition is still this node's.
+     */
+    void takeUpMoves() {
+        if (!partitioned) {
+            return;
+        }
+        Map<Integer, Long> gained;
+        Map<Integer, Long> lost;
+        synchronized (gains) {
+            gained = new HashMap<>(gains);
+            lost = new HashMap<>(losses);
+            gains.clear();
+            losses.clear();
+        }
+        if (gained.isEmpty() && lost.isEmpty()) {
+            return;
+        }
+        PartitionTerms owned = membership.partitions().orElse(null);
+        if (owned == null) {
+            return;
+        }
+        if (!lost.isEmpty()) {
+            forgetPartitions(lost.keySet(), owned);
+        }
+        Map<Integer, Long> now = owned.owned();
+        gained.entrySet().removeIf(g -> !g.getValue().equals(now.get(g.getKey()))); // lost again, or taken anew
+        if (gained.isEmpty()) {
+            return;
+        }
+        Term term = Term.partitions(gained, owned.count());
+        try {
+            if (!partitionsFilled) {
+                // rows written before the store knew the count are in no partition's reads or fences until then
+                while (stores.fillPartitions(owned.count(), ORPHAN_PAGE) > 0) {
+                    // another page
+                }
+                partitionsFilled = true;
+            }
+            takeOver(term);
+            adoptOrphans(term);
+            workflows.sweep(term); // runs whose steps ended while no node owned them go on
+        } catch (FencedOutException e) {
+            fencedOut(e);
+        } catch (RuntimeException e) {
+            LOG.log(
+                    Level.WARNING,
+                    "Node {0} could not take up {1} partition(s) it gained; trying again: {2}",
+                    nodeId,
+                    gained.size(),
+                    e.toString());
+            synchronized (gains) {
+                gained.forEach(gains::putIfAbsent);
+            }
+        }
+    }
+
+    /**
+     * The fires, catch-ups and slots this node held for the rows of {@code lost} go, unless it owns the partition
+     * again by now. What sits in its wheel stays until its time, when the dispatch finds it undecided here and leaves
+     * it in the store for its owner.
+     */
+    private void forgetPartitions(Set<Integer> lost, PartitionTerms owned) {
+        Set<Integer> gone = new HashSet<>(lost);
+        gone.removeIf(p -> owned.owned().containsKey(p));
+        if (gone.isEmpty()) {
+            return;
+        }
+        int count = owned.count();
+        tracked.values()
+                .removeIf(t ->
+                        gone.contains(io.ax.core.cluster.Partitions.of(t.due().partitionKey(), count)));
+        fires.forget(key -> gone.contains(io.ax.core.cluster.Partitions.of(key, count)));
+        // a task's slot and the fires waiting for it belong to the partition of the task's name
+        threads.onDispatchThread(
+                () -> dispatcher.forget(taskName -> gone.contains(io.ax.core.cluster.Partitions.of(taskName, count))));
+    }
+
+    private void takeOver(Term term) {
+        new Takeover(stores, clock, nodeId, registry, runner::isRunning, fires, dispatcher, prefetcher, writer, this)
+                .run(term);
     }
 
     /**
@@ -348,6 +538,9 @@ final class Leadership implements Membership.Listener {
 
     @Override
     public void following() {
+        if (partitioned) {
+            return; // nothing this node holds for its partitions was the leader's
+        }
         tracked.clear();
         suspects.clear();
         // on ax-leader, after whatever it is doing: the lease thread must not wait for a load of the window. Until
@@ -511,8 +704,9 @@ final class Leadership implements Membership.Listener {
     // ---- every poll interval, on ax-leader ----------------------------------------------------------------
 
     private void tick() {
-        long epoch = membership.epochIfLeader();
-        if (epoch == 0) {
+        takeUpMoves(); // partitions a failed batch left, or gained while the engine started
+        Term term = currentTerm();
+        if (term == null) {
             if (heartbeatSeen) {
                 // every node knows which tasks are paused, wherever the pause was made: its MEMORY executions of a
                 // paused task wait, and isPaused answers as the store does
@@ -525,7 +719,6 @@ final class Leadership implements Membership.Listener {
             }
             return;
         }
-        Term term = Term.leader(epoch);
         try {
             if (heartbeatSeen) {
                 heartbeatSeen = false;
@@ -533,7 +726,7 @@ final class Leadership implements Membership.Listener {
                 adoptOrphans(term);
                 workflows.sweep(term); // ends this node did not hear of: replays elsewhere, say
             }
-            followAssignments(epoch);
+            followAssignments(term);
             long now = clock.nanoTime();
             if (now - lastSweepNanos >= SWEEP_EVERY.toNanos()) {
                 // what other nodes wrote inside the window (without a wake-up) is found here, about a second late
@@ -544,11 +737,16 @@ final class Leadership implements Membership.Listener {
         } catch (FencedOutException e) {
             fencedOut(e);
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "Leader {0} could not follow its assignments; retrying: {1}", nodeId, e.toString());
+            LOG.log(
+                    Level.WARNING,
+                    "{0} {1} could not follow its assignments; retrying: {2}",
+                    partitioned ? "Node" : "Leader",
+                    nodeId,
+                    e.toString());
         }
     }
 
-    private void followAssignments(long epoch) {
+    private void followAssignments(Term term) {
         if (tracked.isEmpty()) {
             return;
         }
@@ -574,7 +772,7 @@ final class Leadership implements Membership.Listener {
             InstanceState state = row.instance().state();
             if (state == InstanceState.DISPATCHED && t.owner().equals(row.owner())) {
                 if (now - t.assignedNanos() > ackTimeout) {
-                    takeBack(t, row.instance(), epoch);
+                    takeBack(t, row.instance(), term);
                 }
                 continue;
             }
@@ -607,15 +805,21 @@ final class Leadership implements Membership.Listener {
         }
     }
 
-    private void takeBack(Tracked t, TaskInstance in, long epoch) {
-        Transition back = writer.change(
+    private void takeBack(Tracked t, TaskInstance in, Term term) {
+        Fence fence = term.fenceFor(t.due().partitionKey());
+        if (!fence.any()) {
+            return; // its partition is not this term's: its owner follows it
+        }
+        Transition back = fence.takenFrom(
+                writer.change(
                         in.id(),
                         InstanceState.DISPATCHED,
                         InstanceState.SCHEDULED,
                         in.attempt(),
                         "taken back: node " + t.owner() + " did not acknowledge within "
-                                + membership.settings().ackTimeout() + "; assigning again")
-                .takenFrom(t.owner(), null, epoch);
+                                + membership.settings().ackTimeout() + "; assigning again"),
+                t.owner(),
+                null);
         tracked.remove(in.id(), t);
         if (writer.apply(back)) {
             suspects.add(t.owner());
@@ -641,12 +845,12 @@ final class Leadership implements Membership.Listener {
     void continueFixedDelay(Due due, Instant completed) {
         try {
             thread.execute(() -> {
-                long epoch = membership.epochIfLeader();
-                if (epoch == 0) {
-                    return; // the leader plans it when it learns of the end, or its reconciliation does
+                Term term = currentTerm();
+                if (term == null || !term.decides(due.partitionKey())) {
+                    return; // whoever decides it plans it when it learns of the end, or its reconciliation does
                 }
                 try {
-                    fires.continueSeries(due, completed, Term.leader(epoch));
+                    fires.continueSeries(due, completed, term);
                 } catch (FencedOutException e) {
                     fencedOut(e);
                 } catch (RuntimeException e) {
@@ -679,14 +883,14 @@ final class Leadership implements Membership.Listener {
         try {
             thread.schedule(
                     () -> {
-                        long epoch = membership.epochIfLeader();
-                        if (epoch == 0) {
+                        Term term = currentTerm();
+                        if (term == null) {
                             return;
                         }
                         try {
                             // the end is written by the state writer, behind other writes: looked for again until
                             // it is in the store (after END_LOOKS, the sweep finds it)
-                            if (!workflows.advance(instanceId, Term.leader(epoch)) && looked < END_LOOKS) {
+                            if (!workflows.advance(instanceId, term) && looked < END_LOOKS) {
                                 advanceRun(instanceId, looked + 1);
                             }
                         } catch (FencedOutException e) {
@@ -721,12 +925,12 @@ final class Leadership implements Membership.Listener {
      */
     private void resumeNow(AxTask task, String why) {
         threads.onDispatchThread(() -> dispatcher.resume(task.name()));
-        long epoch = membership.epochIfLeader();
-        if (epoch == 0) {
-            return;
+        Term term = currentTerm();
+        if (term == null || !term.decides(task.name())) {
+            return; // the node that decides the task's series plans it when it reads the resume
         }
         try {
-            fires.scheduleFires(fires.planResumed(task, why), Term.leader(epoch));
+            fires.scheduleFires(fires.planResumed(task, why), term);
         } catch (RuntimeException e) {
             // the reconciliation gives the series its next fire
             LOG.log(Level.WARNING, "Could not plan the resumed task ''{0}'' now: {1}", task.name(), e.toString());

@@ -175,6 +175,9 @@ final class Takeover {
                     && o.owner() != null
                     && (!task.concurrent() || task.trigger().measuresFromCompletion())) {
                 Due due = new Due(task, in);
+                if (!term.decides(due.partitionKey())) {
+                    continue; // another owner's task: its slot is that owner's to keep
+                }
                 dispatcher.markInFlight(due);
                 if (!o.owner().equals(nodeId)) {
                     leadership.assigned(due, o.owner());

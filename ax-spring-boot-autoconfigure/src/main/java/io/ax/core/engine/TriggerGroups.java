@@ -89,6 +89,22 @@ final class TriggerGroups {
         return taken;
     }
 
+    /** The instances of the open batches that {@code which} picks, by id. */
+    List<String> instancesOf(java.util.function.Predicate<Due> which) {
+        List<String> ids = new ArrayList<>();
+        for (Key key : open.keySet()) {
+            open.computeIfPresent(key, (k, batch) -> {
+                for (Due due : batch.dues) {
+                    if (which.test(due)) {
+                        ids.add(due.instanceId());
+                    }
+                }
+                return batch;
+            });
+        }
+        return ids;
+    }
+
     /** Closes every open batch (this node stopped leading) and returns them, so their wheel entries can go. */
     List<Batch> takeAll() {
         List<Batch> all = new ArrayList<>(open.values());

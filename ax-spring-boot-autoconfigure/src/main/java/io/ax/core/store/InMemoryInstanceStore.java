@@ -113,6 +113,9 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
      * partition for it, or without one while it is 0.
      */
     private volatile int partitionCount;
+    /** The epochs partition-fenced writes must carry when kept by a node's ownership; see {@link #fencedByPartitions}. */
+    private volatile java.util.function.IntToLongFunction ownedEpochs;
+
     /** The leader epoch now current, which fenced writes must carry; see {@link #fencedBy}. */
     private volatile LongSupplier currentEpoch = () -> lease.current().epoch();
     /** Guards {@link #finished} and {@link #deadLetters}: both are small, append-mostly structures. */
@@ -175,6 +178,20 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
      */
     public InMemoryInstanceStore fencedBy(LongSupplier epoch) {
         this.currentEpoch = Objects.requireNonNull(epoch, "epoch");
+        return this;
+    }
+
+    /**
+     * Makes partition-fenced writes check their epoch against {@code epochs}, the epochs at which a node owns the
+     * partitions of a cluster of {@code count} (its own ownership, kept elsewhere), instead of this store's partitions:
+     * a node's MEMORY instances are this store's rows, decided by the owner of their partition on that node. Rows
+     * written from now on carry their partition.
+     *
+     * @return this store
+     */
+    public InMemoryInstanceStore fencedByPartitions(int count, java.util.function.IntToLongFunction epochs) {
+        this.partitionCount = count;
+        this.ownedEpochs = Objects.requireNonNull(epochs, "epochs");
         return this;
     }
 
@@ -258,7 +275,8 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
         if (partition == null) {
             throw new FencedOutException(FencedOutException.NO_PARTITION, epoch);
         }
-        if (partitions.epoch(partition) != epoch) {
+        java.util.function.IntToLongFunction owned = ownedEpochs;
+        if ((owned != null ? owned.applyAsLong(partition) : partitions.epoch(partition)) != epoch) {
             throw new FencedOutException(partition, epoch);
         }
     }

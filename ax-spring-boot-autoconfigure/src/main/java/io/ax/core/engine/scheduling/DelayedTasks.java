@@ -51,8 +51,11 @@ public final class DelayedTasks {
         /** Whether the engine takes scheduled work (it has not stopped). */
         boolean acceptsWork();
 
-        /** Whether this node leads: another node's leader is woken for what is written here. */
-        boolean leads();
+        /**
+         * Whether this node decides the row of {@code due} now (it leads, or owns the row's partition): the node that
+         * does is woken for what is written here.
+         */
+        boolean decides(Due due);
 
         /** Whether an instance due at {@code time} belongs in the wheel now (inside the loaded window). */
         boolean covers(Instant time);
@@ -213,13 +216,16 @@ public final class DelayedTasks {
      * another node) to load what is due soon, and what lies inside this node's loaded window goes into the wheel.
      */
     private void learn(List<Due> written) {
-        if (!engine.leads()) {
-            wakeUps.signal(List.of(WakeUps.LEADER));
-        }
+        boolean elsewhere = false;
         for (Due due : written) {
-            if (engine.covers(due.scheduledTime())) {
+            if (!engine.decides(due)) {
+                elsewhere = true;
+            } else if (engine.covers(due.scheduledTime())) {
                 engine.enqueue(due);
             }
+        }
+        if (elsewhere) {
+            wakeUps.signal(List.of(WakeUps.LEADER)); // the nodes that decide them load them now
         }
     }
 

@@ -45,8 +45,17 @@ public final class Prefetcher {
      * Called on {@code ax-prefetch}, and on the leader's thread during a takeover.
      */
     public interface Wheel {
-        /** Whether this node leads: the leader loads the window; the others run what it assigns them. */
+        /**
+         * Whether this node decides rows now: it leads (and loads every row), or owns partitions (and loads theirs);
+         * a node that does neither runs what is assigned to it.
+         */
         boolean leads();
+
+        /**
+         * The partitions whose rows this node loads, by number; null for every row (the leader's). Asked at every
+         * page, so that a partition gained or lost meanwhile counts from the next page on.
+         */
+        int[] partitions();
 
         /** How many instances wait in the wheel for their time. */
         int queued();
@@ -198,7 +207,7 @@ public final class Prefetcher {
 
     private void refresh() {
         if (!wheel.leads()) {
-            return; // the leader loads the window; the others run what it assigns them
+            return; // the nodes that decide rows load them; the others run what is assigned to them
         }
         try {
             load(instance -> enqueue(instance));
@@ -241,7 +250,7 @@ public final class Prefetcher {
                 capped = true;
                 return;
             }
-            List<TaskInstance> page = store.findScheduled(before, cursorTime, cursorId, pageSize);
+            List<TaskInstance> page = scheduled(before, cursorTime, cursorId, pageSize);
             for (TaskInstance instance : page) {
                 loaded.accept(instance);
             }
@@ -283,7 +292,7 @@ public final class Prefetcher {
         // task) cannot hide the rows behind them for good
         int barren = 0;
         for (int pages = 0; pages < SWEEP_PAGES; pages++) {
-            List<TaskInstance> rows = store.findScheduled(overdue, sweepAfterTime, sweepAfterId, page);
+            List<TaskInstance> rows = scheduled(overdue, sweepAfterTime, sweepAfterId, page);
             int before = found;
             for (TaskInstance instance : rows) {
                 if (!paused.test(instance.taskName()) && enqueue(instance)) {
@@ -309,6 +318,14 @@ public final class Prefetcher {
                             + " left by a failed write); running them now",
                     found);
         }
+    }
+
+    /** A page of the SCHEDULED rows this node loads: every row, or its partitions' rows. */
+    private List<TaskInstance> scheduled(Instant before, Instant afterTime, String afterId, int limit) {
+        int[] mine = wheel.partitions();
+        return mine == null
+                ? store.findScheduled(before, afterTime, afterId, limit)
+                : store.findScheduled(before, afterTime, afterId, limit, mine);
     }
 
     /** A loaded instance goes into the wheel, if this node knows its task; false when it is there already. */
