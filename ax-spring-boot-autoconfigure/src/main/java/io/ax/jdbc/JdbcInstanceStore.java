@@ -81,6 +81,14 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
      * instance is written with its partition for it, or without one while it is 0.
      */
     private volatile int partitionCount;
+    /**
+     * When this store last read the table for a count it did not know yet (monotonic nanos): a store that writes
+     * instances without being a node (an application's writer, a tool) learns the cluster's count there, so that its
+     * rows are in their partition's reads at once.
+     */
+    private volatile long countReadNanos = System.nanoTime() - COUNT_READ_EVERY.toNanos();
+
+    private static final java.time.Duration COUNT_READ_EVERY = java.time.Duration.ofSeconds(1);
 
     private final PartitionedInstances partitioned;
     /** The application's data source the store was given. */
@@ -205,10 +213,10 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
             throw new IllegalArgumentException(
                     "a new instance must be CREATED, " + instance.id() + " is " + instance.state());
         }
+        int count = countForNewRows();
         tx.run(() -> {
             try {
-                jdbc.update(
-                        sql.insertInstance, Binder.instanceArgs(instance, null, partitionCount), Binder.INSERT_TYPES);
+                jdbc.update(sql.insertInstance, Binder.instanceArgs(instance, null, count), Binder.INSERT_TYPES);
             } catch (DataAccessException e) {
                 throw dialect.isDuplicateKey(e)
                         ? new DuplicateInstanceException(instance.taskName(), instance.scheduledTime())
@@ -238,7 +246,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
             return new boolean[0];
         }
         // one count for the rows and for telling their fences: the store may learn it meanwhile
-        int count = partitionCount;
+        int count = countForNewRows();
         return tx.execute(() -> {
             boolean[] written = groups.insertInstances(fires, fence, count);
             if (fence > 0) {
@@ -515,6 +523,32 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     // ---- partitions ---------------------------------------------------------------------------------------------
 
     /** {@inheritDoc} Here: the count of the partition table, once {@link #partitionLeases()} has read it. */
+    /**
+     * The count new rows are written with: the one this store knows, or, while it knows none, the one the partition
+     * table records (read at most once a second; 0 while no node has recorded one, or the read fails: the rows are
+     * then filled in later by a node, see {@link #fillPartitions}).
+     */
+    private int countForNewRows() {
+        int count = partitionCount;
+        if (count > 0) {
+            return count;
+        }
+        long now = System.nanoTime();
+        if (now - countReadNanos < COUNT_READ_EVERY.toNanos()) {
+            return 0;
+        }
+        countReadNanos = now;
+        try {
+            int recorded = partitions.recorded();
+            if (recorded > 0) {
+                partitionCount = recorded;
+            }
+            return recorded;
+        } catch (RuntimeException e) {
+            return 0; // the insert itself says what is wrong with the database
+        }
+    }
+
     @Override
     public int partitionCount() {
         return partitionCount;

@@ -81,7 +81,7 @@ public final class JdbcPartitionLeases implements PartitionLeases {
     }
 
     /** The partition count the table records; 0 while it has none. */
-    private int recorded() {
+    int recorded() {
         return jdbc.query(sql.countPartitions, rs -> {
             rs.next();
             int count = rs.getInt(1);

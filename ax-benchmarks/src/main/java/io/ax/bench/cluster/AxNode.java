@@ -144,13 +144,15 @@ final class AxNode implements NodeSystem {
         ClusterView v = engine.cluster();
         return String.format(
                 Locale.ROOT,
-                "leader=%s live=%d nodes=%s epoch=%d failovers=%d reassigned=%s",
+                "leader=%s live=%d nodes=%s epoch=%d failovers=%d reassigned=%s owned=%d partitions=%d",
                 v.isLeader(),
                 v.liveNodes().size(),
                 String.join(",", new java.util.TreeSet<>(v.liveNodes())),
                 v.epoch(),
                 engine.failovers(),
-                engine.reassigned().toString().replace(" ", ""));
+                engine.reassigned().toString().replace(" ", ""),
+                engine.partitions().map(p -> p.owned().size()).orElse(0),
+                engine.partitions().map(p -> p.count()).orElse(0));
     }
 
     @Override

@@ -99,6 +99,10 @@ final class NodeGroup {
         while (System.nanoTime() < deadline) {
             int leaders = 0;
             boolean allSeeAll = true;
+            // AX's nodes say how many partitions each owns: the cluster is formed once they are spread, within one of
+            // each other (partitions still moving would move work, and its takeovers, into the measured window)
+            List<Integer> owned = new java.util.ArrayList<>();
+            int partitions = 0;
             StringBuilder views = new StringBuilder();
             for (Node n : nodes) {
                 Map<String, String> v = n.ask("VIEW", ANSWER);
@@ -106,10 +110,17 @@ final class NodeGroup {
                     leaders++;
                 }
                 allSeeAll &= expected.equals(v.get("nodes"));
+                if (v.containsKey("owned")) {
+                    owned.add(Integer.parseInt(v.get("owned")));
+                    partitions = Integer.parseInt(v.get("partitions"));
+                }
                 views.append(' ').append(n.id()).append(':').append(v);
             }
             last = views.toString();
-            if (leaders == 1 && allSeeAll) {
+            boolean spread = owned.isEmpty()
+                    || owned.stream().mapToInt(Integer::intValue).sum() == partitions
+                            && java.util.Collections.max(owned) - java.util.Collections.min(owned) <= 1;
+            if (leaders == 1 && allSeeAll && spread) {
                 return;
             }
             Thread.sleep(100);

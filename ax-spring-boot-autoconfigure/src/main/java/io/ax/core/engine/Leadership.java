@@ -123,8 +123,13 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
     private final Map<Integer, Long> gains = new HashMap<>();
 
     private final Map<Integer, Long> losses = new HashMap<>();
-    /** Whether the rows without a partition (written before the count was known) were given one. */
-    private boolean partitionsFilled;
+    /**
+     * How often an owner gives rows without a partition theirs: rows a writer wrote before any node recorded the
+     * count are in no partition's reads until then.
+     */
+    private static final Duration FILL_EVERY = Duration.ofSeconds(10);
+    /** When an owner last filled partitions (monotonic nanos); touched on ax-leader only. */
+    private long lastFillNanos;
 
     Leadership(
             String nodeId,
@@ -470,13 +475,11 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
         }
         Term term = Term.partitions(gained, owned.count());
         try {
-            if (!partitionsFilled) {
-                // rows written before the store knew the count are in no partition's reads or fences until then
-                while (stores.fillPartitions(owned.count(), ORPHAN_PAGE) > 0) {
-                    // another page
-                }
-                partitionsFilled = true;
+            // rows written before the count was known are in no partition's reads or fences until they have one
+            while (stores.fillPartitions(owned.count(), ORPHAN_PAGE) == ORPHAN_PAGE) {
+                // another page
             }
+            lastFillNanos = clock.nanoTime();
             takeOver(term);
             adoptOrphans(term);
             workflows.sweep(term); // runs whose steps ended while no node owned them go on
@@ -728,6 +731,10 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
             }
             followAssignments(term);
             long now = clock.nanoTime();
+            if (partitioned && now - lastFillNanos >= FILL_EVERY.toNanos()) {
+                lastFillNanos = now;
+                membership.partitions().ifPresent(owned -> stores.fillPartitions(owned.count(), ORPHAN_PAGE));
+            }
             if (now - lastSweepNanos >= SWEEP_EVERY.toNanos()) {
                 // what other nodes wrote inside the window (without a wake-up) is found here, about a second late
                 lastSweepNanos = now;
