@@ -12,6 +12,7 @@ import io.ax.core.cluster.Membership;
 import io.ax.core.cluster.NodeStatus;
 import io.ax.core.cluster.PartitionOwnership;
 import io.ax.core.cluster.PartitionTerms;
+import io.ax.core.cluster.Partitions;
 import io.ax.core.engine.definitions.TaskRegistry;
 import io.ax.core.engine.ownership.Ownership;
 import io.ax.core.engine.ownership.Term;
@@ -123,6 +124,9 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
     private final Map<Integer, Long> gains = new HashMap<>();
 
     private final Map<Integer, Long> losses = new HashMap<>();
+    /** Whether a batch is asked of ax-leader and not begun: moves heard meanwhile join it. */
+    private final java.util.concurrent.atomic.AtomicBoolean takeUpPending =
+            new java.util.concurrent.atomic.AtomicBoolean();
     /**
      * How often an owner gives rows without a partition theirs: rows a writer wrote before any node recorded the
      * count are in no partition's reads until then.
@@ -422,9 +426,6 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
         takeUpSoon();
     }
 
-    private final java.util.concurrent.atomic.AtomicBoolean takeUpPending =
-            new java.util.concurrent.atomic.AtomicBoolean();
-
     private void takeUpSoon() {
         if (!ticking || !takeUpPending.compareAndSet(false, true)) {
             return; // the starting thread, or the batch already asked for, takes this one up too
@@ -484,7 +485,9 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
             adoptOrphans(term);
             workflows.sweep(term); // runs whose steps ended while no node owned them go on
         } catch (FencedOutException e) {
+            // one of them moved on meanwhile: it is dropped, and the others' takeover runs again at the next tick
             fencedOut(e);
+            takeUpAgain(gained);
         } catch (RuntimeException e) {
             LOG.log(
                     Level.WARNING,
@@ -492,9 +495,14 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
                     nodeId,
                     gained.size(),
                     e.toString());
-            synchronized (gains) {
-                gained.forEach(gains::putIfAbsent);
-            }
+            takeUpAgain(gained);
+        }
+    }
+
+    /** Gains whose takeover did not finish: the next tick takes up those still owned at the same epoch. */
+    private void takeUpAgain(Map<Integer, Long> gained) {
+        synchronized (gains) {
+            gained.forEach(gains::putIfAbsent);
         }
     }
 
@@ -505,18 +513,16 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
      */
     private void forgetPartitions(Set<Integer> lost, PartitionTerms owned) {
         Set<Integer> gone = new HashSet<>(lost);
-        gone.removeIf(p -> owned.owned().containsKey(p));
+        gone.removeAll(owned.owned().keySet());
         if (gone.isEmpty()) {
             return;
         }
         int count = owned.count();
-        tracked.values()
-                .removeIf(t ->
-                        gone.contains(io.ax.core.cluster.Partitions.of(t.due().partitionKey(), count)));
-        fires.forget(key -> gone.contains(io.ax.core.cluster.Partitions.of(key, count)));
+        java.util.function.Predicate<String> theirs = key -> gone.contains(Partitions.of(key, count));
+        tracked.values().removeIf(t -> theirs.test(t.due().partitionKey()));
+        fires.forget(theirs);
         // a task's slot and the fires waiting for it belong to the partition of the task's name
-        threads.onDispatchThread(
-                () -> dispatcher.forget(taskName -> gone.contains(io.ax.core.cluster.Partitions.of(taskName, count))));
+        threads.onDispatchThread(() -> dispatcher.forget(theirs));
     }
 
     private void takeOver(Term term) {
