@@ -978,6 +978,72 @@ abstract class JdbcClusterContract {
     }
 
     /**
+     * An attempt outlives the move of its partition: six non-overlapping tasks start long runs (fewer than a node's eight
+     * threads) on the one node of the
+     * cluster, two nodes join and take about two thirds of the partitions, and while the runs go on a second run of
+     * each task is asked for. None starts beside its task's first (its slot is held by the live previous owner's
+     * run, wherever the task's partition went), and every first run ends on the node that started it, on its first
+     * attempt, its end recorded though the partition is another node's by then.
+     */
+    @Test
+    void anAttemptOutlivesTheMoveOfItsPartitionAndKeepsItsTasksSlot() {
+        CountDownLatch letGo = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+        List<AxTask> tasks = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            String name = "long" + i;
+            tasks.add(task(name).build());
+            executor.when(name, ctx -> {
+                running.incrementAndGet();
+                try {
+                    letGo.await(BOUND.toMillis(), TimeUnit.MILLISECONDS);
+                } finally {
+                    running.decrementAndGet();
+                }
+                return io.ax.core.AxResult.success();
+            });
+        }
+        AxTask[] all = tasks.toArray(AxTask[]::new);
+        AxEngine n1 = node("n1", all);
+        n1.start();
+        List<String> first = tasks.stream().map(t -> n1.triggerNow(t.name())).toList();
+        await().atMost(BOUND).until(() -> running.get() == 6);
+
+        AxEngine n2 = node("n2", all);
+        n2.start();
+        AxEngine n3 = node("n3", all);
+        n3.start();
+        Map<String, Set<Integer>> owned = assertSettled(List.of(n1, n2, n3));
+        int count = n1.partitions().orElseThrow().count();
+        long moved = tasks.stream()
+                .filter(t -> !owned.get("n1").contains(io.ax.core.cluster.Partitions.of(t.name(), count)))
+                .count();
+        assertThat(moved).as("tasks whose partition moved to n2 or n3").isPositive();
+
+        List<String> second = tasks.stream().map(t -> n3.triggerNow(t.name())).toList();
+        await().atMost(BOUND)
+                .until(() -> second.stream().allMatch(id -> state(id).isFinal()));
+        assertThat(second)
+                .as("second runs asked for while the first runs went on")
+                .allSatisfy(id -> assertThat(state(id)).isEqualTo(InstanceState.SKIPPED));
+        assertThat(running.get()).as("runs under way").isEqualTo(6);
+
+        letGo.countDown();
+        await().atMost(BOUND).until(() -> first.stream().allMatch(id -> state(id) == InstanceState.SUCCESS));
+        assertThat(executor.runs())
+                .as("runs: each first run once, on n1, attempt 1; no second run")
+                .hasSize(6)
+                .allSatisfy(ctx -> {
+                    assertThat(first).contains(ctx.instanceId());
+                    assertThat(ctx.nodeId()).isEqualTo("n1");
+                    assertThat(ctx.attempt()).isEqualTo(1);
+                });
+        // and the tasks run again once their slots are free, on whichever node decides them now
+        List<String> third = tasks.stream().map(t -> n2.triggerNow(t.name())).toList();
+        await().atMost(BOUND).until(() -> third.stream().allMatch(id -> state(id) == InstanceState.SUCCESS));
+    }
+
+    /**
      * A task that must not overlap keeps not overlapping while the nodes that could run it change: one node, then
      * three, then two, under a series whose runs outlast its period. Read from the runs themselves (one JVM, one
      * monotonic clock), not from the store.
