@@ -98,8 +98,12 @@ abstract class JdbcClusterContract {
      * to another node, so nothing is acknowledged, followed or taken back.
      */
     private void assignmentProtocolOnly(String why) {
-        org.junit.jupiter.api.Assumptions.assumeTrue(
-                ownership() == Ownership.LEADER, "the leader's assignment protocol only: " + why);
+        leaderModeOnly("the leader's assignment protocol only: " + why);
+    }
+
+    /** Runs the case in the leader's classes only, for {@code why}; the partitioned classes skip it and say so. */
+    private void leaderModeOnly(String why) {
+        org.junit.jupiter.api.Assumptions.assumeTrue(ownership() == Ownership.LEADER, why);
     }
 
     @BeforeAll
@@ -1253,8 +1257,7 @@ abstract class JdbcClusterContract {
 
     @Test
     void twoLiveNodesWithOneIdIsAClearStartUpError() {
-        org.junit.jupiter.api.Assumptions.assumeTrue(
-                ownership() == Ownership.LEADER,
+        leaderModeOnly(
                 "the membership that refuses a node id in use is the same in both modes; the leader's classes run it");
         // the default lease (10 s): with FAST's 1 s, a loaded machine that delays the first node's heartbeats
         // lets its row expire, and the second start rightly takes the id over

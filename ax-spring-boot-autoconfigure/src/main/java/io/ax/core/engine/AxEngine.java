@@ -472,7 +472,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 new Prefetcher.Wheel() {
                     @Override
                     public boolean leads() {
-                        return leadership.currentTerm() != null;
+                        return leadership.decidesRows();
                     }
 
                     @Override

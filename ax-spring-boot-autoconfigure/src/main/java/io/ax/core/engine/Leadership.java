@@ -202,24 +202,30 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
             long epoch = membership.epochIfLeader();
             return epoch == 0 ? null : Term.leader(epoch);
         }
-        PartitionTerms owned = membership.partitions().orElse(null);
-        if (owned == null || !owned.decides()) {
-            return null;
-        }
-        Map<Integer, Long> epochs = owned.owned();
-        return epochs.isEmpty() ? null : Term.partitions(epochs, owned.count());
+        Map<Integer, Long> epochs = decidedPartitions();
+        return epochs.isEmpty()
+                ? null
+                : Term.partitions(epochs, membership.partitions().orElseThrow().count());
+    }
+
+    /** Whether this node decides any row now: {@link #currentTerm} is not null, without building the term. */
+    boolean decidesRows() {
+        return partitioned ? !decidedPartitions().isEmpty() : membership.epochIfLeader() > 0;
     }
 
     /** The partitions whose rows this node loads, by number; null for every row (the leader's). */
     int[] loadedPartitions() {
-        if (!partitioned) {
-            return null;
-        }
+        return partitioned
+                ? decidedPartitions().keySet().stream()
+                        .mapToInt(Integer::intValue)
+                        .toArray()
+                : null;
+    }
+
+    /** The partitions this node owns with their epochs while it may decide for them; empty otherwise. */
+    private Map<Integer, Long> decidedPartitions() {
         PartitionTerms owned = membership.partitions().orElse(null);
-        if (owned == null || !owned.decides()) {
-            return new int[0];
-        }
-        return owned.owned().keySet().stream().mapToInt(Integer::intValue).toArray();
+        return owned == null || !owned.decides() ? Map.of() : owned.owned();
     }
 
     HashRing ring() {
@@ -283,7 +289,7 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
         try {
             thread.execute(() -> {
                 wakeUpPending.set(false);
-                if (currentTerm() != null) {
+                if (decidesRows()) {
                     prefetcher.sweepOverdue(Duration.ZERO); // due now: at once
                     prefetcher.rewind(); // due later inside the window: loaded again from its start
                 }
