@@ -132,8 +132,8 @@ public final class AxDescriptors {
      * This node's offset from the cluster's reference clock, which fire times are decided on.
      *
      * @param source {@code redis} or {@code database}: the clock the last reading came from
-     * @param offsetMicros how far the reference is ahead of this node's clock (negative: behind)
-     * @param uncertaintyMicros how far the true offset may be from it either way (half the reading's round trip)
+     * @param offsetMicros how far the reference is ahead of this node's clock (negative: behind), at the least
+     * @param uncertaintyMicros how much larger the true offset may be (the reading's round trip)
      * @param measuredAt when it was measured
      * @param failing why the last reading failed (the offset is the one before); null when it succeeded
      */

@@ -91,7 +91,8 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
                         m -> m.read(e -> e.clusterTime()
                                 .map(t -> t.uncertainty().toNanos() / 1e9)
                                 .orElse(0.0)))
-                .description("How far the true clock offset may be from the measured one: half a reading's round trip")
+                .description(
+                        "How much larger the true clock offset may be than the one applied: a reading's round trip")
                 .baseUnit("seconds")
                 .register(registry);
         FunctionCounter.builder("ax.series.repaired", this, m -> m.read(e -> e.repairedSeries()))

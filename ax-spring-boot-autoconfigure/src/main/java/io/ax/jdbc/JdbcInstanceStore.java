@@ -522,7 +522,6 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
 
     // ---- partitions ---------------------------------------------------------------------------------------------
 
-    /** {@inheritDoc} Here: the count of the partition table, once {@link #partitionLeases()} has read it. */
     /**
      * The count new rows are written with: the one this store knows, or, while it knows none, the one the partition
      * table records (read at most once a second; 0 while no node has recorded one, or the read fails: the rows are
@@ -549,6 +548,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
         }
     }
 
+    /** {@inheritDoc} Here: the count of the partition table, once {@link #partitionLeases()} has read it. */
     @Override
     public int partitionCount() {
         return partitionCount;

@@ -1,8 +1,12 @@
 package io.ax.jdbc;
 
+import io.ax.core.clock.AxClock;
 import io.ax.core.clock.TimeReference;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /** The database's clock, read in one statement: the cluster's reference clock when there is no Redis. */
@@ -18,11 +22,34 @@ final class JdbcTimeReference implements TimeReference {
 
     @Override
     public Instant read() {
-        Long micros = jdbc.queryForObject(now, Long.class);
-        if (micros == null) {
+        return read(AxClock.system()).remote();
+    }
+
+    /**
+     * {@inheritDoc} Here the bracket starts once the connection is had: when the pool has none free (every thread
+     * of a busy node writing), the wait for one would otherwise count, and the reading could be 100 ms and more
+     * after the bracket's start.
+     */
+    @Override
+    public Reading read(AxClock local) {
+        Reading reading = jdbc.execute((ConnectionCallback<Reading>) connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(now)) {
+                long before = local.nanoTime();
+                Instant localBefore = local.instant();
+                try (ResultSet rows = statement.executeQuery()) {
+                    boolean answered = rows.next();
+                    long micros = answered ? rows.getLong(1) : 0;
+                    long roundTrip = local.nanoTime() - before;
+                    return !answered || rows.wasNull()
+                            ? null
+                            : new Reading(localBefore, roundTrip, Instant.EPOCH.plus(micros, ChronoUnit.MICROS));
+                }
+            }
+        });
+        if (reading == null) {
             throw new IllegalStateException("the database returned no time");
         }
-        return Instant.EPOCH.plus(micros, ChronoUnit.MICROS);
+        return reading;
     }
 
     @Override

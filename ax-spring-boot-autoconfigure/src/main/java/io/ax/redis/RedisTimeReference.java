@@ -1,5 +1,6 @@
 package io.ax.redis;
 
+import io.ax.core.clock.AxClock;
 import io.ax.core.clock.TimeReference;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -19,23 +20,37 @@ final class RedisTimeReference implements TimeReference {
 
     @Override
     public Instant read() {
+        return read(AxClock.system()).remote();
+    }
+
+    /** {@inheritDoc} Redis's reading brackets the call; the fallback's brackets what the fallback brackets. */
+    @Override
+    public Reading read(AxClock local) {
         if (link.isUp() || fallback == null) {
             try {
-                Long micros = link.call(r -> r.execute(c -> c.serverCommands().time(TimeUnit.MICROSECONDS), true));
-                if (micros == null) {
-                    throw new IllegalStateException("Redis returned no TIME");
-                }
+                long before = local.nanoTime();
+                Instant localBefore = local.instant();
+                Instant remote = redisTime();
+                Reading reading = new Reading(localBefore, local.nanoTime() - before, remote);
                 lastSource = "redis";
-                return Instant.EPOCH.plus(micros, ChronoUnit.MICROS);
+                return reading;
             } catch (RuntimeException e) {
                 if (fallback == null) {
                     throw e;
                 }
             }
         }
-        Instant t = fallback.read();
+        Reading reading = fallback.read(local);
         lastSource = fallback.name();
-        return t;
+        return reading;
+    }
+
+    private Instant redisTime() {
+        Long micros = link.call(r -> r.execute(c -> c.serverCommands().time(TimeUnit.MICROSECONDS), true));
+        if (micros == null) {
+            throw new IllegalStateException("Redis returned no TIME");
+        }
+        return Instant.EPOCH.plus(micros, ChronoUnit.MICROS);
     }
 
     /** The clock the last reading came from. */

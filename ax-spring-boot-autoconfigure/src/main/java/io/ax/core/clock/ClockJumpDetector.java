@@ -14,8 +14,8 @@ import java.util.OptionalLong;
  *
  * <p>Each {@link #check()} compares how far the wall clock moved since the previous check with how far the
  * monotonic clock moved; a difference beyond the threshold, in either direction, is a jump. The period between
- * checks does not matter (a stalled checker only compares a longer span), so a GC pause is never a jump. Each jump
- * logs one WARN line.
+ * checks does not matter (a stalled checker only compares a longer span), so a GC pause is never a jump; one that
+ * falls between the readings of a check makes that check pass. Each jump logs one WARN line.
  *
  * <p>With a {@link ClusterTime}, fire times are decided on this node's clock corrected by its offset from the
  * cluster's reference. Then the local clock is watched as above, and the offset apart. A local jump is made up for
@@ -105,8 +105,15 @@ public final class ClockJumpDetector {
      *     the clocks agree within the threshold
      */
     public synchronized Optional<Duration> check() {
-        Instant wall = local.instant();
         long nanos = local.nanoTime();
+        Instant wall = local.instant();
+        long after = local.nanoTime();
+        if (after - nanos > threshold.toNanos() / 4) {
+            // this thread stood still between the readings (a GC pause, no core free): which monotonic time goes with
+            // the wall clock's is not known closely enough to tell a jump, and a stall taken for one moves the
+            // offset by it. The next check compares from the same baseline
+            return Optional.empty();
+        }
         Duration jump = Duration.between(lastWall, wall).minusNanos(nanos - lastNanos);
         lastWall = wall;
         lastNanos = nanos;
@@ -166,8 +173,10 @@ public final class ClockJumpDetector {
         if (isPaused()) {
             return OptionalLong.of(pauseEndNanos);
         }
+        // the wall clock first: a stall between the two readings then makes the hold longer, never shorter
+        Instant wall = clock.instant();
         long nanos = clock.nanoTime();
-        Duration ahead = Duration.between(clock.instant(), fireTime);
+        Duration ahead = Duration.between(wall, fireTime);
         if (ahead.compareTo(threshold) > 0) {
             return OptionalLong.of(nanos + ahead.toNanos());
         }

@@ -8,11 +8,15 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * This node's clock corrected to the cluster's reference clock (Redis {@code TIME} or the database's), so that
- * nodes whose clocks are skewed decide fire times alike. The offset is measured with round-trip compensation: the
- * reference is taken to have been read half-way through the round trip, and the uncertainty is half the round trip.
- * Each measurement reads the reference a few times and keeps the reading with the shortest round trip, the least
- * uncertain. It is refreshed periodically from a thread of its own ({@code ax-cluster-time}); a failed refresh
- * keeps the last offset and logs once until a refresh succeeds again.
+ * nodes whose clocks are skewed decide fire times alike. The reference was read somewhere inside a reading's round
+ * trip; the offset applied is the least the reading allows (the reference read at the very end), so that the corrected
+ * clock is never ahead of the reference and nothing starts before its time by it. The truth lies up to one round trip
+ * above: that is the uncertainty, and how late a fire can be for it. (Taking the middle of the round trip would make
+ * the clock up to half a round trip ahead whenever the reading waited at its start: a database pool without a free
+ * connection makes that 100 ms and more, and delayed tasks would start that early.) Each measurement reads the
+ * reference a few times and keeps the reading that allows the highest offset, the closest. It is refreshed
+ * periodically from a thread of its own ({@code ax-cluster-time}); a failed refresh keeps the last offset and logs
+ * once until a refresh succeeds again.
  *
  * <p>Only wall time is corrected: the monotonic clock is the local one. A change of the offset is a step of the wall
  * clock, so the engine's clock-jump guard treats a large one as a jump. Thread-safe.
@@ -78,19 +82,13 @@ public final class ClusterTime implements AxClock {
         synchronized (this) {
             jumpsBefore = jumpsMadeUpFor;
         }
-        long bestRtt = Long.MAX_VALUE;
-        long bestOffset = 0;
+        TimeReference.Reading best = null;
         RuntimeException failure = null;
         for (int i = 0; i < READINGS; i++) {
             try {
-                long before = local.nanoTime();
-                Instant localBefore = local.instant();
-                Instant remote = reference.read();
-                long rtt = local.nanoTime() - before;
-                if (rtt < bestRtt) {
-                    bestRtt = rtt;
-                    Instant localMiddle = localBefore.plusNanos(rtt / 2);
-                    bestOffset = Duration.between(localMiddle, remote).toNanos();
+                TimeReference.Reading reading = reference.read(local);
+                if (best == null || reading.lowestOffsetNanos() > best.lowestOffsetNanos()) {
+                    best = reading;
                 }
             } catch (RuntimeException e) {
                 failure = e;
@@ -98,7 +96,7 @@ public final class ClusterTime implements AxClock {
             }
         }
         ClusterTimeStatus previous = status;
-        if (bestRtt == Long.MAX_VALUE) {
+        if (best == null) {
             String why = String.valueOf(failure);
             if (previous.failing() == null) {
                 LOG.log(
@@ -121,10 +119,14 @@ public final class ClusterTime implements AxClock {
                 // asked for another measurement, which decides
                 return true;
             }
-            offsetNanos = bestOffset;
+            offsetNanos = best.lowestOffsetNanos();
             measurements++;
             status = new ClusterTimeStatus(
-                    reference.name(), Duration.ofNanos(bestOffset), Duration.ofNanos(bestRtt / 2), instant(), null);
+                    reference.name(),
+                    Duration.ofNanos(offsetNanos),
+                    Duration.ofNanos(best.roundTripNanos()),
+                    instant(),
+                    null);
         }
         return true;
     }

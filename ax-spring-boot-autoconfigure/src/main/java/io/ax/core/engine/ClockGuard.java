@@ -80,7 +80,9 @@ final class ClockGuard {
      */
     long deadlineOf(Instant time) {
         check();
-        return clock.nanoTime() + Horizon.nanosUntil(clock.instant(), time);
+        // the wall clock first: a stall between the two readings then sets the deadline late by it, never early
+        Instant now = clock.instant();
+        return clock.nanoTime() + Horizon.nanosUntil(now, time);
     }
 
     /** See {@link ClockJumpDetector#holdUntil}. */

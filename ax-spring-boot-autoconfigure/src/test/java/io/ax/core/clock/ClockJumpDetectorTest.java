@@ -49,6 +49,66 @@ class ClockJumpDetectorTest {
     }
 
     @Test
+    void aStallBetweenTheReadingsOfACheckIsNoJumpAndLeavesTheClusterOffsetAlone() {
+        // the thread stands still for a second between its readings of the two clocks (a GC pause): the wall clock
+        // looks a second ahead or behind the monotonic one, and the offset would make up for that
+        StallingClock stalling = new StallingClock(clock);
+        ClusterTime time = new ClusterTime(stalling, new ReferenceOf(clock), Duration.ofSeconds(30));
+        time.measure();
+        ClockJumpDetector watch = new ClockJumpDetector(stalling, time, THRESHOLD, PAUSE);
+        Instant before = time.instant();
+
+        stalling.stallAtNextWallReading(Duration.ofSeconds(1));
+        assertThat(watch.check()).isEmpty();
+        // the corrected clock went on by the stall, not by twice the stall
+        assertThat(Duration.between(before, time.instant())).isEqualTo(Duration.ofSeconds(1));
+        assertThat(watch.check()).isEmpty();
+        assertThat(watch.status().jumps()).isZero();
+
+        clock.jumpWall(Duration.ofSeconds(5));
+        assertThat(watch.check()).as("a real jump after the stall").isPresent();
+    }
+
+    /** The test's clock, whose thread stands still once right before it reads the wall clock. */
+    private static final class StallingClock implements AxClock {
+        private final FakeClock clock;
+        private Duration stall = Duration.ZERO;
+
+        StallingClock(FakeClock clock) {
+            this.clock = clock;
+        }
+
+        void stallAtNextWallReading(Duration stall) {
+            this.stall = stall;
+        }
+
+        @Override
+        public Instant instant() {
+            clock.advance(stall);
+            stall = Duration.ZERO;
+            return clock.instant();
+        }
+
+        @Override
+        public long nanoTime() {
+            return clock.nanoTime();
+        }
+    }
+
+    /** A reference clock that reads the fake clock, at once. */
+    private record ReferenceOf(FakeClock clock) implements TimeReference {
+        @Override
+        public Instant read() {
+            return clock.instant();
+        }
+
+        @Override
+        public String name() {
+            return "database";
+        }
+    }
+
+    @Test
     void aDifferenceWithinTheThresholdIsNoJump() {
         clock.advance(Duration.ofSeconds(1));
         clock.jumpWall(THRESHOLD);

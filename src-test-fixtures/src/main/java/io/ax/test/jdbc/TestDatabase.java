@@ -70,7 +70,6 @@ public enum TestDatabase {
         return reachability() == null;
     }
 
-    /** The JDBC URL, for tests that start another process on the same database. */
     /**
      * The database's name in its URL ({@code test} by default): for a process that reaches the same database another
      * way, through a fault proxy on another port, say.
@@ -81,6 +80,7 @@ public enum TestDatabase {
         return query < 0 ? path : path.substring(0, query);
     }
 
+    /** The JDBC URL, for tests that start another process on the same database. */
     public String url() {
         return url;
     }
