@@ -830,6 +830,38 @@ abstract class JdbcClusterContract {
     }
 
     @Test
+    void aDeadNodesRunningAttemptIsRetriedOnlyOnceALeaseAndTheMarginHavePassedSinceItsClaim() {
+        AxTask slow = task("slow")
+                .concurrent(true)
+                .retry(new RetryPolicy(3, Backoff.FIXED, Duration.ofMillis(10), Duration.ofMillis(10)))
+                .build();
+        AxEngine node = node("n1", slow);
+        node.start();
+        String id = node.schedule("slow", Duration.ofHours(1), null);
+        // a node that never heartbeats here claimed it just now and froze with it in its hands: judged dead by its
+        // heartbeat at once, it may still run that attempt until its own watch stops it
+        long claimedUs = ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
+        assertThat(db.update(
+                        "UPDATE " + PREFIX + "instance SET state = 'RUNNING', attempt = 1, node = 'ghost',"
+                                + " owner = 'ghost', updated_us = ? WHERE id = ? AND state = 'SCHEDULED'",
+                        claimedUs,
+                        id))
+                .isEqualTo(1);
+
+        await().atMost(BOUND).until(() -> state(id) == InstanceState.SUCCESS);
+
+        long failedUs = db.queryForObject(
+                "SELECT at_us FROM " + PREFIX + "audit WHERE instance_id = ? AND to_state = 'FAILED'", Long.class, id);
+        assertThat(Duration.of(failedUs - claimedUs, ChronoUnit.MICROS))
+                .as("from the dead node's claim to the takeover of its attempt")
+                .isGreaterThanOrEqualTo(FAST.lease().plus(FAST.safetyMargin()));
+        assertThat(executor.runsOf("slow").stream()
+                        .filter(c -> c.instanceId().equals(id))
+                        .map(AxContext::attempt))
+                .containsExactly(2);
+    }
+
+    @Test
     void aNodeThatWinsTheLeaseOnItsFirstRoundLeavesTheRunningWorkOfLiveNodesAlone() {
         AxTask slow = task("slow").concurrent(true).build();
         List<AxEngine> nodes = threeNodes(slow);

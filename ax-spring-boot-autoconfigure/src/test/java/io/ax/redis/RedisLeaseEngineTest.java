@@ -10,6 +10,7 @@ import io.ax.core.TaskInstance;
 import io.ax.core.cluster.ClusterSettings;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.ExecutorRouter;
+import io.ax.core.engine.ownership.Ownership;
 import io.ax.jdbc.JdbcInstanceStore;
 import io.ax.jdbc.JdbcLeaderLease;
 import io.ax.test.RecordingExecutor;
@@ -69,6 +70,7 @@ class RedisLeaseEngineTest {
                 .clusterSettings(FAST)
                 .cluster(new RedisLeaderLease(link, row), store.nodeRegistry())
                 .shutdownAwait(Duration.ofSeconds(2))
+                .ownership(Ownership.LEADER) // the rows' writes carry the leader's epoch only under the leader
                 .build();
         engine.register(AxTask.builder("work")
                 .target("test.work")

@@ -12,6 +12,7 @@ import io.ax.core.cluster.ClusterSettings;
 import io.ax.core.cluster.WakeUps;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.ExecutorRouter;
+import io.ax.core.engine.ownership.Ownership;
 import io.ax.jdbc.JdbcInstanceStore;
 import io.ax.test.RecordingExecutor;
 import io.ax.test.jdbc.TestDatabase;
@@ -76,6 +77,7 @@ class RedisWakeUpsClusterTest {
                 .clusterSettings(SLOW_POLL)
                 .wakeUps(onRedis.wakeUps(WakeUps.none()))
                 .shutdownAwait(Duration.ofSeconds(2))
+                .ownership(Ownership.LEADER) // wakes a node for the assignments the leader made it
                 .build();
         engine.register(AxTask.builder("work")
                 .target("test.work")

@@ -6,6 +6,7 @@ import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
 import io.ax.core.clock.AxClock;
+import io.ax.core.cluster.ClusterSettings;
 import io.ax.core.cluster.FencedOutException;
 import io.ax.core.cluster.HashRing;
 import io.ax.core.cluster.Membership;
@@ -625,7 +626,8 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
     /**
      * Takes over the unfinished work of nodes that are not alive (and of rows no node owns): an assignment never
      * acknowledged goes to another node; an attempt that was running failed with its node and is retried here (the
-     * attempt counts); a retry that was waiting runs here after the rest of its back-off.
+     * attempt counts), once a lease and the safety margin have passed since its claim; a retry that was waiting runs
+     * here after the rest of its back-off.
      */
     private void adoptOrphans(Term term) {
         if (!membership.reachesStoreFor(membership.settings().lease())) {
@@ -634,6 +636,8 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
         }
         Set<String> alive = live;
         Instant now = clock.instant();
+        ClusterSettings settings = membership.settings();
+        Duration runningOutlives = settings.lease().plus(settings.safetyMargin());
         int adopted = 0;
         for (OwnedInstance o : stores.findOwned(Recovery.IN_FLIGHT, null, ORPHAN_PAGE)) {
             if (o.owner() != null && alive.contains(o.owner())) {
@@ -649,6 +653,13 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
             Fence fence = term.fenceFor(due.partitionKey());
             if (!fence.any()) {
                 continue; // another owner's row
+            }
+            if (in.state() == InstanceState.RUNNING
+                    && now.isBefore(in.updatedAt().plus(runningOutlives))) {
+                // a node judged dead by its heartbeat may have claimed it after that heartbeat: its own watch stops
+                // the attempt by then, counted from its last heartbeat, so a lease and the margin from the claim
+                // (on the cluster's clock) is the latest it can still run. The next round looks again
+                continue;
             }
             tracked.remove(in.id());
             adopted++;

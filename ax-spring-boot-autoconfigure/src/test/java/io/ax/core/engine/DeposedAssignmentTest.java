@@ -9,8 +9,10 @@ import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
+import io.ax.core.cluster.ClusterProtocol;
 import io.ax.core.cluster.ClusterSettings;
 import io.ax.core.cluster.NodeInfo;
+import io.ax.core.engine.ownership.Ownership;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.test.RecordingExecutor;
 import io.ax.test.store.FailingStore;
@@ -57,7 +59,14 @@ class DeposedAssignmentTest {
     void otherNodeLives() {
         real.nodeRegistry()
                 .register(
-                        new NodeInfo(OTHER, "incarnation-a", "host-a", Instant.now(), Set.of("elsewhere"), 1),
+                        new NodeInfo(
+                                OTHER,
+                                "incarnation-a",
+                                "host-a",
+                                Instant.now(),
+                                Set.of("elsewhere"),
+                                1,
+                                ClusterProtocol.LEADER_ASSIGNS),
                         Duration.ofSeconds(2));
         otherNode.scheduleWithFixedDelay(
                 () -> real.nodeRegistry().heartbeat(OTHER, "incarnation-a", 1), 0, 100, TimeUnit.MILLISECONDS);
@@ -153,6 +162,7 @@ class DeposedAssignmentTest {
                         Duration.ofSeconds(1),
                         Duration.ofMillis(50),
                         32))
+                .ownership(Ownership.LEADER) // a leader's assignment to another node
                 .build();
         built.register(AxTask.builder("slow").target("test.slow").build()); // concurrent = false
         return built;

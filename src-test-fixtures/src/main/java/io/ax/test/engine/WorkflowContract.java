@@ -285,16 +285,14 @@ public abstract class WorkflowContract {
                 .until(() -> n1.cluster().liveNodes().size() == 2
                         && n2.cluster().liveNodes().size() == 2);
 
+        // runs, from either node, until steps ran on both: where a run's steps run is the node that leads, or the
+        // one that owns the run's partition; 64 runs all on one node would be a chance of 2^-63
         List<String> runs = new ArrayList<>();
-        for (int i = 0; i < 10; i++) {
-            runs.add((i % 2 == 0 ? n1 : n2).triggerNow("a"));
-        }
-        for (String runId : runs) {
-            awaitRunState(n1, "a", runId, "succeeded");
-        }
-
         Set<String> nodes = ConcurrentHashMap.newKeySet();
-        for (String runId : runs) {
+        for (int i = 0; i < 64 && (i < 10 || nodes.size() < 2); i++) {
+            String runId = (i % 2 == 0 ? n1 : n2).triggerNow("a");
+            runs.add(runId);
+            awaitRunState(n1, "a", runId, "succeeded");
             for (String task : List.of("b", "c", "d")) {
                 List<AxContext> attempts = runsOf(task, runId);
                 assertThat(attempts).as(task + " in " + runId).hasSize(1);

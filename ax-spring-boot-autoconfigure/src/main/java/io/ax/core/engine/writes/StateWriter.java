@@ -533,13 +533,23 @@ public final class StateWriter {
         try {
             applied = store.transitionAll(transitions);
         } catch (FencedOutException e) {
+            // the changes of the fence that moved fail with it, the rest is applied again. A partition's fence is
+            // told apart from the leader's, not one partition from another (a change does not name its partition):
+            // the changes of partitions still owned fail as well, and their rows are found again by the next sweep
+            boolean leaders = e.partition() == FencedOutException.LEADER;
             List<Change> others = new ArrayList<>(changes.size());
             for (Change c : changes) {
-                if (c.transition().fence() > 0) {
+                Transition t = c.transition();
+                if (leaders ? t.fence() > 0 : t.partitionEpoch() > 0) {
                     c.outcome().completeExceptionally(e);
                 } else {
                     others.add(c);
                 }
+            }
+            if (others.size() == changes.size()) {
+                // none carried the fence the store names: applying them again would meet the same refusal
+                others.forEach(c -> c.outcome().completeExceptionally(e));
+                return;
             }
             applyChanges(others, inDoubt);
             return;
