@@ -256,7 +256,12 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         boolean ownLease = store instanceof ClusterStore own
                 && (own.leaderLease() == lease
                         || lease instanceof EpochMirroringLease mirrored && mirrored.fence() == own.leaderLease());
-        stores.durableFences(ownLease);
+        // and the owners' writes when it keeps the partition leases in use; a store the application wraps keeps
+        // neither, and gets both unfenced
+        PartitionLeases partitionLeases = partitionLeases(store, registry, b.leaseClock);
+        boolean ownPartitions =
+                store instanceof ClusterStore own && own.partitionLeases().orElse(null) == partitionLeases;
+        stores.durableFences(ownLease, ownPartitions);
         if (b.wakeUps != null) {
             this.wakeUps = b.wakeUps;
         } else {
@@ -327,7 +332,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                         partitioned ? ClusterProtocol.PARTITIONS_OWN : ClusterProtocol.LEADER_ASSIGNS),
                 b.clusterSettings,
                 leadership,
-                partitionLeases(store, registry, b.leaseClock),
+                partitionLeases,
                 partitioned ? leadership : null);
         leadership.attach(membership);
         // the leader decides every row, unless the engine is built for partitions (docs/partitioned-ownership.md)

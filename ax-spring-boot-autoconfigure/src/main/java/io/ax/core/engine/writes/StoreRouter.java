@@ -39,26 +39,45 @@ public final class StoreRouter implements InstanceStore {
     private final InMemoryInstanceStore memory;
 
     /**
-     * Whether the configured store can check fences: only a store that keeps the leader lease in use (see {@link
-     * io.ax.core.cluster.ClusterStore}) knows its epoch; a store without it gets the leader's writes unfenced.
+     * Whether the configured store can check the leader's fences: only a store that keeps the leader lease in use
+     * (see {@link io.ax.core.cluster.ClusterStore}) knows its epoch; a store without it gets the leader's writes
+     * unfenced.
      */
-    private volatile boolean durableFences = true;
+    private volatile boolean leaderFences = true;
+    /**
+     * Whether the configured store can check partition fences: only a store that keeps the partition leases in use
+     * knows their epochs; a store without them (one the application wraps, say) gets the owners' writes unfenced,
+     * as it gets the leader's.
+     */
+    private volatile boolean partitionFences = true;
 
     public StoreRouter(InstanceStore durable, InMemoryInstanceStore memory) {
         this.durable = durable;
         this.memory = memory;
     }
 
-    public void durableFences(boolean fences) {
-        this.durableFences = fences;
+    /**
+     * Which fences the configured store can check.
+     *
+     * @param leader whether it keeps the leader lease in use
+     * @param partitions whether it keeps the partition leases in use
+     */
+    public void durableFences(boolean leader, boolean partitions) {
+        this.leaderFences = leader;
+        this.partitionFences = partitions;
     }
 
     private Transition toDurable(Transition t) {
-        return durableFences ? t : t.unfenced();
+        Transition out = leaderFences ? t : t.unfenced();
+        return partitionFences || out.partitionEpoch() == 0 ? out : out.fencedByPartition(0);
+    }
+
+    private List<NewFire> toDurable(List<NewFire> fires) {
+        return partitionFences ? fires : toMemory(fires);
     }
 
     private long toDurable(long fence) {
-        return durableFences ? fence : 0;
+        return leaderFences ? fence : 0;
     }
 
     public InMemoryInstanceStore memory() {
@@ -103,11 +122,9 @@ public final class StoreRouter implements InstanceStore {
                 t -> InstanceIds.isMemory(t.instanceId()),
                 (store, some) -> store == durable
                         ? durable.transitionAll(
-                                durableFences
+                                leaderFences && partitionFences
                                         ? some
-                                        : some.stream()
-                                                .map(Transition::unfenced)
-                                                .toList())
+                                        : some.stream().map(this::toDurable).toList())
                         : store.transitionAll(
                                 some.stream().map(StoreRouter::toMemory).toList()));
     }
@@ -117,7 +134,7 @@ public final class StoreRouter implements InstanceStore {
         return split(
                 fires,
                 f -> InstanceIds.isMemory(f.instance().id()),
-                (store, some) -> store == durable ? durable.schedule(some) : store.schedule(toMemory(some)));
+                (store, some) -> store == durable ? durable.schedule(toDurable(some)) : store.schedule(toMemory(some)));
     }
 
     /** Sends each item to its store, in one call per store, keeping the results in the order of {@code items}. */
@@ -159,8 +176,9 @@ public final class StoreRouter implements InstanceStore {
         return split(
                 fires,
                 f -> InstanceIds.isMemory(f.instance().id()),
-                (store, some) ->
-                        store == durable ? durable.schedule(some, fence) : store.schedule(toMemory(some), fence));
+                (store, some) -> store == durable
+                        ? durable.schedule(toDurable(some), toDurable(fence))
+                        : store.schedule(toMemory(some), fence));
     }
 
     /** The configured store's: a caller's transaction is one of its own, and MEMORY instances follow it too. */
