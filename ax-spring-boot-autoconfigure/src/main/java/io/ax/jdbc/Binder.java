@@ -66,8 +66,9 @@ final class Binder {
         Types.BIGINT, // id, from state, due time
         Types.VARCHAR,
         Types.VARCHAR,
+        Types.INTEGER, // expected owner (twice), attempt
         Types.BIGINT,
-        Types.BIGINT // expected owner (twice), fence (twice)
+        Types.BIGINT // fence (twice)
     };
 
     /** The SQL types of {@link #updateArgsInPartition}. */
@@ -159,6 +160,7 @@ final class Binder {
             t.dueAt() == null ? null : Micros.of(t.dueAt()),
             t.expectedOwner(),
             t.expectedOwner(),
+            t.attempt(),
             t.fence(),
             t.fence()
         };

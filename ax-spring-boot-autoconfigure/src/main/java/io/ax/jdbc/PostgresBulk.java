@@ -57,16 +57,18 @@ final class PostgresBulk implements GroupWriter {
         // fails). Only for groups that carry such fences: the others run the statements above as they did.
         insertInstancesInPartitions = insertInstances(prefix, true, null);
         insertInstancesInPartitionsFenced = insertInstances(prefix, true, leaderFence);
-        // owner, owner condition and fence as in Sql.updateState, one value per row
+        // owner, owner and attempt conditions and fence as in Sql.updateState, one value per row
         String update = "UPDATE " + prefix + "instance AS i SET state = u.to_state, attempt = u.attempt, node = u.node,"
                 + " updated_us = u.at_us, owner = CASE WHEN u.clear_owner = 1 THEN NULL ELSE COALESCE(u.owner, i.owner) END,"
                 + " epoch = CASE WHEN u.fence > 0 THEN u.fence%s ELSE i.epoch END"
                 + " FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::int[], ?::varchar[], ?::bigint[],"
-                + " ?::bigint[], ?::int[], ?::varchar[], ?::varchar[], ?::bigint[]%s)"
-                + " AS u(id, from_state, to_state, attempt, node, at_us, due_us, clear_owner, owner, expected_owner, fence%s)"
+                + " ?::bigint[], ?::int[], ?::varchar[], ?::varchar[], ?::bigint[], ?::int[]%s)"
+                + " AS u(id, from_state, to_state, attempt, node, at_us, due_us, clear_owner, owner, expected_owner, fence,"
+                + " expected_attempt%s)"
                 + " WHERE i.id = u.id AND i.state = u.from_state"
                 + " AND (u.due_us IS NULL OR i.scheduled_us = u.due_us)"
                 + " AND (u.expected_owner IS NULL OR i.owner = u.expected_owner)"
+                + " AND (i.state <> 'RUNNING' OR i.attempt = u.expected_attempt)"
                 + " AND (u.fence = 0 OR EXISTS (SELECT 1 FROM " + prefix + "leader l"
                 + " WHERE l.name = 'leader' AND l.epoch = %s))%s RETURNING i.id";
         updateStates = update.formatted("", "", "", "u.fence", "");
@@ -260,6 +262,7 @@ final class PostgresBulk implements GroupWriter {
             String[] owners = new String[n];
             String[] expectedOwners = new String[n];
             Long[] fences = new Long[n];
+            Integer[] expectedAttempts = new Integer[n];
             Long[] partitionEpochs = new Long[n];
             boolean inPartitions = false;
             for (int k = 0; k < n; k++) {
@@ -278,6 +281,7 @@ final class PostgresBulk implements GroupWriter {
                 owners[k] = change.owner();
                 expectedOwners[k] = first.expectedOwner();
                 fences[k] = first.fence();
+                expectedAttempts[k] = first.attempt(); // a chain from RUNNING may go on to the next attempt
                 // the chain's first change's, as its other conditions: see follows
                 partitionEpochs[k] = first.partitionEpoch();
                 inPartitions |= partitionEpochs[k] > 0;
@@ -299,6 +303,7 @@ final class PostgresBulk implements GroupWriter {
                             owners,
                             expectedOwners,
                             fences,
+                            expectedAttempts,
                             partitionEpochs)
                     : returningIds(
                             oneFence >= 0 ? updateStatesOneFence : updateStates,
@@ -313,7 +318,8 @@ final class PostgresBulk implements GroupWriter {
                             clearOwner,
                             owners,
                             expectedOwners,
-                            fences);
+                            fences,
+                            expectedAttempts);
             for (int k = 0; k < n; k++) {
                 List<Integer> run = runs.get(k);
                 if (moved.contains(ids[k])) {

@@ -105,8 +105,10 @@ final class Sql {
         // and owner conditions still make such a write lose to the new leader's on the same row.
         String update = "UPDATE " + p + "instance SET state = ?, attempt = ?, node = ?, updated_us = ?,"
                 + " owner = CASE WHEN ? = 1 THEN NULL ELSE COALESCE(?, owner) END,";
+        // A change from RUNNING is also conditional on the attempt it names: a node's late end of an attempt that
+        // another node took over must not end a later attempt of the same instance, whoever runs that one.
         String conditions = " WHERE id = ? AND state = ? AND scheduled_us = COALESCE(?, scheduled_us)"
-                + " AND (? IS NULL OR owner = ?)"
+                + " AND (? IS NULL OR owner = ?) AND (state <> 'RUNNING' OR attempt = ?)"
                 + " AND (? = 0 OR EXISTS (SELECT 1 FROM " + p + "leader l WHERE l.name = 'leader' AND l.epoch = ?))";
         updateState = update + " epoch = CASE WHEN ? > 0 THEN ? ELSE epoch END" + conditions;
         // The same, also conditional on the partition of the row (its own partition_id: a row without one fails) still

@@ -598,7 +598,8 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
             TaskInstance in = row.instance();
             if (in.state() != t.from()
                     || (t.dueAt() != null && !t.dueAt().equals(in.scheduledTime()))
-                    || (t.expectedOwner() != null && !t.expectedOwner().equals(row.owner()))) {
+                    || (t.expectedOwner() != null && !t.expectedOwner().equals(row.owner()))
+                    || (in.state() == InstanceState.RUNNING && in.attempt() != t.attempt())) {
                 return row;
             }
             row.audit().add(new AuditEntry(id, t.from(), t.to(), t.node(), t.attempt(), t.at(), t.reason()));

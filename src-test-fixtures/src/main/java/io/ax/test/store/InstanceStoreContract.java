@@ -152,6 +152,51 @@ public abstract class InstanceStoreContract extends PartitionFenceContract {
     }
 
     @Test
+    void aLateEndOfAnAttemptTakenOverDoesNotEndTheNextAttempt() {
+        TaskInstance i = created("late-end", T0);
+        store.create(i, "");
+        store.transition(move(i.id(), InstanceState.CREATED, InstanceState.SCHEDULED));
+        assertThat(store.transition(attempt(i, 1, InstanceState.SCHEDULED, InstanceState.DISPATCHED)
+                        .assignedTo("n1", 0)))
+                .isTrue();
+        assertThat(store.transition(attempt(i, 1, InstanceState.DISPATCHED, InstanceState.RUNNING)
+                        .ownedBy("n1")))
+                .isTrue();
+        // n1 taken for dead: its attempt 1 is taken over and retried, in one group (a chain of changes to one row
+        // that goes on to the next attempt); n1 (back, or restarted) runs attempt 2
+        assertThat(store.transitionAll(List.of(
+                        attempt(i, 1, InstanceState.RUNNING, InstanceState.FAILED)
+                                .takenFrom("n1", null, 0),
+                        attempt(i, 1, InstanceState.FAILED, InstanceState.RETRYING),
+                        attempt(i, 2, InstanceState.RETRYING, InstanceState.DISPATCHED)
+                                .assignedTo("n1", 0))))
+                .containsExactly(true, true, true);
+        assertThat(store.transition(attempt(i, 2, InstanceState.DISPATCHED, InstanceState.RUNNING)
+                        .ownedBy("n1")))
+                .isTrue();
+
+        assertThat(store.transition(attempt(i, 1, InstanceState.RUNNING, InstanceState.SUCCESS)
+                        .ownedBy("n1")))
+                .as("attempt 1's end, written late")
+                .isFalse();
+        assertThat(store.transitionAll(List.of(attempt(i, 1, InstanceState.RUNNING, InstanceState.FAILED)
+                        .ownedBy("n1"))))
+                .as("in a group too")
+                .containsExactly(false);
+        assertThat(store.find(i.id()).orElseThrow())
+                .extracting(TaskInstance::state, TaskInstance::attempt)
+                .containsExactly(InstanceState.RUNNING, 2);
+        assertThat(store.transition(attempt(i, 2, InstanceState.RUNNING, InstanceState.SUCCESS)
+                        .ownedBy("n1")))
+                .as("attempt 2's end")
+                .isTrue();
+    }
+
+    private static Transition attempt(TaskInstance i, int attempt, InstanceState from, InstanceState to) {
+        return new Transition(i.id(), from, to, attempt, "n1", T0, from + " to " + to + " of attempt " + attempt);
+    }
+
+    @Test
     void batchTransitionsReportEachOutcome() {
         TaskInstance a = created("a", T0);
         TaskInstance b = created("b", T0);
