@@ -327,7 +327,8 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
             } else if (error != null) {
                 LOG.log(
                         Level.WARNING,
-                        "AX could not write the next fire(s) of {0}; the leader's reconciliation plans them again: {1}",
+                        "AX could not write the next fire(s) of {0}; the reconciliation of their owner plans them again:"
+                                + " {1}",
                         normalized.stream().map(p -> p.task().name()).distinct().toList(),
                         error.toString());
             } else {

@@ -463,7 +463,7 @@ public final class StateWriter {
             try {
                 onOutage.run();
             } catch (RuntimeException failed) {
-                LOG.log(Level.WARNING, "AX could not act on the store's outage: {0}", failed.toString());
+                LOG.log(Level.WARNING, "AX could not act on the store''s outage: {0}", failed.toString());
             }
         }
     }
