@@ -72,7 +72,7 @@ final class AxNode implements NodeSystem {
                     .clusterSettings(settings(o))
                     .router(new ExecutorRouter(List.of(new NoOpExecutor(log, burst))))
                     .pools(Map.of(AxTask.DEFAULT_GROUP, new PoolSettings(threads, queue)))
-                    .ownership(ownership(o.get("ownership", "leader")));
+                    .ownership(ownership(o.get("ownership", "partitioned")));
             switch (o.get("wake-ups", "store")) {
                 case "store" -> {} // the engine takes the store's own
                 case "none" -> builder.wakeUps(WakeUps.none());

@@ -17,13 +17,12 @@ public final class ClusterProtocol {
 
     /**
      * Each node decides the rows of the partitions it owns, fenced by their epochs, and runs them itself; no row is
-     * assigned to another node. Spoken by an engine built for partitions, which this build does not make its default
-     * yet.
+     * assigned to another node. What this build speaks unless an engine is built for the leader's protocol.
      */
     public static final int PARTITIONS_OWN = 2;
 
     /** The protocol this build speaks. */
-    public static final int CURRENT = LEADER_ASSIGNS;
+    public static final int CURRENT = PARTITIONS_OWN;
 
     private ClusterProtocol() {}
 

@@ -44,7 +44,7 @@ public final class AxEngineBuilder {
     AxIdempotency idempotency;
     AxClock leaseClock = AxClock.system();
     ClusterSettings clusterSettings = ClusterSettings.defaults();
-    Ownership ownership = Ownership.LEADER;
+    Ownership ownership = Ownership.PARTITIONED;
     Duration prefetchWindow = Duration.ofSeconds(60);
     Duration reconcileEvery = Reconciliation.EVERY;
     int prefetchPage = 5_000;
@@ -273,8 +273,8 @@ public final class AxEngineBuilder {
     }
 
     /**
-     * Who decides for the rows: the leader (the default), or the owner of each row's partition. Internal: the
-     * partitioned mode is built beside the leader's and run by the cluster suites in both, until it replaces it (see
+     * Who decides for the rows: the owner of each row's partition (the default), or the one leader. Internal: the
+     * leader's mode stays while the tests of its protocol run beside the partitioned one, until it is removed (see
      * docs/partitioned-ownership.md); applications keep the default.
      */
     public AxEngineBuilder ownership(Ownership ownership) {

@@ -51,9 +51,9 @@ public abstract class AxSchedulerContract {
     /** A fresh, empty store. */
     protected abstract InstanceStore newStore();
 
-    /** Who decides for the rows: the leader (the default), or the owner of each row's partition. */
+    /** Who decides for the rows: the owner of each row's partition (the engine's default), or the leader. */
     protected Ownership ownership() {
-        return Ownership.LEADER;
+        return Ownership.PARTITIONED;
     }
 
     /** An object payload for the codec below: "name:quantity". */

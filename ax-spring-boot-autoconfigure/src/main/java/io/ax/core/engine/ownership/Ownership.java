@@ -2,8 +2,8 @@ package io.ax.core.engine.ownership;
 
 /**
  * Who decides for the rows of a cluster: the one leader for every row, or each node for the rows of the partitions it
- * owns (docs/partitioned-ownership.md). An engine's switch while the partitioned mode is built and tested beside the
- * leader's; not a setting a user meets.
+ * owns (docs/partitioned-ownership.md), the default. An engine's switch while the leader's mode is still tested
+ * beside it; not a setting a user meets.
  */
 public enum Ownership {
 

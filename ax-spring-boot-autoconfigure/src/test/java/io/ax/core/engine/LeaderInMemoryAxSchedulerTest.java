@@ -5,8 +5,11 @@ import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceStore;
 import io.ax.test.engine.AxSchedulerContract;
 
-/** The scheduler contract on one node that owns every partition and decides each row by its partition's epoch. */
-class PartitionedInMemoryAxSchedulerTest extends AxSchedulerContract {
+/**
+ * The scheduler contract on one node in memory under the leader's protocol of earlier versions, which the engine still
+ * builds; the other classes run the default, partitioned ownership.
+ */
+class LeaderInMemoryAxSchedulerTest extends AxSchedulerContract {
 
     @Override
     protected InstanceStore newStore() {
@@ -15,6 +18,6 @@ class PartitionedInMemoryAxSchedulerTest extends AxSchedulerContract {
 
     @Override
     protected Ownership ownership() {
-        return Ownership.PARTITIONED;
+        return Ownership.LEADER;
     }
 }
