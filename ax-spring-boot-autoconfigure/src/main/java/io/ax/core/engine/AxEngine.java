@@ -136,6 +136,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
 
     /** How old the store's figures (the dead letters) may be before a look at them reads them again. */
     private static final Duration FIGURES_REFRESH = Duration.ofSeconds(1);
+    /** How often a partitioned node looks for instances left DISPATCHED to it (see the poller's construction). */
+    private static final Duration PARTITIONED_ASSIGNMENT_LOOK = Duration.ofSeconds(5);
 
     private enum Lifecycle {
         NEW,
@@ -467,8 +469,14 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 runner::isEnding,
                 () -> membership.isCutOff(),
                 fires);
-        this.poller = new AssignmentPoller(
-                nodeId, stores, tasks, pools, claimer, b.clusterSettings.pollInterval(), () -> membership.isCutOff());
+        // with partitions no instance is assigned to another node: the look for this node's assignments only picks up
+        // what its earlier run left DISPATCHED to it (claimed at recovery once its pool has room), so it need not come
+        // every poll interval, where it was the largest statement of an idle node
+        Duration look = b.clusterSettings.pollInterval();
+        if (partitioned && look.compareTo(PARTITIONED_ASSIGNMENT_LOOK) < 0) {
+            look = PARTITIONED_ASSIGNMENT_LOOK;
+        }
+        this.poller = new AssignmentPoller(nodeId, stores, tasks, pools, claimer, look, () -> membership.isCutOff());
         this.prefetcher = new Prefetcher(
                 stores,
                 clock,
