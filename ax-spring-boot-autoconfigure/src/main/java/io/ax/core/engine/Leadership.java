@@ -392,8 +392,8 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
         }
         Term term = Term.leader(epoch); // every write of the takeover is this term's, however long it takes
         try {
-            takeOver(term);
-            adoptOrphans(term);
+            takeOver(term, null);
+            adoptOrphans(term, null);
             workflows.sweep(term); // runs whose steps ended while no node led go on
         } catch (FencedOutException e) {
             fencedOut(e);
@@ -488,8 +488,10 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
                 // another page
             }
             lastFillNanos = clock.nanoTime();
-            takeOver(term);
-            adoptOrphans(term);
+            // the gained partitions' rows alone: a move reads what moved, not every row in flight in the cluster
+            int[] batch = gained.keySet().stream().mapToInt(Integer::intValue).toArray();
+            takeOver(term, batch);
+            adoptOrphans(term, batch);
             workflows.sweep(term); // runs whose steps ended while no node owned them go on
         } catch (FencedOutException e) {
             // one of them moved on meanwhile: it is dropped, and the others' takeover runs again at the next tick
@@ -532,9 +534,10 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
         threads.onDispatchThread(() -> dispatcher.forget(theirs));
     }
 
-    private void takeOver(Term term) {
+    /** @param partitions the partitions {@code term} holds, or null for every row (the leader's term) */
+    private void takeOver(Term term, int[] partitions) {
         new Takeover(stores, clock, nodeId, registry, runner::isRunning, fires, dispatcher, prefetcher, writer, this)
-                .run(term);
+                .run(term, partitions);
     }
 
     /**
@@ -629,7 +632,7 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
      * attempt counts), once a lease and the safety margin have passed since its claim; a retry that was waiting runs
      * here after the rest of its back-off.
      */
-    private void adoptOrphans(Term term) {
+    private void adoptOrphans(Term term, int[] partitions) {
         if (!membership.reachesStoreFor(membership.settings().lease())) {
             // just back from a break: the others' heartbeats catch up within one; until then none is judged dead
             return;
@@ -639,7 +642,10 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
         ClusterSettings settings = membership.settings();
         Duration runningOutlives = settings.lease().plus(settings.safetyMargin());
         int adopted = 0;
-        for (OwnedInstance o : stores.findOwned(Recovery.IN_FLIGHT, null, ORPHAN_PAGE)) {
+        List<OwnedInstance> inFlight = partitions == null
+                ? stores.findOwned(Recovery.IN_FLIGHT, null, ORPHAN_PAGE)
+                : stores.findOwned(Recovery.IN_FLIGHT, null, ORPHAN_PAGE, partitions);
+        for (OwnedInstance o : inFlight) {
             if (o.owner() != null && alive.contains(o.owner())) {
                 continue;
             }
@@ -723,7 +729,12 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
             }
         }
         if (adopted > 0) {
-            LOG.log(Level.INFO, "Leader {0} took over {1} instance(s) of nodes that are gone", nodeId, adopted);
+            LOG.log(
+                    Level.INFO,
+                    "{0} {1} took over {2} instance(s) of nodes that are gone",
+                    partitioned ? "Node" : "Leader",
+                    nodeId,
+                    adopted);
         }
     }
 
@@ -749,7 +760,7 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
             if (heartbeatSeen) {
                 heartbeatSeen = false;
                 readPaused();
-                adoptOrphans(term);
+                adoptOrphans(term, loadedPartitions());
                 workflows.sweep(term); // ends this node did not hear of: replays elsewhere, say
             }
             followAssignments(term);

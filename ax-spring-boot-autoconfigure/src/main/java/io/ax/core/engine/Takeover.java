@@ -56,6 +56,8 @@ final class Takeover {
     private final StateWriter writer;
     private final Leadership leadership;
     private Term term;
+    /** The partitions of {@link #term}, or null for every row. */
+    private int[] partitions;
 
     /**
      * @param registry the registered tasks and the paused ones: the takeover marks paused those the store remembers
@@ -85,8 +87,13 @@ final class Takeover {
         this.leadership = leadership;
     }
 
-    void run(Term term) {
+    /**
+     * @param partitions the partitions {@code term} holds, whose rows alone it reads; null for every row (the
+     *     leader's)
+     */
+    void run(Term term, int[] partitions) {
         this.term = term;
+        this.partitions = partitions;
         Instant now = clock.instant();
         Map<String, StoredTask> stored = new HashMap<>();
         for (StoredTask t : store.findTasks()) {
@@ -159,7 +166,10 @@ final class Takeover {
      * in {@code seen}, and adds those it read.
      */
     private void adoptInFlight(Set<String> seen) {
-        for (OwnedInstance o : store.findOwned(Recovery.IN_FLIGHT, null, Integer.MAX_VALUE)) {
+        List<OwnedInstance> found = partitions == null
+                ? store.findOwned(Recovery.IN_FLIGHT, null, Integer.MAX_VALUE)
+                : store.findOwned(Recovery.IN_FLIGHT, null, Integer.MAX_VALUE, partitions);
+        for (OwnedInstance o : found) {
             TaskInstance in = o.instance();
             if (!seen.add(in.id())) {
                 continue;
