@@ -244,9 +244,12 @@ public final class StoreRouter implements InstanceStore {
         return durable.findScheduled(before, afterTime, afterId, limit, partitions);
     }
 
+    /** Both stores' rows of those partitions, as {@link #findOwned(Set, String, int)} reads both. */
     @Override
     public List<OwnedInstance> findOwned(Set<InstanceState> states, String owner, int limit, int[] partitions) {
-        return durable.findOwned(states, owner, limit, partitions);
+        List<OwnedInstance> all = new ArrayList<>(durable.findOwned(states, owner, limit, partitions));
+        all.addAll(memory.findOwned(states, owner, limit, partitions));
+        return all;
     }
 
     @Override
