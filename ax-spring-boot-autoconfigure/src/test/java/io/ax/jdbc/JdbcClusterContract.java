@@ -52,6 +52,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
@@ -863,6 +864,58 @@ abstract class JdbcClusterContract {
                         .filter(c -> c.instanceId().equals(id))
                         .map(AxContext::attempt))
                 .containsExactly(2);
+    }
+
+    /**
+     * A dead node may leave thousands of attempts RUNNING (those it had claimed into its pools' queues): they are taken
+     * over together, in a few group writes, not one write (and one round trip) after another.
+     */
+    @Test
+    void aDeadNodesRunningAttemptsAreTakenOverTogetherRatherThanOneWriteEach() {
+        int orphans = 200;
+        AxTask retried = task("retried")
+                .concurrent(true)
+                .retry(new RetryPolicy(3, Backoff.FIXED, Duration.ofMillis(10), Duration.ofMillis(10)))
+                .build();
+        AxTask once = task("once").concurrent(true).retry(RetryPolicy.none()).build();
+        FailingStore store = new FailingStore(new JdbcInstanceStore(dataSource, PREFIX));
+        AtomicInteger writesOfFailures = new AtomicInteger();
+        store.beforeTransitions(changes -> {
+            if (changes.stream().anyMatch(t -> t.to() == InstanceState.FAILED)) {
+                writesOfFailures.incrementAndGet();
+            }
+        });
+        AxEngine node = node("n1", store, FAST, WakeUps.none(), new PoolSettings(8, 1_000), retried, once);
+        node.start();
+        for (int i = 0; i < orphans; i++) {
+            node.schedule(i % 2 == 0 ? "retried" : "once", Duration.ofHours(1), null);
+        }
+        // a node that never heartbeats here claimed them all a while ago and died with them in its hands
+        long claimedUs = ChronoUnit.MICROS.between(
+                Instant.EPOCH,
+                Instant.now().minus(FAST.lease().plus(FAST.safetyMargin())).minusSeconds(1));
+        assertThat(db.update(
+                        "UPDATE " + PREFIX + "instance SET state = 'RUNNING', attempt = 1, node = 'ghost',"
+                                + " owner = 'ghost', updated_us = ? WHERE state = 'SCHEDULED'",
+                        claimedUs))
+                .isEqualTo(orphans);
+
+        await().atMost(BOUND)
+                .until(() -> countIn("instance", "state = 'SUCCESS'") == orphans / 2
+                        && countIn("instance", "state = 'DEAD'") == orphans / 2
+                        && countIn("dead_letter", "1 = 1") == orphans / 2);
+        assertThat(countIn("audit", "to_state = 'FAILED'"))
+                .as("each attempt taken over once")
+                .isEqualTo(orphans);
+        assertThat(executor.runsOf("retried")).extracting(AxContext::attempt).containsOnly(2);
+        assertThat(executor.runsOf("once")).isEmpty();
+        assertThat(writesOfFailures.get())
+                .as("group writes that took the %d attempts over", orphans)
+                .isLessThanOrEqualTo(orphans / 20);
+    }
+
+    private long countIn(String table, String condition) {
+        return db.queryForObject("SELECT COUNT(*) FROM " + PREFIX + table + " WHERE " + condition, Long.class);
     }
 
     @Test

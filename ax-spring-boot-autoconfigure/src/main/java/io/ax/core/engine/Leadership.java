@@ -33,6 +33,7 @@ import io.ax.core.store.StoredTask;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -642,6 +643,8 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
         ClusterSettings settings = membership.settings();
         Duration runningOutlives = settings.lease().plus(settings.safetyMargin());
         int adopted = 0;
+        // a dead node's running attempts are taken over together: it may leave thousands (claimed into its queues)
+        List<InstanceRunner.LostAttempt> lostAttempts = new ArrayList<>();
         List<OwnedInstance> inFlight = partitions == null
                 ? stores.findOwned(Recovery.IN_FLIGHT, null, ORPHAN_PAGE)
                 : stores.findOwned(Recovery.IN_FLIGHT, null, ORPHAN_PAGE, partitions);
@@ -690,15 +693,12 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
                 case RUNNING -> {
                     dispatcher.markInFlight(due);
                     reassignedNodeGone.incrementAndGet();
-                    runner.afterBadAttempt(
+                    lostAttempts.add(new InstanceRunner.LostAttempt(
                             new Execution(due, in.attempt(), o.epoch()),
-                            InstanceState.FAILED,
                             gone + " stopped heartbeating while it ran attempt " + in.attempt()
                                     + " (it crashed, froze or lost the store)",
-                            null,
-                            0,
                             o.owner(),
-                            fence);
+                            fence));
                 }
                 case FAILED, TIMEOUT -> {
                     // its node recorded the failed attempt and was gone before it decided what follows
@@ -728,6 +728,7 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
                 default -> {}
             }
         }
+        runner.afterLostAttempts(lostAttempts);
         if (adopted > 0) {
             LOG.log(
                     Level.INFO,

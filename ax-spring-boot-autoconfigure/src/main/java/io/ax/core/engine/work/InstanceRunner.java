@@ -10,7 +10,9 @@ import io.ax.core.AxTask;
 import io.ax.core.DeadLetter;
 import io.ax.core.InstanceState;
 import io.ax.core.PayloadCodec;
+import io.ax.core.RetryPolicy;
 import io.ax.core.SecretParams;
+import io.ax.core.Transition;
 import io.ax.core.clock.AxClock;
 import io.ax.core.engine.AttemptTracer;
 import io.ax.core.engine.AttemptTransactions;
@@ -30,6 +32,7 @@ import java.io.StringWriter;
 import java.lang.System.Logger.Level;
 import java.lang.reflect.InvocationTargetException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -553,6 +556,63 @@ public final class InstanceRunner {
     }
 
     /**
+     * An attempt whose node is gone while it ran, to record FAILED and decide what follows as {@code fence}'s
+     * decision.
+     *
+     * @param ex the attempt, with the epoch its node claimed it at
+     * @param message why it failed, for the audit trail
+     * @param takenFrom the node that ran it, or null for an instance no node owned
+     */
+    public record LostAttempt(Execution ex, String message, String takenFrom, Fence fence) {}
+
+    /**
+     * Takes over attempts whose nodes are gone while they ran, as {@link #afterBadAttempt} takes over one: each is
+     * recorded FAILED, then retried or DEAD. The changes go to the store as two groups for all of them, where one
+     * attempt at a time would wait for two writes each: a dead node may leave thousands of attempts RUNNING (those
+     * claimed into its pools' queues), and they are retried in as many group writes as the writer needs, not in
+     * thousands of round trips. An attempt whose change lost (another node decided first) is left alone.
+     *
+     * @throws RuntimeException the first write's failure (the store refused or is away), once the attempts whose
+     *     changes applied have been followed up
+     */
+    public void afterLostAttempts(List<LostAttempt> lost) {
+        List<Transition> failed = new ArrayList<>(lost.size());
+        for (LostAttempt l : lost) {
+            failed.add(writer.owned(
+                    l.ex().instanceId(),
+                    InstanceState.RUNNING,
+                    InstanceState.FAILED,
+                    l.ex().attempt,
+                    l.message(),
+                    l.takenFrom(),
+                    l.fence()));
+        }
+        GroupWrite first = GroupWrite.of(writer, failed);
+        List<LostAttempt> decided = new ArrayList<>();
+        List<Transition> next = new ArrayList<>();
+        for (int i = 0; i < lost.size(); i++) {
+            if (!first.applied(i)) {
+                continue;
+            }
+            LostAttempt l = lost.get(i);
+            insight.finished(l.ex().task(), InstanceState.FAILED, 0);
+            // this node owns the instance now, and what follows carries the takeover's epoch
+            Execution ex = new Execution(l.ex().due, l.ex().attempt, l.fence().epoch());
+            decided.add(new LostAttempt(ex, l.message(), null, Fence.NONE));
+            next.add(nextAfterFailure(ex, InstanceState.FAILED, null, Fence.NONE));
+        }
+        GroupWrite second = GroupWrite.of(writer, next);
+        for (int i = 0; i < next.size(); i++) {
+            if (second.applied(i)) {
+                LostAttempt d = decided.get(i);
+                followFailure(d.ex(), next.get(i).to(), InstanceState.FAILED, d.message(), null, 0, Fence.NONE);
+            }
+        }
+        first.rethrow();
+        second.rethrow();
+    }
+
+    /**
      * What follows an attempt recorded as failed ({@code outcome}: FAILED or TIMEOUT): its retry, or DEAD. With
      * {@code takenFrom} not null, this node takes the instance over from that node, gone after it recorded the
      * failure and before it decided what follows, as {@code fence}'s decision; with {@code takenFrom} null and no
@@ -566,49 +626,70 @@ public final class InstanceRunner {
             long tookNanos,
             String takenFrom,
             Fence fence) {
-        AxTask task = ex.task();
-        if (task.retry().allowsRetryAfter(ex.attempt)) {
-            Duration wait = task.retry().delayBeforeRetry(ex.attempt);
-            int next = ex.attempt + 1;
-            if (!applyOwned(ex, outcome, InstanceState.RETRYING, "attempt " + next + " in " + wait, takenFrom, fence)) {
-                return; // decided elsewhere meanwhile
-            }
-            insight.retried(task);
-            LOG.log(
-                    Level.WARNING,
-                    "Task ''{0}'' instance {1} attempt {2} {3}: {4}; retrying in {5} ms",
-                    task.name(),
-                    ex.instanceId(),
-                    ex.attempt,
-                    outcome,
-                    brief(message),
-                    wait.toMillis());
-            // the retry carries the epoch of the takeover that decided it, or else that of this attempt
-            long epoch = fence.any() ? fence.epoch() : ex.epoch;
-            threads.after(wait, () -> outcomes.retry(ex.due, next, epoch));
-            return;
-        }
-        die(ex, outcome, message, error, tookNanos, takenFrom, fence);
+        Transition next = nextAfterFailure(ex, outcome, takenFrom, fence);
+        if (writer.apply(next)) {
+            followFailure(ex, next.to(), outcome, message, error, tookNanos, fence);
+        } // else: decided elsewhere meanwhile
     }
 
-    private void die(
+    /** The change that follows a failed attempt: to RETRYING while its policy allows one more, else to DEAD. */
+    private Transition nextAfterFailure(Execution ex, InstanceState outcome, String takenFrom, Fence fence) {
+        RetryPolicy retry = ex.task().retry();
+        if (retry.allowsRetryAfter(ex.attempt)) {
+            Duration wait = retry.delayBeforeRetry(ex.attempt);
+            return writer.owned(
+                    ex.instanceId(),
+                    outcome,
+                    InstanceState.RETRYING,
+                    ex.attempt,
+                    "attempt " + (ex.attempt + 1) + " in " + wait,
+                    takenFrom,
+                    fence);
+        }
+        return writer.owned(
+                ex.instanceId(),
+                outcome,
+                InstanceState.DEAD,
+                ex.attempt,
+                "retries used up after " + ex.attempt + " attempt(s)",
+                takenFrom,
+                fence);
+    }
+
+    /** What follows the change {@link #nextAfterFailure} made, once it applied: the retry's timer, or the letter. */
+    private void followFailure(
             Execution ex,
+            InstanceState to,
             InstanceState outcome,
             String message,
             Throwable error,
             long tookNanos,
-            String takenFrom,
             Fence fence) {
-        AxTask task = ex.task();
-        if (!applyOwned(
-                ex,
-                outcome,
-                InstanceState.DEAD,
-                "retries used up after " + ex.attempt + " attempt(s)",
-                takenFrom,
-                fence)) {
+        if (to == InstanceState.DEAD) {
+            dead(ex, message, error, tookNanos);
             return;
         }
+        AxTask task = ex.task();
+        Duration wait = task.retry().delayBeforeRetry(ex.attempt);
+        int next = ex.attempt + 1;
+        insight.retried(task);
+        LOG.log(
+                Level.WARNING,
+                "Task ''{0}'' instance {1} attempt {2} {3}: {4}; retrying in {5} ms",
+                task.name(),
+                ex.instanceId(),
+                ex.attempt,
+                outcome,
+                brief(message),
+                wait.toMillis());
+        // the retry carries the epoch of the takeover that decided it, or else that of this attempt
+        long epoch = fence.any() ? fence.epoch() : ex.epoch;
+        threads.after(wait, () -> outcomes.retry(ex.due, next, epoch));
+    }
+
+    /** What follows an instance's move to DEAD: its dead letter, the event, and its task's slot freed. */
+    private void dead(Execution ex, String message, Throwable error, long tookNanos) {
+        AxTask task = ex.task();
         ex.ending = true;
         try {
             DeadLetter letter = deadLetters.store(
