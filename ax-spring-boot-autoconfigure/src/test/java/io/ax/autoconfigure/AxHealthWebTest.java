@@ -6,8 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.ax.core.AxJob;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceStore;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
+import io.ax.test.store.PlainStore;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -189,22 +188,14 @@ class AxHealthWebTest {
         }
 
         InstanceStore store() {
-            return (InstanceStore) Proxy.newProxyInstance(
-                    InstanceStore.class.getClassLoader(),
-                    new Class<?>[] {InstanceStore.class},
-                    (proxy, method, args) -> {
-                        if (!method.getName().equals("describe")) {
-                            hung.await(BOUND.toMillis(), TimeUnit.MILLISECONDS);
-                        }
-                        if (failing) {
-                            throw new IllegalStateException("connection refused");
-                        }
-                        try {
-                            return method.invoke(delegate, args);
-                        } catch (InvocationTargetException e) {
-                            throw e.getCause();
-                        }
-                    });
+            return PlainStore.of(delegate, (method, args) -> {
+                if (!method.equals("describe")) {
+                    hung.await(BOUND.toMillis(), TimeUnit.MILLISECONDS);
+                }
+                if (failing) {
+                    throw new IllegalStateException("connection refused");
+                }
+            });
         }
     }
 }

@@ -38,6 +38,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.IntSummaryStatistics;
@@ -104,6 +105,11 @@ abstract class JdbcClusterContract {
      */
     private void assignmentProtocolOnly(String why) {
         leaderModeOnly("the leader's assignment protocol only: " + why);
+    }
+
+    /** Runs the case in the partitioned classes only, for {@code why}; the leader's class skips it and says so. */
+    private void partitionedOnly(String why) {
+        org.junit.jupiter.api.Assumptions.assumeTrue(ownership() == Ownership.PARTITIONED, why);
     }
 
     /** Runs the case in the leader's classes only, for {@code why}; the partitioned classes skip it and say so. */
@@ -1167,6 +1173,50 @@ abstract class JdbcClusterContract {
         // and the tasks run again once their slots are free, on whichever node decides them now
         List<String> third = tasks.stream().map(t -> n2.triggerNow(t.name())).toList();
         await().atMost(BOUND).until(() -> third.stream().allMatch(id -> state(id) == InstanceState.SUCCESS));
+    }
+
+    /**
+     * A node that gains partitions reads the rows in flight of those partitions only (to take over their slots, and
+     * the work of nodes that are gone), never every row in flight in the cluster: a move costs what moved. Seen at
+     * the joining node's store, while the first node has work in flight in all of its partitions.
+     */
+    @Test
+    void aNodeThatGainsPartitionsReadsTheRowsInFlightOfThosePartitionsOnly() {
+        partitionedOnly("partitions: the leader reads every row by design");
+        CountDownLatch letGo = new CountDownLatch(1);
+        executor.when("held", ctx -> {
+            letGo.await(BOUND.toMillis(), TimeUnit.MILLISECONDS);
+            return io.ax.core.AxResult.success();
+        });
+        AxTask held = task("held").concurrent(true).build();
+        AxEngine n1 = node("n1", held);
+        n1.start();
+        List<String> inFlight = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            inFlight.add(n1.schedule("held", Duration.ZERO, "key" + i));
+        }
+        await().atMost(BOUND).until(() -> inFlight.stream().allMatch(id -> state(id) == InstanceState.RUNNING));
+
+        FailingStore store = new FailingStore(new JdbcInstanceStore(dataSource, PREFIX));
+        List<FailingStore.InFlightRead> reads = new java.util.concurrent.CopyOnWriteArrayList<>();
+        store.inFlightReads(reads::add);
+        AxEngine n2 = node("n2", store, FAST, WakeUps.none(), new PoolSettings(8, 1_000), held);
+        n2.start();
+        Map<String, Set<Integer>> owned = assertSettled(List.of(n1, n2));
+        await().atMost(BOUND).until(() -> reads.stream().anyMatch(r -> r.partitions() != null));
+
+        assertThat(reads)
+                .as("n2's reads of other nodes' rows in flight")
+                .filteredOn(r -> !"n2".equals(r.owner()))
+                .isNotEmpty()
+                .allSatisfy(r -> {
+                    assertThat(r.partitions()).as("partitions named").isNotNull();
+                    assertThat(Arrays.stream(r.partitions()).boxed().toList())
+                            .as("partitions read")
+                            .isSubsetOf(owned.get("n2"));
+                });
+        letGo.countDown();
+        await().atMost(BOUND).until(() -> inFlight.stream().allMatch(id -> state(id) == InstanceState.SUCCESS));
     }
 
     /**

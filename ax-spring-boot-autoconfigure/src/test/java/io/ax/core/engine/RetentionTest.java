@@ -18,8 +18,7 @@ import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceStore;
 import io.ax.test.FakeClock;
 import io.ax.test.RecordingExecutor;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
+import io.ax.test.store.PlainStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -204,20 +203,14 @@ class RetentionTest {
 
     /** {@code store}, failing every call to delete while {@code down} holds, as a store whose database is down. */
     private static InstanceStore failingWhile(InstanceStore store, AtomicBoolean down, AtomicInteger calls) {
-        return (InstanceStore) Proxy.newProxyInstance(
-                InstanceStore.class.getClassLoader(), new Class<?>[] {InstanceStore.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("deleteFinished")) {
-                        calls.incrementAndGet();
-                        if (down.get()) {
-                            throw new IllegalStateException("the database is down");
-                        }
-                    }
-                    try {
-                        return method.invoke(store, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        return PlainStore.of(store, (method, args) -> {
+            if (method.equals("deleteFinished")) {
+                calls.incrementAndGet();
+                if (down.get()) {
+                    throw new IllegalStateException("the database is down");
+                }
+            }
+        });
     }
 
     /** {@code n} instances that finished (SUCCESS) eight days ago by the fake clock. */

@@ -13,8 +13,7 @@ import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.trigger.IntervalTrigger;
 import io.ax.test.RecordingExecutor;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
+import io.ax.test.store.PlainStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -80,13 +79,6 @@ class WrappedStoreTest {
 
     /** The store behind an interface that offers nothing but {@link InstanceStore}. */
     private static InstanceStore wrapped(InstanceStore store) {
-        return (InstanceStore) Proxy.newProxyInstance(
-                InstanceStore.class.getClassLoader(), new Class<?>[] {InstanceStore.class}, (proxy, method, args) -> {
-                    try {
-                        return method.invoke(store, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        return PlainStore.of(store);
     }
 }

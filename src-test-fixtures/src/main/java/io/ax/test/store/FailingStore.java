@@ -50,6 +50,21 @@ public final class FailingStore implements InstanceStore, ClusterStore {
     private final AtomicLong failed = new AtomicLong();
     private volatile Consumer<String> afterRead = what -> {};
     private volatile Consumer<List<Transition>> beforeTransitions = transitions -> {};
+    private volatile Consumer<InFlightRead> inFlightReads = read -> {};
+
+    /**
+     * A read of rows in flight ({@code findOwned}).
+     *
+     * @param owner the node whose rows were asked for, or null for every node's
+     * @param partitions the partitions whose rows were asked for, or null for every partition's
+     */
+    public record InFlightRead(String owner, int[] partitions) {
+        @Override
+        public String toString() {
+            return "read of " + (owner == null ? "every node" : owner) + "'s rows in flight in "
+                    + (partitions == null ? "every partition" : "partitions " + java.util.Arrays.toString(partitions));
+        }
+    }
 
     /** @param store a store that keeps its own lease and registry, such as the in-memory store */
     public <S extends InstanceStore & ClusterStore> FailingStore(S store) {
@@ -115,6 +130,14 @@ public final class FailingStore implements InstanceStore, ClusterStore {
      */
     public void beforeTransitions(Consumer<List<Transition>> hook) {
         beforeTransitions = hook;
+    }
+
+    /**
+     * Runs {@code hook} before each read of rows in flight, on the reading thread, with what it asks for: a test sees
+     * which rows a node reads.
+     */
+    public void inFlightReads(Consumer<InFlightRead> hook) {
+        inFlightReads = hook;
     }
 
     /** A failure for a hook to throw: counted as failed, like those this store injects on its own. */
@@ -216,6 +239,7 @@ public final class FailingStore implements InstanceStore, ClusterStore {
 
     @Override
     public List<OwnedInstance> findOwned(Set<InstanceState> states, String owner, int limit) {
+        inFlightReads.accept(new InFlightRead(owner, null));
         return read("findOwned", () -> store.findOwned(states, owner, limit));
     }
 
@@ -248,6 +272,7 @@ public final class FailingStore implements InstanceStore, ClusterStore {
 
     @Override
     public List<OwnedInstance> findOwned(Set<InstanceState> states, String owner, int limit, int[] partitions) {
+        inFlightReads.accept(new InFlightRead(owner, partitions.clone()));
         return read("findOwned", () -> store.findOwned(states, owner, limit, partitions));
     }
 

@@ -69,11 +69,11 @@ public final class StoreRouter implements InstanceStore {
 
     private Transition toDurable(Transition t) {
         Transition out = leaderFences ? t : t.unfenced();
-        return partitionFences || out.partitionEpoch() == 0 ? out : out.fencedByPartition(0);
+        return partitionFences ? out : withoutPartitionFence(out);
     }
 
     private List<NewFire> toDurable(List<NewFire> fires) {
-        return partitionFences ? fires : toMemory(fires);
+        return partitionFences ? fires : withoutPartitionFences(fires);
     }
 
     private long toDurable(long fence) {
@@ -94,15 +94,17 @@ public final class StoreRouter implements InstanceStore {
     }
 
     /**
-     * A MEMORY instance's change without its partition fence: the in-memory store keeps no partitions of the
-     * cluster's (its rows have none), and no other node can write the instance, so there is no next owner to be
-     * ordered against. The leader fence stays, checked against the lease the memory store is fenced by.
+     * A change without its partition fence, for a store that cannot check it: the in-memory store of MEMORY
+     * instances keeps no partitions of the cluster's (its rows have none, and no other node can write them, so there
+     * is no next owner to be ordered against), and a store the application wraps keeps none in use. The leader fence
+     * stays.
      */
-    private static Transition toMemory(Transition t) {
+    private static Transition withoutPartitionFence(Transition t) {
         return t.partitionEpoch() == 0 ? t : t.fencedByPartition(0);
     }
 
-    private static List<NewFire> toMemory(List<NewFire> fires) {
+    /** New fires without their partition fences; see {@link #withoutPartitionFence}. */
+    private static List<NewFire> withoutPartitionFences(List<NewFire> fires) {
         return fires.stream()
                 .map(f -> f.partitionEpoch() == 0 ? f : f.fencedByPartition(0))
                 .toList();
@@ -111,7 +113,7 @@ public final class StoreRouter implements InstanceStore {
     @Override
     public boolean transition(Transition transition) {
         return InstanceIds.isMemory(transition.instanceId())
-                ? memory.transition(toMemory(transition))
+                ? memory.transition(withoutPartitionFence(transition))
                 : durable.transition(toDurable(transition));
     }
 
@@ -125,8 +127,9 @@ public final class StoreRouter implements InstanceStore {
                                 leaderFences && partitionFences
                                         ? some
                                         : some.stream().map(this::toDurable).toList())
-                        : store.transitionAll(
-                                some.stream().map(StoreRouter::toMemory).toList()));
+                        : store.transitionAll(some.stream()
+                                .map(StoreRouter::withoutPartitionFence)
+                                .toList()));
     }
 
     @Override
@@ -134,7 +137,9 @@ public final class StoreRouter implements InstanceStore {
         return split(
                 fires,
                 f -> InstanceIds.isMemory(f.instance().id()),
-                (store, some) -> store == durable ? durable.schedule(toDurable(some)) : store.schedule(toMemory(some)));
+                (store, some) -> store == durable
+                        ? durable.schedule(toDurable(some))
+                        : store.schedule(withoutPartitionFences(some)));
     }
 
     /** Sends each item to its store, in one call per store, keeping the results in the order of {@code items}. */
@@ -178,7 +183,7 @@ public final class StoreRouter implements InstanceStore {
                 f -> InstanceIds.isMemory(f.instance().id()),
                 (store, some) -> store == durable
                         ? durable.schedule(toDurable(some), toDurable(fence))
-                        : store.schedule(toMemory(some), fence));
+                        : store.schedule(withoutPartitionFences(some), fence));
     }
 
     /** The configured store's: a caller's transaction is one of its own, and MEMORY instances follow it too. */

@@ -8,7 +8,7 @@ import io.ax.core.Transition;
 import io.ax.core.clock.AxClock;
 import io.ax.core.cluster.FencedOutException;
 import io.ax.core.store.InstanceStore;
-import java.lang.reflect.Proxy;
+import io.ax.test.store.PlainStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -30,26 +30,20 @@ class StateWriterFencedOutTest {
     private final List<String> applied = new CopyOnWriteArrayList<>();
 
     /** Refuses every group with a fenced change, as a store whose partition 7 (or the leader's term) moved. */
-    private final InstanceStore store = (InstanceStore) Proxy.newProxyInstance(
-            getClass().getClassLoader(), new Class<?>[] {InstanceStore.class}, (proxy, method, args) -> {
-                if (!method.getName().equals("transitionAll")) {
-                    throw new UnsupportedOperationException(method.getName());
-                }
-                @SuppressWarnings("unchecked")
-                List<Transition> transitions = (List<Transition>) args[0];
-                for (Transition t : transitions) {
-                    if (t.partitionEpoch() > 0) {
-                        throw new FencedOutException(7, t.partitionEpoch());
-                    }
-                    if (t.fence() > 0) {
-                        throw new FencedOutException(t.fence());
-                    }
-                }
-                transitions.forEach(t -> applied.add(t.instanceId()));
-                boolean[] all = new boolean[transitions.size()];
-                java.util.Arrays.fill(all, true);
-                return all;
-            });
+    private final InstanceStore store = PlainStore.changesOnly(transitions -> {
+        for (Transition t : transitions) {
+            if (t.partitionEpoch() > 0) {
+                throw new FencedOutException(7, t.partitionEpoch());
+            }
+            if (t.fence() > 0) {
+                throw new FencedOutException(t.fence());
+            }
+        }
+        transitions.forEach(t -> applied.add(t.instanceId()));
+        boolean[] all = new boolean[transitions.size()];
+        java.util.Arrays.fill(all, true);
+        return all;
+    });
 
     private final StateWriter writer = new StateWriter(store, 100, "node-a", AxClock.system(), "test-writer");
 
