@@ -27,6 +27,7 @@ public final class Bench {
         SCENARIOS.put("locks", "io.ax.bench.locks.LocksScenario");
         SCENARIOS.put("soak", "io.ax.bench.soak.SoakScenario");
         SCENARIOS.put("cost", "io.ax.bench.cluster.CostScenario");
+        SCENARIOS.put("wakeup", "io.ax.bench.wakeup.WakeUpScenario");
     }
 
     private Bench() {}

@@ -31,6 +31,8 @@ public final class ResultTable {
     private final List<Row> rows = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
     private final List<String> failures = new ArrayList<>();
+    /** Whether the ratio columns are printed; off for a table whose columns are set-ups, not rivals. */
+    private boolean ratios = true;
 
     /** @param systems column names; the first is AX, the others its peers */
     public ResultTable(String title, List<String> systems) {
@@ -79,17 +81,27 @@ public final class ResultTable {
         return !failures.isEmpty();
     }
 
+    /**
+     * Leaves out the ratio columns: for a table whose columns are set-ups measured side by side (databases, wake-up
+     * kinds) rather than AX and its peers, where "how many times better" reads as a verdict nobody asked for.
+     */
+    public ResultTable withoutRatios() {
+        ratios = false;
+        return this;
+    }
+
     /** The table as Markdown. */
     public String toMarkdown() {
         StringBuilder out = new StringBuilder();
         out.append("### ").append(title).append("\n\n");
         out.append("| metric |");
         systems.forEach(s -> out.append(' ').append(s).append(" |"));
-        for (String peer : systems.subList(1, systems.size())) {
+        List<String> compared = ratios ? systems.subList(1, systems.size()) : List.of();
+        for (String peer : compared) {
             out.append(' ').append(subject).append(" vs ").append(peer).append(" |");
         }
         out.append("\n|---|");
-        out.append("---:|".repeat(systems.size() * 2 - 1));
+        out.append("---:|".repeat(systems.size() + compared.size()));
         out.append('\n');
         String ax = systems.get(0);
         for (Row row : rows) {
@@ -104,7 +116,7 @@ public final class ResultTable {
                         : format(row.values().get(s));
                 out.append(' ').append(cell).append(" |");
             }
-            for (String peer : systems.subList(1, systems.size())) {
+            for (String peer : compared) {
                 String ratio = row.text() != null
                         ? "—"
                         : ratio(row, row.values().get(ax), row.values().get(peer), subject);
