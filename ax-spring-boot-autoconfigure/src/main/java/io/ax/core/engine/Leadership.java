@@ -66,11 +66,8 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
 
     private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
     private static final int ORPHAN_PAGE = 10_000;
-    /**
-     * How often, and how late, at most, a node looks for overdue instances that are not in its wheel (what another
-     * node wrote in its window without a wake-up): every poll interval when that is shorter.
-     */
-    private static final Duration SWEEP_AT_MOST_EVERY = Duration.ofSeconds(1);
+    /** How often, and how late, the leader looks for overdue instances that are not in its wheel. */
+    private static final Duration SWEEP_EVERY = Duration.ofSeconds(1);
 
     /** An assignment to another node, followed until acknowledged (or, {@code untilEnd}, until it ends). */
     private record Tracked(Due due, String owner, long assignedNanos, boolean untilEnd) {}
@@ -773,11 +770,10 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
                 lastFillNanos = now;
                 membership.partitions().ifPresent(owned -> stores.fillPartitions(owned.count(), ORPHAN_PAGE));
             }
-            Duration sweepEvery = sweepEvery();
-            if (now - lastSweepNanos >= sweepEvery.toNanos()) {
-                // what other nodes wrote inside the window (without a wake-up) is found here, one to two sweeps late
+            if (now - lastSweepNanos >= SWEEP_EVERY.toNanos()) {
+                // what other nodes wrote inside the window (without a wake-up) is found here, about a second late
                 lastSweepNanos = now;
-                prefetcher.sweepOverdue(sweepEvery);
+                prefetcher.sweepOverdue(SWEEP_EVERY);
             }
             reconciliation.tick(term);
         } catch (FencedOutException e) {
@@ -790,12 +786,6 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
                     nodeId,
                     e.toString());
         }
-    }
-
-    /** The period and the lag of the sweep for overdue instances: the poll interval, at most a second. */
-    private Duration sweepEvery() {
-        Duration poll = membership.settings().pollInterval();
-        return poll.compareTo(SWEEP_AT_MOST_EVERY) < 0 ? poll : SWEEP_AT_MOST_EVERY;
     }
 
     private void followAssignments(Term term) {
