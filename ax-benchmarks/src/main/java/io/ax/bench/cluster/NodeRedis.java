@@ -1,11 +1,10 @@
 package io.ax.bench.cluster;
 
 import io.ax.bench.Options;
+import io.ax.bench.db.RedisConnections;
 import io.ax.core.cluster.WakeUps;
 import io.ax.redis.AxRedis;
 import java.time.Duration;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -24,27 +23,13 @@ final class NodeRedis implements AutoCloseable {
     }
 
     static NodeRedis connect(Options o) {
-        LettuceConnectionFactory factory = factory(o);
+        LettuceConnectionFactory factory = RedisConnections.factory(o);
         try {
             return new NodeRedis(factory, new AxRedis(factory, prefix(o), Duration.ofSeconds(3)));
         } catch (RuntimeException e) {
             factory.destroy();
             throw e;
         }
-    }
-
-    /** A started connection factory to the Redis the options name; the caller destroys it. */
-    static LettuceConnectionFactory factory(Options o) {
-        RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(
-                o.get("redis-host", "127.0.0.1"), Integer.parseInt(o.get("redis-port", "6379")));
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                server,
-                LettuceClientConfiguration.builder()
-                        .commandTimeout(Duration.ofSeconds(2))
-                        .build());
-        factory.afterPropertiesSet();
-        factory.start();
-        return factory;
     }
 
     static String prefix(Options o) {

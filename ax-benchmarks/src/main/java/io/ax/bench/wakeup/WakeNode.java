@@ -1,6 +1,7 @@
 package io.ax.bench.wakeup;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.ax.bench.db.RedisConnections;
 import io.ax.core.AxContext;
 import io.ax.core.AxExecutor;
 import io.ax.core.AxResult;
@@ -19,8 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -70,7 +69,7 @@ final class WakeNode implements AutoCloseable {
                 case NOTIFY -> {} // the engine takes the store's own
                 case POLL -> builder.wakeUps(WakeUps.none());
                 case REDIS -> {
-                    factory = redisFactory(s);
+                    factory = RedisConnections.factory(s.options());
                     redis = new AxRedis(
                             factory, s.redisPrefix() + round.database().option + ":", Duration.ofSeconds(1));
                     builder.wakeUps(redis.wakeUps(store.wakeUps()));
@@ -85,19 +84,6 @@ final class WakeNode implements AutoCloseable {
             pool.close();
             throw e;
         }
-    }
-
-    private static LettuceConnectionFactory redisFactory(WakeUpSettings s) {
-        var o = s.options();
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration(
-                        o.get("redis-host", "127.0.0.1"), Integer.parseInt(o.get("redis-port", "6379"))),
-                LettuceClientConfiguration.builder()
-                        .commandTimeout(Duration.ofSeconds(2))
-                        .build());
-        factory.afterPropertiesSet();
-        factory.start();
-        return factory;
     }
 
     String id() {
