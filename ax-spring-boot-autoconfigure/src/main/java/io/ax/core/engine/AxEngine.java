@@ -452,7 +452,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         // a series held back behind a group on its way plans no next fire that could wake the dispatch again
         writer.onOutage(() -> onDispatchThread(() -> this.fires.storeAway()));
         Claimer claimer =
-                new Claimer(nodeId, writer, insight, pools, runner::run, this::returnUnstarted, terms::fencedOut);
+                new Claimer(nodeId, writer, insight, pools, runner::handOff, this::returnUnstarted, terms::fencedOut);
         this.dispatcher = new Dispatcher(
                 nodeId,
                 clock,
@@ -511,7 +511,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 b.prefetchWindow,
                 b.prefetchPage,
                 b.prefetchLimit);
-        leadership.attach(fires, dispatcher, prefetcher, runner);
+        leadership.attach(fires, dispatcher, prefetcher, runner, id -> claimer.isClaiming(id) || runner.holds(id));
         MemoryExecutions memory =
                 new MemoryExecutions(stores, nodeId, threads.wheel(), this::deadlineOf, fires::becameDue);
         this.delayed = new DelayedTasks(
@@ -804,6 +804,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
      * the leader to assign to another node. Never waits: the writer applies them before it stops.
      */
     void returnUnstarted(List<Execution> unstarted) {
+        runner.notStarted(unstarted);
         List<Transition> back = new ArrayList<>();
         for (Execution ex : unstarted) {
             if (InstanceIds.isMemory(ex.instanceId())) {

@@ -84,6 +84,8 @@ final class Dispatcher {
     private final Series series;
     /** Task name -> the instance in flight, for tasks that must not overlap (concurrent = false). */
     private final Map<String, String> inFlight = new ConcurrentHashMap<>();
+    /** Held by {@link #forget} and {@link #markInFlight}, which run on different threads. */
+    private final Object marking = new Object();
     /** Task name -> catch-up instances waiting for the in-flight one of a non-overlapping task to end. */
     private final Map<String, Queue<Due>> waiting = new ConcurrentHashMap<>();
     /** Instances handed to dispatch outside the wheel and not yet written DISPATCHED; see {@link #expect}. */
@@ -381,11 +383,12 @@ final class Dispatcher {
                 gates.set(d.claimAt(), outcomes.get(d.claimAt()).handle((won, error) -> {
                     if (error == null && won) {
                         started.add(d.due().instanceId());
-                        claimer.settled(d.due().instanceId());
                         StateWriter.logMove(d.transition(), true);
                         StateWriter.logMove(claim, true);
                         claimer.run(new Claimer.Claim(
                                 d.due(), d.due().attempt(), null, now, DecisionTerms.epochOf(d.transition())));
+                        // settled once the runner holds it: a takeover reading the row RUNNING here finds it held
+                        claimer.settled(d.due().instanceId());
                     }
                     return null;
                 }));
@@ -731,23 +734,29 @@ final class Dispatcher {
      * executions waiting for a paused task stay, as in {@link #clear}.
      */
     void forget(Predicate<String> lost) {
-        inFlight.entrySet().removeIf(e -> {
-            if (lost.test(e.getKey())) {
-                heldSince.remove(e.getValue());
-                checking.remove(e.getValue());
-                return true;
-            }
-            return false;
-        });
+        // it runs after whatever the dispatch thread had to do: the partition may be this node's again by now, its
+        // takeover having marked the slots of its attempts in flight (from ax-leader). Those stay: the lock keeps a
+        // marking from falling between the test and the removal
+        Predicate<String> gone = taskName -> lost.test(taskName) && terms.epochFor(taskName) == 0;
+        synchronized (marking) {
+            inFlight.entrySet().removeIf(e -> {
+                if (gone.test(e.getKey())) {
+                    heldSince.remove(e.getValue());
+                    checking.remove(e.getValue());
+                    return true;
+                }
+                return false;
+            });
+        }
         waiting.entrySet().removeIf(e -> {
-            if (lost.test(e.getKey())) {
+            if (gone.test(e.getKey())) {
                 e.getValue().forEach(d -> pipeline.remove(d.instanceId()));
                 return true;
             }
             return false;
         });
         awaitingEnd.entrySet().removeIf(e -> {
-            if (lost.test(e.getKey())) {
+            if (gone.test(e.getKey())) {
                 pipeline.remove(e.getValue().instanceId());
                 return true;
             }
@@ -758,8 +767,10 @@ final class Dispatcher {
     /** Marks an instance recovered in flight, so that a non-overlapping task does not start another meanwhile. */
     void markInFlight(Due due) {
         if (!due.task().concurrent()) {
-            inFlight.put(due.task().name(), due.instanceId());
-            heldSince.put(due.instanceId(), clock.nanoTime());
+            synchronized (marking) { // see forget
+                inFlight.put(due.task().name(), due.instanceId());
+                heldSince.put(due.instanceId(), clock.nanoTime());
+            }
         }
     }
 }

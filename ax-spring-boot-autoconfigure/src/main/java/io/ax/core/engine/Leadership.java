@@ -95,6 +95,7 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
     private Dispatcher dispatcher;
     private Prefetcher prefetcher;
     private InstanceRunner runner;
+    private java.util.function.Predicate<String> heldHere;
     private final ScheduledThreadPoolExecutor thread;
     private final Map<String, Tracked> tracked = new ConcurrentHashMap<>();
     /** Nodes that let an assignment time out: passed over by the ring until they acknowledge one. */
@@ -171,12 +172,23 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
         this.ring = HashRing.of(List.of(nodeId), membership.settings().virtualNodes());
     }
 
-    /** The parts that carry out the leader's decisions, built after this class; once, before the engine starts. */
-    void attach(FirePlanner fires, Dispatcher dispatcher, Prefetcher prefetcher, InstanceRunner runner) {
+    /**
+     * The parts that carry out the leader's decisions, built after this class; once, before the engine starts.
+     *
+     * @param heldHere whether this node holds an attempt of an instance: claiming it, or handed to its pool until its
+     *     worker is done; a row RUNNING on this node that it does not hold has ended here (its end on its way)
+     */
+    void attach(
+            FirePlanner fires,
+            Dispatcher dispatcher,
+            Prefetcher prefetcher,
+            InstanceRunner runner,
+            java.util.function.Predicate<String> heldHere) {
         this.fires = fires;
         this.dispatcher = dispatcher;
         this.prefetcher = prefetcher;
         this.runner = runner;
+        this.heldHere = heldHere;
     }
 
     void start() {
@@ -537,7 +549,7 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
 
     /** @param partitions the partitions {@code term} holds, or null for every row (the leader's term) */
     private void takeOver(Term term, int[] partitions) {
-        new Takeover(stores, clock, nodeId, registry, runner::isRunning, fires, dispatcher, prefetcher, writer, this)
+        new Takeover(stores, clock, nodeId, registry, heldHere, fires, dispatcher, prefetcher, writer, this)
                 .run(term, partitions);
     }
 

@@ -49,7 +49,7 @@ final class Takeover {
     private final String nodeId;
     private final Map<String, AxTask> tasks;
     private final TaskRegistry registry;
-    private final Predicate<String> runsHere;
+    private final Predicate<String> heldHere;
     private final FirePlanner fires;
     private final Dispatcher dispatcher;
     private final Prefetcher prefetcher;
@@ -61,14 +61,15 @@ final class Takeover {
 
     /**
      * @param registry the registered tasks and the paused ones: the takeover marks paused those the store remembers
-     * @param runsHere whether an attempt of the instance runs on this node now
+     * @param heldHere whether this node holds an attempt of the instance now: claiming it, or handed to its pool and
+     *     not yet done with it (a claim commits before the node hears that it won, and a pool may queue it a while)
      */
     Takeover(
             InstanceStore store,
             AxClock clock,
             String nodeId,
             TaskRegistry registry,
-            Predicate<String> runsHere,
+            Predicate<String> heldHere,
             FirePlanner fires,
             Dispatcher dispatcher,
             Prefetcher prefetcher,
@@ -79,7 +80,7 @@ final class Takeover {
         this.nodeId = nodeId;
         this.tasks = registry.tasks();
         this.registry = registry;
-        this.runsHere = runsHere;
+        this.heldHere = heldHere;
         this.fires = fires;
         this.dispatcher = dispatcher;
         this.prefetcher = prefetcher;
@@ -176,7 +177,7 @@ final class Takeover {
             }
             AxTask task = tasks.get(in.taskName());
             boolean endedHere =
-                    nodeId.equals(o.owner()) && in.state() == InstanceState.RUNNING && !runsHere.test(in.id());
+                    nodeId.equals(o.owner()) && in.state() == InstanceState.RUNNING && !heldHere.test(in.id());
             if (endedHere) {
                 // this node ran it and its end waits in the writer (the database was away): not in flight any more
                 continue;

@@ -39,8 +39,8 @@ public final class Claimer {
     private final StateWriter writer;
     private final Insight insight;
     private final ExecutionPools pools;
-    /** Runs a claimed attempt, on its pool's thread. */
-    private final Consumer<Execution> attempt;
+    /** A claimed attempt handed off: held by this node from then on; the work its pool's thread runs. */
+    private final java.util.function.Function<Execution, Runnable> handOff;
     /** Gives back to the store what a pool refused (it shut down: the engine stops). */
     private final Consumer<List<Execution>> returnUnstarted;
     /** A claim refused as a deposed leader's takeover: the current leader handles the instance. */
@@ -53,14 +53,14 @@ public final class Claimer {
             StateWriter writer,
             Insight insight,
             ExecutionPools pools,
-            Consumer<Execution> attempt,
+            java.util.function.Function<Execution, Runnable> handOff,
             Consumer<List<Execution>> returnUnstarted,
             Consumer<FencedOutException> fencedOut) {
         this.nodeId = nodeId;
         this.writer = writer;
         this.insight = insight;
         this.pools = pools;
-        this.attempt = attempt;
+        this.handOff = handOff;
         this.returnUnstarted = returnUnstarted;
         this.fencedOut = fencedOut;
     }
@@ -136,8 +136,8 @@ public final class Claimer {
             ok = won;
             StateWriter.logMove(claim, won);
         }
-        claiming.remove(c.due().instanceId());
         if (!ok) {
+            claiming.remove(c.due().instanceId());
             // the instance is elsewhere (taken back, claimed by this node's other path, ended): its task's slot
             // is not this claim's to free; the leader frees it when it learns of the end
             pools.unreserve(c.due().task().group());
@@ -145,6 +145,7 @@ public final class Claimer {
             return;
         }
         run(c);
+        claiming.remove(c.due().instanceId()); // held by the runner from the hand-off on: no moment it is neither
     }
 
     /** Hands an instance this node claimed (its place reserved) to its pool. */
@@ -155,7 +156,7 @@ public final class Claimer {
         Execution execution = new Execution(c.due(), c.attempt(), c.epoch());
         insight.handingOff(c.due(), c.attempt());
         try {
-            pools.submitReserved(c.due().task().group(), execution, () -> attempt.accept(execution));
+            pools.submitReserved(c.due().task().group(), execution, handOff.apply(execution));
             insight.handedOff(c.due());
         } catch (RejectedExecutionException stopped) {
             // only a pool that shut down refuses a reserved place: the engine stops, and the instance goes back

@@ -104,8 +104,11 @@ public final class InstanceRunner {
 
     private final Outcomes outcomes;
     private final DeadLetters deadLetters;
-    /** Attempts a worker of this node runs right now (until the worker is done with it), by instance. */
-    private final java.util.Map<String, Execution> running = new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * Attempts this node holds, by instance: from their hand-off to a pool (claimed, maybe not started yet) until
+     * their worker is done with them.
+     */
+    private final java.util.Map<String, Execution> held = new java.util.concurrent.ConcurrentHashMap<>();
 
     public InstanceRunner(
             String nodeId,
@@ -137,11 +140,26 @@ public final class InstanceRunner {
     }
 
     /**
-     * Whether a worker of this node runs the instance now. The store may say RUNNING a while longer: the end of an
-     * attempt is recorded without waiting, and waits in the writer while the database is away.
+     * Whether this node holds an attempt of the instance now: handed to its pool (its claim won), waiting there for
+     * a worker or run by one. The store says RUNNING from the claim on, and may say it a while after the worker is
+     * done: the end of an attempt is recorded without waiting, and waits in the writer while the database is away.
      */
-    public boolean isRunning(String instanceId) {
-        return running.containsKey(instanceId);
+    public boolean holds(String instanceId) {
+        return held.containsKey(instanceId);
+    }
+
+    /**
+     * An attempt this node claimed goes to its pool: it is held here from now on, though no worker may take it for a
+     * while (its pool's queue). Returns the pool's work: the attempt.
+     */
+    public Runnable handOff(Execution ex) {
+        held.put(ex.instanceId(), ex);
+        return () -> run(ex);
+    }
+
+    /** Attempts handed off that no worker will start (their pool refused them, or stopped): not held here any more. */
+    public void notStarted(List<Execution> unstarted) {
+        unstarted.forEach(ex -> held.remove(ex.instanceId(), ex));
     }
 
     /**
@@ -149,17 +167,16 @@ public final class InstanceRunner {
      * its task's slot: the instance has ended in all but the bookkeeping.
      */
     public boolean isEnding(String instanceId) {
-        Execution ex = running.get(instanceId);
+        Execution ex = held.get(instanceId);
         return ex != null && ex.ending;
     }
 
     /** On a pool thread. Never throws: a failing task must not kill a scheduler thread. */
-    public void run(Execution ex) {
-        running.put(ex.instanceId(), ex);
+    private void run(Execution ex) {
         try {
             attempt(ex);
         } finally {
-            running.remove(ex.instanceId(), ex);
+            held.remove(ex.instanceId(), ex);
         }
     }
 
@@ -173,7 +190,7 @@ public final class InstanceRunner {
      */
     public int stopPersistentAttempts(String reason) {
         int stopped = 0;
-        for (Execution ex : running.values()) {
+        for (Execution ex : held.values()) {
             if (InstanceIds.isMemory(ex.instanceId()) || !ex.endEarly()) {
                 continue;
             }
