@@ -2,6 +2,7 @@ package io.ax.jdbc;
 
 import io.ax.core.cluster.WakeUps;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -30,15 +31,30 @@ interface Dialect {
 
     /**
      * The instance table as the due-time reads name it in their {@code FROM}: with whatever this database needs to
-     * read the {@code (state, scheduled_us, id)} index as one range, in its order, and stop at the {@code LIMIT}.
+     * read the {@code (state, scheduled_us, id, partition_id)} index as one range, in its order, and stop at the
+     * {@code LIMIT} (an owner's reads check their partitions in the index entries).
      */
     String dueRange(String prefix);
 
     /**
-     * The instance table as an owner's due-time reads name it in their {@code FROM}: with whatever this database
-     * needs to read the {@code (state, partition_id, scheduled_us, id)} index, one range per partition.
+     * An insert of {@code columns} into {@code table} that replaces the values of the row holding the same {@code key}
+     * (the table's primary key, some of the columns) where it would fail on it; bound as: the columns, in order.
      */
-    String partitionDueRange(String prefix);
+    String upsert(String table, List<String> columns, List<String> key);
+
+    /** The columns of {@code columns} that are not in {@code key}, each as {@code form} makes it, joined by commas. */
+    static String nonKey(List<String> columns, List<String> key, java.util.function.UnaryOperator<String> form) {
+        return columns.stream()
+                .filter(c -> !key.contains(c))
+                .map(form)
+                .collect(java.util.stream.Collectors.joining(", "));
+    }
+
+    /** {@code INSERT INTO table (columns) VALUES (?, ...)}, one marker per column. */
+    static String insertInto(String table, List<String> columns) {
+        return "INSERT INTO " + table + " (" + String.join(", ", columns) + ") VALUES ("
+                + String.join(", ", java.util.Collections.nCopies(columns.size(), "?")) + ")";
+    }
 
     /** How this database takes groups of new instances, state changes and audit rows in few round trips. */
     GroupWriter groupWriter(JdbcTemplate jdbc, Sql sql, String prefix);

@@ -2,6 +2,7 @@ package io.ax.jdbc;
 
 import io.ax.core.cluster.WakeUps;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -27,12 +28,13 @@ final class H2Dialect implements Dialect {
     }
 
     @Override
-    public String dueRange(String prefix) {
-        return prefix + "instance";
+    public String upsert(String table, List<String> columns, List<String> key) {
+        return "MERGE INTO " + table + " (" + String.join(", ", columns) + ") KEY (" + String.join(", ", key)
+                + ") VALUES (" + String.join(", ", java.util.Collections.nCopies(columns.size(), "?")) + ")";
     }
 
     @Override
-    public String partitionDueRange(String prefix) {
+    public String dueRange(String prefix) {
         return prefix + "instance";
     }
 

@@ -12,32 +12,45 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The activity rollup in {@code <prefix>activity} (migration V9). A save replaces each row by deleting it and
- * inserting it again, both in one transaction: no vendor's upsert is needed, and no other process writes the same
- * rows (each has its own writer id), so nothing races. Thread-safe.
+ * The activity rollup in {@code <prefix>activity} (migration V9). A save writes each row over the one of its key, if
+ * there is one (the database's upsert), all in one transaction; no other process writes the same rows (each has its
+ * own writer id), so nothing races. A writer saves the rows of the minute under way again and again: an update of
+ * their counts in place, where deleting each and inserting it again left a dead row version per save that every
+ * later save of the key walked past. Thread-safe.
  */
 final class JdbcActivityStore implements ActivityStore {
 
-    private static final String COLUMNS =
-            "minute_us, task_name, node_id, writer, fires, successes, failures," + " timeouts, dead_letters, lateness";
+    private static final List<String> COLUMN_LIST = List.of(
+            "minute_us",
+            "task_name",
+            "node_id",
+            "writer",
+            "fires",
+            "successes",
+            "failures",
+            "timeouts",
+            "dead_letters",
+            "lateness");
+    private static final String COLUMNS = String.join(", ", COLUMN_LIST);
+    private static final List<String> KEY = List.of("task_name", "minute_us", "node_id", "writer");
 
     private final JdbcTemplate jdbc;
     private final JdbcBatches batches;
     private final Transactions tx;
     private final String delete;
-    private final String insert;
+    private final String save;
     private final String find;
     private final String totals;
     private final String expired;
 
-    JdbcActivityStore(JdbcTemplate jdbc, JdbcBatches batches, Transactions tx, String prefix) {
+    JdbcActivityStore(JdbcTemplate jdbc, JdbcBatches batches, Transactions tx, Dialect dialect, String prefix) {
         this.jdbc = jdbc;
         this.batches = batches;
         this.tx = tx;
         String table = prefix + "activity";
         String key = " WHERE task_name = ? AND minute_us = ? AND node_id = ? AND writer = ?";
         delete = "DELETE FROM " + table + key;
-        insert = "INSERT INTO " + table + " (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+        save = dialect.upsert(table, COLUMN_LIST, KEY);
         find = "SELECT " + COLUMNS + " FROM " + table + " WHERE task_name = ? AND minute_us >= ? AND minute_us < ?";
         // the minutes' range by the minute's index, summed in the database: one short row per task comes back
         totals = "SELECT task_name, SUM(fires), SUM(successes), SUM(failures), SUM(timeouts), SUM(dead_letters)"
@@ -52,11 +65,9 @@ final class JdbcActivityStore implements ActivityStore {
         if (rows.isEmpty()) {
             return;
         }
-        List<Object[]> keys = new ArrayList<>(rows.size());
         List<Object[]> values = new ArrayList<>(rows.size());
         for (ActivityRow r : rows) {
             long minute = Micros.of(r.minute());
-            keys.add(new Object[] {r.task(), minute, r.node(), r.writer()});
             values.add(new Object[] {
                 minute,
                 r.task(),
@@ -71,10 +82,7 @@ final class JdbcActivityStore implements ActivityStore {
             });
         }
         try {
-            tx.run(() -> {
-                batches.run(delete, keys);
-                batches.run(insert, values);
-            });
+            tx.run(() -> batches.run(save, values));
         } catch (DataAccessException e) {
             throw new AxException(
                     "Cannot save " + rows.size() + " row(s) of the activity rollup: " + e.getMessage(), e);

@@ -137,7 +137,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
         this.dataSource = dataSource;
         this.tablePrefix = tablePrefix;
         this.idempotency = new JdbcIdempotency(jdbc, tablePrefix, dialect);
-        this.activity = new JdbcActivityStore(jdbc, batches, tx, tablePrefix);
+        this.activity = new JdbcActivityStore(jdbc, batches, tx, dialect, tablePrefix);
         this.partitioned = new PartitionedInstances(jdbc, batches, tx, sql);
     }
 
@@ -575,8 +575,8 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     /**
      * {@inheritDoc}
      *
-     * <p>Here: the rows are found state by state on the {@code (state, partition_id, ...)} index ({@code partition_id
-     * IS NULL}), then each is updated only while it still has no partition, in one transaction.
+     * <p>Here: the rows are found state by state by the index of the rows without a partition, then each is updated
+     * only while it still has no partition, in one transaction.
      */
     @Override
     public int fillPartitions(int count, int limit) {

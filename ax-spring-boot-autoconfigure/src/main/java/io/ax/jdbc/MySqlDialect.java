@@ -2,6 +2,7 @@ package io.ax.jdbc;
 
 import io.ax.core.cluster.WakeUps;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -26,6 +27,13 @@ final class MySqlDialect implements Dialect {
         return "TIMESTAMPDIFF(MICROSECOND, TIMESTAMP '1970-01-01 00:00:00', UTC_TIMESTAMP(6))";
     }
 
+    /** {@code VALUES(column)}: MariaDB knows no other form (MySQL 8.0.20 deprecates it, and still takes it). */
+    @Override
+    public String upsert(String table, List<String> columns, List<String> key) {
+        return Dialect.insertInto(table, columns) + " ON DUPLICATE KEY UPDATE "
+                + Dialect.nonKey(columns, key, c -> c + " = VALUES(" + c + ")");
+    }
+
     /**
      * The index named: MariaDB scans a row comparison {@code (scheduled_us, id) > (?, ?)} from the start of the
      * state, so the reads spell the cursor out; and when many rows are due it prefers a lookup on the state alone,
@@ -34,16 +42,7 @@ final class MySqlDialect implements Dialect {
      */
     @Override
     public String dueRange(String prefix) {
-        return prefix + "instance FORCE INDEX (" + prefix + "instance_state_due)";
-    }
-
-    /**
-     * The index named, as for {@link #dueRange}: without it MariaDB may walk every due row of every partition on
-     * the index of the state alone.
-     */
-    @Override
-    public String partitionDueRange(String prefix) {
-        return prefix + "instance FORCE INDEX (" + prefix + "instance_partition_due)";
+        return prefix + "instance FORCE INDEX (" + prefix + "instance_due)";
     }
 
     /** One statement per row in JDBC batches: a failed statement undoes only itself, not the transaction. */

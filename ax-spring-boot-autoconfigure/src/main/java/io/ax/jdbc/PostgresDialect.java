@@ -2,6 +2,7 @@ package io.ax.jdbc;
 
 import io.ax.core.cluster.WakeUps;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -24,12 +25,13 @@ final class PostgresDialect implements Dialect {
     }
 
     @Override
-    public String dueRange(String prefix) {
-        return prefix + "instance";
+    public String upsert(String table, List<String> columns, List<String> key) {
+        return Dialect.insertInto(table, columns) + " ON CONFLICT (" + String.join(", ", key) + ") DO UPDATE SET "
+                + Dialect.nonKey(columns, key, c -> c + " = EXCLUDED." + c);
     }
 
     @Override
-    public String partitionDueRange(String prefix) {
+    public String dueRange(String prefix) {
         return prefix + "instance";
     }
 

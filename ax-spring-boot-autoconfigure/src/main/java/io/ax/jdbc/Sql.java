@@ -127,9 +127,9 @@ final class Sql {
         findByTask = "SELECT " + INSTANCE_COLUMNS + " FROM " + p + "instance WHERE task_name = ?"
                 + " ORDER BY scheduled_us DESC LIMIT ?";
         findByStatesPrefix = "SELECT " + INSTANCE_COLUMNS + " FROM " + p + "instance WHERE state IN (";
-        // Both read the (state, scheduled_us, id) index as one range, in its order, and stop at the LIMIT. The
-        // cursor is spelt out, not a row comparison (scheduled_us, id) > (?, ?), which MariaDB scans from the start
-        // of the state.
+        // Both read the (state, scheduled_us, id, partition_id) index as one range, in its order, and stop at the
+        // LIMIT. The cursor is spelt out, not a row comparison (scheduled_us, id) > (?, ?), which MariaDB scans from
+        // the start of the state.
         String due = dialect.dueRange(p);
         findScheduledFirst = "SELECT " + INSTANCE_COLUMNS + " FROM " + due
                 + " WHERE state = 'SCHEDULED' AND scheduled_us < ?"
@@ -138,16 +138,15 @@ final class Sql {
                 + " WHERE state = 'SCHEDULED' AND scheduled_us < ? AND scheduled_us >= ?"
                 + " AND (scheduled_us > ? OR id > ?)"
                 + " ORDER BY scheduled_us, id LIMIT ?";
-        // An owner's due instances: the (state, partition_id, scheduled_us, id) index read as one range per partition
-        // up to the bound, then sorted, so the cost follows the due rows of those partitions (when most partitions
-        // are asked for, PostgreSQL may walk the due index above instead, skipping the others' rows, and stop at the
-        // LIMIT); the cursor as above. Bound as: the partitions, the bound, [the cursor,] the limit.
-        findScheduledInPrefix = "SELECT " + INSTANCE_COLUMNS + " FROM " + dialect.partitionDueRange(p)
-                + " WHERE state = 'SCHEDULED' AND partition_id IN (";
+        // An owner's due instances: the same range, each entry's partition checked in the index (the other owners'
+        // due rows are skipped there, not read), up to the LIMIT; the cursor as above. Bound as: the partitions, the
+        // bound, [the cursor,] the limit.
+        findScheduledInPrefix =
+                "SELECT " + INSTANCE_COLUMNS + " FROM " + due + " WHERE state = 'SCHEDULED' AND partition_id IN (";
         dueFromStart = " AND scheduled_us < ?";
         dueAfterCursor = " AND scheduled_us < ? AND scheduled_us >= ? AND (scheduled_us > ? OR id > ?)";
-        // rows written before partitions, found by the same index (state = ? AND partition_id IS NULL); a row that has
-        // a partition keeps it, so two nodes filling at once write the same value once
+        // rows written before partitions, by an index of them (V13: partial on PostgreSQL, of partition_id elsewhere);
+        // a row that has a partition keeps it, so two nodes filling at once write the same value once
         withoutPartition = "SELECT " + INSTANCE_COLUMNS + " FROM " + p
                 + "instance WHERE state = ? AND partition_id IS NULL LIMIT ?";
         fillPartition = "UPDATE " + p + "instance SET partition_id = ? WHERE id = ? AND partition_id IS NULL";

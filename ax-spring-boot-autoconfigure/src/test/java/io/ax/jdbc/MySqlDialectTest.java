@@ -40,7 +40,7 @@ class MySqlDialectTest {
 
     @Test
     void theDueRangeNamesItsIndex() {
-        assertThat(dialect.dueRange("ax_")).isEqualTo("ax_instance FORCE INDEX (ax_instance_state_due)");
+        assertThat(dialect.dueRange("ax_")).isEqualTo("ax_instance FORCE INDEX (ax_instance_due)");
     }
 
     @Test
