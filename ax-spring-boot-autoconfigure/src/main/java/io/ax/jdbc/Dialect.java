@@ -52,8 +52,13 @@ interface Dialect {
 
     /** {@code INSERT INTO table (columns) VALUES (?, ...)}, one marker per column. */
     static String insertInto(String table, List<String> columns) {
-        return "INSERT INTO " + table + " (" + String.join(", ", columns) + ") VALUES ("
-                + String.join(", ", java.util.Collections.nCopies(columns.size(), "?")) + ")";
+        return "INSERT INTO " + table + " (" + String.join(", ", columns) + ") VALUES (" + markers(columns.size())
+                + ")";
+    }
+
+    /** {@code count} markers, joined by commas. */
+    static String markers(int count) {
+        return String.join(", ", java.util.Collections.nCopies(count, "?"));
     }
 
     /** How this database takes groups of new instances, state changes and audit rows in few round trips. */

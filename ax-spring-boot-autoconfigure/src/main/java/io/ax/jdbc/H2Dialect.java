@@ -30,7 +30,7 @@ final class H2Dialect implements Dialect {
     @Override
     public String upsert(String table, List<String> columns, List<String> key) {
         return "MERGE INTO " + table + " (" + String.join(", ", columns) + ") KEY (" + String.join(", ", key)
-                + ") VALUES (" + String.join(", ", java.util.Collections.nCopies(columns.size(), "?")) + ")";
+                + ") VALUES (" + Dialect.markers(columns.size()) + ")";
     }
 
     @Override

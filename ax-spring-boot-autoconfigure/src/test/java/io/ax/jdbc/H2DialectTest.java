@@ -29,4 +29,10 @@ class H2DialectTest {
     void theDueRangeIsThePlainTable() {
         assertThat(dialect.dueRange("ax_")).isEqualTo("ax_instance");
     }
+
+    @Test
+    void anUpsertIsAMergeOnTheKey() {
+        assertThat(dialect.upsert("t", java.util.List.of("k", "a", "b"), java.util.List.of("k")))
+                .isEqualTo("MERGE INTO t (k, a, b) KEY (k) VALUES (?, ?, ?)");
+    }
 }

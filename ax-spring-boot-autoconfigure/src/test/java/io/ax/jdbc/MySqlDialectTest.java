@@ -44,6 +44,13 @@ class MySqlDialectTest {
     }
 
     @Test
+    void anUpsertUpdatesTheColumnsOutsideTheKey() {
+        assertThat(dialect.upsert("t", java.util.List.of("k", "a", "b"), java.util.List.of("k")))
+                .isEqualTo(
+                        "INSERT INTO t (k, a, b) VALUES (?, ?, ?) ON DUPLICATE KEY UPDATE a = VALUES(a), b = VALUES(b)");
+    }
+
+    @Test
     void readsTheClockInUtc() {
         assertThat(dialect.nowMicros()).contains("UTC_TIMESTAMP(6)");
     }

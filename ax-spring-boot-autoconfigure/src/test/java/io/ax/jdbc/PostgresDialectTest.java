@@ -50,4 +50,11 @@ class PostgresDialectTest {
     void readsTheClockWhenTheStatementRunsNotWhenItsTransactionStarted() {
         assertThat(dialect.nowMicros()).contains("clock_timestamp()").doesNotContain("now()");
     }
+
+    @Test
+    void anUpsertUpdatesTheColumnsOutsideTheKey() {
+        assertThat(dialect.upsert("t", java.util.List.of("k", "a", "b"), java.util.List.of("k")))
+                .isEqualTo("INSERT INTO t (k, a, b) VALUES (?, ?, ?) ON CONFLICT (k) DO UPDATE SET a = EXCLUDED.a,"
+                        + " b = EXCLUDED.b");
+    }
 }
