@@ -75,24 +75,10 @@ public final class Findings {
                     break;
                 }
                 out.println("VIOLATION [" + v.check() + "] " + v.message());
-                if (v.instanceId() != null && h.instances().containsKey(v.instanceId())) {
-                    History.Instance in = h.instances().get(v.instanceId());
-                    out.println("  instance " + in.id() + " " + in.task() + " (" + in.origin() + ") " + in.state()
-                            + ", attempt " + in.attempt() + ", due " + Times.of(in.scheduledUs())
-                            + (in.key() == null ? "" : ", key " + in.key()));
-                    out.println("  audit trail (database time):");
-                    for (History.Step s : h.trail(in.id())) {
-                        out.println("    " + Times.of(s.atUs()) + "  " + s.from() + " -> " + s.to() + " by " + s.node()
-                                + ", attempt " + s.attempt() + ": " + s.reason());
-                    }
-                    List<History.Run> runs = h.runs(in.id());
-                    out.println("  recorded runs: " + (runs.isEmpty() ? "none" : ""));
-                    for (History.Run r : runs) {
-                        long end = h.endOf(r);
-                        out.println("    attempt " + r.attempt() + " on " + r.node() + " (pid " + r.pid() + ") "
-                                + Times.of(r.startUs()) + " to " + Times.of(end)
-                                + (r.endUs() == null ? " (no end recorded: its process's exit)" : " " + r.outcome()));
-                    }
+                printInstance(out, h, v.instanceId(), "");
+                if (v.relatedId() != null) {
+                    out.println("  the other instance:");
+                    printInstance(out, h, v.relatedId(), "  ");
                 }
                 long from = v.atUs();
                 long to = v.atUs();
@@ -112,6 +98,30 @@ public final class Findings {
                 out.println("  repeat: " + repeat);
                 out.println();
             }
+        }
+    }
+
+    /** An instance's row, audit trail and recorded runs, each line after {@code indent}; nothing for an unknown id. */
+    private static void printInstance(PrintStream out, History h, String id, String indent) {
+        if (id == null || !h.instances().containsKey(id)) {
+            return;
+        }
+        History.Instance in = h.instances().get(id);
+        out.println(indent + "  instance " + in.id() + " " + in.task() + " (" + in.origin() + ") " + in.state()
+                + ", attempt " + in.attempt() + ", due " + Times.of(in.scheduledUs())
+                + (in.key() == null ? "" : ", key " + in.key()));
+        out.println(indent + "  audit trail (database time):");
+        for (History.Step s : h.trail(in.id())) {
+            out.println(indent + "    " + Times.of(s.atUs()) + "  " + s.from() + " -> " + s.to() + " by " + s.node()
+                    + ", attempt " + s.attempt() + ": " + s.reason());
+        }
+        List<History.Run> runs = h.runs(in.id());
+        out.println(indent + "  recorded runs: " + (runs.isEmpty() ? "none" : ""));
+        for (History.Run r : runs) {
+            long end = h.endOf(r);
+            out.println(indent + "    attempt " + r.attempt() + " on " + r.node() + " (pid " + r.pid() + ") "
+                    + Times.of(r.startUs()) + " to " + Times.of(end)
+                    + (r.endUs() == null ? " (no end recorded: its process's exit)" : " " + r.outcome()));
         }
     }
 }

@@ -45,7 +45,8 @@ final class OverlapCheck implements Check {
                                 + a.attempt() + ") on " + a.node() + " went on until "
                                 + Times.of(e.history().endOf(a)) + ", and " + a.node()
                                 + " held its lease throughout; overlap " + Times.millis(o.overlapUs()),
-                        b.startUs()));
+                        b.startUs(),
+                        a.instanceId()));
             }
         }
         return out;

@@ -72,6 +72,13 @@ class ChecksTest {
 
         assertEquals(1, found.size(), found::toString);
         assertTrue(found.get(0).message().contains("held its lease"), found::toString);
+        assertEquals("i2", found.get(0).instanceId(), "the later run's instance");
+        assertEquals("i1", found.get(0).relatedId(), "the run it overlapped, whose trail the report shows too");
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        new Findings(h.evidence(), Map.of("overlap", found), Map.of(), Metrics.of(h.evidence()))
+                .printViolations(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8), "-");
+        String report = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(report.contains("the other instance:\n    instance i1 slow"), report);
     }
 
     @Test
