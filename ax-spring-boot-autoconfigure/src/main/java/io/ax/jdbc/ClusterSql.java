@@ -23,10 +23,14 @@ final class ClusterSql {
     final String countPartitions;
     final String insertPartition;
     final String readPartitions;
+    /**
+     * The partitions of a list that a process may take, with their epochs: free (no owner, or a dead one) while the
+     * taker is alive itself. Followed by the ids as placeholders and a closing parenthesis.
+     */
+    final String takeablePartitionsPrefix;
+    /** One partition taken at the epoch {@link #takeablePartitionsPrefix} read. */
     final String takePartition;
-    /** {@link #takePartition} for many partitions: followed by their ids as placeholders and a closing parenthesis. */
-    final String takePartitionsPrefix;
-    /** The partitions of a list that a process owns, with their epochs: followed like {@link #takePartitionsPrefix}. */
+    /** The partitions of a list that a process owns, with their epochs: followed like {@link #takeablePartitionsPrefix}. */
     final String ownedPartitionsPrefix;
 
     final String releasePartition;
@@ -78,16 +82,17 @@ final class ClusterSql {
         readPartitions = "SELECT id, owner, incarnation, epoch, " + now + " - moved_us," + " CASE WHEN " + ownerAlive
                 + " THEN 1 ELSE 0 END FROM " + partition + " ORDER BY id";
         // free (no owner, or a dead one), and the taker alive itself: a process cut off from the store for longer
-        // than the lease, whose own row went stale, takes nothing. The epoch is set first (MySQL assigns from left
-        // to right); the WHERE is decided before any of it
-        takePartition = "UPDATE " + partition + " SET epoch = epoch + 1, owner = ?, incarnation = ?, moved_us = " + now
-                + " WHERE id = ? AND (owner IS NULL OR NOT " + ownerAlive + ")"
-                + " AND EXISTS (SELECT 1 FROM " + node + " me WHERE me.node_id = ? AND me.incarnation = ?"
-                + " AND me.heartbeat_us > " + now + " - ?)";
-        takePartitionsPrefix = "UPDATE " + partition + " SET epoch = epoch + 1, owner = ?, incarnation = ?, moved_us = "
-                + now + " WHERE (owner IS NULL OR NOT " + ownerAlive + ")"
-                + " AND EXISTS (SELECT 1 FROM " + node + " me WHERE me.node_id = ? AND me.incarnation = ?"
+        // than the lease, whose own row went stale, takes nothing. A plain read: on InnoDB a sub-select of an UPDATE
+        // locks the rows it reads, so a take waiting for a partition row (a fenced write in flight holds it) would
+        // hold the node rows and stall their heartbeats for as long, and cut live nodes off
+        takeablePartitionsPrefix = "SELECT id, epoch FROM " + partition + " WHERE (owner IS NULL OR NOT " + ownerAlive
+                + ") AND EXISTS (SELECT 1 FROM " + node + " me WHERE me.node_id = ? AND me.incarnation = ?"
                 + " AND me.heartbeat_us > " + now + " - ?) AND id IN (";
+        // the epoch read decides: any take in between moved it on. A partition's owner that came back to life since
+        // the read loses it all the same, and its fenced writes at the old epoch are refused. The epoch is set first
+        // (MySQL assigns from left to right); the WHERE is decided before any of it
+        takePartition = "UPDATE " + partition + " SET epoch = epoch + 1, owner = ?, incarnation = ?, moved_us = " + now
+                + " WHERE id = ? AND epoch = ?";
         // the epoch stays: the next take moves it on from there, so epochs only grow
         releasePartition = "UPDATE " + partition + " SET owner = NULL, incarnation = NULL, moved_us = " + now
                 + " WHERE id = ? AND owner = ? AND epoch = ?";

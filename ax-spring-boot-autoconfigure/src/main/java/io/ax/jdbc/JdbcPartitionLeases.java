@@ -7,6 +7,7 @@ import io.ax.core.cluster.PartitionLeases;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -111,22 +112,17 @@ public final class JdbcPartitionLeases implements PartitionLeases {
 
     @Override
     public Optional<PartitionLease> take(int partition, String node, String incarnation, Duration lease) {
-        Objects.requireNonNull(node, "node");
-        Objects.requireNonNull(incarnation, "incarnation");
-        long us = micros(lease);
-        if (!once(jdbc.update(sql.takePartition, node, incarnation, partition, us, node, incarnation, us))) {
-            return Optional.empty();
-        }
-        // two statements, no transaction around them, as for the leader lease: a process frozen between them must
-        // not keep the row locked. A pause longer than the lease in between shows another owner: then it was lost
-        return read(lease).stream()
-                .filter(p -> p.partition() == partition && p.ownedBy(node, incarnation))
-                .findFirst();
+        return takeAll(List.of(partition), node, incarnation, lease).stream().findFirst();
     }
 
     /**
-     * One statement takes every free partition of the list, a second reads which are now this process's: a node that
-     * starts alone takes every partition in one round trip and a read, not one of each per partition.
+     * A read finds which partitions of the list are free for this process, at which epochs; one batch takes each at
+     * the epoch read; a last read says which are now this process's. A node that starts alone takes every partition
+     * in three round trips, not in some per partition.
+     *
+     * <p>No transaction around them, as for the leader lease: a process frozen between two of them must not keep a
+     * row locked, and a pause longer than the lease in between shows another owner: then it was lost. The take waits
+     * for the fenced writes in flight on its partition (they hold its row shared) and locks nothing else.
      */
     @Override
     public List<PartitionLease> takeAll(
@@ -139,12 +135,17 @@ public final class JdbcPartitionLeases implements PartitionLeases {
         for (int from = 0; from < ids.size(); from += JdbcBatches.SIZE) {
             List<Integer> chunk = ids.subList(from, Math.min(ids.size(), from + JdbcBatches.SIZE));
             String marks = String.join(", ", java.util.Collections.nCopies(chunk.size(), "?"));
-            List<Object> args = new ArrayList<>(List.of(node, incarnation, us, node, incarnation, us));
-            args.addAll(chunk);
-            if (jdbc.update(sql.takePartitionsPrefix + marks + ")", args.toArray()) == 0) {
+            List<Object> freeArgs = new ArrayList<>(List.of(us, node, incarnation, us));
+            freeArgs.addAll(chunk);
+            List<Object[]> takes = jdbc.query(
+                    sql.takeablePartitionsPrefix + marks + ")",
+                    (rs, row) -> new Object[] {node, incarnation, rs.getInt(1), rs.getLong(2)},
+                    freeArgs.toArray());
+            if (takes.isEmpty()
+                    || Arrays.stream(jdbc.batchUpdate(sql.takePartition, takes))
+                            .noneMatch(rows -> rows == java.sql.Statement.SUCCESS_NO_INFO || once(rows))) {
                 continue;
             }
-            // as for one take, no transaction around the two: the read says what this process owns now
             List<Object> readArgs = new ArrayList<>(List.of(node, incarnation));
             readArgs.addAll(chunk);
             taken.addAll(jdbc.query(
