@@ -27,7 +27,6 @@ import io.ax.core.cluster.WakeUps;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.ExecutorRouter;
 import io.ax.core.engine.PoolSettings;
-import io.ax.core.engine.ownership.Ownership;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.NewFire;
 import io.ax.core.trigger.IntervalTrigger;
@@ -91,32 +90,6 @@ abstract class JdbcClusterContract {
 
     abstract TestDatabase database();
 
-    /**
-     * Who decides for the rows: each partition's owner (the engine's default, run on every database), or the leader
-     * (its mode is still built: {@code H2LeaderClusterTest} runs it on one database until it is removed).
-     */
-    Ownership ownership() {
-        return Ownership.PARTITIONED;
-    }
-
-    /**
-     * A case of the leader's assignment protocol, which partitioned ownership does without: there no row is handed
-     * to another node, so nothing is acknowledged, followed or taken back.
-     */
-    private void assignmentProtocolOnly(String why) {
-        leaderModeOnly("the leader's assignment protocol only: " + why);
-    }
-
-    /** Runs the case in the partitioned classes only, for {@code why}; the leader's class skips it and says so. */
-    private void partitionedOnly(String why) {
-        org.junit.jupiter.api.Assumptions.assumeTrue(ownership() == Ownership.PARTITIONED, why);
-    }
-
-    /** Runs the case in the leader's classes only, for {@code why}; the partitioned classes skip it and say so. */
-    private void leaderModeOnly(String why) {
-        org.junit.jupiter.api.Assumptions.assumeTrue(ownership() == Ownership.LEADER, why);
-    }
-
     @BeforeAll
     void createSchema() {
         database().migrate(PREFIX);
@@ -173,7 +146,6 @@ abstract class JdbcClusterContract {
                 .wakeUps(wakeUps)
                 .defaultPool(pool)
                 .shutdownAwait(Duration.ofSeconds(2))
-                .ownership(ownership())
                 .build();
         for (AxTask task : tasks) {
             e.register(task);
@@ -198,9 +170,7 @@ abstract class JdbcClusterContract {
         await().atMost(BOUND)
                 .until(() ->
                         nodes.stream().allMatch(e -> e.cluster().liveNodes().size() == 3));
-        if (ownership() == Ownership.PARTITIONED) {
-            assertSettled(nodes); // each node decides its own share once it owns it
-        }
+        assertSettled(nodes); // each node decides its own share once it owns it
         return nodes;
     }
 
@@ -256,27 +226,20 @@ abstract class JdbcClusterContract {
                         .stream()
                         .collect(Collectors.groupingBy(owner -> owner, Collectors.counting()));
         assertThat(perNode).as("instances per node").containsOnlyKeys("n1", "n2", "n3");
-        if (ownership() == Ownership.PARTITIONED) {
-            // each instance ran on the owner of its partition, and the partitions are spread within one of each other
-            Map<String, Set<Integer>> owned = assertSettled(nodes);
-            int count = nodes.get(0).partitions().orElseThrow().count();
-            Map<String, Long> byPartition = ids.stream()
-                    .collect(Collectors.groupingBy(
-                            id -> owned.entrySet().stream()
-                                    .filter(e -> e.getValue().contains(io.ax.core.cluster.Partitions.of(id, count)))
-                                    .findFirst()
-                                    .orElseThrow()
-                                    .getKey(),
-                            Collectors.counting()));
-            assertThat(perNode)
-                    .as("instances per node, by their partitions' owners")
-                    .isEqualTo(byPartition);
-            return;
-        }
-        // an even share is 200; the groups the instances are dispatched in each round a share up by one at most
-        assertThat(perNode.values())
-                .as("instances per node: %s", perNode)
-                .allSatisfy(n -> assertThat(n).isBetween(185L, 215L));
+        // each instance ran on the owner of its partition, and the partitions are spread within one of each other
+        Map<String, Set<Integer>> owned = assertSettled(nodes);
+        int count = nodes.get(0).partitions().orElseThrow().count();
+        Map<String, Long> byPartition = ids.stream()
+                .collect(Collectors.groupingBy(
+                        id -> owned.entrySet().stream()
+                                .filter(e -> e.getValue().contains(io.ax.core.cluster.Partitions.of(id, count)))
+                                .findFirst()
+                                .orElseThrow()
+                                .getKey(),
+                        Collectors.counting()));
+        assertThat(perNode)
+                .as("instances per node, by their partitions' owners")
+                .isEqualTo(byPartition);
     }
 
     @Test
@@ -299,70 +262,6 @@ abstract class JdbcClusterContract {
         followers.get(1).resume("tick");
         await().atMost(Duration.ofSeconds(5))
                 .until(() -> executor.runsOf("tick").size() > runs + 3);
-    }
-
-    @Test
-    void anAssignmentMadeWhileTheLeaderReadsItsAssignmentsIsFollowedAsWell() {
-        assignmentProtocolOnly("no node follows assignments it made to others");
-        // the leader's read of the assignments it follows is held until the dispatch thread has assigned more work
-        // to the ghost: those later assignments have no row in that read, and must be followed all the same (they
-        // were dropped as gone once, and a node that never acknowledged them then kept them for good)
-        FailingStore store = new FailingStore(new JdbcInstanceStore(dataSource, PREFIX));
-        CountDownLatch reading = new CountDownLatch(1);
-        CountDownLatch moreAssigned = new CountDownLatch(1);
-        AtomicBoolean hold = new AtomicBoolean();
-        AtomicBoolean heldUntilAssigned = new AtomicBoolean();
-        store.afterRead(what -> {
-            if (what.equals("findAll")
-                    && Thread.currentThread().getName().startsWith("ax-leader")
-                    && hold.compareAndSet(true, false)) {
-                reading.countDown();
-                heldUntilAssigned.set(within(moreAssigned));
-            }
-        });
-        WakeUps toGhost = new WakeUps() {
-            @Override
-            public void signal(Collection<String> signals) {
-                if (reading.getCount() == 0 && signals.contains("ghost")) {
-                    moreAssigned.countDown(); // sent once the assignments are recorded
-                }
-            }
-
-            @Override
-            public void listen(Consumer<String> onSignal) {}
-
-            @Override
-            public void close() {}
-        };
-        AxEngine n1 = node(
-                "n1",
-                store,
-                FAST,
-                toGhost,
-                new PoolSettings(8, 1_000),
-                task("job").build());
-        n1.start();
-        ScheduledExecutorService heart = ghost();
-        try {
-            await().atMost(BOUND)
-                    .until(() ->
-                            n1.cluster().isLeader() && n1.cluster().liveNodes().size() == 2);
-            hold.set(true);
-            List<String> first = n1.scheduleAll(jobs(20));
-            assertThat(within(reading))
-                    .as("the leader read the assignments it follows")
-                    .isTrue();
-            List<String> second = n1.scheduleAll(jobs(20));
-            await().atMost(BOUND).untilTrue(heldUntilAssigned);
-            List<String> all = new ArrayList<>(first);
-            all.addAll(second);
-            await().atMost(BOUND).until(() -> all.stream().allMatch(id -> state(id) == InstanceState.SUCCESS));
-        } finally {
-            heart.shutdownNow();
-        }
-        assertThat(db.queryForObject(
-                        "SELECT COUNT(*) FROM " + PREFIX + "instance WHERE owner = 'ghost'", Integer.class))
-                .isZero();
     }
 
     /**
@@ -394,61 +293,6 @@ abstract class JdbcClusterContract {
         }
     }
 
-    @Test
-    void aRetryItsNodeGaveBackUnstartedIsAssignedAgainAsTheAttemptItWas() {
-        assignmentProtocolOnly("no instance is assigned to another node for it to give back");
-        AxTask once = task("once").build(); // on demand, non-overlapping: the leader follows it to its end
-        AxEngine n1 = node("n1", once);
-        n1.start();
-        ScheduledExecutorService heart = ghost();
-        try {
-            await().atMost(BOUND).until(() -> n1.cluster().liveNodes().contains("ghost"));
-            JdbcInstanceStore store = new JdbcInstanceStore(dataSource, PREFIX);
-            // run on demand until an instance is assigned to the ghost, which acknowledges it in time
-            String id = null;
-            for (int i = 0; i < 50 && id == null; i++) {
-                String candidate = n1.triggerNow("once");
-                await().atMost(BOUND).until(() -> state(candidate) != InstanceState.SCHEDULED);
-                if (state(candidate) == InstanceState.DISPATCHED
-                        && "ghost".equals(owner(candidate))
-                        && ghostMoves(store, candidate, 1, InstanceState.DISPATCHED, InstanceState.RUNNING)) {
-                    id = candidate;
-                } else {
-                    // it runs on n1 (perhaps after its taking back): the next run on demand waits for its end
-                    await().atMost(BOUND).until(() -> state(candidate).isFinal());
-                }
-            }
-            assertThat(id).as("an instance the ghost acknowledged").isNotNull();
-            // the ghost fails attempt 1, starts its retry and gives it back unstarted, as a node that stops does
-            assertThat(ghostMoves(store, id, 1, InstanceState.RUNNING, InstanceState.FAILED))
-                    .isTrue();
-            assertThat(ghostMoves(store, id, 1, InstanceState.FAILED, InstanceState.RETRYING))
-                    .isTrue();
-            assertThat(ghostMoves(store, id, 2, InstanceState.RETRYING, InstanceState.DISPATCHED))
-                    .isTrue();
-            assertThat(ghostMoves(store, id, 2, InstanceState.DISPATCHED, InstanceState.RUNNING))
-                    .isTrue();
-            assertThat(ghostMoves(store, id, 2, InstanceState.RUNNING, InstanceState.SCHEDULED))
-                    .isTrue();
-
-            String given = id;
-            await().atMost(BOUND).until(() -> state(given) == InstanceState.SUCCESS);
-            assertThat(executor.runsOf("once").stream()
-                            .filter(c -> c.instanceId().equals(given))
-                            .map(AxContext::attempt))
-                    .as("attempts run on n1: the retry, not the failed attempt again")
-                    .containsExactly(2);
-            assertThat(db.queryForList(
-                            "SELECT attempt FROM " + PREFIX + "audit WHERE instance_id = ? AND to_state = 'RUNNING'"
-                                    + " ORDER BY id",
-                            Integer.class,
-                            given))
-                    .containsExactly(1, 2, 2);
-        } finally {
-            heart.shutdownNow();
-        }
-    }
-
     private String owner(String id) {
         return db.queryForObject("SELECT owner FROM " + PREFIX + "instance WHERE id = ?", String.class, id);
     }
@@ -458,86 +302,6 @@ abstract class JdbcClusterContract {
             JdbcInstanceStore store, String id, int attempt, InstanceState from, InstanceState to) {
         return store.transition(
                 new Transition(id, from, to, attempt, "ghost", Instant.now(), "by the ghost").ownedBy("ghost"));
-    }
-
-    @Test
-    void anAssignmentNotAcknowledgedInTimeIsTakenBackAndRunsElsewhere() {
-        assignmentProtocolOnly("no assignment waits for another node's acknowledgement");
-        List<AxEngine> nodes =
-                List.of(node("n1", task("job").build()), node("n2", task("job").build()));
-        nodes.forEach(AxEngine::start);
-        ScheduledExecutorService heart = ghost();
-        try {
-            await().atMost(BOUND)
-                    .until(() ->
-                            nodes.stream().allMatch(e -> e.cluster().liveNodes().size() == 3));
-            List<ScheduleRequest> requests = new ArrayList<>();
-            for (int i = 0; i < 60; i++) {
-                requests.add(ScheduleRequest.of("job").after(Duration.ofMillis(100)));
-            }
-            List<String> ids = nodes.get(0).scheduleAll(requests);
-            await().atMost(BOUND).until(() -> ids.stream().allMatch(id -> state(id) == InstanceState.SUCCESS));
-        } finally {
-            heart.shutdownNow();
-        }
-        assertThat(db.queryForList(
-                        "SELECT reason FROM " + PREFIX + "audit WHERE reason LIKE '%did not acknowledge%'",
-                        String.class))
-                .as("assignments taken back from the ghost")
-                .isNotEmpty()
-                .allMatch(r -> r.contains("node ghost"));
-        assertThat(db.queryForObject(
-                        "SELECT COUNT(*) FROM " + PREFIX + "instance WHERE owner = 'ghost'", Integer.class))
-                .isZero();
-        AxEngine leader = leader(nodes);
-        assertThat(leader.reassigned().get("ack-timeout")).isPositive();
-        Map<String, Long> runsPerInstance =
-                executor.runs().stream().collect(Collectors.groupingBy(AxContext::instanceId, Collectors.counting()));
-        assertThat(runsPerInstance.values()).as("an instance run twice").allMatch(n -> n == 1);
-    }
-
-    @Test
-    void aFireWhosePreviousInstanceEndedOnAnotherNodeRunsAndIsNotSkippedOnAGuess() {
-        assignmentProtocolOnly("a series runs on its partition's owner, which hears of its ends at once; across a move,"
-                + " aNonOverlappingTaskNeverOverlapsWhileTheClusterGrowsAndShrinks");
-        // the leader looks at what it assigned only every 4.5 s, the owners hear of their assignments at once: when a
-        // fire of this non-overlapping task comes a second after the last, the last one has ended on its node, but
-        // the leader has mostly not heard of it yet. The fire must find out and run, not be SKIPPED as overlapping
-        ClusterSettings slowLook = new ClusterSettings(
-                Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofMillis(4500), Duration.ofMillis(4500), 32);
-        InJvmWakeUps wakeUps = new InJvmWakeUps();
-        AxTask tick = every("tick", Duration.ofSeconds(1));
-        assertThat(tick.concurrent()).isFalse();
-        List<AxEngine> nodes =
-                List.of(node("n1", slowLook, wakeUps.node(), tick), node("n2", slowLook, wakeUps.node(), tick));
-        nodes.forEach(AxEngine::start);
-        await().atMost(BOUND)
-                .until(() ->
-                        nodes.stream().allMatch(e -> e.cluster().liveNodes().size() == 2));
-        String follower = nodes.stream()
-                .filter(e -> !e.cluster().isLeader())
-                .findFirst()
-                .orElseThrow()
-                .cluster()
-                .nodeId();
-        int runsBefore = executor.runsOf("tick").size();
-        await().atMost(BOUND)
-                .until(() -> executor.runsOf("tick").stream()
-                                .skip(runsBefore)
-                                .filter(c -> c.nodeId().equals(follower))
-                                .count()
-                        >= 4);
-        await().atMost(BOUND).until(() -> count("task_name = 'tick' AND state IN ('DISPATCHED', 'RUNNING')") == 0);
-
-        assertThat(db.queryForList(
-                        "SELECT reason FROM " + PREFIX + "audit a JOIN " + PREFIX + "instance i ON i.id = a.instance_id"
-                                + " WHERE i.task_name = 'tick' AND a.to_state = 'SKIPPED'",
-                        String.class))
-                .as("fires skipped though their previous instance had ended")
-                .isEmpty();
-        Map<String, Long> runsPerInstance =
-                executor.runs().stream().collect(Collectors.groupingBy(AxContext::instanceId, Collectors.counting()));
-        assertThat(runsPerInstance.values()).as("an instance run twice").allMatch(n -> n == 1);
     }
 
     @Test
@@ -728,57 +492,6 @@ abstract class JdbcClusterContract {
     }
 
     @Test
-    void aLeaderBackFromACutRunsWhatItAssignsItselfThoughItsLastHeartbeatIsOld() {
-        assignmentProtocolOnly("an owner's right to decide rests on its last heartbeat, not on a lease it takes again:"
-                + " one sent before a cut proves nothing, and the owner decides again at its next heartbeat");
-        // a lease long enough that the held round below does not make the new lease run out
-        ClusterSettings settings = new ClusterSettings(
-                Duration.ofMillis(100), Duration.ofSeconds(4), Duration.ofSeconds(1), Duration.ofMillis(50), 32);
-        AxEngine n1 = node("n1", settings, every("tick", Duration.ofMillis(200)));
-        n1.start();
-        await().atMost(BOUND).until(() -> executor.runsOf("tick").size() >= 3);
-        Cuttable link = links.get("n1");
-        link.hangHeartbeats(); // its rounds hang in their first call, the heartbeat: it neither beats nor renews
-        await().atMost(BOUND)
-                .until(() -> !n1.cluster().isLeader()
-                        && n1.storeContact().map(c -> c.cutOff()).orElse(false)
-                        // and the heartbeat that hangs is itself older than the others allow
-                        && link.heartbeatHungFor().compareTo(settings.lease()) > 0);
-
-        // back: the round whose heartbeat hung since the cut goes on and takes the lease again. That heartbeat was
-        // sent before the cut, so the node's last proof of contact is older than the others allow; the round then
-        // waits in its last call (no fresh heartbeat comes) while the node assigns itself the fires that fell due,
-        // claims them and starts them. It leads: no other node takes its work over, and they must run
-        int before = executor.runsOf("tick").size();
-        long mark = db.queryForObject("SELECT COALESCE(MAX(id), 0) FROM " + PREFIX + "audit", Long.class);
-        link.holdCurrent();
-        link.heal();
-        try {
-            // an attempt it starts then ends, or is given back
-            await().atMost(BOUND)
-                    .until(() -> db.queryForObject(
-                                    "SELECT COUNT(*) FROM " + PREFIX + "audit WHERE id > ? AND (to_state = 'SUCCESS'"
-                                            + " OR reason LIKE '%cut off%')",
-                                    Integer.class,
-                                    mark)
-                            > 0);
-        } finally {
-            link.releaseCurrent();
-        }
-        List<String> trail = db.queryForList(
-                "SELECT CONCAT(id, ' ', instance_id, ' ', COALESCE(from_state, ''), ' -> ', to_state, ' ', reason) FROM "
-                        + PREFIX
-                        + "audit WHERE id > ? ORDER BY id",
-                String.class,
-                mark);
-        assertThat(trail.stream().filter(row -> row.contains("cut off")))
-                .as("attempts given back as if the node were still cut off, though it leads again: %s", trail)
-                .isEmpty();
-        // and the series goes on
-        await().atMost(BOUND).until(() -> executor.runsOf("tick").size() >= before + 5);
-    }
-
-    @Test
     void aNodeThatDiesHasItsUnfinishedWorkTakenOverOnce() {
         AxTask slow = task("slow")
                 .concurrent(true)
@@ -935,24 +648,18 @@ abstract class JdbcClusterContract {
         });
         AxEngine leader = leader(nodes);
         List<ScheduleRequest> requests = new ArrayList<>();
-        if (ownership() == Ownership.PARTITIONED) {
-            // four in each node's partitions (a delayed instance's key names its partition): twelve without keys
-            // left a node without running work now and then (each of three nodes misses all twelve with 0.8 %)
-            Map<String, Set<Integer>> owned = assertSettled(nodes);
-            int count = nodes.get(0).partitions().orElseThrow().count();
-            for (AxEngine n : nodes) {
-                int found = 0;
-                for (int j = 0; found < 4; j++) {
-                    String key = n.nodeId() + "-" + j;
-                    if (owned.get(n.nodeId()).contains(io.ax.core.cluster.Partitions.of(key, count))) {
-                        requests.add(ScheduleRequest.of("slow").key(key).after(Duration.ofMillis(200)));
-                        found++;
-                    }
+        // four in each node's partitions (a delayed instance's key names its partition): twelve without keys
+        // left a node without running work now and then (each of three nodes misses all twelve with 0.8 %)
+        Map<String, Set<Integer>> owned = assertSettled(nodes);
+        int count = nodes.get(0).partitions().orElseThrow().count();
+        for (AxEngine n : nodes) {
+            int found = 0;
+            for (int j = 0; found < 4; j++) {
+                String key = n.nodeId() + "-" + j;
+                if (owned.get(n.nodeId()).contains(io.ax.core.cluster.Partitions.of(key, count))) {
+                    requests.add(ScheduleRequest.of("slow").key(key).after(Duration.ofMillis(200)));
+                    found++;
                 }
-            }
-        } else {
-            for (int i = 0; i < 12; i++) {
-                requests.add(ScheduleRequest.of("slow").after(Duration.ofMillis(200)));
             }
         }
         List<String> ids = leader.scheduleAll(requests);
@@ -1121,9 +828,7 @@ abstract class JdbcClusterContract {
                 movedSeries.add("memo" + i);
             }
         }
-        if (ownership() == Ownership.PARTITIONED) {
-            assertThat(movedSeries).as("MEMORY series whose partition moved").isNotEmpty();
-        }
+        assertThat(movedSeries).as("MEMORY series whose partition moved").isNotEmpty();
     }
 
     /**
@@ -1199,7 +904,6 @@ abstract class JdbcClusterContract {
      */
     @Test
     void aNodeThatGainsPartitionsReadsTheRowsInFlightOfThosePartitionsOnly() {
-        partitionedOnly("partitions: the leader reads every row by design");
         CountDownLatch letGo = new CountDownLatch(1);
         executor.when("held", ctx -> {
             letGo.await(BOUND.toMillis(), TimeUnit.MILLISECONDS);
@@ -1446,8 +1150,6 @@ abstract class JdbcClusterContract {
 
     @Test
     void twoLiveNodesWithOneIdIsAClearStartUpError() {
-        leaderModeOnly(
-                "the membership that refuses a node id in use is the same in both modes; the leader's classes run it");
         // the default lease (10 s): with FAST's 1 s, a loaded machine that delays the first node's heartbeats
         // lets its row expire, and the second start rightly takes the id over
         node("twin", ClusterSettings.defaults()).start();

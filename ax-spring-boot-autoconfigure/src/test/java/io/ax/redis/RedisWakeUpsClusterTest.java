@@ -9,10 +9,10 @@ import io.ax.core.AxTask;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.cluster.ClusterSettings;
+import io.ax.core.cluster.Partitions;
 import io.ax.core.cluster.WakeUps;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.ExecutorRouter;
-import io.ax.core.engine.ownership.Ownership;
 import io.ax.jdbc.JdbcInstanceStore;
 import io.ax.test.RecordingExecutor;
 import io.ax.test.jdbc.TestDatabase;
@@ -30,9 +30,10 @@ import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * Two engines on one H2 database, which has no wake-ups of its own, with a slow poll: Redis pub/sub wakes the
- * follower for its assignments; with Redis killed the poll still finds them, and after Redis returns the wake-ups
- * carry on. Every instance runs once.
+ * Two engines on one H2 database, which has no wake-ups of its own, with a slow poll: runs on demand written on the
+ * node that does not own their task's partition start on its owner when Redis pub/sub wakes it; with Redis killed the
+ * owner's sweep (every poll interval) still finds them, and after Redis returns the wake-ups carry on. Every instance
+ * runs once.
  */
 class RedisWakeUpsClusterTest {
 
@@ -77,7 +78,6 @@ class RedisWakeUpsClusterTest {
                 .clusterSettings(SLOW_POLL)
                 .wakeUps(onRedis.wakeUps(WakeUps.none()))
                 .shutdownAwait(Duration.ofSeconds(2))
-                .ownership(Ownership.LEADER) // wakes a node for the assignments the leader made it
                 .build();
         engine.register(AxTask.builder("work")
                 .target("test.work")
@@ -89,7 +89,7 @@ class RedisWakeUpsClusterTest {
     }
 
     @Test
-    void theFollowerStartsItsAssignmentsWhenWokenAndThePollCoversAnOutage() {
+    void theOwnerStartsWorkWrittenElsewhereWhenWokenAndItsSweepCoversAnOutage() {
         AxEngine a = node("a");
         AxEngine b = node("b");
         a.start();
@@ -97,32 +97,37 @@ class RedisWakeUpsClusterTest {
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> a.cluster().liveNodes().size() == 2
                         && b.cluster().liveNodes().size() == 2);
-        AxEngine leader = a.cluster().isLeader() ? a : b;
-        AxEngine follower = leader == a ? b : a;
+        // every partition owned, each node some: the task's partition stays where it is from here on
+        int count = a.partitions().orElseThrow().count();
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> owned(a) > 0 && owned(b) > 0 && owned(a) + owned(b) == count);
+        int partition = Partitions.of("work", count);
+        AxEngine owner = a.partitions().orElseThrow().owned().containsKey(partition) ? a : b;
+        AxEngine writer = owner == a ? b : a;
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> redis.stream().allMatch(r -> r.status().up()));
 
-        // woken: the follower's share starts well before its next poll
-        List<String> woken = trigger(leader, 40);
+        // woken: the owner starts what the other node wrote well before its next sweep
+        List<String> woken = trigger(writer, 40);
         await().atMost(POLL.dividedBy(2)).until(() -> finished(woken));
-        assertThat(ranOn(follower, woken)).as("the follower ran its share").isPositive();
+        assertThat(ranOn(owner, woken)).as("the owner ran them").isEqualTo(woken.size());
 
-        // Redis gone: pub/sub is lost, the poll finds the work
+        // Redis gone: pub/sub is lost, the owner's sweep finds the work
         server.kill();
-        List<String> polled = trigger(leader, 40);
+        List<String> polled = trigger(writer, 40);
         await().atMost(POLL.multipliedBy(3)).until(() -> finished(polled));
-        assertThat(ranOn(follower, polled)).isPositive();
+        assertThat(ranOn(owner, polled)).isEqualTo(polled.size());
 
         // Redis back: woken again
         server.start();
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> redis.stream().allMatch(r -> r.status().up()));
-        // once the subscriptions are back, a batch finishes before any poll could have found it
+        // once the subscriptions are back, a batch finishes before any sweep could have found it
         List<String> after = new ArrayList<>();
         await().atMost(Duration.ofSeconds(30)).until(() -> {
-            List<String> batch = trigger(leader, 10);
+            List<String> batch = trigger(writer, 10);
             after.addAll(batch);
-            return finishesWithin(batch, POLL.dividedBy(3)) && ranOn(follower, batch) > 0;
+            return finishesWithin(batch, POLL.dividedBy(3));
         });
         await().atMost(POLL.multipliedBy(3)).until(() -> finished(after));
 
@@ -135,12 +140,16 @@ class RedisWakeUpsClusterTest {
                 .containsAll(after);
     }
 
-    private List<String> trigger(AxEngine leader, int n) {
+    private List<String> trigger(AxEngine on, int n) {
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            ids.add(leader.triggerNow("work"));
+            ids.add(on.triggerNow("work"));
         }
         return ids;
+    }
+
+    private static int owned(AxEngine node) {
+        return node.partitions().map(p -> p.owned().size()).orElse(0);
     }
 
     private boolean finished(List<String> ids) {

@@ -14,7 +14,6 @@ import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.AxEngineBuilder;
 import io.ax.core.engine.ExecutorRouter;
 import io.ax.core.engine.PoolSettings;
-import io.ax.core.engine.ownership.Ownership;
 import io.ax.core.trigger.CronTrigger;
 import io.ax.core.trigger.IntervalTrigger;
 import io.ax.jdbc.JdbcInstanceStore;
@@ -71,8 +70,7 @@ final class AxNode implements NodeSystem {
                     .nodeId(o.get("node-id", null))
                     .clusterSettings(settings(o))
                     .router(new ExecutorRouter(List.of(new NoOpExecutor(log, burst))))
-                    .pools(Map.of(AxTask.DEFAULT_GROUP, new PoolSettings(threads, queue)))
-                    .ownership(ownership(o.get("ownership", "partitioned")));
+                    .pools(Map.of(AxTask.DEFAULT_GROUP, new PoolSettings(threads, queue)));
             switch (o.get("wake-ups", "store")) {
                 case "store" -> {} // the engine takes the store's own
                 case "none" -> builder.wakeUps(WakeUps.none());
@@ -114,15 +112,6 @@ final class AxNode implements NodeSystem {
             ds.close();
             throw e;
         }
-    }
-
-    /** {@code --ownership}: leader (one node decides every row) or partitioned (each node its partitions'). */
-    static Ownership ownership(String name) {
-        return switch (name) {
-            case "leader" -> Ownership.LEADER;
-            case "partitioned" -> Ownership.PARTITIONED;
-            default -> throw new IllegalArgumentException("--ownership takes leader or partitioned, was " + name);
-        };
     }
 
     static ClusterSettings settings(Options o) {

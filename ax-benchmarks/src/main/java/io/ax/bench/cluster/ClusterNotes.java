@@ -55,13 +55,9 @@ final class ClusterNotes {
                         ? "no-op"
                         : "working (each handler sleeps " + s.workMs() + " ms, as one that waits for I/O)",
                 s.burstWarmup(),
-                partitioned(s)
-                        ? "Each AX node finds what another process wrote in its partitions inside its prefetch window"
-                                + " (due within 60 s) with its sweep for overdue instances, and runs it itself (no"
-                                + " instance is assigned to another node)"
-                        : "AX's leader finds what another process wrote inside its prefetch window (due within 60 s)"
-                                + " only with its sweep for overdue instances, and assigns each instance to a live node"
-                                + " by consistent hashing"));
+                "Each AX node finds what another process wrote in its partitions inside its prefetch window"
+                        + " (due within 60 s) with its sweep for overdue instances, and runs it itself (no"
+                        + " instance is assigned to another node)"));
         t.note(String.format(
                 Locale.ROOT,
                 "Recurring: %,d tasks each due every second (AX: one shared cron trigger `* * * * * ?`, PERSISTENT;"
@@ -79,18 +75,10 @@ final class ClusterNotes {
                 + " CATCH_UP) of one (task, fire time) run by two instances. Busiest node's share: AX counts the"
                 + " RUNNING audit rows per node, db-scheduler the executions its handlers counted (ideal: 100 / N).");
         t.note(
-                partitioned(s)
-                        ? "Acknowledgement (AX): per attempt, the RUNNING audit row's at_us minus that of the DISPATCHED row"
-                                + " before it. With partitions the owner writes both changes in one group: the DISPATCHED row"
-                                + " carries the time its dispatch round began, the RUNNING row the time its claim was made, so"
-                                + " this is no hop between nodes but how long an instance waited within its owner's dispatch"
-                                + " round. db-scheduler has no such step."
-                        : "Acknowledgement (AX): per attempt, the RUNNING audit row's at_us minus that of the DISPATCHED row"
-                                + " before it, both stamped by the node that wrote them (the leader that assigned, the owner"
-                                + " that claimed), on this one host's clock. The leader claims what it assigns to itself as"
-                                + " soon as its DISPATCHED write group has returned (so with 1 node this is the time that group"
-                                + " took); the other nodes find theirs by a PostgreSQL LISTEN/NOTIFY wake-up or their poll."
-                                + " db-scheduler has no such step.");
+                "Acknowledgement (AX): per attempt, the RUNNING audit row's at_us minus that of the DISPATCHED row before"
+                        + " it. The owner writes both changes in one group: the DISPATCHED row carries the time its dispatch"
+                        + " round began, the RUNNING row the time its claim was made, so this is no hop between nodes but how"
+                        + " long an instance waited within its owner's dispatch round. db-scheduler has no such step.");
         if (failover != null) {
             t.note(String.format(
                     Locale.ROOT,
@@ -134,11 +122,6 @@ final class ClusterNotes {
                 DbSchedulerNode.UPPER_LIMIT,
                 s.threads() + 4,
                 logDir.toAbsolutePath()));
-    }
-
-    /** Whether AX's nodes run partitioned (the default) rather than in the leader's mode. */
-    private static boolean partitioned(Settings s) {
-        return !"leader".equals(s.options().get("ownership", "partitioned"));
     }
 
     private static String burstRound(BurstPhase.Result r) {

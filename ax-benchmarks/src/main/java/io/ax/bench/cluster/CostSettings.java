@@ -130,7 +130,6 @@ record CostSettings(
         args.add("--threads=" + threads);
         args.add("--poll-ms=" + pollMs);
         args.add("--ax-info-log=" + options.get("ax-info-log", "false"));
-        args.add("--ownership=" + options.get("ownership", "partitioned")); // AX's nodes: who decides for the rows
         return args;
     }
 

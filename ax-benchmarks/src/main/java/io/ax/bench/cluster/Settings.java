@@ -18,8 +18,7 @@ import java.util.Locale;
  * {@code --partition-tasks} firing every second meanwhile (100), {@code --partition-heartbeat-ms} (500), {@code
  * --partition-lease-ms} (2,500), {@code --node-heap} (384m), {@code --node-jvm-args} (none), {@code --parts}
  * (burst,recurring,failover,partitions),
- * {@code --systems} (AX,db-scheduler), {@code --log-dir} (a new temporary directory), {@code --keep-tables} (false),
- * {@code --ownership} of AX's nodes (partitioned, the default: each node decides its partitions' rows; or leader).
+ * {@code --systems} (AX,db-scheduler), {@code --log-dir} (a new temporary directory), {@code --keep-tables} (false).
  */
 record Settings(
         Options options,
@@ -101,7 +100,6 @@ record Settings(
         args.add("--poll-ms=" + pollMs);
         args.add("--work-ms=" + workMs);
         args.add("--ax-info-log=" + options.get("ax-info-log", "false"));
-        args.add("--ownership=" + options.get("ownership", "partitioned")); // AX's nodes: who decides for the rows
         return args;
     }
 

@@ -46,7 +46,6 @@ import io.ax.core.engine.insight.Insight;
 import io.ax.core.engine.insight.Listeners;
 import io.ax.core.engine.insight.StoreFigures;
 import io.ax.core.engine.ownership.DecisionTerms;
-import io.ax.core.engine.ownership.Ownership;
 import io.ax.core.engine.scheduling.DelayedTasks;
 import io.ax.core.engine.scheduling.MemoryExecutions;
 import io.ax.core.engine.scheduling.Prefetcher;
@@ -203,7 +202,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final RuntimeTasks runtimeTasks;
     private final AtomicReference<Lifecycle> lifecycle = new AtomicReference<>(Lifecycle.NEW);
     /** Whether each node decides the rows of the partitions it owns, rather than the leader every row. */
-    private final boolean partitioned;
     /** Whether attempts can run in a transaction of the store's database (see {@link AttemptTransactions}). */
     private final boolean transactional;
 
@@ -218,7 +216,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         this.nodeId = Objects.requireNonNull(b.nodeId, "nodeId");
         this.shutdownAwait = b.shutdownAwait;
         this.transactional = b.transactions != null;
-        this.partitioned = b.ownership == Ownership.PARTITIONED;
         this.deadLetterListeners = List.copyOf(b.deadLetterListeners);
         this.pools = new ExecutionPools(b.pools, b.defaultPool);
         this.stores = new StoreRouter(store, new InMemoryInstanceStore(b.memoryRetention));
@@ -310,16 +307,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         fireWriter.giveWayTo(writer, GIVE_WAY);
         endWriter.giveWayTo(writer, GIVE_WAY);
         this.leadership = new Leadership(
-                nodeId,
-                clock,
-                stores,
-                taskRegistry,
-                workflows,
-                threads,
-                writer,
-                this::ended,
-                b.reconcileEvery,
-                b.ownership);
+                nodeId, clock, stores, taskRegistry, workflows, threads, writer, this::ended, b.reconcileEvery);
         this.membership = new Membership(
                 registry,
                 lease,
@@ -331,16 +319,14 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                         clock.instant(),
                         pools.groups(),
                         pools.totalCapacity(),
-                        partitioned ? ClusterProtocol.PARTITIONS_OWN : ClusterProtocol.LEADER_ASSIGNS),
+                        ClusterProtocol.PARTITIONS_OWN),
                 b.clusterSettings,
                 leadership,
                 partitionLeases,
-                partitioned ? leadership : null);
+                leadership);
         leadership.attach(membership);
-        // the leader decides every row, unless the engine is built for partitions (docs/partitioned-ownership.md)
-        this.terms = partitioned
-                ? DecisionTerms.partitioned(() -> membership.partitions().orElse(null), leadership::fencedOut)
-                : DecisionTerms.leader(leadership::epoch, leadership::fencedOut);
+        // the owner of a row's partition decides it (docs/partitioned-ownership.md)
+        this.terms = DecisionTerms.partitioned(() -> membership.partitions().orElse(null), leadership::fencedOut);
         this.retention = new Retention(stores, activityStore, b.retention, clock, leadership::epoch, insight);
         writer.onRecovery(leadership::storeBack);
         fireWriter.onRecovery(leadership::storeBack);
@@ -464,7 +450,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 leadership,
                 terms,
                 claimer,
-                wakeUps,
                 taskRegistry::isPaused,
                 runner::isEnding,
                 () -> membership.isCutOff(),
@@ -473,7 +458,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         // what its earlier run left DISPATCHED to it (claimed at recovery once its pool has room), so it need not come
         // every poll interval, where it was the largest statement of an idle node
         Duration look = b.clusterSettings.pollInterval();
-        if (partitioned && look.compareTo(PARTITIONED_ASSIGNMENT_LOOK) < 0) {
+        if (look.compareTo(PARTITIONED_ASSIGNMENT_LOOK) < 0) {
             look = PARTITIONED_ASSIGNMENT_LOOK;
         }
         this.poller = new AssignmentPoller(nodeId, stores, tasks, pools, claimer, look, () -> membership.isCutOff());
@@ -661,11 +646,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             prefetcher.start();
             membership.start(); // a node alone leads at once; the takeover plans and loads before this returns
             // a node's MEMORY instances are decided by the owner of their partition on it: their fences are its own
-            if (partitioned) {
-                membership
-                        .partitions()
-                        .ifPresent(owned -> stores.memory().fencedByPartitions(owned.count(), owned::epoch));
-            }
+            membership.partitions().ifPresent(owned -> stores.memory().fencedByPartitions(owned.count(), owned::epoch));
             leadership.takeUpMoves(); // with partitions: what it gained, planned and loaded before this returns
         } catch (RuntimeException e) {
             lifecycle.set(Lifecycle.STOPPED);

@@ -10,7 +10,6 @@ import io.ax.core.cluster.ClusterSettings;
 import io.ax.core.cluster.LeaderLease;
 import io.ax.core.cluster.NodeRegistry;
 import io.ax.core.cluster.WakeUps;
-import io.ax.core.engine.ownership.Ownership;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.wheel.AxTimerFactory;
 import java.time.Duration;
@@ -44,7 +43,6 @@ public final class AxEngineBuilder {
     AxIdempotency idempotency;
     AxClock leaseClock = AxClock.system();
     ClusterSettings clusterSettings = ClusterSettings.defaults();
-    Ownership ownership = Ownership.PARTITIONED;
     Duration prefetchWindow = Duration.ofSeconds(60);
     Duration reconcileEvery = Reconciliation.EVERY;
     int prefetchPage = 5_000;
@@ -269,16 +267,6 @@ public final class AxEngineBuilder {
     /** Heartbeat, lease, acknowledgement timeout, poll interval and ring size; validated together. */
     public AxEngineBuilder clusterSettings(ClusterSettings clusterSettings) {
         this.clusterSettings = Objects.requireNonNull(clusterSettings, "clusterSettings");
-        return this;
-    }
-
-    /**
-     * Who decides for the rows: the owner of each row's partition (the default), or the one leader. Internal: the
-     * leader's mode stays while the tests of its protocol run beside the partitioned one, until it is removed (see
-     * docs/partitioned-ownership.md); applications keep the default.
-     */
-    public AxEngineBuilder ownership(Ownership ownership) {
-        this.ownership = Objects.requireNonNull(ownership, "ownership");
         return this;
     }
 

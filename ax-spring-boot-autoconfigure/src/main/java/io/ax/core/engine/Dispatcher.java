@@ -6,8 +6,6 @@ import io.ax.core.InstanceState;
 import io.ax.core.Transition;
 import io.ax.core.clock.AxClock;
 import io.ax.core.cluster.FencedOutException;
-import io.ax.core.cluster.HashRing;
-import io.ax.core.cluster.WakeUps;
 import io.ax.core.engine.insight.Insight;
 import io.ax.core.engine.ownership.DecisionTerms;
 import io.ax.core.engine.threads.Due;
@@ -21,7 +19,6 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -34,17 +31,16 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
 /**
- * Assignment (on the leader) and the start of each attempt (on every node): moves due instances to DISPATCHED,
- * assigned to the node the ring picks, keeping non-overlapping tasks from overlapping across the cluster: a fire
- * that finds the task's previous instance in flight is SKIPPED (a catch-up waits for it instead). When that previous
- * instance runs on another node, its end may simply not have reached this node yet: the fire waits for news of it
- * (see {@link #awaitEnd}) rather than being skipped on a guess, and so does a fire that meets a local instance in the
- * last moments of its end. An instance this node should run but cannot take now
- * (its pool full) stays SCHEDULED and is dispatched again after the rejection back-off.
+ * The start of each attempt: moves the due instances this node decides to DISPATCHED and claims them (RUNNING) in
+ * the same group of writes, keeping non-overlapping tasks from overlapping across the cluster: a fire that finds the
+ * task's previous instance in flight is SKIPPED (a catch-up waits for it instead). When that previous instance runs
+ * on another node (its partition moved here while it ran there), its end may simply not have reached this node yet:
+ * the fire waits for news of it (see {@link #awaitEnd}) rather than being skipped on a guess, and so does a fire that
+ * meets a local instance in the last moments of its end. An instance this node cannot take now (its pool full) stays
+ * SCHEDULED and is dispatched again after the rejection back-off.
  *
- * <p>Why it is long: it holds both ends of the assignment protocol for non-overlapping tasks (the slots, the fires
- * waiting for an end here or elsewhere, the stale holders). With partitioned ownership a task's slot and its fires
- * live with one owner, which removes most of it.
+ * <p>Why it is long: it holds a non-overlapping task's slot across moves of its partition (the slots, the fires
+ * waiting for an end here or elsewhere, the stale holders).
  */
 final class Dispatcher {
 
@@ -73,7 +69,6 @@ final class Dispatcher {
     private final EngineThreads threads;
     private final ExecutionPools pools;
     private final Duration rejectionBackoff;
-    private final WakeUps wakeUps;
     /** Whether a task is paused. */
     private final Predicate<String> paused;
     /** Whether an instance's attempt has its final outcome on this node, its slot about to be freed. */
@@ -137,7 +132,6 @@ final class Dispatcher {
             Leadership leadership,
             DecisionTerms terms,
             Claimer claimer,
-            WakeUps wakeUps,
             Predicate<String> paused,
             Predicate<String> ending,
             BooleanSupplier cutOff,
@@ -153,7 +147,6 @@ final class Dispatcher {
         this.leadership = leadership;
         this.terms = terms;
         this.claimer = claimer;
-        this.wakeUps = wakeUps;
         this.paused = paused;
         this.ending = ending;
         this.series = series;
@@ -234,8 +227,11 @@ final class Dispatcher {
         return since == null || clock.nanoTime() - since > age.toNanos();
     }
 
-    /** One decision of an assignment group, settled when the store's outcome is in. */
-    private record Decision(Due due, Transition transition, String owner, int claimAt) {
+    /**
+     * One decision of an assignment group, settled when the store's outcome is in; an assignment's claim is at
+     * {@code claimAt} in the group (-1 for a decision that assigns nothing).
+     */
+    private record Decision(Due due, Transition transition, int claimAt) {
 
         boolean assigns() {
             return transition.to() == InstanceState.DISPATCHED;
@@ -244,13 +240,6 @@ final class Dispatcher {
 
     /** @param epochs the epoch each due instance is decided at, by index; 0 for a MEMORY instance */
     private void assign(List<Due> dues, long[] epochs) {
-        HashRing ring = leadership.ring();
-        // consistent hashing with bounded loads: a node takes at most its even share of the group (rounded up), and
-        // the ring passes the rest on clockwise. The ring alone gives a node of 32 points a share that is off by a
-        // fifth or so, and a burst then drains at the pace of its busiest node
-        int share = (dues.size() + ring.nodes().size() - 1)
-                / Math.max(1, ring.nodes().size());
-        Map<String, Integer> load = new HashMap<>();
         List<Decision> decisions = new ArrayList<>(dues.size());
         List<Transition> ordered = new ArrayList<>(dues.size() * 2);
         List<Due> full = new ArrayList<>();
@@ -304,12 +293,7 @@ final class Dispatcher {
                         () -> checking.remove(holder));
             }
             if (previous == null) {
-                String owner = inMemory
-                        ? nodeId
-                        : leadership.ownerOf(ring, due.instanceId(), n -> load.getOrDefault(n, 0) < share);
-                load.merge(owner, 1, Integer::sum);
-                boolean local = owner.equals(nodeId);
-                if (local && !pools.tryReserve(task.group())) {
+                if (!pools.tryReserve(task.group())) {
                     pipeline.remove(due.instanceId());
                     release(due);
                     full.add(due);
@@ -324,20 +308,17 @@ final class Dispatcher {
                                         due.attempt(),
                                         nodeId,
                                         now,
-                                        "assigned to node " + owner + (epoch > 0 ? " (epoch " + epoch + ")" : ""),
+                                        "assigned to node " + nodeId + (epoch > 0 ? " (epoch " + epoch + ")" : ""),
                                         due.scheduledTime()),
-                                owner);
+                                nodeId);
                 ordered.add(assignment);
-                int claimAt = -1;
-                if (local) {
-                    // its acknowledgement goes right after its assignment, in the same group: one round trip
-                    // assigns and claims it (one update each where the store can), and the first instances of a
-                    // large group start while the last are still written
-                    claimAt = ordered.size();
-                    claimer.claiming(due.instanceId()); // the poll must not claim it meanwhile
-                    ordered.add(claimer.acknowledgement(due, due.attempt()));
-                }
-                decisions.add(new Decision(due, assignment, owner, claimAt));
+                // its acknowledgement goes right after its assignment, in the same group: one round trip assigns
+                // and claims it (one update each where the store can), and the first instances of a large group
+                // start while the last are still written
+                int claimAt = ordered.size();
+                claimer.claiming(due.instanceId()); // the poll must not claim it meanwhile
+                ordered.add(claimer.acknowledgement(due, due.attempt()));
+                decisions.add(new Decision(due, assignment, claimAt));
             } else if (previous.equals(due.instanceId())) {
                 pipeline.remove(due.instanceId());
                 LOG.log(Level.DEBUG, "Instance {0} is already in flight; its second fire is dropped", previous);
@@ -467,7 +448,7 @@ final class Dispatcher {
 
     private void decide(List<Decision> decisions, List<Transition> ordered, Due due, Transition t) {
         ordered.add(t);
-        decisions.add(new Decision(due, t, null, -1));
+        decisions.add(new Decision(due, t, -1));
     }
 
     /** On the dispatch thread: what the store made of an assignment group. */
@@ -481,7 +462,6 @@ final class Dispatcher {
     }
 
     private void settleGroup(List<Decision> decisions, List<CompletableFuture<Boolean>> outcomes, Set<String> started) {
-        Set<String> woken = new HashSet<>();
         List<FencedOutException> fenced = new ArrayList<>(0);
         int at = 0;
         for (Decision d : decisions) {
@@ -512,24 +492,15 @@ final class Dispatcher {
                 }
                 continue;
             }
-            if (nodeId.equals(d.owner())) {
-                claimer.settled(due.instanceId());
-                pools.unreserve(due.task().group());
-                // assigned and not claimed (the claim failed or lost): the poll claims it later, the slot stays
-                // taken; not assigned: the slot is free again, unless another leader assigned it meanwhile
-                if (!applied) {
-                    releaseUnlessAssignedElsewhere(due, error);
-                }
-            } else if (applied) {
-                leadership.assigned(due, d.owner());
-                insight.released(due);
-                woken.add(d.owner());
-            } else {
+            claimer.settled(due.instanceId());
+            pools.unreserve(due.task().group());
+            // assigned and not claimed (the claim failed or lost): the poll claims it later, the slot stays taken;
+            // not assigned: the slot is free again, unless another owner's assignment went first
+            if (!applied) {
                 releaseUnlessAssignedElsewhere(due, error);
             }
         }
         fenced.forEach(terms::fencedOut);
-        wakeUps.signal(woken); // the owners look now, not at their next poll
     }
 
     /**
@@ -713,25 +684,9 @@ final class Dispatcher {
     }
 
     /**
-     * This node stopped leading: what it held for its decisions goes (the next leader reads the store). The MEMORY
-     * executions waiting for their paused task stay: they live in this process only, whoever leads, and run at the
-     * resume.
-     */
-    void clear() {
-        inFlight.clear();
-        heldSince.clear();
-        checking.clear();
-        waiting.values().forEach(queue -> queue.forEach(d -> pipeline.remove(d.instanceId())));
-        waiting.clear();
-        awaitingEnd.values().forEach(d -> pipeline.remove(d.instanceId()));
-        awaitingEnd.clear();
-        waitedEnough.clear();
-    }
-
-    /**
      * On the dispatch thread: this node no longer decides the tasks {@code lost} names (their partition moved): the
      * slots it held for them and the fires waiting for those slots go; the new owner reads the store. MEMORY
-     * executions waiting for a paused task stay, as in {@link #clear}.
+     * executions waiting for a paused task stay: they live in this process only, and run at the resume.
      */
     void forget(Predicate<String> lost) {
         // it runs after whatever the dispatch thread had to do: the partition may be this node's again by now, its

@@ -481,17 +481,6 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
     }
 
     /**
-     * This node stopped leading: the fire batches leave the wheel (the store keeps them for the next leader). What
-     * fell due and waits for the dispatch goes with {@link #clearReady}, on the dispatch thread.
-     */
-    void clear() {
-        for (TriggerGroups.Batch batch : groups.takeAll()) {
-            threads.cancelTimer(batch.timer);
-        }
-        queued.clear();
-    }
-
-    /**
      * This node no longer decides the rows of the partition keys {@code lost} accepts: their instances leave the
      * wheel, and what of them fell due and waits for the dispatch goes (on the dispatch thread). The owner of their
      * partition loads them from the store. A MEMORY execution that is no trigger's fire stays: it lives in this
@@ -502,11 +491,6 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
                 && (!InstanceIds.isMemory(due.instanceId()) || due.origin().isTriggerFire());
         groups.instancesOf(theirs).forEach(this::dequeue);
         threads.onDispatchThread(() -> ready.removeIf(theirs));
-    }
-
-    /** On the dispatch thread: this node stopped leading, and what fell due and waits for the dispatch goes. */
-    void clearReady() {
-        ready.clear();
     }
 
     /** How many SCHEDULED instances wait in the wheel. */

@@ -8,14 +8,12 @@ import io.ax.core.Transition;
 import io.ax.core.clock.AxClock;
 import io.ax.core.cluster.ClusterSettings;
 import io.ax.core.cluster.FencedOutException;
-import io.ax.core.cluster.HashRing;
 import io.ax.core.cluster.Membership;
 import io.ax.core.cluster.NodeStatus;
 import io.ax.core.cluster.PartitionOwnership;
 import io.ax.core.cluster.PartitionTerms;
 import io.ax.core.cluster.Partitions;
 import io.ax.core.engine.definitions.TaskRegistry;
-import io.ax.core.engine.ownership.Ownership;
 import io.ax.core.engine.ownership.Term;
 import io.ax.core.engine.scheduling.Prefetcher;
 import io.ax.core.engine.threads.Due;
@@ -46,21 +44,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * What this node does because it leads, and what it stops doing when it no longer does. On taking over it reads
- * the store (paused tasks, the prefetch window, the series that lack their next fire) and takes over the work of
- * nodes that are gone. While it leads, every poll interval (thread {@code ax-leader}) it follows its assignments to
- * other nodes: one not acknowledged within the ack timeout is taken back and assigned again, elsewhere; one that
- * ended frees its non-overlapping task and lets a fixed-delay series go on. Every heartbeat it takes over the work of
- * nodes that died and reads which tasks are paused.
- *
- * <p>Built for partitions ({@link Ownership#PARTITIONED}), it does the same for the partitions this node owns rather
- * than because it leads: a batch of partitions gained runs the takeover, the adoption of dead owners' work and the
- * workflow sweep for those partitions only, a partition lost drops what waits here for its rows, and every tick works
- * in the term of what the node owns then ({@link #currentTerm}).
- *
- * <p>Why it is long: beside what leading means, it holds the leader's side of the assignment protocol (following
- * assignments, taking them back, adopting a dead node's work). Partitioned ownership removes that protocol, and most
- * of this class with it.
+ * What this node does because it owns partitions, and what it stops doing when it no longer does. A batch of
+ * partitions gained runs the takeover for those partitions (paused tasks, the prefetch window, the series that lack
+ * their next fire), adopts the work their dead owners left and moves their workflow runs on; a partition lost drops
+ * what waits here for its rows; every tick works in the term of what the node owns then ({@link #currentTerm}). Every
+ * poll interval (thread {@code ax-leader}) it follows the instances it found running or assigned on other live nodes
+ * when their partition came here: one assigned and not acknowledged within the ack timeout is taken back and run
+ * here; one that ended frees its non-overlapping task and lets a fixed-delay series go on. Every heartbeat it takes
+ * over the work of nodes that died and reads which tasks are paused.
  */
 final class Leadership implements Membership.Listener, PartitionOwnership.Listener {
 
@@ -98,18 +89,13 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
     private java.util.function.Predicate<String> heldHere;
     private final ScheduledThreadPoolExecutor thread;
     private final Map<String, Tracked> tracked = new ConcurrentHashMap<>();
-    /** Nodes that let an assignment time out: passed over by the ring until they acknowledge one. */
-    private final Set<String> suspects = ConcurrentHashMap.newKeySet();
 
     private final AtomicLong reassignedAckTimeout = new AtomicLong();
     private final AtomicLong reassignedNodeGone = new AtomicLong();
     private final AtomicLong failovers = new AtomicLong();
     private final Reconciliation reconciliation;
 
-    private volatile HashRing ring;
     private volatile Set<String> live = Set.of();
-    /** The live nodes that take new work: those not {@link NodeStatus#leaving leaving}. */
-    private volatile Set<String> ringNodes = Set.of();
     /** Whether the ax-leader thread runs: until then (the engine's start) a takeover runs on the starting thread. */
     private volatile boolean ticking;
     /** A heartbeat read the nodes: the leader's next tick looks for dead nodes' work and for pauses. */
@@ -117,12 +103,6 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
     /** When the last sweep for overdue instances ran; touched on ax-leader only. */
     private long lastSweepNanos;
 
-    /**
-     * Whether each node decides the rows of the partitions it owns ({@link Ownership#PARTITIONED}) rather than the
-     * leader every row: then what this class does because it leads, it does for what it owns, and the lease of the
-     * leader keeps only the work that needs one node for the whole cluster (retention).
-     */
-    private final boolean partitioned;
     /** Partitions gained and lost since the last batch was taken up, by number, with their epochs. */
     private final Map<Integer, Long> gains = new HashMap<>();
 
@@ -147,10 +127,8 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
             EngineThreads threads,
             StateWriter writer,
             Consumer<Due> ended,
-            Duration reconcileEvery,
-            Ownership ownership) {
+            Duration reconcileEvery) {
         this.nodeId = nodeId;
-        this.partitioned = ownership == Ownership.PARTITIONED;
         this.clock = clock;
         this.stores = stores;
         this.registry = registry;
@@ -162,14 +140,12 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
         this.thread = new ScheduledThreadPoolExecutor(1, new NamedThreadFactory("ax-leader", true));
         // the planner is built after this class: each repair asks for it
         this.reconciliation = new Reconciliation(stores, clock, tasks, registry::isPaused, () -> fires, reconcileEvery);
-        this.ring = HashRing.of(List.of(nodeId), 1);
         this.live = Set.of(nodeId);
     }
 
     /** The membership this node leads or follows by. */
     void attach(Membership membership) {
         this.membership = membership;
-        this.ring = HashRing.of(List.of(nodeId), membership.settings().virtualNodes());
     }
 
     /**
@@ -207,15 +183,10 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
     }
 
     /**
-     * The term this node decides rows in now, fixed for a round of decisions: the leader's for every row, or, with
-     * partitions, the partitions it owns at their epochs; null when it decides no row now (it does not lead, owns
-     * nothing, or its heartbeat is too old).
+     * The term this node decides rows in now, fixed for a round of decisions: the partitions it owns at their epochs;
+     * null when it decides no row now (it owns nothing, or its heartbeat is too old).
      */
     Term currentTerm() {
-        if (!partitioned) {
-            long epoch = membership.epochIfLeader();
-            return epoch == 0 ? null : Term.leader(epoch);
-        }
         Map<Integer, Long> epochs = decidedPartitions();
         return epochs.isEmpty()
                 ? null
@@ -224,16 +195,12 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
 
     /** Whether this node decides any row now: {@link #currentTerm} is not null, without building the term. */
     boolean decidesRows() {
-        return partitioned ? !decidedPartitions().isEmpty() : membership.epochIfLeader() > 0;
+        return !decidedPartitions().isEmpty();
     }
 
-    /** The partitions whose rows this node loads, by number; null for every row (the leader's). */
+    /** The partitions whose rows this node loads, by number. */
     int[] loadedPartitions() {
-        return partitioned
-                ? decidedPartitions().keySet().stream()
-                        .mapToInt(Integer::intValue)
-                        .toArray()
-                : null;
+        return decidedPartitions().keySet().stream().mapToInt(Integer::intValue).toArray();
     }
 
     /** The partitions this node owns with their epochs while it may decide for them; empty otherwise. */
@@ -242,32 +209,10 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
         return owned == null || !owned.decides() ? Map.of() : owned.owned();
     }
 
-    HashRing ring() {
-        return ring;
-    }
-
-    /** The node that runs an instance: the ring's pick, passing over nodes that let an assignment time out. */
-    String ownerOf(HashRing ring, String instanceId) {
-        if (partitioned) {
-            return nodeId; // the owner of a row's partition runs it: no row goes to another node
-        }
-        String owner = suspects.isEmpty() ? ring.owner(instanceId) : ring.owner(instanceId, n -> !suspects.contains(n));
-        return owner != null ? owner : ring.owner(instanceId);
-    }
-
     /**
-     * Like {@link #ownerOf(HashRing, String)}, passing over nodes that have no room left as well (walking on
-     * clockwise); when no node has room, the ring's pick as before.
+     * An instance of this node's partitions is assigned to or runs on another live node (its partition came here
+     * meanwhile): followed until acknowledged, or until it ends when its end matters here.
      */
-    String ownerOf(HashRing ring, String instanceId, java.util.function.Predicate<String> hasRoom) {
-        if (partitioned) {
-            return nodeId;
-        }
-        String owner = ring.owner(instanceId, n -> hasRoom.test(n) && !suspects.contains(n));
-        return owner != null ? owner : ownerOf(ring, instanceId);
-    }
-
-    /** The leader assigned an instance to another node. */
     void assigned(Due due, String owner) {
         boolean untilEnd = !due.task().concurrent() && due.origin() != InstanceOrigin.DELAYED
                 || (due.series() && due.task().trigger().measuresFromCompletion())
@@ -383,37 +328,9 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
 
     @Override
     public void leading(long epoch) {
+        // the owners of the partitions decide the rows; the lease keeps what needs one node for the whole cluster
+        // (retention), which asks it itself
         failovers.incrementAndGet();
-        if (partitioned) {
-            return; // the owners of the partitions decide the rows; the leader keeps retention, which asks the lease
-        }
-        if (!ticking) {
-            takeOver(epoch); // a node that leads when it starts has planned and loaded before its start returns
-            return;
-        }
-        // never on the ax-cluster thread: store writes that wait on rows must not delay the lease's renewal
-        try {
-            thread.execute(() -> takeOver(epoch));
-        } catch (java.util.concurrent.RejectedExecutionException stopped) {
-            // the engine stops
-        }
-    }
-
-    private void takeOver(long epoch) {
-        if (membership.epochIfLeader() != epoch) {
-            return; // lost again before this ran
-        }
-        Term term = Term.leader(epoch); // every write of the takeover is this term's, however long it takes
-        try {
-            takeOver(term, null);
-            adoptOrphans(term, null);
-            workflows.sweep(term); // runs whose steps ended while no node led go on
-        } catch (FencedOutException e) {
-            fencedOut(e);
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "Taking over as leader failed; giving the lease up: {0}", e.toString());
-            membership.stepDown();
-        }
     }
 
     // ---- PartitionOwnership.Listener: on ax-partitions ----------------------------------------------------------
@@ -468,9 +385,6 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
      * next tick, if the partition is still this node's.
      */
     void takeUpMoves() {
-        if (!partitioned) {
-            return;
-        }
         Map<Integer, Long> gained;
         Map<Integer, Long> lost;
         synchronized (gains) {
@@ -547,7 +461,7 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
         threads.onDispatchThread(() -> dispatcher.forget(theirs));
     }
 
-    /** @param partitions the partitions {@code term} holds, or null for every row (the leader's term) */
+    /** @param partitions the partitions {@code term} holds */
     private void takeOver(Term term, int[] partitions) {
         new Takeover(stores, clock, nodeId, registry, heldHere, fires, dispatcher, prefetcher, writer, this)
                 .run(term, partitions);
@@ -570,57 +484,18 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
 
     @Override
     public void following() {
-        if (partitioned) {
-            return; // nothing this node holds for its partitions was the leader's
-        }
-        tracked.clear();
-        suspects.clear();
-        // on ax-leader, after whatever it is doing: the lease thread must not wait for a load of the window. Until
-        // then nothing it holds can fire a decision: every dispatch and plan asks for the epoch first
-        try {
-            thread.execute(this::forget);
-        } catch (java.util.concurrent.RejectedExecutionException stopped) {
-            forget();
-        }
-    }
-
-    /** What this node held for its decisions goes; the next leader reads the store. */
-    private void forget() {
-        if (membership.epochIfLeader() > 0) {
-            return; // leading again already
-        }
-        prefetcher.reset();
-        fires.clear();
-        reconciliation.forget();
-        workflows.forget();
-        // on the dispatch thread, after what it is doing, which may take a while: if this node leads again by then,
-        // the new term's takeover has filled these anew from the store, and they stay (cleared, a running
-        // non-overlapping task's slot would be free for a second instance)
-        threads.onDispatchThread(() -> {
-            if (membership.epochIfLeader() == 0) {
-                fires.clearReady();
-                dispatcher.clear();
-            }
-        });
+        // nothing this node holds for its partitions was the lease holder's
     }
 
     @Override
     public void nodes(List<NodeStatus> nodes) {
         Set<String> now = new HashSet<>();
-        Set<String> assignable = new HashSet<>();
         for (NodeStatus n : nodes) {
-            now.add(n.nodeId());
-            if (!n.leaving()) {
-                assignable.add(n.nodeId()); // a stopping node is alive (its running work is not orphaned), no more
-            }
+            now.add(n.nodeId()); // a stopping node too: its running work is not orphaned
         }
         now.add(nodeId); // this node runs, whatever its last heartbeat says
-        assignable.add(nodeId);
-        if (!now.equals(live) || !assignable.equals(ringNodes)) {
+        if (!now.equals(live)) {
             live = Set.copyOf(now);
-            ringNodes = Set.copyOf(assignable);
-            ring = HashRing.of(ringNodes, membership.settings().virtualNodes());
-            suspects.retainAll(live);
         }
         heartbeatSeen = true;
     }
@@ -657,9 +532,7 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
         int adopted = 0;
         // a dead node's running attempts are taken over together: it may leave thousands (claimed into its queues)
         List<InstanceRunner.LostAttempt> lostAttempts = new ArrayList<>();
-        List<OwnedInstance> inFlight = partitions == null
-                ? stores.findOwned(Recovery.IN_FLIGHT, null, ORPHAN_PAGE)
-                : stores.findOwned(Recovery.IN_FLIGHT, null, ORPHAN_PAGE, partitions);
+        List<OwnedInstance> inFlight = stores.findOwned(Recovery.IN_FLIGHT, null, ORPHAN_PAGE, partitions);
         for (OwnedInstance o : inFlight) {
             if (o.owner() != null && alive.contains(o.owner())) {
                 continue;
@@ -742,12 +615,7 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
         }
         runner.afterLostAttempts(lostAttempts);
         if (adopted > 0) {
-            LOG.log(
-                    Level.INFO,
-                    "{0} {1} took over {2} instance(s) of nodes that are gone",
-                    partitioned ? "Node" : "Leader",
-                    nodeId,
-                    adopted);
+            LOG.log(Level.INFO, "Node {0} took over {1} instance(s) of nodes that are gone", nodeId, adopted);
         }
     }
 
@@ -778,7 +646,7 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
             }
             followAssignments(term);
             long now = clock.nanoTime();
-            if (partitioned && now - lastFillNanos >= FILL_EVERY.toNanos()) {
+            if (now - lastFillNanos >= FILL_EVERY.toNanos()) {
                 lastFillNanos = now;
                 membership.partitions().ifPresent(owned -> stores.fillPartitions(owned.count(), ORPHAN_PAGE));
             }
@@ -791,12 +659,7 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
         } catch (FencedOutException e) {
             fencedOut(e);
         } catch (RuntimeException e) {
-            LOG.log(
-                    Level.WARNING,
-                    "{0} {1} could not follow its assignments; retrying: {2}",
-                    partitioned ? "Node" : "Leader",
-                    nodeId,
-                    e.toString());
+            LOG.log(Level.WARNING, "Node {0} could not follow its assignments; retrying: {1}", nodeId, e.toString());
         }
     }
 
@@ -850,7 +713,6 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
                 tracked.remove(t.due().instanceId(), t); // taken back and assigned again by someone else
                 continue;
             }
-            suspects.remove(t.owner());
             if (!t.untilEnd()) {
                 tracked.remove(t.due().instanceId(), t);
             } else if (state.isFinal() && tracked.remove(t.due().instanceId(), t)) {
@@ -876,7 +738,6 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
                 null);
         tracked.remove(in.id(), t);
         if (writer.apply(back)) {
-            suspects.add(t.owner());
             reassignedAckTimeout.incrementAndGet();
             LOG.log(
                     Level.WARNING,

@@ -90,12 +90,6 @@ final class Reconciliation {
         look(term);
     }
 
-    /** This node stopped leading: what it suspected is for the next leader to find again. */
-    void forget() {
-        suspects = Set.of();
-        lastNanos = Long.MIN_VALUE;
-    }
-
     /** Series repaired since this node started. */
     long repaired() {
         return repaired.get();

@@ -25,12 +25,13 @@ import java.util.TreeSet;
 import java.util.function.Predicate;
 
 /**
- * What a node does when it becomes leader, so that no decision is lost between two leaders:
+ * What a node does when partitions become its own, so that no decision is lost between two owners of a partition;
+ * for the rows of those partitions, it:
  *
  * <ul>
  *   <li>reads which tasks are paused;
- *   <li>finds the instances in flight of non-overlapping tasks and fixed-delay series anywhere in the cluster, so
- *       that no second one starts and the series goes on when they end;
+ *   <li>finds the instances in flight of non-overlapping tasks and fixed-delay series on any node, so that no second
+ *       one starts and the series goes on when they end;
  *   <li>loads the SCHEDULED instances due inside the prefetch window into the wheel (later ones wait in the store
  *       for the {@link Prefetcher}); a task's pending fire whose time passed by more than the misfire threshold is
  *       handled by the task's misfire policy;
@@ -56,7 +57,7 @@ final class Takeover {
     private final StateWriter writer;
     private final Leadership leadership;
     private Term term;
-    /** The partitions of {@link #term}, or null for every row. */
+    /** The partitions of {@link #term}. */
     private int[] partitions;
 
     /**
@@ -89,8 +90,7 @@ final class Takeover {
     }
 
     /**
-     * @param partitions the partitions {@code term} holds, whose rows alone it reads; null for every row (the
-     *     leader's)
+     * @param partitions the partitions {@code term} holds, whose rows alone it reads
      */
     void run(Term term, int[] partitions) {
         this.term = term;
@@ -128,7 +128,7 @@ final class Takeover {
                 fires.enqueue(due);
             }
         });
-        // read again: a deposed leader's assignment, fenced when its statement began, may have committed between the
+        // read again: a deposed owner's assignment, fenced when its statement began, may have committed between the
         // two reads, so its instance was in flight for neither. Whatever was SCHEDULED at the read above and moves
         // later meets this node's own conditional assignment instead
         adoptInFlight(inFlight);
@@ -150,7 +150,7 @@ final class Takeover {
         }
         fires.scheduleFires(planned, term);
         if (resumed[0] > 0) {
-            LOG.log(Level.INFO, "AX leader loaded {0} pending instance(s) from the store", resumed[0]);
+            LOG.log(Level.INFO, "AX node {0} loaded {1} pending instance(s) from the store", nodeId, resumed[0]);
         }
         if (!unknown.isEmpty()) {
             LOG.log(
@@ -162,14 +162,12 @@ final class Takeover {
     }
 
     /**
-     * Marks the instances in flight anywhere in the cluster that keep a task's next instance from starting (a
+     * Marks the instances of the term's partitions in flight on any node that keep a task's next instance from starting (a
      * non-overlapping task's, a fixed-delay series'), and follows those of other nodes to their end. Skips the ids
      * in {@code seen}, and adds those it read.
      */
     private void adoptInFlight(Set<String> seen) {
-        List<OwnedInstance> found = partitions == null
-                ? store.findOwned(Recovery.IN_FLIGHT, null, Integer.MAX_VALUE)
-                : store.findOwned(Recovery.IN_FLIGHT, null, Integer.MAX_VALUE, partitions);
+        List<OwnedInstance> found = store.findOwned(Recovery.IN_FLIGHT, null, Integer.MAX_VALUE, partitions);
         for (OwnedInstance o : found) {
             TaskInstance in = o.instance();
             if (!seen.add(in.id())) {

@@ -8,7 +8,6 @@ import io.ax.core.AxTask;
 import io.ax.core.InstanceState;
 import io.ax.core.ScheduleRequest;
 import io.ax.core.TaskInstance;
-import io.ax.core.engine.ownership.Ownership;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.trigger.IntervalTrigger;
@@ -18,8 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
 
 /**
  * A store the application wraps (a plain {@link InstanceStore} that does not keep the cluster's leases, as a
@@ -43,9 +41,8 @@ class WrappedStoreTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Ownership.class)
-    void runsSeriesFiresOnDemandRunsAndDelayedTasksOnAWrappedStore(Ownership ownership) {
+    @Test
+    void runsSeriesFiresOnDemandRunsAndDelayedTasksOnAWrappedStore() {
         executor.when("tick", ctx -> AxResult.success());
         executor.when("now", ctx -> AxResult.success());
         executor.when("later", ctx -> AxResult.success());
@@ -54,7 +51,6 @@ class WrappedStoreTest {
                 .router(new ExecutorRouter(List.of(executor)))
                 .nodeId("wrapped-node")
                 .shutdownAwait(Duration.ofSeconds(2))
-                .ownership(ownership)
                 .build();
         engine.register(AxTask.builder("tick")
                 .trigger(IntervalTrigger.fixedRate(Duration.ofMillis(200), Duration.ZERO))

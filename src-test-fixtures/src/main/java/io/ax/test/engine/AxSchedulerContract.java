@@ -19,7 +19,6 @@ import io.ax.core.ScheduleRequest;
 import io.ax.core.UnknownTaskException;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.ExecutorRouter;
-import io.ax.core.engine.ownership.Ownership;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.trigger.IntervalTrigger;
 import io.ax.test.RecordingExecutor;
@@ -50,11 +49,6 @@ public abstract class AxSchedulerContract {
 
     /** A fresh, empty store. */
     protected abstract InstanceStore newStore();
-
-    /** Who decides for the rows: the owner of each row's partition (the engine's default), or the leader. */
-    protected Ownership ownership() {
-        return Ownership.PARTITIONED;
-    }
 
     /** An object payload for the codec below: "name:quantity". */
     public record Order(String name, int quantity) {}
@@ -106,7 +100,6 @@ public abstract class AxSchedulerContract {
                 .maxPayloadSize(64 * 1024)
                 .prefetchWindow(window)
                 .shutdownAwait(Duration.ofSeconds(2))
-                .ownership(ownership())
                 .build();
         executor.when("close", this::record);
         executor.when("order", ctx -> {

@@ -11,9 +11,8 @@ import io.ax.core.engine.writes.Fence;
  *
  * <p>A row is named by its partition key ({@link io.ax.core.cluster.Partitions#key}): the task's name for its fires,
  * catch-ups and runs on demand, the run's id for a workflow step, the caller's key (or the id) for a delayed
- * execution. Under {@link #leader} every row answers the leader's epoch and a decision carries the leader fence;
- * under {@link #partitioned} a row answers its partition's epoch on this node and a decision carries that
- * partition's fence, checked by the store in the same statement as the write (see {@link
+ * execution. Under {@link #partitioned} a row answers its partition's epoch on this node and a decision carries
+ * that partition's fence, checked by the store in the same statement as the write (see {@link
  * Transition#fencedByPartition}).
  *
  * <p>Thread-safe: asked from the dispatch, writer and leader threads.
@@ -24,8 +23,7 @@ public interface DecisionTerms {
     long epochFor(String partitionKey);
 
     /**
-     * The fence of a decision taken at {@code epoch}: the leader's under the leader, the row's partition's under
-     * partitions; {@link Fence#NONE} for 0 (a MEMORY instance, which no other node can write; an operator's insert).
+     * The fence of a decision taken at {@code epoch}: the row's partition's; {@link Fence#NONE} for 0 (a MEMORY instance, which no other node can write; an operator's insert).
      */
     Fence fence(long epoch);
 
@@ -36,7 +34,7 @@ public interface DecisionTerms {
 
     /**
      * A write decided here was refused: the epoch it carried is no longer current. This node stops deciding at once
-     * for what the write was fenced by (the leader's term, or that partition).
+     * for what the write was fenced by (that partition; a write fenced by the lease, the lease's term).
      */
     void fencedOut(FencedOutException refused);
 
@@ -46,17 +44,6 @@ public interface DecisionTerms {
      */
     static long epochOf(Transition decision) {
         return decision.fence() > 0 ? decision.fence() : decision.partitionEpoch();
-    }
-
-    /**
-     * Every row decided by the leader: its epoch while this node leads, 0 otherwise.
-     *
-     * @param leaderEpoch the epoch this node leads at, 0 when it does not
-     * @param fencedOut told when a leader-fenced write is refused
-     */
-    static DecisionTerms leader(
-            java.util.function.LongSupplier leaderEpoch, java.util.function.Consumer<FencedOutException> fencedOut) {
-        return new LeaderTerms(leaderEpoch, fencedOut);
     }
 
     /**

@@ -21,12 +21,6 @@ public interface Term {
         return fenceFor(partitionKey).any();
     }
 
-    /** The term of the leader of {@code epoch}: it decides every row, each decision fenced by that epoch. */
-    static Term leader(long epoch) {
-        Fence fence = Fence.leader(epoch);
-        return key -> fence;
-    }
-
     /**
      * The term of an owner of {@code epochs} (partition to the epoch it holds it at) of {@code count} partitions: it
      * decides the rows of those partitions, each decision fenced by its partition's epoch.

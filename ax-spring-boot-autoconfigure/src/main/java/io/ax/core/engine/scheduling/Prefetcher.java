@@ -138,10 +138,24 @@ public final class Prefetcher {
         thread.scheduleWithFixedDelay(this::refresh, every, every, TimeUnit.NANOSECONDS);
     }
 
-    /** This node became leader: loads the window from scratch, on the calling thread, handing each to {@code loaded}. */
+    /**
+     * Partitions became this node's: loads the window from scratch, on the calling thread, handing each to {@code
+     * loaded}.
+     */
     public synchronized void takeOver(Consumer<TaskInstance> loaded) {
         reset();
         load(loaded);
+    }
+
+    /** Nothing is loaded: the next load reads the window from its start. */
+    private void reset() {
+        horizon = Instant.MIN;
+        cursorTime = null;
+        cursorId = null;
+        sweepAfterTime = null;
+        sweepAfterId = null;
+        capped = false;
+        readToHorizon = false;
     }
 
     /**
@@ -166,17 +180,6 @@ public final class Prefetcher {
         } catch (RejectedExecutionException stopped) {
             rewindRequested.set(false);
         }
-    }
-
-    /** This node stopped leading: nothing is loaded, and writers put nothing into the wheel. */
-    public synchronized void reset() {
-        horizon = Instant.MIN;
-        cursorTime = null;
-        cursorId = null;
-        sweepAfterTime = null;
-        sweepAfterId = null;
-        capped = false;
-        readToHorizon = false;
     }
 
     public void stop() {

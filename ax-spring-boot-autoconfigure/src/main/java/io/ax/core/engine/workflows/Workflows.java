@@ -239,11 +239,6 @@ public final class Workflows {
         }
     }
 
-    /** This node stopped leading: the next leader's sweep starts from the store. */
-    public void forget() {
-        settled.clear();
-    }
-
     // ---- reads: any thread ---------------------------------------------------------------------------------
 
     /** The newest runs of the workflow rooted at {@code root}, newest first. */

@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -69,27 +68,6 @@ class DecisionTermsTest {
                 Instant.EPOCH,
                 "assigned",
                 Instant.EPOCH);
-    }
-
-    @Test
-    void underTheLeaderEveryRowIsDecidedAtTheLeadersEpochAndCarriesItsFence() {
-        AtomicLong leading = new AtomicLong(7);
-        DecisionTerms terms = DecisionTerms.leader(leading::get, leaderRefusals::add);
-
-        assertThat(terms.epochFor("report")).isEqualTo(7);
-        assertThat(terms.epochFor("invoice-42")).isEqualTo(7);
-        // what the fence puts on a change or a fire is FenceTest's
-        assertThat(terms.fence(7)).isEqualTo(Fence.leader(7));
-        assertThat(terms.fence(0)).isEqualTo(Fence.NONE);
-        assertThat(terms.now().fenceFor("report")).isEqualTo(Fence.leader(7));
-        assertThat(DecisionTerms.epochOf(terms.fence(7).assignedTo(assignment("i-1"), "n2")))
-                .isEqualTo(7);
-
-        leading.set(0); // it stepped down
-        assertThat(terms.epochFor("report")).isZero();
-        FencedOutException refused = new FencedOutException(7);
-        terms.fencedOut(refused);
-        assertThat(leaderRefusals).containsExactly(refused);
     }
 
     @Test

@@ -12,18 +12,6 @@ import org.junit.jupiter.api.Test;
 class TermTest {
 
     @Test
-    void theLeadersTermDecidesEveryRowAtItsEpoch() {
-        Term term = Term.leader(5);
-
-        assertThat(term.fenceFor("report")).isEqualTo(Fence.leader(5));
-        assertThat(term.fenceFor("invoice-42")).isEqualTo(Fence.leader(5));
-        assertThat(term.decides("anything")).isTrue();
-        assertThat(Term.leader(0).decides("report"))
-                .as("no term: nothing decided")
-                .isFalse();
-    }
-
-    @Test
     void aPartitionOwnersTermDecidesTheRowsOfItsPartitionsEachAtItsPartitionsEpoch() {
         int count = 16;
         String mine = "report";
