@@ -1,10 +1,6 @@
 package io.ax.core.engine;
 
 import io.ax.core.AxTask;
-import io.ax.core.InstanceOrigin;
-import io.ax.core.InstanceState;
-import io.ax.core.TaskInstance;
-import io.ax.core.Transition;
 import io.ax.core.clock.AxClock;
 import io.ax.core.cluster.ClusterSettings;
 import io.ax.core.cluster.FencedOutException;
@@ -20,10 +16,8 @@ import io.ax.core.engine.threads.Due;
 import io.ax.core.engine.threads.EngineThreads;
 import io.ax.core.engine.threads.NamedThreadFactory;
 import io.ax.core.engine.threads.OneThread;
-import io.ax.core.engine.work.Execution;
 import io.ax.core.engine.work.InstanceRunner;
 import io.ax.core.engine.workflows.Workflows;
-import io.ax.core.engine.writes.Fence;
 import io.ax.core.engine.writes.StateWriter;
 import io.ax.core.engine.writes.StoreRouter;
 import io.ax.core.store.OwnedInstance;
@@ -31,13 +25,11 @@ import io.ax.core.store.StoredTask;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -48,10 +40,9 @@ import java.util.function.Consumer;
  * partitions gained runs the takeover for those partitions (paused tasks, the prefetch window, the series that lack
  * their next fire), adopts the work their dead owners left and moves their workflow runs on; a partition lost drops
  * what waits here for its rows; every tick works in the term of what the node owns then ({@link #currentTerm}). Every
- * poll interval (thread {@code ax-leader}) it follows the instances it found running or assigned on other live nodes
- * when their partition came here: one assigned and not acknowledged within the ack timeout is taken back and run
- * here; one that ended frees its non-overlapping task and lets a fixed-delay series go on. Every heartbeat it takes
- * over the work of nodes that died and reads which tasks are paused.
+ * poll interval (thread {@code ax-leader}, which it owns) it follows the instances it found running or assigned on
+ * other live nodes when their partition came here ({@link RemoteHolders}). Every heartbeat it takes over the work of
+ * nodes that died ({@link OrphanAdoption}) and reads which tasks are paused.
  */
 final class Leadership implements Membership.Listener, PartitionOwnership.Listener {
 
@@ -59,9 +50,6 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
     private static final int ORPHAN_PAGE = 10_000;
     /** How often, and how late, the leader looks for overdue instances that are not in its wheel. */
     private static final Duration SWEEP_EVERY = Duration.ofSeconds(1);
-
-    /** An assignment to another node, followed until acknowledged (or, {@code untilEnd}, until it ends). */
-    private record Tracked(Due due, String owner, long assignedNanos, boolean untilEnd) {}
 
     private final String nodeId;
     private final AxClock clock;
@@ -88,10 +76,11 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
     private InstanceRunner runner;
     private java.util.function.Predicate<String> heldHere;
     private final ScheduledThreadPoolExecutor thread;
-    private final Map<String, Tracked> tracked = new ConcurrentHashMap<>();
+    /** What of this node's partitions runs or waits on other live nodes; built by attach. */
+    private RemoteHolders holders;
+    /** The takeover of dead nodes' work; built by attach. */
+    private OrphanAdoption orphans;
 
-    private final AtomicLong reassignedAckTimeout = new AtomicLong();
-    private final AtomicLong reassignedNodeGone = new AtomicLong();
     private final AtomicLong failovers = new AtomicLong();
     private final Reconciliation reconciliation;
 
@@ -165,6 +154,20 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
         this.prefetcher = prefetcher;
         this.runner = runner;
         this.heldHere = heldHere;
+        ClusterSettings settings = membership.settings();
+        this.holders = new RemoteHolders(
+                nodeId, clock, stores, writer, threads, workflows, dispatcher, ended, settings.ackTimeout());
+        this.orphans = new OrphanAdoption(
+                nodeId,
+                clock,
+                stores,
+                tasks,
+                writer,
+                threads,
+                dispatcher,
+                runner,
+                holders,
+                settings.lease().plus(settings.safetyMargin()));
     }
 
     void start() {
@@ -214,10 +217,7 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
      * meanwhile): followed until acknowledged, or until it ends when its end matters here.
      */
     void assigned(Due due, String owner) {
-        boolean untilEnd = !due.task().concurrent() && due.origin() != InstanceOrigin.DELAYED
-                || (due.series() && due.task().trigger().measuresFromCompletion())
-                || workflows.hasDownstream(due.task().name()); // its end moves a workflow run on
-        tracked.put(due.instanceId(), new Tracked(due, owner, clock.nanoTime(), untilEnd));
+        holders.follow(due, owner);
     }
 
     /**
@@ -225,8 +225,7 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
      * there already, its end on its way here (the owner's write, then this node's next look at its assignments).
      */
     boolean runsElsewhere(String instanceId) {
-        Tracked t = tracked.get(instanceId);
-        return t != null && !t.owner().equals(nodeId);
+        return holders.runsElsewhere(instanceId);
     }
 
     /** How often this node looks at what it assigned. */
@@ -455,7 +454,7 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
         }
         int count = owned.count();
         java.util.function.Predicate<String> theirs = key -> gone.contains(Partitions.of(key, count));
-        tracked.values().removeIf(t -> theirs.test(t.due().partitionKey()));
+        holders.forget(theirs);
         fires.forget(theirs);
         // a task's slot and the fires waiting for it belong to the partition of the task's name
         threads.onDispatchThread(() -> dispatcher.forget(theirs));
@@ -515,107 +514,12 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
     }
 
     /**
-     * Takes over the unfinished work of nodes that are not alive (and of rows no node owns): an assignment never
-     * acknowledged goes to another node; an attempt that was running failed with its node and is retried here (the
-     * attempt counts), once a lease and the safety margin have passed since its claim; a retry that was waiting runs
-     * here after the rest of its back-off.
+     * Takes over the unfinished work of nodes that are not alive, unless this node is just back from a break (the
+     * others' heartbeats catch up within one; until then none is judged dead).
      */
     private void adoptOrphans(Term term, int[] partitions) {
-        if (!membership.reachesStoreFor(membership.settings().lease())) {
-            // just back from a break: the others' heartbeats catch up within one; until then none is judged dead
-            return;
-        }
-        Set<String> alive = live;
-        Instant now = clock.instant();
-        ClusterSettings settings = membership.settings();
-        Duration runningOutlives = settings.lease().plus(settings.safetyMargin());
-        int adopted = 0;
-        // a dead node's running attempts are taken over together: it may leave thousands (claimed into its queues)
-        List<InstanceRunner.LostAttempt> lostAttempts = new ArrayList<>();
-        List<OwnedInstance> inFlight = stores.findOwned(Recovery.IN_FLIGHT, null, ORPHAN_PAGE, partitions);
-        for (OwnedInstance o : inFlight) {
-            if (o.owner() != null && alive.contains(o.owner())) {
-                continue;
-            }
-            TaskInstance in = o.instance();
-            AxTask task = tasks.get(in.taskName());
-            if (task == null) {
-                continue;
-            }
-            String gone = "node " + (o.owner() != null ? o.owner() : in.node());
-            Due due = new Due(task, in, Math.max(1, in.attempt()));
-            Fence fence = term.fenceFor(due.partitionKey());
-            if (!fence.any()) {
-                continue; // another owner's row
-            }
-            if (in.state() == InstanceState.RUNNING
-                    && now.isBefore(in.updatedAt().plus(runningOutlives))) {
-                // a node judged dead by its heartbeat may have claimed it after that heartbeat: its own watch stops
-                // the attempt by then, counted from its last heartbeat, so a lease and the margin from the claim
-                // (on the cluster's clock) is the latest it can still run. The next round looks again
-                continue;
-            }
-            tracked.remove(in.id());
-            adopted++;
-            switch (in.state()) {
-                case DISPATCHED -> {
-                    Transition back = fence.takenFrom(
-                            writer.change(
-                                    in.id(),
-                                    InstanceState.DISPATCHED,
-                                    InstanceState.SCHEDULED,
-                                    in.attempt(),
-                                    "taken back: " + gone + " is gone; assigning again"),
-                            o.owner(),
-                            null);
-                    if (writer.apply(back)) {
-                        reassignedNodeGone.incrementAndGet();
-                        dispatcher.release(due);
-                        dispatcher.expect(due);
-                        threads.onDispatchThread(() -> dispatcher.dispatchFresh(due));
-                    }
-                }
-                case RUNNING -> {
-                    dispatcher.markInFlight(due);
-                    reassignedNodeGone.incrementAndGet();
-                    lostAttempts.add(new InstanceRunner.LostAttempt(
-                            new Execution(due, in.attempt(), o.epoch()),
-                            gone + " stopped heartbeating while it ran attempt " + in.attempt()
-                                    + " (it crashed, froze or lost the store)",
-                            o.owner(),
-                            fence));
-                }
-                case FAILED, TIMEOUT -> {
-                    // its node recorded the failed attempt and was gone before it decided what follows
-                    dispatcher.markInFlight(due);
-                    reassignedNodeGone.incrementAndGet();
-                    runner.retryOrDie(
-                            new Execution(due, in.attempt(), o.epoch()),
-                            in.state(),
-                            "attempt " + in.attempt() + " " + in.state() + "; " + gone
-                                    + " stopped heartbeating before it decided what follows",
-                            null,
-                            0,
-                            o.owner(),
-                            fence);
-                }
-                case RETRYING -> {
-                    dispatcher.markInFlight(due);
-                    reassignedNodeGone.incrementAndGet();
-                    Duration backoff = task.retry().delayBeforeRetry(Math.max(1, in.attempt()));
-                    Duration left = Duration.between(now, in.updatedAt().plus(backoff));
-                    int attempt = in.attempt() + 1;
-                    String from = o.owner();
-                    threads.after(
-                            left.isNegative() ? Duration.ZERO : left,
-                            () -> dispatcher.dispatch(due, InstanceState.RETRYING, attempt, from, fence));
-                }
-                default -> {}
-            }
-        }
-        runner.afterLostAttempts(lostAttempts);
-        if (adopted > 0) {
-            LOG.log(Level.INFO, "Node {0} took over {1} instance(s) of nodes that are gone", nodeId, adopted);
+        if (membership.reachesStoreFor(membership.settings().lease())) {
+            orphans.adopt(term, partitions, live);
         }
     }
 
@@ -644,7 +548,7 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
                 adoptOrphans(term, loadedPartitions());
                 workflows.sweep(term); // ends this node did not hear of: replays elsewhere, say
             }
-            followAssignments(term);
+            holders.followUp(term);
             long now = clock.nanoTime();
             if (now - lastFillNanos >= FILL_EVERY.toNanos()) {
                 lastFillNanos = now;
@@ -660,94 +564,6 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
             fencedOut(e);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Node {0} could not follow its assignments; retrying: {1}", nodeId, e.toString());
-        }
-    }
-
-    private void followAssignments(Term term) {
-        if (tracked.isEmpty()) {
-            return;
-        }
-        // the dispatch thread records assignments while the rows are read: only what was read is judged here (an
-        // assignment recorded meanwhile has no row in this read, and is not gone for that), and only if it is still
-        // the assignment that was read for
-        Map<String, Tracked> read = Map.copyOf(tracked);
-        Map<String, OwnedInstance> rows = new HashMap<>();
-        for (OwnedInstance o : stores.findAll(read.keySet())) {
-            rows.put(o.instance().id(), o);
-        }
-        long now = clock.nanoTime();
-        long ackTimeout = membership.settings().ackTimeout().toNanos();
-        for (Tracked t : read.values()) {
-            if (tracked.get(t.due().instanceId()) != t) {
-                continue;
-            }
-            OwnedInstance row = rows.get(t.due().instanceId());
-            if (row == null) {
-                tracked.remove(t.due().instanceId(), t);
-                continue;
-            }
-            InstanceState state = row.instance().state();
-            if (state == InstanceState.DISPATCHED && t.owner().equals(row.owner())) {
-                if (now - t.assignedNanos() > ackTimeout) {
-                    takeBack(t, row.instance(), term);
-                }
-                continue;
-            }
-            if (state == InstanceState.SCHEDULED) {
-                // returned by its owner (it stopped before it started it) or taken back by someone else: its
-                // task's slot is free, and it is assigned again now rather than at the next sweep
-                if (!tracked.remove(t.due().instanceId(), t)) {
-                    continue;
-                }
-                // with the attempt the row holds: its owner may have failed the one assigned and given back the
-                // retry unstarted (attempt 2 would otherwise run again as attempt 1)
-                Due again = new Due(t.due().task(), row.instance());
-                dispatcher.expect(again);
-                threads.onDispatchThread(() -> {
-                    dispatcher.release(t.due());
-                    dispatcher.dispatchFresh(again);
-                });
-                continue;
-            }
-            if (state == InstanceState.DISPATCHED) {
-                tracked.remove(t.due().instanceId(), t); // taken back and assigned again by someone else
-                continue;
-            }
-            if (!t.untilEnd()) {
-                tracked.remove(t.due().instanceId(), t);
-            } else if (state.isFinal() && tracked.remove(t.due().instanceId(), t)) {
-                threads.onDispatchThread(() -> ended.accept(t.due()));
-            }
-        }
-    }
-
-    private void takeBack(Tracked t, TaskInstance in, Term term) {
-        Fence fence = term.fenceFor(t.due().partitionKey());
-        if (!fence.any()) {
-            return; // its partition is not this term's: its owner follows it
-        }
-        Transition back = fence.takenFrom(
-                writer.change(
-                        in.id(),
-                        InstanceState.DISPATCHED,
-                        InstanceState.SCHEDULED,
-                        in.attempt(),
-                        "taken back: node " + t.owner() + " did not acknowledge within "
-                                + membership.settings().ackTimeout() + "; assigning again"),
-                t.owner(),
-                null);
-        tracked.remove(in.id(), t);
-        if (writer.apply(back)) {
-            reassignedAckTimeout.incrementAndGet();
-            LOG.log(
-                    Level.WARNING,
-                    "Node {0} did not acknowledge instance {1} in time; assigning it again",
-                    t.owner(),
-                    in.id());
-            dispatcher.release(t.due());
-            Due again = new Due(t.due().task(), in, Math.max(1, in.attempt()));
-            dispatcher.expect(again);
-            threads.onDispatchThread(() -> dispatcher.dispatchFresh(again));
         }
     }
 
@@ -869,7 +685,7 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
 
     /** Instances taken back from their node, by reason: {@code ack-timeout} or {@code node-gone}. */
     Map<String, Long> reassigned() {
-        return Map.of("ack-timeout", reassignedAckTimeout.get(), "node-gone", reassignedNodeGone.get());
+        return Map.of("ack-timeout", holders.takenBack(), "node-gone", orphans.adopted());
     }
 
     /** How often this node became leader. */

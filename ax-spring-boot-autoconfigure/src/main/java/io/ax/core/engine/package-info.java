@@ -15,7 +15,7 @@
  *   <li>{@link io.ax.core.engine.insight}: observers, the activity rollup, the store's figures, the application's
  *       listeners;
  *   <li>{@link io.ax.core.engine.ownership}: at which epoch this node decides for a row and how the decision is
- *       fenced (the leader's for every row, or the row's partition's);
+ *       fenced (by the row's partition's epoch);
  *   <li>{@link io.ax.core.engine.scheduling}, {@link io.ax.core.engine.workflows}, {@link
  *       io.ax.core.engine.definitions}: delayed tasks and their prefetch, workflows, runtime definitions, side by
  *       side;
@@ -26,8 +26,9 @@
  * The facade's public settings and extension points reach no room, so every room may use them. The classes still
  * in this package are the roles not moved yet, because the partitioned ownership in docs/partitioned-ownership.md
  * rewrites them: planning ({@code FirePlanner}, {@code Reconciliation}, {@code ClockGuard}, {@code MisfireLog},
- * {@code TriggerGroups}), leading ({@code Leadership}, {@code Takeover}, {@code Recovery}, {@code Retention}),
- * dispatch ({@code Dispatcher}, {@code AssignmentPoller}) and operator actions ({@code Operations}).
+ * {@code TriggerGroups}), owning partitions ({@code Leadership}, {@code Takeover}, {@code RemoteHolders}, {@code
+ * OrphanAdoption}, {@code Recovery}, {@code Retention}), dispatch ({@code Dispatcher}, {@code AssignmentPoller}) and
+ * operator actions ({@code Operations}).
  *
  * <p>A class is given what it uses, never the facade ({@code ArchitectureTest} checks it), and asks the rest of the
  * engine through a small interface of its own where it must call up or across: {@code Prefetcher.Wheel}, {@code
