@@ -605,6 +605,25 @@ abstract class JdbcClusterContract {
             }
         });
         AxEngine node = node("n1", store, FAST, WakeUps.none(), new PoolSettings(8, 1_000), retried, once);
+        ch.qos.logback.classic.Logger log =
+                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(AxEngine.class.getName());
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> captured =
+                new ch.qos.logback.core.read.ListAppender<>();
+        captured.start();
+        log.addAppender(captured);
+        try {
+            takeOverTogether(node, store, writesOfFailures, orphans, captured);
+        } finally {
+            log.detachAppender(captured);
+        }
+    }
+
+    private void takeOverTogether(
+            AxEngine node,
+            FailingStore store,
+            AtomicInteger writesOfFailures,
+            int orphans,
+            ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> captured) {
         node.start();
         for (int i = 0; i < orphans; i++) {
             node.schedule(i % 2 == 0 ? "retried" : "once", Duration.ofHours(1), null);
@@ -631,6 +650,21 @@ abstract class JdbcClusterContract {
         assertThat(writesOfFailures.get())
                 .as("group writes that took the %d attempts over", orphans)
                 .isLessThanOrEqualTo(orphans / 20);
+        List<String> warnings;
+        synchronized (captured) { // the appender adds under its own lock
+            warnings = captured.list.stream()
+                    .filter(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN)
+                    .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                    .toList();
+        }
+        assertThat(warnings)
+                .as("the retries of the lot said in one line, not one each")
+                .noneMatch(w -> w.contains("retrying in"))
+                .filteredOn(w -> w.contains("took over"))
+                .singleElement()
+                .satisfies(w -> assertThat(w)
+                        .contains((orphans / 2) + " attempt(s) left RUNNING by [ghost]")
+                        .contains("{retried=" + (orphans / 2) + "}"));
     }
 
     private long countIn(String table, String condition) {

@@ -34,6 +34,10 @@ import java.lang.reflect.InvocationTargetException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Runs one attempt on a pool thread and decides what follows it: SUCCESS, or FAILED/TIMEOUT and then a retry after
@@ -619,11 +623,33 @@ public final class InstanceRunner {
             next.add(nextAfterFailure(ex, InstanceState.FAILED, null, Fence.NONE));
         }
         GroupWrite second = GroupWrite.of(writer, next);
+        // one line for the retries of the lot, not one each: a dead node may leave thousands (each instance's own
+        // line at DEBUG, its trail in the audit); a retry used up still logs its dead letter, each
+        Map<String, Integer> retriedPerTask = new TreeMap<>();
         for (int i = 0; i < next.size(); i++) {
             if (second.applied(i)) {
                 LostAttempt d = decided.get(i);
-                followFailure(d.ex(), next.get(i).to(), InstanceState.FAILED, d.message(), null, 0, Fence.NONE);
+                InstanceState to = next.get(i).to();
+                followFailure(d.ex(), to, InstanceState.FAILED, d.message(), null, 0, Fence.NONE, Level.DEBUG);
+                if (to == InstanceState.RETRYING) {
+                    retriedPerTask.merge(d.ex().task().name(), 1, Integer::sum);
+                }
             }
+        }
+        if (!retriedPerTask.isEmpty()) {
+            Set<String> from = new TreeSet<>();
+            for (LostAttempt l : lost) {
+                from.add(l.takenFrom() != null ? l.takenFrom() : "no node");
+            }
+            LOG.log(
+                    Level.WARNING,
+                    "Node {0} took over {1} attempt(s) left RUNNING by {2}, which stopped heartbeating while they ran"
+                            + " (crashed, froze or lost the store); each is recorded FAILED and retried after its"
+                            + " back-off. Per task: {3}",
+                    nodeId,
+                    retriedPerTask.values().stream().mapToInt(Integer::intValue).sum(),
+                    from,
+                    retriedPerTask);
         }
         first.rethrow();
         second.rethrow();
@@ -645,7 +671,7 @@ public final class InstanceRunner {
             Fence fence) {
         Transition next = nextAfterFailure(ex, outcome, takenFrom, fence);
         if (writer.apply(next)) {
-            followFailure(ex, next.to(), outcome, message, error, tookNanos, fence);
+            followFailure(ex, next.to(), outcome, message, error, tookNanos, fence, Level.WARNING);
         } // else: decided elsewhere meanwhile
     }
 
@@ -673,7 +699,11 @@ public final class InstanceRunner {
                 fence);
     }
 
-    /** What follows the change {@link #nextAfterFailure} made, once it applied: the retry's timer, or the letter. */
+    /**
+     * What follows the change {@link #nextAfterFailure} made, once it applied: the retry's timer, or the letter.
+     *
+     * @param retryLevel the level of the line that says a retry follows
+     */
     private void followFailure(
             Execution ex,
             InstanceState to,
@@ -681,7 +711,8 @@ public final class InstanceRunner {
             String message,
             Throwable error,
             long tookNanos,
-            Fence fence) {
+            Fence fence,
+            Level retryLevel) {
         if (to == InstanceState.DEAD) {
             dead(ex, message, error, tookNanos);
             return;
@@ -691,7 +722,7 @@ public final class InstanceRunner {
         int next = ex.attempt + 1;
         insight.retried(task);
         LOG.log(
-                Level.WARNING,
+                retryLevel,
                 "Task ''{0}'' instance {1} attempt {2} {3}: {4}; retrying in {5} ms",
                 task.name(),
                 ex.instanceId(),
