@@ -142,7 +142,11 @@ public final class AxAutoConfiguration {
                 .timers(timers)
                 .pools(pools)
                 .defaultPool(poolSettings("default", new AxProperties.Pool(), springVirtual))
-                .shutdownAwait(properties.getShutdown().getAwait())
+                .shutdownAwait(SettingChecks.notNegative(
+                        "ax.shutdown.await",
+                        properties.getShutdown().getAwait(),
+                        "how long a stop waits for running attempts before it interrupts them, 0s for not at all",
+                        "10s"))
                 .rejectionBackoff(SettingChecks.positive(
                         "ax.dispatch.rejection-backoff",
                         properties.getDispatch().getRejectionBackoff(),

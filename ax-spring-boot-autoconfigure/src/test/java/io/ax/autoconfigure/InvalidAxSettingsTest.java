@@ -104,6 +104,12 @@ class InvalidAxSettingsTest {
                         "Set ax.prefetch.max-instances to how many loaded instances the wheel holds at most (the"
                                 + " default is 100000)."),
                 Arguments.of(
+                        new String[] {"ax.shutdown.await=-5s"},
+                        "ax.shutdown",
+                        "ax.shutdown.await must not be negative, was PT-5S",
+                        "Set ax.shutdown.await to how long a stop waits for running attempts before it interrupts them,"
+                                + " 0s for not at all (the default is 10s)."),
+                Arguments.of(
                         new String[] {"ax.clock.pause=-1s"},
                         "ax.clock",
                         "ax.clock.pause must not be negative, was PT-1S",

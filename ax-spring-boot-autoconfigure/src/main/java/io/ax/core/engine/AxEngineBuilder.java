@@ -98,9 +98,13 @@ public final class AxEngineBuilder {
         return this;
     }
 
-    /** How long {@link #stop()} waits for running work before interrupting it. Default 10 s. */
+    /** How long {@link #stop()} waits for running work before interrupting it, zero or more. Default 10 s. */
     public AxEngineBuilder shutdownAwait(Duration shutdownAwait) {
-        this.shutdownAwait = Objects.requireNonNull(shutdownAwait, "shutdownAwait");
+        Objects.requireNonNull(shutdownAwait, "shutdownAwait");
+        if (shutdownAwait.isNegative()) {
+            throw new IllegalArgumentException("shutdownAwait must not be negative, was " + shutdownAwait);
+        }
+        this.shutdownAwait = shutdownAwait;
         return this;
     }
 
