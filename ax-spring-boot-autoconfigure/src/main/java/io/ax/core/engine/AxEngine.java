@@ -203,7 +203,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final AtomicReference<Lifecycle> lifecycle = new AtomicReference<>(Lifecycle.NEW);
     /** Whether each node decides the rows of the partitions it owns, rather than the leader every row. */
     /** Whether attempts can run in a transaction of the store's database (see {@link AttemptTransactions}). */
-    private final boolean transactional;
+    private final TaskChanges taskChanges;
 
     AxEngine(AxEngineBuilder b) {
         this.store = Objects.requireNonNull(b.store, "store");
@@ -215,7 +215,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         this.clock = clusterTime != null ? clusterTime : b.clock;
         this.nodeId = Objects.requireNonNull(b.nodeId, "nodeId");
         this.shutdownAwait = b.shutdownAwait;
-        this.transactional = b.transactions != null;
         this.deadLetterListeners = List.copyOf(b.deadLetterListeners);
         this.pools = new ExecutionPools(b.pools, b.defaultPool);
         this.stores = new StoreRouter(store, new InMemoryInstanceStore(b.memoryRetention));
@@ -281,17 +280,17 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
 
             @Override
             public void add(AxTask task) {
-                register(task);
+                taskChanges.add(task);
             }
 
             @Override
             public void replace(AxTask task, String reason) {
-                replaceTask(task, reason);
+                taskChanges.replace(task, reason);
             }
 
             @Override
             public void remove(String name, String reason) {
-                removeTask(name, reason);
+                taskChanges.remove(name, reason);
             }
 
             @Override
@@ -435,6 +434,16 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                         prefetcher.drained(queued);
                     }
                 });
+        this.taskChanges = new TaskChanges(
+                router,
+                taskRegistry,
+                workflows,
+                stores,
+                clock,
+                fires,
+                terms,
+                b.transactions != null,
+                () -> lifecycle.get() == Lifecycle.STARTED);
         // a series held back behind a group on its way plans no next fire that could wake the dispatch again
         writer.onOutage(() -> onDispatchThread(() -> this.fires.storeAway()));
         Claimer claimer =
@@ -575,44 +584,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
      * @throws AxException when the name is taken
      */
     public void register(AxTask task) {
-        Objects.requireNonNull(task, "task");
-        router.check(task);
-        checkTransactional(task);
-        if (!taskRegistry.add(task)) {
-            throw new AxException("A task named '" + task.name() + "' is already registered");
-        }
-        if (lifecycle.get() == Lifecycle.STARTED) {
-            try {
-                workflows.graph(WorkflowGraph.of(tasks.values()));
-            } catch (RuntimeException e) {
-                taskRegistry.withdraw(task);
-                throw e;
-            }
-            stores.saveTask(task.name(), task.trigger().describe(), clock.instant());
-            List<FirePlanner.Pending> first = new ArrayList<>();
-            fires.planFirst(task, first);
-            fires.scheduleFires(first);
-        }
-    }
-
-    /** A transactional task needs the store's transactions, and its instances in the store. */
-    private void checkTransactional(AxTask task) {
-        if (!task.transactional()) {
-            return;
-        }
-        if (!transactional) {
-            throw new io.ax.core.InvalidTaskException(
-                    task.name(),
-                    "transactional",
-                    "its attempts run in a transaction of AX's database, and this engine has none: it needs a JDBC"
-                            + " store and a transaction manager on the store's DataSource");
-        }
-        if (task.durability() == Durability.MEMORY) {
-            throw new io.ax.core.InvalidTaskException(
-                    task.name(),
-                    "transactional",
-                    "a MEMORY task has no row in the database to commit its success with; make it PERSISTENT");
-        }
+        taskChanges.add(task);
     }
 
     /**
@@ -1117,43 +1089,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     }
 
     /** A task registered at runtime joins this node's tasks; its first fire is planned if this node leads. */
-    /**
-     * A runtime task's new definition replaces the old one on this node. If this node leads, the fire the old one
-     * planned is cancelled and the new one's first fire planned: the change takes effect from its next fire time.
-     */
-    private void replaceTask(AxTask task, String reason) {
-        router.check(task);
-        Map<String, AxTask> next = new java.util.HashMap<>(tasks);
-        next.put(task.name(), task);
-        WorkflowGraph graph = WorkflowGraph.of(next.values());
-        AxTask old = taskRegistry.put(task);
-        workflows.graph(graph);
-        if (lifecycle.get() != Lifecycle.STARTED) {
-            return;
-        }
-        stores.saveTask(task.name(), task.trigger().describe(), clock.instant());
-        if (terms.epochFor(task.name()) > 0) {
-            if (old != null) {
-                fires.cancelPending(old, reason + "; the new definition plans its own fires");
-            }
-            List<FirePlanner.Pending> first = new ArrayList<>();
-            fires.planFirst(task, first);
-            fires.scheduleFires(first);
-        }
-    }
-
-    /** A runtime task leaves this node; if this node leads, its pending fires are cancelled. */
-    private void removeTask(String name, String reason) {
-        AxTask old = taskRegistry.remove(name);
-        if (old == null) {
-            return;
-        }
-        workflows.graph(WorkflowGraph.of(tasks.values()));
-        if (lifecycle.get() == Lifecycle.STARTED && terms.epochFor(name) > 0) {
-            fires.cancelPending(old, reason);
-        }
-    }
-
     // ---- workflows ----------------------------------------------------------------------------------------
 
     /** The workflows among the registered tasks: each one's root, tasks and edges. */
