@@ -10,7 +10,6 @@ import io.ax.core.DeadLetter;
 import io.ax.core.Durability;
 import io.ax.core.IllegalTransitionException;
 import io.ax.core.InstanceDetails;
-import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.Operator;
 import io.ax.core.ScheduleRequest;
@@ -56,7 +55,6 @@ import io.ax.core.engine.work.Claimer;
 import io.ax.core.engine.work.Execution;
 import io.ax.core.engine.work.ExecutionPools;
 import io.ax.core.engine.work.InstanceRunner;
-import io.ax.core.engine.work.RunParams;
 import io.ax.core.engine.workflows.Workflows;
 import io.ax.core.engine.writes.ChangeStamps;
 import io.ax.core.engine.writes.Fence;
@@ -204,6 +202,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     /** Whether each node decides the rows of the partitions it owns, rather than the leader every row. */
     /** Whether attempts can run in a transaction of the store's database (see {@link AttemptTransactions}). */
     private final TaskChanges taskChanges;
+
+    private final TaskActions actions;
 
     AxEngine(AxEngineBuilder b) {
         this.store = Objects.requireNonNull(b.store, "store");
@@ -470,6 +470,18 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         if (look.compareTo(PARTITIONED_ASSIGNMENT_LOOK) < 0) {
             look = PARTITIONED_ASSIGNMENT_LOOK;
         }
+        this.actions = new TaskActions(
+                taskRegistry,
+                router,
+                stores,
+                clock,
+                fires,
+                terms,
+                dispatcher,
+                threads,
+                wakeUps,
+                leadership,
+                () -> lifecycle.get() == Lifecycle.STARTED);
         this.poller = new AssignmentPoller(nodeId, stores, tasks, pools, claimer, look, () -> membership.isCutOff());
         this.prefetcher = new Prefetcher(
                 stores,
@@ -870,40 +882,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
      * @param by who asked; null when nobody in particular (the application itself)
      */
     public String triggerNow(String taskName, Map<String, String> params, Operator by) {
-        Objects.requireNonNull(params, "params");
-        AxTask task = task(taskName).orElseThrow(() -> new UnknownTaskException(taskName));
-        RunParams.apply(task, params, router);
-        if (lifecycle.get() != Lifecycle.STARTED) {
-            throw new AxException("The AX engine is not running; cannot trigger '" + taskName + "'");
-        }
-        Instant now = clock.instant();
-        String reason = (params.isEmpty()
-                        ? "triggered on demand"
-                        : "triggered on demand with parameters " + new java.util.TreeMap<>(params).keySet())
-                + byWhom(by);
-        List<Due> written = fires.write(List.of(new FirePlanner.Pending(
-                task, now, InstanceOrigin.ON_DEMAND, reason, params.isEmpty() ? null : RunParams.encode(params))));
-        Due due = written.get(0);
-        if (terms.epochFor(due.partitionKey()) > 0) {
-            dispatcher.expect(due);
-            onDispatchThread(() -> dispatcher.dispatchFresh(due));
-        } else {
-            wakeUps.signal(List.of(WakeUps.LEADER)); // the leader assigns it
-        }
-        if (by != null) {
-            LOG.log(
-                    Level.INFO,
-                    "Task ''{0}'' triggered by operator {1}: instance {2}",
-                    taskName,
-                    by.describe(),
-                    due.instanceId());
-        }
-        return due.instanceId();
-    }
-
-    /** How an audit reason names who asked: {@code " by operator 'alice' from 10.0.0.7"}, or nothing. */
-    static String byWhom(Operator by) {
-        return by == null ? "" : " by operator " + by.describe();
+        return actions.runNow(taskName, params, by);
     }
 
     @Override
@@ -947,16 +926,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
      * @param by who asked; null when nobody in particular (the application itself)
      */
     public void pause(String taskName, Operator by) {
-        AxTask task = task(taskName).orElseThrow(() -> new UnknownTaskException(taskName));
-        taskRegistry.pause(taskName);
-        Instant now = clock.instant();
-        if (!stores.setPaused(taskName, true, now)) {
-            stores.saveTask(taskName, task.trigger().describe(), now);
-            stores.setPaused(taskName, true, now);
-        }
-        int cancelled =
-                fires.cancelPending(task, "task paused" + byWhom(by) + "; its series goes on when it is resumed");
-        LOG.log(Level.INFO, "Task ''{0}'' paused{1} ({2} pending fire(s) cancelled)", taskName, byWhom(by), cancelled);
+        actions.pause(taskName, by);
     }
 
     /** Resumes a paused task on every node (within a heartbeat): its series goes on from now. */
@@ -972,12 +942,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
      * @param by who asked; null when nobody in particular (the application itself)
      */
     public void resume(String taskName, Operator by) {
-        AxTask task = task(taskName).orElseThrow(() -> new UnknownTaskException(taskName));
-        stores.setPaused(taskName, false, clock.instant());
-        if (taskRegistry.resume(taskName) && lifecycle.get() == Lifecycle.STARTED) {
-            leadership.resumed(task, "resumed" + byWhom(by));
-        }
-        LOG.log(Level.INFO, "Task ''{0}'' resumed{1}", taskName, byWhom(by));
+        actions.resume(taskName, by);
     }
 
     /** Whether a task is paused. */
