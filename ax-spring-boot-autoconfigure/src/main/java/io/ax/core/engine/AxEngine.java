@@ -15,7 +15,6 @@ import io.ax.core.Operator;
 import io.ax.core.ScheduleRequest;
 import io.ax.core.TaskDefinition;
 import io.ax.core.TaskInstance;
-import io.ax.core.Transition;
 import io.ax.core.UnknownInstanceException;
 import io.ax.core.UnknownTaskException;
 import io.ax.core.clock.AxClock;
@@ -52,13 +51,10 @@ import io.ax.core.engine.threads.Due;
 import io.ax.core.engine.threads.EngineThreads;
 import io.ax.core.engine.threads.MemoryTask;
 import io.ax.core.engine.work.Claimer;
-import io.ax.core.engine.work.Execution;
 import io.ax.core.engine.work.ExecutionPools;
 import io.ax.core.engine.work.InstanceRunner;
 import io.ax.core.engine.workflows.Workflows;
 import io.ax.core.engine.writes.ChangeStamps;
-import io.ax.core.engine.writes.Fence;
-import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.engine.writes.StateWriter;
 import io.ax.core.engine.writes.StoreRouter;
 import io.ax.core.store.ActivityStore;
@@ -67,20 +63,17 @@ import io.ax.core.store.InMemoryIdempotency;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceQuery;
 import io.ax.core.store.InstanceStore;
-import io.ax.core.store.OwnedInstance;
 import java.lang.System.Logger.Level;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -204,6 +197,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     private final TaskChanges taskChanges;
 
     private final TaskActions actions;
+    private final Handback handback;
 
     AxEngine(AxEngineBuilder b) {
         this.store = Objects.requireNonNull(b.store, "store");
@@ -446,8 +440,9 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 () -> lifecycle.get() == Lifecycle.STARTED);
         // a series held back behind a group on its way plans no next fire that could wake the dispatch again
         writer.onOutage(() -> onDispatchThread(() -> this.fires.storeAway()));
+        this.handback = new Handback(nodeId, stores, writer, runner, wakeUps);
         Claimer claimer =
-                new Claimer(nodeId, writer, insight, pools, runner::handOff, this::returnUnstarted, terms::fencedOut);
+                new Claimer(nodeId, writer, insight, pools, runner::handOff, handback::unstarted, terms::fencedOut);
         this.dispatcher = new Dispatcher(
                 nodeId,
                 clock,
@@ -695,11 +690,11 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         prefetcher.stop();
         // the steps that talk to the store are bounded: with the database gone, a stop must still end
         bounded("hand the leader lease over", membership::resign); // a standby takes over at once
-        bounded("return its unstarted assignments", this::returnAssignments);
+        bounded("return its unstarted assignments", handback::assignments);
         threads.stop(shutdownAwait);
         // what waits in a pool's queue was acknowledged and never started: another node runs it now, not this one
         // after the shutdown wait (a claim the writer confirms later finds the pools shut and returns its instance)
-        returnUnstarted(pools.stopTaking());
+        handback.unstarted(pools.stopTaking());
         pools.awaitRunning(shutdownAwait.toNanos());
         writer.stop(shutdownAwait.toMillis());
         fireWriter.stop(shutdownAwait.toMillis());
@@ -762,74 +757,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
             }
         }
         return new LocalPartitionLeases(clock, registry);
-    }
-
-    /**
-     * On a stop: instances this node acknowledged (RUNNING) that no thread of it started go back to SCHEDULED, for
-     * the leader to assign to another node. Never waits: the writer applies them before it stops.
-     */
-    void returnUnstarted(List<Execution> unstarted) {
-        runner.notStarted(unstarted);
-        List<Transition> back = new ArrayList<>();
-        for (Execution ex : unstarted) {
-            if (InstanceIds.isMemory(ex.instanceId())) {
-                continue; // it lives in this process only: nothing another node could run
-            }
-            back.add(writer.owned(
-                    ex.instanceId(),
-                    InstanceState.RUNNING,
-                    InstanceState.SCHEDULED,
-                    ex.attempt,
-                    "returned: node " + nodeId + " stops before it started attempt " + ex.attempt,
-                    null,
-                    Fence.NONE));
-        }
-        if (back.isEmpty()) {
-            return;
-        }
-        LOG.log(
-                Level.INFO,
-                "Node {0} stops: {1} instance(s) it had not started go back for another node",
-                nodeId,
-                back.size());
-        List<CompletableFuture<Boolean>> outcomes = writer.submitAllOrFail(back);
-        for (int i = 0; i < back.size(); i++) {
-            Transition t = back.get(i);
-            outcomes.get(i).whenComplete((applied, error) -> {
-                if (error != null) {
-                    LOG.log(
-                            Level.WARNING,
-                            "Instance {0} could not be returned; the leader recovers it once node {1} is gone: {2}",
-                            t.instanceId(),
-                            nodeId,
-                            error.toString());
-                } else {
-                    StateWriter.logMove(t, applied);
-                }
-            });
-        }
-        // the leader looks for them once they are in the store, not at its next sweep
-        CompletableFuture.allOf(outcomes.toArray(CompletableFuture[]::new))
-                .whenComplete((ignored, error) -> wakeUps.signal(List.of(WakeUps.LEADER)));
-    }
-
-    /** On a normal stop: the instances assigned here and not started go back, for the leader to assign again. */
-    private void returnAssignments() {
-        try {
-            List<Transition> back = new ArrayList<>();
-            for (OwnedInstance o : stores.findOwned(EnumSet.of(InstanceState.DISPATCHED), nodeId, 10_000)) {
-                back.add(writer.change(
-                                o.instance().id(),
-                                InstanceState.DISPATCHED,
-                                InstanceState.SCHEDULED,
-                                o.instance().attempt(),
-                                "returned: node " + nodeId + " stops")
-                        .ownedBy(nodeId));
-            }
-            writer.submitAll(back);
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "Node {0} could not return its unstarted assignments: {1}", nodeId, e.toString());
-        }
     }
 
     private static String host() {
