@@ -29,7 +29,7 @@ class AxStartupReportTest {
             assertThat(context.getBean(AxEngine.class).isRunning()).isTrue();
             assertThat(output)
                     .contains("AX engine started on node report-node: store in-memory, 2 task(s) (2 PERSISTENT,"
-                            + " 0 MEMORY), cluster role leader")
+                            + " 0 MEMORY), cluster role leader, owns 256 of 256 partitions now")
                     .contains("Task 'nightly' is declared PERSISTENT, but AX keeps its instances in memory")
                     .contains("Task 'report' is declared PERSISTENT, but AX keeps its instances in memory");
         });

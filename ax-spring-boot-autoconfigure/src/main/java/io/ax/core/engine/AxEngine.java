@@ -667,6 +667,10 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return "AX engine started on node " + nodeId + ": store " + store.describe() + ", " + tasks.size()
                 + " task(s) (" + (tasks.size() - memoryTasks) + " PERSISTENT, " + memoryTasks + " MEMORY)"
                 + ", cluster role " + membership.view().role().name().toLowerCase(java.util.Locale.ROOT)
+                + membership
+                        .partitions()
+                        .map(p -> ", owns " + p.owned().size() + " of " + p.count() + " partitions now")
+                        .orElse("")
                 + (pools.virtualGroups().isEmpty() ? "" : ", virtual threads in pool(s) " + pools.virtualGroups());
     }
 

@@ -111,15 +111,7 @@ final class OrphanAdoption {
             adopted++;
             switch (in.state()) {
                 case DISPATCHED -> {
-                    Transition back = fence.takenFrom(
-                            writer.change(
-                                    in.id(),
-                                    InstanceState.DISPATCHED,
-                                    InstanceState.SCHEDULED,
-                                    in.attempt(),
-                                    "taken back: " + gone + " is gone; assigning again"),
-                            o.owner(),
-                            null);
+                    Transition back = RemoteHolders.takenBack(writer, fence, in, o.owner(), gone + " is gone");
                     if (writer.apply(back)) {
                         taken.incrementAndGet();
                         dispatcher.release(due);

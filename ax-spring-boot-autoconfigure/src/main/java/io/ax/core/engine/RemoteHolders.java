@@ -164,16 +164,8 @@ final class RemoteHolders {
         if (!fence.any()) {
             return; // its partition is not this term's: its owner follows it
         }
-        Transition back = fence.takenFrom(
-                writer.change(
-                        in.id(),
-                        InstanceState.DISPATCHED,
-                        InstanceState.SCHEDULED,
-                        in.attempt(),
-                        "taken back: node " + t.owner() + " did not acknowledge within " + this.ackTimeout
-                                + "; assigning again"),
-                t.owner(),
-                null);
+        Transition back = takenBack(
+                writer, fence, in, t.owner(), "node " + t.owner() + " did not acknowledge within " + this.ackTimeout);
         tracked.remove(in.id(), t);
         if (writer.apply(back)) {
             takenBack.incrementAndGet();
@@ -187,6 +179,22 @@ final class RemoteHolders {
             dispatcher.expect(again);
             threads.onDispatchThread(() -> dispatcher.dispatchFresh(again));
         }
+    }
+
+    /**
+     * The change that takes an instance DISPATCHED to {@code from} back to SCHEDULED, as {@code fence}'s decision and
+     * conditional on {@code from} still holding it, to be assigned again; {@code why} says why it is taken.
+     */
+    static Transition takenBack(StateWriter writer, Fence fence, TaskInstance in, String from, String why) {
+        return fence.takenFrom(
+                writer.change(
+                        in.id(),
+                        InstanceState.DISPATCHED,
+                        InstanceState.SCHEDULED,
+                        in.attempt(),
+                        "taken back: " + why + "; assigning again"),
+                from,
+                null);
     }
 
     /** Instances taken back from a node that did not acknowledge them in time, since this node started. */
