@@ -49,7 +49,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -262,46 +261,6 @@ abstract class JdbcClusterContract {
         followers.get(1).resume("tick");
         await().atMost(Duration.ofSeconds(5))
                 .until(() -> executor.runsOf("tick").size() > runs + 3);
-    }
-
-    /**
-     * Registers node "ghost" and keeps its heartbeat going (every 50 ms) until the returned executor shuts down: the
-     * ring gives it work, but it never acknowledges any.
-     */
-    private ScheduledExecutorService ghost() {
-        JdbcNodeRegistry registry = new JdbcNodeRegistry(dataSource, PREFIX);
-        registry.register(new NodeInfo("ghost", "g1", "nowhere", Instant.now(), Set.of("default"), 10), FAST.lease());
-        ScheduledExecutorService heart = Executors.newSingleThreadScheduledExecutor();
-        heart.scheduleWithFixedDelay(() -> registry.heartbeat("ghost", "g1", 10), 0, 50, TimeUnit.MILLISECONDS);
-        return heart;
-    }
-
-    private static List<ScheduleRequest> jobs(int n) {
-        List<ScheduleRequest> requests = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            requests.add(ScheduleRequest.of("job").after(Duration.ZERO));
-        }
-        return requests;
-    }
-
-    private static boolean within(CountDownLatch latch) {
-        try {
-            return latch.await(BOUND.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    private String owner(String id) {
-        return db.queryForObject("SELECT owner FROM " + PREFIX + "instance WHERE id = ?", String.class, id);
-    }
-
-    /** A move of the ghost's, as its engine would write it: conditional on the ghost owning the instance. */
-    private static boolean ghostMoves(
-            JdbcInstanceStore store, String id, int attempt, InstanceState from, InstanceState to) {
-        return store.transition(
-                new Transition(id, from, to, attempt, "ghost", Instant.now(), "by the ghost").ownedBy("ghost"));
     }
 
     @Test
