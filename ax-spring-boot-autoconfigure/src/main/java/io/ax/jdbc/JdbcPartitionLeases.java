@@ -143,7 +143,9 @@ public final class JdbcPartitionLeases implements PartitionLeases {
                     freeArgs.toArray());
             if (takes.isEmpty()
                     || Arrays.stream(jdbc.batchUpdate(sql.takePartition, takes))
-                            .noneMatch(rows -> rows == java.sql.Statement.SUCCESS_NO_INFO || once(rows))) {
+                                    .filter(JdbcPartitionLeases::applied)
+                                    .count()
+                            == 0) {
                 continue;
             }
             List<Object> readArgs = new ArrayList<>(List.of(node, incarnation));
@@ -174,7 +176,7 @@ public final class JdbcPartitionLeases implements PartitionLeases {
         int[] counts = jdbc.batchUpdate(sql.releasePartition, rows);
         List<Integer> released = new ArrayList<>();
         for (int i = 0; i < counts.length; i++) {
-            if (counts[i] == java.sql.Statement.SUCCESS_NO_INFO || once(counts[i])) {
+            if (applied(counts[i])) {
                 released.add(ids.get(i));
             }
         }
@@ -192,6 +194,11 @@ public final class JdbcPartitionLeases implements PartitionLeases {
         Objects.requireNonNull(node, "node");
         Integer rows = jdbc.queryForObject(sql.holdsPartition, Integer.class, partition, node, epoch);
         return rows != null && rows == 1;
+    }
+
+    /** Whether one statement of a batch on a partition's row changed it; a driver may not say, and then it did. */
+    private static boolean applied(int rows) {
+        return rows == java.sql.Statement.SUCCESS_NO_INFO || once(rows);
     }
 
     /** Whether a statement on one partition's row changed it: 0 rows is a lost race, more is a broken table. */

@@ -429,15 +429,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                     }
                 });
         this.taskChanges = new TaskChanges(
-                router,
-                taskRegistry,
-                workflows,
-                stores,
-                clock,
-                fires,
-                terms,
-                b.transactions != null,
-                () -> lifecycle.get() == Lifecycle.STARTED);
+                router, taskRegistry, workflows, stores, clock, fires, terms, b.transactions != null, this::isRunning);
         // a series held back behind a group on its way plans no next fire that could wake the dispatch again
         writer.onOutage(() -> onDispatchThread(() -> this.fires.storeAway()));
         this.handback = new Handback(nodeId, stores, writer, runner, wakeUps);
@@ -476,7 +468,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 threads,
                 wakeUps,
                 leadership,
-                () -> lifecycle.get() == Lifecycle.STARTED);
+                this::isRunning);
         this.poller = new AssignmentPoller(nodeId, stores, tasks, pools, claimer, look, () -> membership.isCutOff());
         this.prefetcher = new Prefetcher(
                 stores,
