@@ -57,15 +57,12 @@ class SampleApplicationTest {
                 .containsExactly(
                         InstanceState.CREATED,
                         InstanceState.SCHEDULED,
-                        InstanceState.DISPATCHED,
                         InstanceState.RUNNING,
                         InstanceState.FAILED,
                         InstanceState.RETRYING,
-                        InstanceState.DISPATCHED,
                         InstanceState.RUNNING,
                         InstanceState.FAILED,
                         InstanceState.RETRYING,
-                        InstanceState.DISPATCHED,
                         InstanceState.RUNNING,
                         InstanceState.SUCCESS);
     }

@@ -11,18 +11,26 @@ import java.util.Set;
  * every store and the engine consult it, so an instance moves only along these arrows:
  *
  * <pre>
- * CREATED -&gt; SCHEDULED -&gt; DISPATCHED -&gt; RUNNING -&gt; SUCCESS
- *               |             |           |-----&gt; FAILED  --+--&gt; RETRYING -&gt; DISPATCHED ...
- *               |             |           '-----&gt; TIMEOUT --'--(retries used up)--&gt; DEAD
- *               +--&gt; CANCELLED   DISPATCHED -&gt; SCHEDULED (not acknowledged or rejected by a full pool)
- *               |                 RUNNING -&gt; SCHEDULED    (acknowledged, never started: its node stopped first)
+ * CREATED -&gt; SCHEDULED -&gt; RUNNING -&gt; SUCCESS
+ *               |            |-----&gt; FAILED  --+--&gt; RETRYING -&gt; RUNNING ...
+ *               |            '-----&gt; TIMEOUT --'--(retries used up)--&gt; DEAD
+ *               +--&gt; CANCELLED   RUNNING -&gt; SCHEDULED    (claimed, never started: its node stopped first)
  *               '--&gt; SKIPPED     (previous instance still running, concurrent = false, or task paused)
  *
  * CREATED -&gt; SKIPPED  (a workflow step whose upstream failed in its run: recorded, never scheduled)
  *
  * Operator arrows:  RETRYING -&gt; CANCELLED (cancelled while waiting for its next attempt)
  *                   DEAD -&gt; RETRYING      (a dead letter replayed: a new cycle of attempts, same instance)
+ *
+ * Earlier versions' two-step claim, still followed in rows they left:
+ *                   SCHEDULED, RETRYING -&gt; DISPATCHED -&gt; RUNNING
+ *                   DISPATCHED -&gt; SCHEDULED (not acknowledged, or given back at a stop)
  * </pre>
+ *
+ * <p>An attempt starts with one conditional write, SCHEDULED (or RETRYING) -&gt; RUNNING, by the owner of the
+ * instance's partition, before its handler runs: a node that loses that write does not run it. DISPATCHED is the
+ * state in which an earlier version left an instance assigned to a node and not yet acknowledged; this version
+ * writes it no more, and claims, gives back or takes over the rows it finds in it.
  *
  * <p>The final states ({@link #isFinal}) are those the engine never leaves on its own; DEAD is left only by an
  * operator's replay.
@@ -35,11 +43,13 @@ public enum InstanceState {
     CREATED,
     /** Waiting for its scheduled time. */
     SCHEDULED,
-    /** Handed to an execution pool; not yet started. */
+    /**
+     * Assigned to a node that has not acknowledged it yet: written by earlier versions only (see the class's
+     * comment); this version still claims, gives back or takes over such rows.
+     */
     DISPATCHED,
     /**
-     * Acknowledged by its node, which runs it: executing on a worker thread, or waiting in its pool's queue for
-     * one. An instance its node never started when it stopped goes back to SCHEDULED, for another node.
+     * Claimed by its node, which runs it: executing on a worker thread, or waiting in its pool's queue for one. An instance its node never started when it stopped goes back to SCHEDULED, for another node.
      */
     RUNNING,
     /** Finished successfully. Final. */
@@ -67,12 +77,12 @@ public enum InstanceState {
     private static Map<InstanceState, Set<InstanceState>> table() {
         Map<InstanceState, Set<InstanceState>> t = new EnumMap<>(InstanceState.class);
         t.put(CREATED, EnumSet.of(SCHEDULED, SKIPPED));
-        t.put(SCHEDULED, EnumSet.of(DISPATCHED, CANCELLED, SKIPPED));
+        t.put(SCHEDULED, EnumSet.of(RUNNING, DISPATCHED, CANCELLED, SKIPPED));
         t.put(DISPATCHED, EnumSet.of(RUNNING, SCHEDULED));
         t.put(RUNNING, EnumSet.of(SUCCESS, FAILED, TIMEOUT, SCHEDULED));
         t.put(FAILED, EnumSet.of(RETRYING, DEAD));
         t.put(TIMEOUT, EnumSet.of(RETRYING, DEAD));
-        t.put(RETRYING, EnumSet.of(DISPATCHED, CANCELLED));
+        t.put(RETRYING, EnumSet.of(RUNNING, DISPATCHED, CANCELLED));
         t.put(DEAD, EnumSet.of(RETRYING));
         for (InstanceState s : values()) {
             t.putIfAbsent(s, EnumSet.noneOf(InstanceState.class));

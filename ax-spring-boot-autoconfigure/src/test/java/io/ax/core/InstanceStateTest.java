@@ -13,12 +13,12 @@ class InstanceStateTest {
     @Test
     void theTableHoldsExactlyTheArrowsOfTheDesign() {
         assertThat(CREATED.successors()).containsExactlyInAnyOrder(SCHEDULED, SKIPPED);
-        assertThat(SCHEDULED.successors()).containsExactlyInAnyOrder(DISPATCHED, CANCELLED, SKIPPED);
+        assertThat(SCHEDULED.successors()).containsExactlyInAnyOrder(RUNNING, DISPATCHED, CANCELLED, SKIPPED);
         assertThat(DISPATCHED.successors()).containsExactlyInAnyOrder(RUNNING, SCHEDULED);
         assertThat(RUNNING.successors()).containsExactlyInAnyOrder(SUCCESS, FAILED, TIMEOUT, SCHEDULED);
         assertThat(FAILED.successors()).containsExactlyInAnyOrder(RETRYING, DEAD);
         assertThat(TIMEOUT.successors()).containsExactlyInAnyOrder(RETRYING, DEAD);
-        assertThat(RETRYING.successors()).containsExactlyInAnyOrder(DISPATCHED, CANCELLED);
+        assertThat(RETRYING.successors()).containsExactlyInAnyOrder(RUNNING, DISPATCHED, CANCELLED);
         assertThat(DEAD.successors()).containsExactlyInAnyOrder(RETRYING);
     }
 

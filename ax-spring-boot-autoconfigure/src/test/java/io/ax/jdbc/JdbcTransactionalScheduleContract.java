@@ -216,11 +216,7 @@ abstract class JdbcTransactionalScheduleContract {
         assertThat(engine.find(id).orElseThrow().auditTrail())
                 .extracting(AuditEntry::to)
                 .containsExactly(
-                        InstanceState.CREATED,
-                        InstanceState.SCHEDULED,
-                        InstanceState.DISPATCHED,
-                        InstanceState.RUNNING,
-                        InstanceState.SUCCESS);
+                        InstanceState.CREATED, InstanceState.SCHEDULED, InstanceState.RUNNING, InstanceState.SUCCESS);
     }
 
     // ---- cancel and reschedule ------------------------------------------------------------------------------

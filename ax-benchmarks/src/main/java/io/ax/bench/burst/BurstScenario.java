@@ -103,7 +103,7 @@ public final class BurstScenario implements Scenario {
                 + " connections. Like the peers it writes the burst before it starts (SCHEDULED instances of one"
                 + " concurrent task, due in the past; the \"inserting\" row); its start-up recovery finds them due;"
                 + " its time runs from start until every instance is SUCCESS in the database (checked every 20 ms)."
-                + " Each instance leaves 5 audit rows (CREATED, SCHEDULED, DISPATCHED, RUNNING, SUCCESS).");
+                + " Each instance leaves 4 audit rows (CREATED, SCHEDULED, RUNNING, SUCCESS).");
         t.note("AX (MEMORY): the in-memory store; AX has no one-shot \"run at\" API yet (it comes with AxScheduler),"
                 + " so this burst is one on-demand task (concurrent=true) called with triggerNow() in a loop: the"
                 + " triggering is inside its measured time, from the first triggerNow() to the last SUCCESS.");

@@ -76,9 +76,9 @@ final class ClusterNotes {
                 + " RUNNING audit rows per node, db-scheduler the executions its handlers counted (ideal: 100 / N).");
         t.note(
                 "Acknowledgement (AX): per attempt, the RUNNING audit row's at_us minus that of the DISPATCHED row before"
-                        + " it. The owner writes both changes in one group: the DISPATCHED row carries the time its dispatch"
-                        + " round began, the RUNNING row the time its claim was made, so this is no hop between nodes but how"
-                        + " long an instance waited within its owner's dispatch round. db-scheduler has no such step.");
+                        + " it. Versions that wrote both changes (in one group, on the owner) measured how long an instance"
+                        + " waited within its owner's dispatch round; since the owner claims in one write (SCHEDULED ->"
+                        + " RUNNING) there is no DISPATCHED row, and no such step to measure. db-scheduler has none either.");
         if (failover != null) {
             t.note(String.format(
                     Locale.ROOT,

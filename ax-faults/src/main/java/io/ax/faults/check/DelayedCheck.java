@@ -50,7 +50,7 @@ final class DelayedCheck implements Check {
                                 + " on " + first.node() + ": " + Times.millis(in.scheduledUs() - first.startUs())
                                 + " before its time by the database's clock (tolerance "
                                 + Times.millis(tolerance) + "); "
-                                + EarlyFireCheck.dispatcher(h.trail(in.id())),
+                                + EarlyFireCheck.claimedBy(h.trail(in.id())),
                         first.startUs()));
             }
             if (cancelledAt >= 0) {

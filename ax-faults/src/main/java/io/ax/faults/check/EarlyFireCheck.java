@@ -39,20 +39,20 @@ final class EarlyFireCheck implements Check {
                                 + Times.of(first.startUs()) + " on " + first.node() + ", "
                                 + Times.millis(in.scheduledUs() - first.startUs())
                                 + " early by the database's clock (tolerance " + Times.millis(tolerance) + "); "
-                                + dispatcher(h.trail(in.id())),
+                                + claimedBy(h.trail(in.id())),
                         first.startUs()));
             }
         }
         return out;
     }
 
-    /** Which leader decided it: the node that wrote its dispatch. */
-    static String dispatcher(List<History.Step> trail) {
+    /** Which node decided it: the node that wrote its claim (or, in an earlier version's trail, its dispatch). */
+    static String claimedBy(List<History.Step> trail) {
         for (History.Step s : trail) {
-            if ("DISPATCHED".equals(s.to())) {
-                return "dispatched by " + s.node() + " at " + Times.of(s.atUs());
+            if ("RUNNING".equals(s.to()) || "DISPATCHED".equals(s.to())) {
+                return "claimed by " + s.node() + " at " + Times.of(s.atUs());
             }
         }
-        return "never dispatched";
+        return "never claimed";
     }
 }

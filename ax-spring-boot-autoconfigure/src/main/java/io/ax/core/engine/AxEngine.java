@@ -409,8 +409,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                     }
 
                     @Override
-                    public boolean assigning() {
-                        return dispatcher.assigning();
+                    public boolean claimGroupInFlight() {
+                        return dispatcher.claimGroupInFlight();
                     }
 
                     @Override

@@ -31,8 +31,8 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
 /**
- * The start of each attempt: moves the due instances this node decides to DISPATCHED and claims them (RUNNING) in
- * the same group of writes, keeping non-overlapping tasks from overlapping across the cluster: a fire that finds the
+ * The start of each attempt: claims the due instances of the partitions this node owns (SCHEDULED -&gt; RUNNING, one
+ * conditional write each, fenced by the partition's epoch, many in one group of writes), keeping non-overlapping tasks from overlapping across the cluster: a fire that finds the
  * task's previous instance in flight is SKIPPED (a catch-up waits for it instead). When that previous instance runs
  * on another node (its partition moved here while it ran there), its end may simply not have reached this node yet:
  * the fire waits for news of it (see {@link #awaitEnd}) rather than being skipped on a guess, and so does a fire that
@@ -55,7 +55,7 @@ final class Dispatcher {
         /** How late a fire may start before it is a misfire. */
         Duration misfireThreshold();
 
-        /** An assignment group was settled: fires held back behind it may be planned. */
+        /** A claim group was settled: fires held back behind it may be planned. */
         void groupSettled();
 
         /** A fire ended without running (SKIPPED): its series goes on. */
@@ -83,7 +83,7 @@ final class Dispatcher {
     private final Object marking = new Object();
     /** Task name -> catch-up instances waiting for the in-flight one of a non-overlapping task to end. */
     private final Map<String, Queue<Due>> waiting = new ConcurrentHashMap<>();
-    /** Instances handed to dispatch outside the wheel and not yet written DISPATCHED; see {@link #expect}. */
+    /** Instances handed to dispatch outside the wheel and not yet claimed; see {@link #expect}. */
     private final Set<String> pipeline = ConcurrentHashMap.newKeySet();
     /**
      * How long an instance holds its task's slot before a fire that finds it there asks the store whether it ended:
@@ -94,11 +94,11 @@ final class Dispatcher {
     /** Slot holder -> since when (monotonic nanos) it holds its task's slot. */
     private final Map<String, Long> heldSince = new ConcurrentHashMap<>();
 
-    /** Assignment groups the dispatch hands to the writer before the first is settled (see {@link #assigning}). */
+    /** Claim groups the dispatch hands to the writer before the first is settled (see {@link #claimGroupInFlight}). */
     private static final int GROUPS_AHEAD = 1;
-    /** Assignment groups handed to the writer and not settled yet; touched on the dispatch thread only. */
+    /** Claim groups handed to the writer and not settled yet; touched on the dispatch thread only. */
     private int groupsInFlight;
-    /** Holders of a task's slot whose end the store is being asked about (see {@link #assign}). */
+    /** Holders of a task's slot whose end the store is being asked about (see {@link #claimAll}). */
     private final Set<String> checking = ConcurrentHashMap.newKeySet();
     /**
      * Task name -> the fire of a non-overlapping series that waits for news of its previous instance's end on
@@ -157,13 +157,11 @@ final class Dispatcher {
     }
 
     /**
-     * The assignment of what fell due: instances move to DISPATCHED, each assigned to the live node the ring picks,
-     * as one group of writes, each decision fenced by the epoch this node decides its row at ({@link
-     * DecisionTerms}). Those assigned here are claimed (DISPATCHED -&gt; RUNNING) in the same group and handed to
-     * their pool as soon as the store confirms; the others are tracked until their owner acknowledges them. A fire of
-     * a non-overlapping task that finds the previous instance in flight is SKIPPED (a catch-up waits for it
-     * instead). What this node does not decide for is not dispatched: it stays SCHEDULED in the store for the node
-     * that decides it. Never waits for the store: the outcomes are settled when they come.
+     * The claim of what fell due: instances move SCHEDULED -&gt; RUNNING to this node as one group of writes, each
+     * fenced by the epoch this node owns its partition at ({@link DecisionTerms}), each handed to its pool as soon as
+     * the store confirms it. A fire of a non-overlapping task that finds the previous instance in flight is SKIPPED
+     * (a catch-up waits for it instead). What this node does not own is not claimed: it stays SCHEDULED in the store
+     * for its partition's owner. Never waits for the store: the outcomes are settled when they come.
      *
      * @return the instances left in the store, for the caller's bookkeeping
      */
@@ -195,16 +193,16 @@ final class Dispatcher {
             }
         }
         if (!mine.isEmpty()) {
-            assign(mine, epochs);
+            claimAll(mine, epochs);
         }
         return left;
     }
 
     /**
-     * On the dispatch thread: whether as many assignment groups are on their way to the store as the dispatch lets
+     * On the dispatch thread: whether as many claim groups are on their way to the store as the dispatch lets
      * run ahead of it ({@link #GROUPS_AHEAD}): what falls due meanwhile is gathered into the next group.
      */
-    boolean assigning() {
+    boolean claimGroupInFlight() {
         return groupsInFlight >= GROUPS_AHEAD;
     }
 
@@ -216,7 +214,7 @@ final class Dispatcher {
         pipeline.add(due.instanceId());
     }
 
-    /** Whether an instance is on its way to dispatch, or its assignment on its way to the store. */
+    /** Whether an instance is on its way to dispatch, or its claim on its way to the store. */
     boolean expects(String instanceId) {
         return pipeline.contains(instanceId);
     }
@@ -227,19 +225,16 @@ final class Dispatcher {
         return since == null || clock.nanoTime() - since > age.toNanos();
     }
 
-    /**
-     * One decision of an assignment group, settled when the store's outcome is in; an assignment's claim is at
-     * {@code claimAt} in the group (-1 for a decision that assigns nothing).
-     */
-    private record Decision(Due due, Transition transition, int claimAt) {
+    /** One decision of a claim group (a claim, or a fire that does not run), settled when the store's outcome is in. */
+    private record Decision(Due due, Transition transition) {
 
-        boolean assigns() {
-            return transition.to() == InstanceState.DISPATCHED;
+        boolean claims() {
+            return transition.to() == InstanceState.RUNNING;
         }
     }
 
     /** @param epochs the epoch each due instance is decided at, by index; 0 for a MEMORY instance */
-    private void assign(List<Due> dues, long[] epochs) {
+    private void claimAll(List<Due> dues, long[] epochs) {
         List<Decision> decisions = new ArrayList<>(dues.size());
         List<Transition> ordered = new ArrayList<>(dues.size() * 2);
         List<Due> full = new ArrayList<>();
@@ -299,26 +294,21 @@ final class Dispatcher {
                     full.add(due);
                     continue;
                 }
-                Transition assignment = terms.fence(epoch)
+                // one write claims it, and the first instances of a large group start while the last are written
+                Transition claim = terms.fence(epoch)
                         .assignedTo(
                                 new Transition(
                                         due.instanceId(),
                                         InstanceState.SCHEDULED,
-                                        InstanceState.DISPATCHED,
+                                        InstanceState.RUNNING,
                                         due.attempt(),
                                         nodeId,
                                         now,
-                                        "assigned to node " + nodeId + (epoch > 0 ? " (epoch " + epoch + ")" : ""),
+                                        "claimed by node " + nodeId + (epoch > 0 ? " (epoch " + epoch + ")" : ""),
                                         due.scheduledTime()),
                                 nodeId);
-                ordered.add(assignment);
-                // its acknowledgement goes right after its assignment, in the same group: one round trip assigns
-                // and claims it (one update each where the store can), and the first instances of a large group
-                // start while the last are still written
-                int claimAt = ordered.size();
                 claimer.claiming(due.instanceId()); // the poll must not claim it meanwhile
-                ordered.add(claimer.acknowledgement(due, due.attempt()));
-                decisions.add(new Decision(due, assignment, claimAt));
+                decide(decisions, ordered, due, claim);
             } else if (previous.equals(due.instanceId())) {
                 pipeline.remove(due.instanceId());
                 LOG.log(Level.DEBUG, "Instance {0} is already in flight; its second fire is dropped", previous);
@@ -355,19 +345,20 @@ final class Dispatcher {
         // group is settled on the dispatch thread once every outcome is in
         Set<String> started = ConcurrentHashMap.newKeySet();
         List<CompletableFuture<?>> gates = new ArrayList<>(outcomes);
-        for (Decision d : decisions) {
-            if (d.claimAt() >= 0) {
-                Transition claim = ordered.get(d.claimAt());
-                // the settling waits for this stage, not the bare outcome: it must see whether the instance started.
-                // A claim that won proves its assignment applied (it needs the row DISPATCHED to this node), whatever
-                // a retry after a broken commit made of the assignment's own outcome
-                gates.set(d.claimAt(), outcomes.get(d.claimAt()).handle((won, error) -> {
+        for (int k = 0; k < decisions.size(); k++) {
+            Decision d = decisions.get(k);
+            if (d.claims()) {
+                // the settling waits for this stage, not the bare outcome: it must see whether the instance started
+                gates.set(k, outcomes.get(k).handle((won, error) -> {
                     if (error == null && won) {
                         started.add(d.due().instanceId());
                         StateWriter.logMove(d.transition(), true);
-                        StateWriter.logMove(claim, true);
                         claimer.run(new Claimer.Claim(
-                                d.due(), d.due().attempt(), null, now, DecisionTerms.epochOf(d.transition())));
+                                d.due(),
+                                d.due().attempt(),
+                                d.transition(),
+                                now,
+                                DecisionTerms.epochOf(d.transition())));
                         // settled once the runner holds it: a takeover reading the row RUNNING here finds it held
                         claimer.settled(d.due().instanceId());
                     }
@@ -448,10 +439,10 @@ final class Dispatcher {
 
     private void decide(List<Decision> decisions, List<Transition> ordered, Due due, Transition t) {
         ordered.add(t);
-        decisions.add(new Decision(due, t, -1));
+        decisions.add(new Decision(due, t));
     }
 
-    /** On the dispatch thread: what the store made of an assignment group. */
+    /** On the dispatch thread: what the store made of a claim group. */
     private void settle(List<Decision> decisions, List<CompletableFuture<Boolean>> outcomes, Set<String> started) {
         try {
             settleGroup(decisions, outcomes, started);
@@ -463,11 +454,10 @@ final class Dispatcher {
 
     private void settleGroup(List<Decision> decisions, List<CompletableFuture<Boolean>> outcomes, Set<String> started) {
         List<FencedOutException> fenced = new ArrayList<>(0);
-        int at = 0;
-        for (Decision d : decisions) {
+        for (int k = 0; k < decisions.size(); k++) {
+            Decision d = decisions.get(k);
             Due due = d.due();
-            CompletableFuture<Boolean> outcome = outcomes.get(at);
-            at += d.claimAt() >= 0 ? 2 : 1;
+            CompletableFuture<Boolean> outcome = outcomes.get(k);
             pipeline.remove(due.instanceId());
             if (started.contains(due.instanceId())) {
                 continue; // claimed and running
@@ -481,12 +471,12 @@ final class Dispatcher {
                         Level.WARNING,
                         "Instance {0} could not be {1}; it stays SCHEDULED for the next sweep: {2}",
                         due.instanceId(),
-                        d.assigns() ? "assigned" : "skipped",
+                        d.claims() ? "claimed" : "skipped",
                         error.toString());
             } else {
                 StateWriter.logMove(d.transition(), applied);
             }
-            if (!d.assigns()) {
+            if (!d.claims()) {
                 if (applied && d.transition().to() == InstanceState.SKIPPED) {
                     skipped(due, d.transition());
                 }
@@ -494,8 +484,7 @@ final class Dispatcher {
             }
             claimer.settled(due.instanceId());
             pools.unreserve(due.task().group());
-            // assigned and not claimed (the claim failed or lost): the poll claims it later, the slot stays taken;
-            // not assigned: the slot is free again, unless another owner's assignment went first
+            // not claimed: the slot is free again, unless another owner's claim went first
             if (!applied) {
                 releaseUnlessAssignedElsewhere(due, error);
             }
@@ -504,11 +493,11 @@ final class Dispatcher {
     }
 
     /**
-     * An assignment of {@code due} was not applied: the instance was no longer SCHEDULED at its due time. A user may
-     * have cancelled or rescheduled it; or a deposed leader's assignment, fenced when its statement began, committed
-     * first (this node's takeover read the instance SCHEDULED, and the row lock then made this write wait for that
-     * one). In that last case it runs on the node the other leader chose, so a non-overlapping task's slot stays
-     * with it, and this node follows it to its end as one of its own assignments; otherwise the slot is free again.
+     * A claim of {@code due} was not applied: the instance was no longer SCHEDULED at its due time. A user may have
+     * cancelled or rescheduled it; or a deposed owner's claim, fenced when its statement began, committed first (this
+     * node's take of the partition read the instance SCHEDULED, and the row lock then made this write wait for that
+     * one). In that last case it runs on the deposed owner, so a non-overlapping task's slot stays with it, and this
+     * node follows it to its end; otherwise the slot is free again.
      */
     private void releaseUnlessAssignedElsewhere(Due due, Throwable error) {
         if (error != null || !due.instanceId().equals(inFlight.get(due.task().name()))) {
@@ -524,7 +513,7 @@ final class Dispatcher {
             if (!row.owner().equals(nodeId)) {
                 leadership.assigned(new Due(due.task(), row.instance()), row.owner());
             }
-            // an earlier leader's assignment, or this node's own whose write was in doubt after a cut
+            // an earlier owner's claim, or this node's own whose write was in doubt after a cut
             LOG.log(
                     Level.DEBUG,
                     "Instance {0} of task ''{1}'' was found in flight on node {2}; the task''s next instance waits"
@@ -592,16 +581,15 @@ final class Dispatcher {
 
     /**
      * The next attempt of an instance this node takes over from a node that is gone ({@code takenFrom}, null for an
-     * instance no node owned), as {@code fence}'s decision: {@code from} -&gt; DISPATCHED -&gt; RUNNING in one group,
-     * then its pool; its fencing token carries that fence's epoch. A full pool retries after the back-off.
+     * instance no node owned), as {@code fence}'s decision: {@code from} -&gt; RUNNING in one write, then its
+     * pool; its fencing token carries that fence's epoch. A full pool retries after the back-off.
      */
     void dispatch(Due due, InstanceState from, int attempt, String takenFrom, Fence fence) {
         dispatch(due, from, attempt, takenFrom, fence, fence.epoch());
     }
 
     /**
-     * The next attempt of an instance this node owns: {@code from} -&gt; DISPATCHED -&gt; RUNNING in one group, then
-     * its pool. Its fencing token carries {@code epoch}, the epoch of the instance's last assignment or takeover.
+     * The next attempt of an instance this node owns: {@code from} -&gt; RUNNING in one write, then its pool. Its fencing token carries {@code epoch}, the epoch of the instance's last assignment or takeover.
      */
     void dispatch(Due due, InstanceState from, int attempt, long epoch) {
         dispatch(due, from, attempt, null, Fence.NONE, epoch);
@@ -620,15 +608,15 @@ final class Dispatcher {
             threads.after(rejectionBackoff, () -> dispatch(due, from, attempt, takenFrom, fence, epoch));
             return;
         }
-        Transition toDispatched = writer.owned(
+        Transition claim = writer.owned(
                 due.instanceId(),
                 from,
-                InstanceState.DISPATCHED,
+                InstanceState.RUNNING,
                 attempt,
                 "attempt " + attempt + " on node " + nodeId,
                 takenFrom,
                 fence);
-        claimer.claimAndRun(List.of(new Claimer.Claim(due, attempt, toDispatched, null, epoch)));
+        claimer.claimAndRun(List.of(new Claimer.Claim(due, attempt, claim, null, epoch)));
     }
 
     /** Whether a fire of the task waits for its previous instance's end (for tests). */
@@ -664,7 +652,7 @@ final class Dispatcher {
 
     /**
      * On the dispatch thread: a task was resumed; its MEMORY executions that fell due meanwhile are dispatched now
-     * (the leader sweeps in the PERSISTENT ones, which waited in the store).
+     * (the owner's sweep takes in the PERSISTENT ones, which waited in the store).
      */
     void resume(String taskName) {
         List<Due> dues = held.remove(taskName);

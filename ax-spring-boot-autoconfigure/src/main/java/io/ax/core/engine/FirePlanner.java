@@ -64,8 +64,8 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
         /** Whether a catch-up of the task waits for its previous instance to end (see the dispatcher's). */
         boolean catchUpWaits(String taskName);
 
-        /** Whether the dispatch still has an assignment group on its way (what falls due then waits for it). */
-        boolean assigning();
+        /** Whether the dispatch still has a claim group on its way (what falls due then waits for it). */
+        boolean claimGroupInFlight();
 
         /** Dispatches fires that fell due; the instances left in the store. */
         Set<String> dispatchFresh(List<Due> dues);
@@ -518,7 +518,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
         if (ready.isEmpty()) {
             return;
         }
-        if (downstream.assigning() && !writer.isFailing()) {
+        if (downstream.claimGroupInFlight() && !writer.isFailing()) {
             return;
         }
         List<Due> dues = List.copyOf(ready);
@@ -545,7 +545,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
         planAhead(next);
     }
 
-    /** On the dispatch thread: an assignment group was settled; what fell due meanwhile goes now. */
+    /** On the dispatch thread: a claim group was settled; what fell due meanwhile goes now. */
     @Override
     public void groupSettled() {
         drainReady();

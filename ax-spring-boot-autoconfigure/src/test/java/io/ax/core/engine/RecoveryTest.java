@@ -111,7 +111,7 @@ class RecoveryTest {
     void aTaskWhoseNextFireWasNeverWrittenGoesOnFromItsLastFire() {
         AxTask task = hourly("report", MisfirePolicy.FIRE_ONCE);
         String fired = pendingFire(task, now.minus(Duration.ofMinutes(30)));
-        walk(fired, InstanceState.DISPATCHED, InstanceState.RUNNING, InstanceState.SUCCESS);
+        walk(fired, InstanceState.RUNNING, InstanceState.SUCCESS);
         start(task);
         assertThat(store.findTask("report").orElseThrow().nextFireTime())
                 .isEqualTo(now.minus(Duration.ofMinutes(30)).plus(Duration.ofHours(1)));
@@ -137,16 +137,15 @@ class RecoveryTest {
     void anInstanceThatWasRunningOnADeadNodeFailsAndIsRetried() {
         AxTask task = onDemand("job", new RetryPolicy(2, Backoff.FIXED, Duration.ofMillis(10), Duration.ofMillis(10)));
         String id = instance(task, now.minusSeconds(10));
-        walk(id, InstanceState.DISPATCHED, InstanceState.RUNNING);
+        walk(id, InstanceState.RUNNING);
         start(task);
         await().atMost(BOUND).until(() -> state(id) == InstanceState.SUCCESS);
         assertThat(store.auditTrail(id))
                 .extracting(AuditEntry::to)
-                .containsSubsequence(
+                .endsWith(
                         InstanceState.RUNNING,
                         InstanceState.FAILED,
                         InstanceState.RETRYING,
-                        InstanceState.DISPATCHED,
                         InstanceState.RUNNING,
                         InstanceState.SUCCESS);
         assertThat(executor.runsOf("job"))
@@ -159,7 +158,7 @@ class RecoveryTest {
     void anInstanceThatWasRunningOnADeadNodeWithoutRetriesDies() {
         AxTask task = onDemand("job", RetryPolicy.none());
         String id = instance(task, now.minusSeconds(10));
-        walk(id, InstanceState.DISPATCHED, InstanceState.RUNNING);
+        walk(id, InstanceState.RUNNING);
         start(task);
         await().atMost(BOUND).until(() -> state(id) == InstanceState.DEAD);
         assertThat(store.deadLetters(0, 10))
@@ -175,17 +174,12 @@ class RecoveryTest {
         // the node recorded the failed attempt and died before it wrote the retry: nothing else would move it on
         AxTask task = onDemand("job", new RetryPolicy(2, Backoff.FIXED, Duration.ofMillis(10), Duration.ofMillis(10)));
         String id = instance(task, now.minusSeconds(10));
-        walk(id, InstanceState.DISPATCHED, InstanceState.RUNNING, InstanceState.FAILED);
+        walk(id, InstanceState.RUNNING, InstanceState.FAILED);
         start(task);
         await().atMost(BOUND).until(() -> state(id) == InstanceState.SUCCESS);
         assertThat(store.auditTrail(id))
                 .extracting(AuditEntry::to)
-                .containsSubsequence(
-                        InstanceState.FAILED,
-                        InstanceState.RETRYING,
-                        InstanceState.DISPATCHED,
-                        InstanceState.RUNNING,
-                        InstanceState.SUCCESS);
+                .endsWith(InstanceState.FAILED, InstanceState.RETRYING, InstanceState.RUNNING, InstanceState.SUCCESS);
         assertThat(executor.runsOf("job"))
                 .singleElement()
                 .extracting(AxContext::attempt)
@@ -196,7 +190,7 @@ class RecoveryTest {
     void anInstanceLeftTimedOutByADeadNodeWithItsRetriesUsedUpDies() {
         AxTask task = onDemand("job", RetryPolicy.none());
         String id = instance(task, now.minusSeconds(10));
-        walk(id, InstanceState.DISPATCHED, InstanceState.RUNNING, InstanceState.TIMEOUT);
+        walk(id, InstanceState.RUNNING, InstanceState.TIMEOUT);
         start(task);
         await().atMost(BOUND).until(() -> state(id) == InstanceState.DEAD);
         assertThat(store.deadLetters(0, 10))
@@ -209,7 +203,7 @@ class RecoveryTest {
     void aRetryingInstanceIsDispatchedAfterTheRestOfItsBackoff() {
         AxTask task = onDemand("job", new RetryPolicy(3, Backoff.FIXED, Duration.ofMillis(50), Duration.ofMillis(50)));
         String id = instance(task, now.minusSeconds(10));
-        walk(id, InstanceState.DISPATCHED, InstanceState.RUNNING, InstanceState.FAILED, InstanceState.RETRYING);
+        walk(id, InstanceState.RUNNING, InstanceState.FAILED, InstanceState.RETRYING);
         start(task);
         await().atMost(BOUND).until(() -> state(id) == InstanceState.SUCCESS);
         assertThat(executor.runsOf("job"))
@@ -261,8 +255,8 @@ class RecoveryTest {
         InstanceState from = InstanceState.SCHEDULED;
         int attempt = 0;
         for (InstanceState to : path) {
-            if (to == InstanceState.DISPATCHED) {
-                attempt++;
+            if (to == InstanceState.DISPATCHED || (to == InstanceState.RUNNING && from != InstanceState.DISPATCHED)) {
+                attempt++; // a claim, in this version's one write or an earlier version's two
             }
             assertThat(store.transition(
                             new Transition(id, from, to, attempt, DEAD_NODE, now.minusSeconds(5), "seeded")))

@@ -237,8 +237,7 @@ class RetentionTest {
                         null),
                 "");
         InstanceState from = InstanceState.CREATED;
-        for (InstanceState to : List.of(
-                InstanceState.SCHEDULED, InstanceState.DISPATCHED, InstanceState.RUNNING, InstanceState.SUCCESS)) {
+        for (InstanceState to : List.of(InstanceState.SCHEDULED, InstanceState.RUNNING, InstanceState.SUCCESS)) {
             store.transition(new Transition(id, from, to, 1, "earlier-node", at, ""));
             from = to;
         }

@@ -162,11 +162,7 @@ public abstract class AxSchedulerContract {
         assertThat(details.auditTrail())
                 .extracting(AuditEntry::to)
                 .containsExactly(
-                        InstanceState.CREATED,
-                        InstanceState.SCHEDULED,
-                        InstanceState.DISPATCHED,
-                        InstanceState.RUNNING,
-                        InstanceState.SUCCESS);
+                        InstanceState.CREATED, InstanceState.SCHEDULED, InstanceState.RUNNING, InstanceState.SUCCESS);
     }
 
     @Test
@@ -378,11 +374,7 @@ public abstract class AxSchedulerContract {
         assertThat(engine.find(id).orElseThrow().auditTrail())
                 .extracting(AuditEntry::to)
                 .containsExactly(
-                        InstanceState.CREATED,
-                        InstanceState.SCHEDULED,
-                        InstanceState.DISPATCHED,
-                        InstanceState.RUNNING,
-                        InstanceState.SUCCESS);
+                        InstanceState.CREATED, InstanceState.SCHEDULED, InstanceState.RUNNING, InstanceState.SUCCESS);
     }
 
     @Test

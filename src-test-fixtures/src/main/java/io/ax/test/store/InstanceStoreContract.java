@@ -112,7 +112,7 @@ public abstract class InstanceStoreContract extends PartitionFenceContract {
         assertThatThrownBy(() -> move("x", InstanceState.SUCCESS, InstanceState.RUNNING))
                 .isInstanceOf(IllegalTransitionException.class)
                 .hasMessageContaining("SUCCESS -> RUNNING");
-        assertThatThrownBy(() -> move("x", InstanceState.SCHEDULED, InstanceState.RUNNING))
+        assertThatThrownBy(() -> move("x", InstanceState.SCHEDULED, InstanceState.SUCCESS))
                 .isInstanceOf(IllegalTransitionException.class);
     }
 

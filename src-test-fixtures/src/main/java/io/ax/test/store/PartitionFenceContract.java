@@ -56,8 +56,8 @@ abstract class PartitionFenceContract extends PartitionContract {
         store.schedule(List.of(new NewFire(i, "")));
 
         assertThat(store.transition(claim(i).fencedByPartition(epochs[3]))).isTrue();
-        assertThat(state(i.id())).isEqualTo(InstanceState.DISPATCHED);
-        assertThat(trail(i.id())).endsWith(InstanceState.DISPATCHED);
+        assertThat(state(i.id())).isEqualTo(InstanceState.RUNNING);
+        assertThat(trail(i.id())).endsWith(InstanceState.SCHEDULED, InstanceState.RUNNING);
         assertThat(epochOf(i)).as("the epoch it was decided at").isEqualTo(epochs[3]);
     }
 
@@ -70,7 +70,7 @@ abstract class PartitionFenceContract extends PartitionContract {
                 .isTrue();
 
         assertThat(store.transition(claim(i).fencedByPartition(epochs[3]))).isFalse();
-        assertThat(store.transition(move("unknown", InstanceState.SCHEDULED, InstanceState.DISPATCHED)
+        assertThat(store.transition(move("unknown", InstanceState.SCHEDULED, InstanceState.RUNNING)
                         .fencedByPartition(epochs[3])))
                 .as("an unknown instance")
                 .isFalse();
@@ -124,11 +124,11 @@ abstract class PartitionFenceContract extends PartitionContract {
         assertThat(epochOf(a)).isZero();
         assertThat(epochOf(b)).isEqualTo(leader.epoch());
         assertFencedOut(
-                () -> store.transition(move(a.id(), InstanceState.DISPATCHED, InstanceState.RUNNING)
+                () -> store.transition(move(a.id(), InstanceState.RUNNING, InstanceState.SUCCESS)
                         .assignedTo("n1", leader.epoch() + 1)),
                 FencedOutException.LEADER,
                 leader.epoch() + 1);
-        assertThat(state(a.id())).isEqualTo(InstanceState.DISPATCHED);
+        assertThat(state(a.id())).isEqualTo(InstanceState.RUNNING);
     }
 
     // ---- a group of changes --------------------------------------------------------------------------------------
@@ -144,15 +144,15 @@ abstract class PartitionFenceContract extends PartitionContract {
         List<Transition> claims = new ArrayList<>(fencedClaims(group));
         claims.add(claim(unfenced));
         // the same instance twice: the second change follows on from the first, fenced by the same partition
-        claims.add(move(group.get(1).id(), InstanceState.DISPATCHED, InstanceState.RUNNING)
+        claims.add(move(group.get(1).id(), InstanceState.RUNNING, InstanceState.SUCCESS)
                 .fencedByPartition(epochs[1]));
 
         assertThat(store.transitionAll(claims))
                 .as("the cancelled one lost")
                 .containsExactly(true, true, true, true, true, false, true, true, true, true);
-        assertThat(state(group.get(1).id())).isEqualTo(InstanceState.RUNNING);
-        assertThat(state(group.get(7).id())).isEqualTo(InstanceState.DISPATCHED);
-        assertThat(state(unfenced.id())).isEqualTo(InstanceState.DISPATCHED);
+        assertThat(state(group.get(1).id())).isEqualTo(InstanceState.SUCCESS);
+        assertThat(state(group.get(7).id())).isEqualTo(InstanceState.RUNNING);
+        assertThat(state(unfenced.id())).isEqualTo(InstanceState.RUNNING);
         assertThat(epochOf(group.get(1))).isEqualTo(epochs[1]);
         assertThat(epochOf(group.get(7))).isEqualTo(epochs[7]);
         assertThat(epochOf(unfenced)).as("decided at no epoch").isZero();
@@ -205,7 +205,7 @@ abstract class PartitionFenceContract extends PartitionContract {
         }
 
         assertThat(store.transitionAll(claims)).containsOnly(true).hasSize(COUNT);
-        assertThat(group).allSatisfy(i -> assertThat(state(i.id())).isEqualTo(InstanceState.DISPATCHED));
+        assertThat(group).allSatisfy(i -> assertThat(state(i.id())).isEqualTo(InstanceState.RUNNING));
     }
 
     // ---- a group of new fires ------------------------------------------------------------------------------------
@@ -315,7 +315,7 @@ abstract class PartitionFenceContract extends PartitionContract {
                 .containsOnly(true)
                 .hasSize(elsewhere.size());
         assertThat(store.findAll(ids(elsewhere)))
-                .allSatisfy(o -> assertThat(o.instance().state()).isEqualTo(InstanceState.DISPATCHED));
+                .allSatisfy(o -> assertThat(o.instance().state()).isEqualTo(InstanceState.RUNNING));
     }
 
     // ---- helpers -------------------------------------------------------------------------------------------------
@@ -376,8 +376,9 @@ abstract class PartitionFenceContract extends PartitionContract {
         assertThat(store.schedule(fires)).containsOnly(true);
     }
 
+    /** The claim an owner writes at the fire time: SCHEDULED -&gt; RUNNING in one write. */
     private static Transition claim(TaskInstance i) {
-        return move(i.id(), InstanceState.SCHEDULED, InstanceState.DISPATCHED);
+        return move(i.id(), InstanceState.SCHEDULED, InstanceState.RUNNING);
     }
 
     /** Each instance's claim, fenced by n1's epoch of its partition. */

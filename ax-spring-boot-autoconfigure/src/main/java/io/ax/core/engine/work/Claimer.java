@@ -16,9 +16,9 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 
 /**
- * The acknowledgement: an instance assigned to this node starts only after this node has moved it DISPATCHED -&gt;
- * RUNNING with a conditional write ({@code owner = this node}) that the store confirmed. One group of writes
- * claims many instances; those this node lost (taken back, cancelled, claimed by a restarted incarnation) do not
+ * The claim: an attempt starts only after this node has moved its instance to RUNNING with one conditional write
+ * that the store confirmed (fenced by its partition's epoch, or {@code owner = this node}). One group of writes
+ * claims many instances; those this node lost (taken over, cancelled, claimed by a restarted incarnation) do not
  * run. Every claim comes with a place already reserved in its pool, so a claimed instance always finds room.
  */
 public final class Claimer {
@@ -28,12 +28,12 @@ public final class Claimer {
     /**
      * An instance to claim, with its place reserved.
      *
-     * @param before a change that must apply first, in the same group (a retry's RETRYING -&gt; DISPATCHED), or
-     *     null
-     * @param assignedAt when the leader assigned it, for the acknowledgement latency; null when not an assignment
-     * @param epoch the leader epoch its assignment (or takeover) carried, for the attempt's fencing token
+     * @param write the write that claims it (a retry's RETRYING -&gt; RUNNING), or null for the acknowledgement of
+     *     an instance an earlier version left DISPATCHED to this node
+     * @param assignedAt when it was decided, for the claim's latency; null when not measured
+     * @param epoch the epoch its claim (or takeover) carried, for the attempt's fencing token
      */
-    public record Claim(Due due, int attempt, Transition before, Instant assignedAt, long epoch) {}
+    public record Claim(Due due, int attempt, Transition write, Instant assignedAt, long epoch) {}
 
     private final String nodeId;
     private final StateWriter writer;
@@ -43,7 +43,7 @@ public final class Claimer {
     private final java.util.function.Function<Execution, Runnable> handOff;
     /** Gives back to the store what a pool refused (it shut down: the engine stops). */
     private final Consumer<List<Execution>> returnUnstarted;
-    /** A claim refused as a deposed leader's takeover: the current leader handles the instance. */
+    /** A claim refused by its fence (this node no longer owns the partition): the current owner handles it. */
     private final Consumer<FencedOutException> fencedOut;
     /** Instances this node is claiming right now, by either path: the other path leaves them alone. */
     private final java.util.Set<String> claiming = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -65,7 +65,7 @@ public final class Claimer {
         this.fencedOut = fencedOut;
     }
 
-    /** Marks an instance as being claimed here (its assignment and claim are on their way to the store). */
+    /** Marks an instance as being claimed here (its claim is on its way to the store). */
     public void claiming(String instanceId) {
         claiming.add(instanceId);
     }
@@ -80,7 +80,10 @@ public final class Claimer {
         return claiming.contains(instanceId);
     }
 
-    /** The acknowledgement of an instance assigned to this node: DISPATCHED -&gt; RUNNING, if it still owns it. */
+    /**
+     * The acknowledgement of an instance an earlier version left DISPATCHED to this node: DISPATCHED -&gt; RUNNING,
+     * if it still owns it.
+     */
     public Transition acknowledgement(Due due, int attempt) {
         return writer.change(
                         due.instanceId(),
@@ -99,33 +102,23 @@ public final class Claimer {
         if (claims.isEmpty()) {
             return;
         }
-        List<Transition> transitions = new ArrayList<>(claims.size() * 2);
+        List<Transition> transitions = new ArrayList<>(claims.size());
         for (Claim c : claims) {
             claiming.add(c.due().instanceId());
-            if (c.before() != null) {
-                transitions.add(c.before());
-            }
-            transitions.add(acknowledgement(c.due(), c.attempt()));
+            transitions.add(c.write() != null ? c.write() : acknowledgement(c.due(), c.attempt()));
         }
         List<CompletableFuture<Boolean>> outcomes = writer.submitAllOrFail(transitions);
-        int k = 0;
-        for (Claim c : claims) {
-            CompletableFuture<Boolean> before =
-                    c.before() == null ? CompletableFuture.completedFuture(true) : outcomes.get(k++);
+        for (int k = 0; k < claims.size(); k++) {
+            Claim c = claims.get(k);
             Transition claim = transitions.get(k);
-            outcomes.get(k++).whenComplete((won, error) -> settle(c, claim, before, won, error));
+            outcomes.get(k).whenComplete((won, failed) -> settle(c, claim, won, failed));
         }
     }
 
-    private void settle(Claim c, Transition claim, CompletableFuture<Boolean> before, Boolean won, Throwable error) {
+    private void settle(Claim c, Transition claim, Boolean won, Throwable failed) {
         boolean ok = false;
-        // a claim that won proves the change before it applied (it needs the row DISPATCHED to this node), whatever
-        // a retry after a broken commit made of that change's own outcome
-        Throwable failed = error != null
-                ? error
-                : won ? null : before.isCompletedExceptionally() ? StateWriter.failure(before) : null;
         if (failed instanceof FencedOutException e) {
-            fencedOut.accept(e); // a takeover by a deposed leader: the current leader handles it
+            fencedOut.accept(e); // refused by the fence: this node no longer owns the partition
         } else if (failed != null) {
             LOG.log(
                     Level.WARNING,
@@ -138,8 +131,8 @@ public final class Claimer {
         }
         if (!ok) {
             claiming.remove(c.due().instanceId());
-            // the instance is elsewhere (taken back, claimed by this node's other path, ended): its task's slot
-            // is not this claim's to free; the leader frees it when it learns of the end
+            // the instance is elsewhere (taken over, claimed by this node's other path, ended): its task's slot
+            // is not this claim's to free; it is freed when the end is heard of
             pools.unreserve(c.due().task().group());
             insight.released(c.due());
             return;
