@@ -5,6 +5,7 @@ import static com.tngtech.archunit.core.domain.JavaModifier.PUBLIC;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noFields;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -68,18 +69,31 @@ class ArchitectureTest {
 
     /**
      * A class of the engine is given what it uses, never the facade (which applications and the Spring side hold,
-     * rightly): the facade only builds its parts and delegates to them.
+     * rightly): the facade only has its parts built and delegates to them.
      */
     @Test
-    void noClassOfTheEngineButTheFacadeHoldsIt() {
-        fields().that()
+    void noClassOfTheEngineHoldsTheFacade() {
+        noFields()
+                .that()
                 .areDeclaredInClassesThat()
                 .resideInAPackage("io.ax.core..")
-                .and()
+                .should()
                 .haveRawType(AxEngine.class)
+                .check(AX);
+    }
+
+    /**
+     * The wiring of the parts is held by the facade, by the start and stop and by the wiring's own adapters (the
+     * small interfaces it implements for a part), and handed to no part: a part that held it could reach every other
+     * part through it.
+     */
+    @Test
+    void onlyTheFacadeAndItsStartAndStopHoldTheWiring() {
+        fields().that()
+                .haveRawType("io.ax.core.engine.EngineParts")
                 .should()
                 .beDeclaredInClassesThat()
-                .haveNameMatching("io\\.ax\\.core\\.engine\\.AxEngine(\\$.*)?")
+                .haveNameMatching("io\\.ax\\.core\\.engine\\.(AxEngine|EngineLifecycle|EngineParts\\$\\d+)")
                 .check(AX);
     }
 
