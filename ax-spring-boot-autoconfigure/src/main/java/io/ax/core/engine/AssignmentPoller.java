@@ -23,10 +23,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * Finds the instances the leader assigned to this node and claims them (thread {@code ax-claim}): every poll
- * interval it reads this node's DISPATCHED instances, as many as its pools have room for, and hands them to the
- * {@link Claimer}. Instances the leader assigned to itself never wait for this: it claims them as it assigns them.
- * The table is the truth; a wake-up signal would only make the next look come sooner.
+ * Finds the instances left DISPATCHED to this node and claims them (thread {@code ax-claim}): now and then it reads
+ * them, as many as its pools have room for, and hands them to the {@link Claimer}. This version writes no DISPATCHED
+ * row (an owner claims a due instance in one write, SCHEDULED -&gt; RUNNING); such rows are left by an earlier
+ * version, of this node's last run or assigned to it by a node of that version during an upgrade. The look goes
+ * once no supported version writes them.
  */
 final class AssignmentPoller {
 
@@ -46,8 +47,6 @@ final class AssignmentPoller {
 
     private final ScheduledThreadPoolExecutor thread;
     private volatile boolean failing;
-    private final java.util.concurrent.atomic.AtomicBoolean lookPending =
-            new java.util.concurrent.atomic.AtomicBoolean();
 
     AssignmentPoller(
             String nodeId,
@@ -76,21 +75,6 @@ final class AssignmentPoller {
         thread.shutdownNow();
     }
 
-    /** Looks now rather than at the next interval (a wake-up signal arrived); signals meanwhile make one look. */
-    void wakeUp() {
-        if (!lookPending.compareAndSet(false, true)) {
-            return;
-        }
-        try {
-            thread.execute(() -> {
-                lookPending.set(false);
-                look();
-            });
-        } catch (RejectedExecutionException stopped) {
-            lookPending.set(false);
-        }
-    }
-
     /** An instance assigned to this node's last run: claimed on the claim thread, once its pool has room. */
     void claimLater(Due due, int attempt, long epoch) {
         try {
@@ -108,7 +92,7 @@ final class AssignmentPoller {
             for (OwnedInstance o : stores.findOwned(EnumSet.of(InstanceState.DISPATCHED), nodeId, MAX_PER_LOOK)) {
                 TaskInstance in = o.instance();
                 AxTask task = tasks.get(in.taskName());
-                if (task != null && !claimer.isClaiming(in.id())) { // the leader claiming its own: not twice
+                if (task != null && !claimer.isClaiming(in.id())) { // claimed by the other path: not twice
                     found.add(new Pending(new Due(task, in), Math.max(1, in.attempt()), in.updatedAt(), o.epoch()));
                 }
             }

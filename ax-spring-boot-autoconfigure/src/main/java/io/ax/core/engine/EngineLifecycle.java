@@ -75,10 +75,10 @@ final class EngineLifecycle {
         parts.retention.start();
         parts.activity.start();
         parts.poller.start();
+        // work written elsewhere (a run on demand, a delayed task, a handback) wakes the owners of its partitions; no
+        // node is signalled by its id any more, since no node assigns work to another
         parts.wakeUps.listen(signal -> {
-            if (parts.nodeId.equals(signal)) {
-                parts.poller.wakeUp();
-            } else if (WakeUps.LEADER.equals(signal)) {
+            if (WakeUps.LEADER.equals(signal)) {
                 parts.leadership.wakeUp();
             }
         });
