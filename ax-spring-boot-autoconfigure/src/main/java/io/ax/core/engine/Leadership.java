@@ -43,6 +43,10 @@ import java.util.function.Consumer;
  * poll interval (thread {@code ax-leader}, which it owns) it follows the instances it found running or assigned on
  * other live nodes when their partition came here ({@link RemoteHolders}). Every heartbeat it takes over the work of
  * nodes that died ({@link OrphanAdoption}) and reads which tasks are paused.
+ *
+ * <p>Why it is long: it is the one listener of the membership and of the partitions' moves, and orders what a gain,
+ * a loss and a tick set going (the takeover, the sweeps, the reconciliation, the adoption of a dead node's work);
+ * each of those is a part of its own, which it calls.
  */
 final class Leadership implements Membership.Listener, PartitionOwnership.Listener {
 
