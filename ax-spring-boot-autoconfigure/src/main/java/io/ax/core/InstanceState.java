@@ -49,7 +49,8 @@ public enum InstanceState {
      */
     DISPATCHED,
     /**
-     * Claimed by its node, which runs it: executing on a worker thread, or waiting in its pool's queue for one. An instance its node never started when it stopped goes back to SCHEDULED, for another node.
+     * Claimed by its node, which runs it: executing on a worker thread, or waiting in its pool's queue for one. An
+     * instance its node never started when it stopped goes back to SCHEDULED, for another node.
      */
     RUNNING,
     /** Finished successfully. Final. */

@@ -32,11 +32,12 @@ import java.util.function.Predicate;
 
 /**
  * The start of each attempt: claims the due instances of the partitions this node owns (SCHEDULED -&gt; RUNNING, one
- * conditional write each, fenced by the partition's epoch, many in one group of writes), keeping non-overlapping tasks from overlapping across the cluster: a fire that finds the
- * task's previous instance in flight is SKIPPED (a catch-up waits for it instead). When that previous instance runs
- * on another node (its partition moved here while it ran there), its end may simply not have reached this node yet:
- * the fire waits for news of it (see {@link #awaitEnd}) rather than being skipped on a guess, and so does a fire that
- * meets a local instance in the last moments of its end. An instance this node cannot take now (its pool full) stays
+ * conditional write each, fenced by the partition's epoch, many in one group of writes), keeping non-overlapping
+ * tasks from overlapping across the cluster: a fire that finds the task's previous instance in flight is SKIPPED (a
+ * catch-up waits for it instead). When that previous instance runs on another node (its partition moved here while
+ * it ran there), its end may simply not have reached this node yet: the fire waits for news of it (see {@link
+ * #awaitEnd}) rather than being skipped on a guess, and so does a fire that meets a local instance in the last
+ * moments of its end. An instance this node cannot take now (its pool full) stays
  * SCHEDULED and is dispatched again after the rejection back-off.
  *
  * <p>Why it is long: it holds a non-overlapping task's slot across moves of its partition (the slots, the fires
@@ -236,7 +237,7 @@ final class Dispatcher {
     /** @param epochs the epoch each due instance is decided at, by index; 0 for a MEMORY instance */
     private void claimAll(List<Due> dues, long[] epochs) {
         List<Decision> decisions = new ArrayList<>(dues.size());
-        List<Transition> ordered = new ArrayList<>(dues.size() * 2);
+        List<Transition> ordered = new ArrayList<>(dues.size());
         List<Due> full = new ArrayList<>();
         Instant now = writer.stamp(); // the time of the group's changes: see ChangeStamps
         for (int i = 0; i < dues.size(); i++) {
@@ -589,7 +590,8 @@ final class Dispatcher {
     }
 
     /**
-     * The next attempt of an instance this node owns: {@code from} -&gt; RUNNING in one write, then its pool. Its fencing token carries {@code epoch}, the epoch of the instance's last assignment or takeover.
+     * The next attempt of an instance this node owns: {@code from} -&gt; RUNNING in one write, then its pool. Its
+     * fencing token carries {@code epoch}, the epoch of the instance's last claim or takeover.
      */
     void dispatch(Due due, InstanceState from, int attempt, long epoch) {
         dispatch(due, from, attempt, null, Fence.NONE, epoch);

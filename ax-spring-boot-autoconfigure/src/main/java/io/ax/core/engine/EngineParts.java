@@ -80,7 +80,7 @@ final class EngineParts {
 
     /** How old the store's figures (the dead letters) may be before a look at them reads them again. */
     private static final Duration FIGURES_REFRESH = Duration.ofSeconds(1);
-    /** How often a node looks for instances an earlier version left DISPATCHED to it (see the poller's construction). */
+    /** How often a node looks for instances an earlier version left DISPATCHED to it (see the poller's creation). */
     private static final Duration PARTITIONED_ASSIGNMENT_LOOK = Duration.ofSeconds(5);
 
     /** Where the engine is in its life: changed by {@link EngineLifecycle} only, read by the parts. */
