@@ -58,8 +58,8 @@ public interface EngineObserver {
     default void clockJumped(AxClockJumpEvent event) {}
 
     /**
-     * An instance assigned to this node was acknowledged (DISPATCHED -&gt; RUNNING) by it, {@code latency} after the
-     * leader assigned it (wall clocks of the two nodes).
+     * This node's claim of an attempt (its write to RUNNING) was confirmed by the store, {@code latency} after the
+     * node decided it (the meter {@code ax.cluster.ack.latency}).
      */
     default void acknowledged(AxTask task, Duration latency) {}
 
