@@ -334,7 +334,6 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return parts.runtimeTasks.list();
     }
 
-    /** A task registered at runtime joins this node's tasks; its first fire is planned if this node leads. */
     // ---- workflows ----------------------------------------------------------------------------------------
 
     /** The workflows among the registered tasks: each one's root, tasks and edges. */

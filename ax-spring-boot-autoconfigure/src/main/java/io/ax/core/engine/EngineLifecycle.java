@@ -107,6 +107,7 @@ final class EngineLifecycle {
                         ? ""
                         : ", virtual threads in pool(s) " + parts.pools.virtualGroups());
     }
+
     /** See {@link AxEngine#stop()}. */
     void stop() {
         if (parts.lifecycle.getAndSet(EngineParts.Lifecycle.STOPPED) != EngineParts.Lifecycle.STARTED) {
