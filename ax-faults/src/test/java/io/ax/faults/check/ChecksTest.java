@@ -121,13 +121,33 @@ class ChecksTest {
         Histories h = new Histories().series("i1", "task", 10);
         h.step("i1", null, "CREATED", "n1", 0, 9)
                 .step("i1", "CREATED", "SCHEDULED", "n1", 0, 9)
-                .step("i1", "SCHEDULED", "RUNNING", "n1", 1, 10)
-                .step("i1", "RUNNING", "SUCCESS", "n1", 1, 11);
+                .step("i1", "SCHEDULED", "SUCCESS", "n1", 1, 10);
 
         List<Violation> found = new TrailCheck().check(h.evidence());
 
         assertEquals(1, found.size(), found::toString);
         assertTrue(found.get(0).message().contains("no arrow"), found::toString);
+    }
+
+    @Test
+    void aClaimInOneWriteAndAnEarlierVersionsTwoAreBothPathsOfTheStateMachine() {
+        Histories h = new Histories().series("i1", "task", 10).series("i2", "task", 20);
+        h.step("i1", null, "CREATED", "n1", 0, 9)
+                .step("i1", "CREATED", "SCHEDULED", "n1", 0, 9)
+                .step("i1", "SCHEDULED", "RUNNING", "n1", 1, 10)
+                .step("i1", "RUNNING", "FAILED", "n1", 1, 11)
+                .step("i1", "FAILED", "RETRYING", "n1", 1, 11)
+                .step("i1", "RETRYING", "RUNNING", "n1", 2, 12)
+                .step("i1", "RUNNING", "SUCCESS", "n1", 2, 13)
+                .step("i2", null, "CREATED", "n1", 0, 19)
+                .step("i2", "CREATED", "SCHEDULED", "n1", 0, 19)
+                .step("i2", "SCHEDULED", "DISPATCHED", "n1", 1, 20)
+                .step("i2", "DISPATCHED", "RUNNING", "n2", 1, 20)
+                .step("i2", "RUNNING", "SUCCESS", "n2", 1, 21);
+
+        List<Violation> found = new TrailCheck().check(h.evidence());
+
+        assertTrue(found.isEmpty(), found::toString);
     }
 
     @Test
