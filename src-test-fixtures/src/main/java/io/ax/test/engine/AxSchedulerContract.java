@@ -455,11 +455,14 @@ public abstract class AxSchedulerContract {
                 .until(() -> store.findByTask("ticker", 1_000).size() == rows);
         assertThat(executor.runsOf("ticker")).hasSize(runs);
         // the pending fire, and the one due at the moment of the pause if there was one (handed to dispatch, which
-        // finds the task paused and cancels it there): at most two, each audited with the pause
+        // finds the task paused and cancels it there): at most two, each audited with the pause. None when the pause
+        // lands between a fire's claim and the planning of its successor: the dispatch thread plans it after handing
+        // the claim to the writer, and a run (and the pause this case makes after it) can come first on a busy
+        // machine; a paused series then plans nothing, and its resume goes on from then
         assertThat(store.findByTask("ticker", 1_000))
                 .noneMatch(i -> i.state() == InstanceState.SKIPPED)
                 .filteredOn(i -> i.state() == InstanceState.CANCELLED)
-                .hasSizeBetween(1, 2)
+                .hasSizeLessThanOrEqualTo(2)
                 .allSatisfy(i -> assertThat(store.auditTrail(i.id()))
                         .last()
                         .satisfies(e -> assertThat(e.reason()).contains("paused")));
