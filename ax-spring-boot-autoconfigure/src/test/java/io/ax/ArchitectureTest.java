@@ -150,8 +150,26 @@ class ArchitectureTest {
     }
 
     /**
+     * Dependencies run one way: a room knows only the rooms below it (the order of {@link #ROOMS}), never one above
+     * it, so that an upward call is a small interface owned by the lower room (as {@code Dispatcher.Holders}, which
+     * ownership implements for the work).
+     */
+    @Test
+    void eachRoomKnowsOnlyTheRoomsBelowIt() {
+        for (int i = 0; i < ROOMS.length - 1; i++) {
+            noClasses()
+                    .that()
+                    .resideInAPackage(ROOMS[i])
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAnyPackage(Arrays.copyOfRange(ROOMS, i + 1, ROOMS.length))
+                    .check(AX);
+        }
+    }
+
+    /**
      * Delayed tasks, workflows and runtime definitions sit side by side: none of them calls another. They stand on
-     * the threads, the writes and the terms of ownership (a workflow's sweep is one round of a term).
+     * the threads, the writes and the terms of decisions (a workflow's sweep is one round of a term).
      */
     @Test
     void schedulingWorkflowsAndDefinitionsKnowNoneOfEachOther() {
@@ -166,7 +184,7 @@ class ArchitectureTest {
                             room,
                             "io.ax.core.engine.threads..",
                             "io.ax.core.engine.writes..",
-                            "io.ax.core.engine.ownership.."))
+                            "io.ax.core.engine.terms.."))
                     .check(AX);
         }
     }
@@ -187,20 +205,21 @@ class ArchitectureTest {
                         "io.ax.core.engine.threads..",
                         "io.ax.core.engine.writes..",
                         "io.ax.core.engine.insight..",
+                        "io.ax.core.engine.terms..",
                         "io.ax.core.engine.workflows.."))
                 .check(AX);
     }
 
-    /** Who decides for a row, and how the decision is fenced: it knows only the threads and the writes below it. */
+    /** At which epoch a decision is taken and how it is fenced: it knows only the threads and the writes below it. */
     @Test
-    void ownershipKnowsOnlyTheThreadsAndTheWrites() {
+    void termsKnowOnlyTheThreadsAndTheWrites() {
         noClasses()
                 .that()
-                .resideInAPackage("io.ax.core.engine.ownership..")
+                .resideInAPackage("io.ax.core.engine.terms..")
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage(without(
-                        "io.ax.core.engine.ownership..", "io.ax.core.engine.threads..", "io.ax.core.engine.writes.."))
+                        "io.ax.core.engine.terms..", "io.ax.core.engine.threads..", "io.ax.core.engine.writes.."))
                 .check(AX);
     }
 
@@ -209,7 +228,7 @@ class ArchitectureTest {
         "io.ax.core.engine.threads..",
         "io.ax.core.engine.writes..",
         "io.ax.core.engine.insight..",
-        "io.ax.core.engine.ownership..",
+        "io.ax.core.engine.terms..",
         "io.ax.core.engine.scheduling..",
         "io.ax.core.engine.workflows..",
         "io.ax.core.engine.definitions..",

@@ -23,8 +23,10 @@ import io.ax.core.engine.definitions.RuntimeTasks;
 import io.ax.core.engine.insight.ActivityRollup;
 import io.ax.core.engine.insight.Listeners;
 import io.ax.core.engine.insight.StoreFigures;
+import io.ax.core.engine.ownership.Leadership;
 import io.ax.core.engine.scheduling.Prefetcher;
 import io.ax.core.engine.threads.EngineThreads;
+import io.ax.core.engine.work.Dispatcher;
 import io.ax.core.engine.work.ExecutionPools;
 import io.ax.core.store.InstanceQuery;
 import io.ax.core.store.InstanceStore;
@@ -57,14 +59,15 @@ import java.util.Optional;
  *       heartbeats, the lease, the deadlines of both; {@code ax-partitions} (the same): the partitions' rounds;
  *       {@code ax-cluster-time} ({@link io.ax.core.clock.ClusterTime}): the offset to the database's clock;
  *   <li>{@code ax-leader1} ({@link Leadership}): the takeover of gained partitions, the remote holders it follows,
- *       its sweeps; {@code ax-claim1} ({@link AssignmentPoller}): this node's look at what an earlier version left
- *       DISPATCHED to it;
+ *       its sweeps; {@code ax-claim1} ({@link io.ax.core.engine.ownership.AssignmentPoller}): this node's look at
+ *       what an earlier version left DISPATCHED to it;
  *   <li>{@code ax-prefetch1} ({@link Prefetcher}): the prefetch window's loads; {@code ax-definitions1} ({@link
- *       RuntimeTasks}): the runtime task definitions; {@code ax-retention-1} ({@link Retention}): the deletion of old
- *       rows; {@code ax-activity-1} ({@link ActivityRollup}): this node's per-minute counts, written for the
- *       charts; {@code ax-figures1} ({@link StoreFigures}): the store's figures for health;
- *   <li>{@code ax-clock} ({@link ClockGuard}): the clock watch that pauses trigger decisions when the clock jumps;
- *       {@code ax-events-1} ({@link Listeners}): the application's listeners;
+ *       RuntimeTasks}): the runtime task definitions; {@code ax-retention-1} ({@link
+ *       io.ax.core.engine.ownership.Retention}): the deletion of old rows; {@code ax-activity-1} ({@link
+ *       ActivityRollup}): this node's per-minute counts, written for the charts; {@code ax-figures1} ({@link
+ *       StoreFigures}): the store's figures for health;
+ *   <li>{@code ax-clock} ({@link io.ax.core.engine.planning.ClockGuard}): the clock watch that pauses trigger
+ *       decisions when the clock jumps; {@code ax-events-1} ({@link Listeners}): the application's listeners;
  *   <li>{@code ax-stop} ({@link EngineLifecycle}, during {@link #stop} only): each bounded step of a stop.
  * </ul>
  *
@@ -93,8 +96,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     /**
      * Registers a task. Before {@link #start()} its first fire is computed at start; after, at once.
      *
-     * @throws io.ax.core.InvalidTaskException when no executor accepts its type, or the executor finds it cannot run (see
-     *     {@link io.ax.core.AxExecutor#check})
+     * @throws io.ax.core.InvalidTaskException when no executor accepts its type, or the executor finds it cannot run
+     *     (see {@link io.ax.core.AxExecutor#check})
      * @throws AxException when the name is taken
      */
     public void register(AxTask task) {
@@ -102,8 +105,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
     }
 
     /**
-     * Starts the wheel, resumes what the store says is unfinished (see {@link Recovery}) and schedules the next
-     * fire of every registered task. Idempotent.
+     * Starts the wheel, resumes what the store says is unfinished (see {@link io.ax.core.engine.ownership.Recovery})
+     * and schedules the next fire of every registered task. Idempotent.
      *
      * @throws io.ax.core.InvalidTaskException when the tasks' dependencies do not make valid workflows (see {@link
      *     WorkflowGraph}); nothing was started
@@ -497,7 +500,10 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return parts.membership.settings();
     }
 
-    /** Instances this node, as leader, took back from their node: by reason ({@code ack-timeout}, {@code node-gone}). */
+    /**
+     * Instances this node, as the owner of their partitions, took back from their node: by reason ({@code
+     * ack-timeout}, {@code node-gone}).
+     */
     public Map<String, Long> reassigned() {
         return parts.leadership.reassigned();
     }
@@ -554,7 +560,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return parts.threads.after(delay, work);
     }
 
-    /** The wheel deadline of a wall-clock time (see {@link ClockGuard#deadlineOf}). */
+    /** The wheel deadline of a wall-clock time (see {@link io.ax.core.engine.planning.ClockGuard#deadlineOf}). */
     long deadlineOf(Instant time) {
         return parts.deadlineOf(time);
     }

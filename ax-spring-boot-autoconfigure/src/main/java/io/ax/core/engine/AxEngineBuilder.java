@@ -10,6 +10,7 @@ import io.ax.core.cluster.ClusterSettings;
 import io.ax.core.cluster.LeaderLease;
 import io.ax.core.cluster.NodeRegistry;
 import io.ax.core.cluster.WakeUps;
+import io.ax.core.engine.planning.Reconciliation;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.wheel.AxTimerFactory;
 import java.time.Duration;

@@ -2,6 +2,7 @@ package io.ax.core.engine;
 
 import io.ax.core.Durability;
 import io.ax.core.cluster.WakeUps;
+import io.ax.core.engine.ownership.Recovery;
 import java.lang.System.Logger.Level;
 
 /**

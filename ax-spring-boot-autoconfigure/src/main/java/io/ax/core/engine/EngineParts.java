@@ -28,14 +28,21 @@ import io.ax.core.engine.insight.ActivityRollup;
 import io.ax.core.engine.insight.Insight;
 import io.ax.core.engine.insight.Listeners;
 import io.ax.core.engine.insight.StoreFigures;
-import io.ax.core.engine.ownership.DecisionTerms;
+import io.ax.core.engine.ownership.AssignmentPoller;
+import io.ax.core.engine.ownership.Handback;
+import io.ax.core.engine.ownership.Leadership;
+import io.ax.core.engine.ownership.Retention;
+import io.ax.core.engine.planning.ClockGuard;
+import io.ax.core.engine.planning.FirePlanner;
 import io.ax.core.engine.scheduling.DelayedTasks;
 import io.ax.core.engine.scheduling.MemoryExecutions;
 import io.ax.core.engine.scheduling.Prefetcher;
+import io.ax.core.engine.terms.DecisionTerms;
 import io.ax.core.engine.threads.Due;
 import io.ax.core.engine.threads.EngineThreads;
 import io.ax.core.engine.threads.MemoryTask;
 import io.ax.core.engine.work.Claimer;
+import io.ax.core.engine.work.Dispatcher;
 import io.ax.core.engine.work.ExecutionPools;
 import io.ax.core.engine.work.InstanceRunner;
 import io.ax.core.engine.workflows.Workflows;
@@ -566,7 +573,7 @@ final class EngineParts {
         return Optional.ofNullable(tasks.get(name));
     }
 
-    /** The wheel deadline of a wall-clock time (see {@link ClockGuard#deadlineOf}). */
+    /** The wheel deadline of a wall-clock time (see {@link io.ax.core.engine.planning.ClockGuard#deadlineOf}). */
     long deadlineOf(Instant time) {
         return clockGuard.deadlineOf(time);
     }

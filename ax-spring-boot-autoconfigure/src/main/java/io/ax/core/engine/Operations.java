@@ -12,6 +12,7 @@ import io.ax.core.UnknownInstanceException;
 import io.ax.core.UnknownTaskException;
 import io.ax.core.engine.scheduling.DelayedTasks;
 import io.ax.core.engine.threads.Due;
+import io.ax.core.engine.work.Dispatcher;
 import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.engine.writes.StateWriter;
 import io.ax.core.store.InstanceStore;

@@ -5,7 +5,8 @@ import io.ax.core.AxTask;
 import io.ax.core.Durability;
 import io.ax.core.clock.AxClock;
 import io.ax.core.engine.definitions.TaskRegistry;
-import io.ax.core.engine.ownership.DecisionTerms;
+import io.ax.core.engine.planning.FirePlanner;
+import io.ax.core.engine.terms.DecisionTerms;
 import io.ax.core.engine.workflows.Workflows;
 import io.ax.core.engine.writes.StoreRouter;
 import java.util.ArrayList;
@@ -109,7 +110,8 @@ final class TaskChanges {
 
     /**
      * A runtime task's new definition replaces the old one on this node. If this node decides its series, the fire the
-     * old one planned is cancelled and the new one's first fire planned: the change takes effect from its next fire time.
+     * old one planned is cancelled and the new one's first fire planned: the change takes effect from its next fire
+     * time.
      */
     void replace(AxTask task, String reason) {
         router.check(task);

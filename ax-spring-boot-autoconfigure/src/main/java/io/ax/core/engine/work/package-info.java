@@ -3,6 +3,11 @@
  * through the writes.
  *
  * <ul>
+ *   <li>{@link io.ax.core.engine.work.Dispatcher}: on {@code ax-dispatch-1}, what becomes of each instance that fell
+ *       due (claimed, skipped, cancelled while paused, held back behind a non-overlapping task's instance in flight),
+ *       the claims of one group handed to the writer together; what it asks of the rooms above it asks through
+ *       {@link io.ax.core.engine.work.Dispatcher.Series} (the planner) and {@link
+ *       io.ax.core.engine.work.Dispatcher.Holders} (the owner);
  *   <li>{@link io.ax.core.engine.work.Claimer}: the claim of due instances for this node (the start written, or
  *       confirmed, before a handler runs) and their hand-off to a pool, on its callers' threads;
  *   <li>{@link io.ax.core.engine.work.ExecutionPools}: one bounded pool per task group, threads {@code
@@ -16,7 +21,8 @@
  *       io.ax.core.engine.work.RunParams} the parameters of a run on demand.
  * </ul>
  *
- * It knows the threads, the writes, insight and workflows (a step's context reads its run), none of the rooms that
- * decide. Internal to the engine: public only so that the facade and the deciding classes can use it, not an API.
+ * It knows the threads, the writes, insight, the terms of a decision and workflows (a step's context reads its run),
+ * none of the rooms that plan or own. Internal to the engine: public only so that the facade and the rooms above
+ * can use it, not an API.
  */
 package io.ax.core.engine.work;

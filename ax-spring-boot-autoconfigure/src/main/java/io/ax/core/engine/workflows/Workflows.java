@@ -12,7 +12,7 @@ import io.ax.core.Transition;
 import io.ax.core.clock.AxClock;
 import io.ax.core.engine.WorkflowGraph;
 import io.ax.core.engine.WorkflowRun;
-import io.ax.core.engine.ownership.Term;
+import io.ax.core.engine.terms.Term;
 import io.ax.core.engine.threads.Due;
 import io.ax.core.engine.threads.EngineLog;
 import io.ax.core.engine.writes.Fence;

@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.work;
 
 import io.ax.core.AxTask;
 import io.ax.core.InstanceOrigin;
@@ -7,14 +7,14 @@ import io.ax.core.Transition;
 import io.ax.core.clock.AxClock;
 import io.ax.core.cluster.FencedOutException;
 import io.ax.core.engine.insight.Insight;
-import io.ax.core.engine.ownership.DecisionTerms;
+import io.ax.core.engine.terms.DecisionTerms;
 import io.ax.core.engine.threads.Due;
+import io.ax.core.engine.threads.EngineLog;
 import io.ax.core.engine.threads.EngineThreads;
-import io.ax.core.engine.work.Claimer;
-import io.ax.core.engine.work.ExecutionPools;
 import io.ax.core.engine.writes.Fence;
 import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.engine.writes.StateWriter;
+import io.ax.core.store.OwnedInstance;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,6 +28,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -43,15 +44,15 @@ import java.util.function.Predicate;
  * <p>Why it is long: it holds a non-overlapping task's slot across moves of its partition (the slots, the fires
  * waiting for an end here or elsewhere, the stale holders).
  */
-final class Dispatcher {
+public final class Dispatcher {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = EngineLog.get();
 
     /**
      * What the dispatch asks of the series it dispatches fires of: how late a fire may start, and what follows when
      * a fire was decided without running.
      */
-    interface Series {
+    public interface Series {
 
         /** How late a fire may start before it is a misfire. */
         Duration misfireThreshold();
@@ -61,6 +62,35 @@ final class Dispatcher {
 
         /** A fire ended without running (SKIPPED): its series goes on. */
         void ended(Due due);
+    }
+
+    /**
+     * What the dispatch asks of this node's ownership about a non-overlapping task's slot held on another node (its
+     * partition came here while the instance ran there). The questions to the store are asked on the ownership's
+     * thread; each answer comes back on the dispatch thread.
+     */
+    public interface Holders {
+
+        /** An instance of this node's partitions runs on another live node: followed until its end is heard of. */
+        void assigned(Due due, String owner);
+
+        /** Whether an instance runs on another node and this node has not heard of its end yet. */
+        boolean runsElsewhere(String instanceId);
+
+        /** How often this node looks at what runs elsewhere. */
+        Duration pollInterval();
+
+        /**
+         * Asks the store whether an instance ended: {@code ifEnded} or {@code otherwise} then runs on the dispatch
+         * thread.
+         */
+        void checkEnded(String instanceId, Runnable ifEnded, Runnable otherwise);
+
+        /**
+         * The row of an instance in flight on any node, or null when it is not in flight; answered on the dispatch
+         * thread.
+         */
+        void findInFlight(String instanceId, Consumer<OwnedInstance> answer);
     }
 
     private final String nodeId;
@@ -118,11 +148,11 @@ final class Dispatcher {
     /** Task name -> due MEMORY executions of a paused task (they live in this process only), until its resume. */
     private final Map<String, List<Due>> held = new ConcurrentHashMap<>();
 
-    private final Leadership leadership;
+    private final Holders holders;
     private final DecisionTerms terms;
     private final Claimer claimer;
 
-    Dispatcher(
+    public Dispatcher(
             String nodeId,
             AxClock clock,
             StateWriter writer,
@@ -130,7 +160,7 @@ final class Dispatcher {
             EngineThreads threads,
             ExecutionPools pools,
             Duration rejectionBackoff,
-            Leadership leadership,
+            Holders holders,
             DecisionTerms terms,
             Claimer claimer,
             Predicate<String> paused,
@@ -145,7 +175,7 @@ final class Dispatcher {
         this.threads = threads;
         this.pools = pools;
         this.rejectionBackoff = rejectionBackoff;
-        this.leadership = leadership;
+        this.holders = holders;
         this.terms = terms;
         this.claimer = claimer;
         this.paused = paused;
@@ -153,7 +183,7 @@ final class Dispatcher {
         this.series = series;
     }
 
-    void dispatchFresh(Due due) {
+    public void dispatchFresh(Due due) {
         dispatchFresh(List.of(due));
     }
 
@@ -166,7 +196,7 @@ final class Dispatcher {
      *
      * @return the instances left in the store, for the caller's bookkeeping
      */
-    Set<String> dispatchFresh(List<Due> dues) {
+    public Set<String> dispatchFresh(List<Due> dues) {
         boolean failing = writer.isFailing();
         List<Due> mine = new ArrayList<>(dues.size());
         long[] epochs = new long[dues.size()];
@@ -203,7 +233,7 @@ final class Dispatcher {
      * On the dispatch thread: whether as many claim groups are on their way to the store as the dispatch lets
      * run ahead of it ({@link #GROUPS_AHEAD}): what falls due meanwhile is gathered into the next group.
      */
-    boolean claimGroupInFlight() {
+    public boolean claimGroupInFlight() {
         return groupsInFlight >= GROUPS_AHEAD;
     }
 
@@ -211,12 +241,12 @@ final class Dispatcher {
      * An instance is on its way to {@link #dispatchFresh} outside the wheel (a run on demand, a retry after a full
      * pool): a sweep that finds it still SCHEDULED leaves it alone meanwhile.
      */
-    void expect(Due due) {
+    public void expect(Due due) {
         pipeline.add(due.instanceId());
     }
 
     /** Whether an instance is on its way to dispatch, or its claim on its way to the store. */
-    boolean expects(String instanceId) {
+    public boolean expects(String instanceId) {
         return pipeline.contains(instanceId);
     }
 
@@ -277,7 +307,7 @@ final class Dispatcher {
                 // asked off this thread, once per holder at a time, and the slot is freed for the next fire when
                 // it says it is over
                 String holder = previous;
-                leadership.checkEnded(
+                holders.checkEnded(
                         holder,
                         () -> {
                             checking.remove(holder);
@@ -322,7 +352,7 @@ final class Dispatcher {
                 if (!inFlight.containsKey(task.name())) {
                     startWaiting(task.name()); // released while we queued
                 }
-            } else if (due.origin() == InstanceOrigin.SERIES && mayAwaitEnd && leadership.runsElsewhere(previous)) {
+            } else if (due.origin() == InstanceOrigin.SERIES && mayAwaitEnd && holders.runsElsewhere(previous)) {
                 awaitEnd(due, previous, decisions, ordered, now, epoch, true);
             } else if (mayAwaitEnd && ending.test(previous)) {
                 // it ended here, and its worker is freeing the slot right now: skipping this fire would be a guess
@@ -415,7 +445,7 @@ final class Dispatcher {
 
     /** Asks the store whether a remote holder ended, for as long as {@code waiter} waits for it. */
     private void askEnded(String taskName, String holder, Due waiter, Duration again) {
-        leadership.checkEnded(
+        holders.checkEnded(
                 holder,
                 () -> {
                     heldSince.remove(holder);
@@ -425,8 +455,8 @@ final class Dispatcher {
                 },
                 () -> {
                     if (awaitingEnd.get(taskName) == waiter) {
-                        Duration longest = leadership.pollInterval().compareTo(LAST_ASK_AGAIN) < 0
-                                ? leadership.pollInterval()
+                        Duration longest = holders.pollInterval().compareTo(LAST_ASK_AGAIN) < 0
+                                ? holders.pollInterval()
                                 : LAST_ASK_AGAIN;
                         Duration next = again.multipliedBy(2).compareTo(longest) > 0 ? longest : again.multipliedBy(2);
                         threads.after(again, () -> {
@@ -505,14 +535,14 @@ final class Dispatcher {
             release(due); // a failed write left it SCHEDULED; and a slot it does not hold needs no read
             return;
         }
-        leadership.findInFlight(due.instanceId(), row -> {
+        holders.findInFlight(due.instanceId(), row -> {
             if (row == null || terms.epochFor(due.partitionKey()) == 0) { // not in flight, or not decided here now
                 release(due);
                 return;
             }
             insight.released(due);
             if (!row.owner().equals(nodeId)) {
-                leadership.assigned(new Due(due.task(), row.instance()), row.owner());
+                holders.assigned(new Due(due.task(), row.instance()), row.owner());
             }
             // an earlier owner's claim, or this node's own whose write was in doubt after a cut
             LOG.log(
@@ -585,7 +615,7 @@ final class Dispatcher {
      * instance no node owned), as {@code fence}'s decision: {@code from} -&gt; RUNNING in one write, then its
      * pool; its fencing token carries that fence's epoch. A full pool retries after the back-off.
      */
-    void dispatch(Due due, InstanceState from, int attempt, String takenFrom, Fence fence) {
+    public void dispatch(Due due, InstanceState from, int attempt, String takenFrom, Fence fence) {
         dispatch(due, from, attempt, takenFrom, fence, fence.epoch());
     }
 
@@ -593,7 +623,7 @@ final class Dispatcher {
      * The next attempt of an instance this node owns: {@code from} -&gt; RUNNING in one write, then its pool. Its
      * fencing token carries {@code epoch}, the epoch of the instance's last claim or takeover.
      */
-    void dispatch(Due due, InstanceState from, int attempt, long epoch) {
+    public void dispatch(Due due, InstanceState from, int attempt, long epoch) {
         dispatch(due, from, attempt, null, Fence.NONE, epoch);
     }
 
@@ -622,12 +652,12 @@ final class Dispatcher {
     }
 
     /** Whether a fire of the task waits for its previous instance's end (for tests). */
-    boolean awaitsEnd(String taskName) {
+    public boolean awaitsEnd(String taskName) {
         return awaitingEnd.containsKey(taskName);
     }
 
     /** The instance reached a final state: let the next fire of a non-overlapping task start. */
-    void release(Due due) {
+    public void release(Due due) {
         insight.released(due);
         heldSince.remove(due.instanceId());
         if (inFlight.remove(due.task().name(), due.instanceId())) {
@@ -656,7 +686,7 @@ final class Dispatcher {
      * On the dispatch thread: a task was resumed; its MEMORY executions that fell due meanwhile are dispatched now
      * (the owner's sweep takes in the PERSISTENT ones, which waited in the store).
      */
-    void resume(String taskName) {
+    public void resume(String taskName) {
         List<Due> dues = held.remove(taskName);
         if (dues != null) {
             dispatchFresh(dues);
@@ -668,7 +698,7 @@ final class Dispatcher {
      * no second catch-up, only its next fire (FIRE_ONCE means one for the fires missed together, not one per late
      * fire).
      */
-    boolean catchUpWaits(String taskName) {
+    public boolean catchUpWaits(String taskName) {
         Queue<Due> queue = waiting.get(taskName);
         return queue != null && !queue.isEmpty();
     }
@@ -678,7 +708,7 @@ final class Dispatcher {
      * slots it held for them and the fires waiting for those slots go; the new owner reads the store. MEMORY
      * executions waiting for a paused task stay: they live in this process only, and run at the resume.
      */
-    void forget(Predicate<String> lost) {
+    public void forget(Predicate<String> lost) {
         // it runs after whatever the dispatch thread had to do: the partition may be this node's again by now, its
         // takeover having marked the slots of its attempts in flight (from ax-leader). Those stay: the lock keeps a
         // marking from falling between the test and the removal
@@ -710,7 +740,7 @@ final class Dispatcher {
     }
 
     /** Marks an instance recovered in flight, so that a non-overlapping task does not start another meanwhile. */
-    void markInFlight(Due due) {
+    public void markInFlight(Due due) {
         if (!due.task().concurrent()) {
             synchronized (marking) { // see forget
                 inFlight.put(due.task().name(), due.instanceId());

@@ -1,8 +1,9 @@
-package io.ax.core.engine;
+package io.ax.core.engine.planning;
 
 import io.ax.core.AxTask;
 import io.ax.core.clock.AxClock;
-import io.ax.core.engine.ownership.Term;
+import io.ax.core.engine.terms.Term;
+import io.ax.core.engine.threads.EngineLog;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.StoredTask;
 import java.lang.System.Logger.Level;
@@ -19,20 +20,20 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * The leader's periodic check that every task with a trigger has its next fire: a series can stop when the write of
- * its next fire is lost (a leader deposed with the write queued, a write the store refused for good). Every
- * period ({@link #EVERY} by default), and soon after the store comes back from an outage, it asks the store which tasks have an
- * unfinished trigger fire; a task found without one at two looks in a row (so not one whose next fire is being
+ * The owner's periodic check that every task with a trigger has its next fire: a series can stop when the write of
+ * its next fire is lost (an owner deposed with the write queued, a write the store refused for good). Every period
+ * ({@link #EVERY} by default), and soon after the store comes back from an outage, it asks the store which tasks have
+ * an unfinished trigger fire; a task found without one at two looks in a row (so not one whose next fire is being
  * written right now) gets it again from its recorded next fire time, misfire policy included. Repairs are fenced
  * like every other decision, and a fire that exists already is never written twice (its key is unique).
  */
-final class Reconciliation {
+public final class Reconciliation {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
-    static final Duration EVERY = Duration.ofSeconds(10);
+    private static final System.Logger LOG = EngineLog.get();
+    public static final Duration EVERY = Duration.ofSeconds(10);
 
     /** What a repair needs of the fire planner: the same decisions the series make on their own. */
-    interface Planner {
+    public interface Planner {
         void planFirst(AxTask task, List<FirePlanner.Pending> out);
 
         void planNext(AxTask task, Instant previous, Instant completed, List<FirePlanner.Pending> out);
@@ -59,7 +60,7 @@ final class Reconciliation {
      * @param paused whether a task is paused
      * @param planner gives the fire planner at each repair (it may be built after this class)
      */
-    Reconciliation(
+    public Reconciliation(
             InstanceStore store,
             AxClock clock,
             Map<String, AxTask> tasks,
@@ -75,12 +76,12 @@ final class Reconciliation {
     }
 
     /** Looks at the next tick rather than at the next period (the store came back, say). */
-    void soon() {
+    public void soon() {
         soon = true;
     }
 
     /** On ax-leader while this node leads: looks when the period has passed or a look was asked for. */
-    void tick(Term term) {
+    public void tick(Term term) {
         long now = clock.nanoTime();
         if (!soon && lastNanos != Long.MIN_VALUE && now - lastNanos < every.toNanos()) {
             return;
@@ -91,7 +92,7 @@ final class Reconciliation {
     }
 
     /** Series repaired since this node started. */
-    long repaired() {
+    public long repaired() {
         return repaired.get();
     }
 

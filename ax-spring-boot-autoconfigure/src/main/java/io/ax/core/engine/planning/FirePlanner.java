@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.planning;
 
 import io.ax.core.AxTask;
 import io.ax.core.InstanceOrigin;
@@ -7,10 +7,12 @@ import io.ax.core.MisfirePolicy;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
 import io.ax.core.clock.AxClock;
-import io.ax.core.engine.ownership.DecisionTerms;
-import io.ax.core.engine.ownership.Term;
+import io.ax.core.engine.terms.DecisionTerms;
+import io.ax.core.engine.terms.Term;
 import io.ax.core.engine.threads.Due;
+import io.ax.core.engine.threads.EngineLog;
 import io.ax.core.engine.threads.EngineThreads;
+import io.ax.core.engine.work.Dispatcher;
 import io.ax.core.engine.workflows.Workflows;
 import io.ax.core.engine.writes.Fence;
 import io.ax.core.engine.writes.InstanceIds;
@@ -40,12 +42,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Why it is long: every trigger decision is here (first and next fires, misfires and their policies, catch-ups,
  * the batches of one trigger in the wheel), and they share the queued fires and the dispatch thread.
  */
-final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
+public final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = EngineLog.get();
 
     /** The tasks as the planner sees them: registered, paused, and whether the engine runs at all. */
-    interface Tasks {
+    public interface Tasks {
 
         /** The task registered under that name now; null when none is. */
         AxTask registered(String name);
@@ -56,10 +58,19 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
     }
 
     /**
+     * Who plans a fixed-delay series' next fire once an instance ended: the one that decides the series now (the
+     * owner of its partition), on its own thread.
+     */
+    public interface FixedDelays {
+
+        void continueFixedDelay(Due due, Instant completed);
+    }
+
+    /**
      * Where due fires go on, both built after the planner: the dispatch, and the prefetch window that keeps the
      * wheel filled from the store.
      */
-    interface Downstream {
+    public interface Downstream {
 
         /** Whether a catch-up of the task waits for its previous instance to end (see the dispatcher's). */
         boolean catchUpWaits(String taskName);
@@ -90,7 +101,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
     private final StateWriter fireWriter;
 
     private final Workflows workflows;
-    private final Leadership leadership;
+    private final FixedDelays fixedDelays;
     private final DecisionTerms terms;
     private final Tasks tasks;
     private final Downstream downstream;
@@ -104,7 +115,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
      */
     private final Map<String, TriggerGroups.Batch> queued = new ConcurrentHashMap<>();
 
-    FirePlanner(
+    public FirePlanner(
             InstanceStore store,
             AxClock clock,
             String nodeId,
@@ -115,7 +126,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
             StateWriter writer,
             StateWriter fireWriter,
             Workflows workflows,
-            Leadership leadership,
+            FixedDelays fixedDelays,
             DecisionTerms terms,
             Tasks tasks,
             Downstream downstream) {
@@ -129,7 +140,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
         this.writer = writer;
         this.fireWriter = fireWriter;
         this.workflows = workflows;
-        this.leadership = leadership;
+        this.fixedDelays = fixedDelays;
         this.terms = terms;
         this.tasks = tasks;
         this.downstream = downstream;
@@ -137,7 +148,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
     }
 
     /** A fire to write: series fires move the task's next fire time; others (catch-ups, on demand) do not. */
-    record Pending(AxTask task, Instant time, InstanceOrigin origin, String reason, byte[] payload) {
+    public record Pending(AxTask task, Instant time, InstanceOrigin origin, String reason, byte[] payload) {
 
         Pending(AxTask task, Instant time, InstanceOrigin origin, String reason) {
             this(task, time, origin, reason, null);
@@ -194,7 +205,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
         return misfireThreshold;
     }
 
-    boolean isMisfire(Instant fireTime, Instant now) {
+    public boolean isMisfire(Instant fireTime, Instant now) {
         return fireTime.isBefore(now.minus(misfireThreshold));
     }
 
@@ -204,7 +215,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
      *
      * @param includeFirst whether {@code firstMissed} still needs an instance (false when one exists already)
      */
-    void planMissed(AxTask task, Instant firstMissed, Instant now, boolean includeFirst, List<Pending> out) {
+    public void planMissed(AxTask task, Instant firstMissed, Instant now, boolean includeFirst, List<Pending> out) {
         MisfirePolicy policy = task.misfire();
         int caughtUp = 0;
         if (policy != MisfirePolicy.SKIP) {
@@ -237,7 +248,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
      * into the wheel. Leaves out the fires of tasks this node does not decide for. For callers that may wait for the
      * store (a registration, a takeover); the dispatch path uses {@link #planAhead}.
      */
-    void scheduleFires(List<Pending> pending) {
+    public void scheduleFires(List<Pending> pending) {
         for (List<Decided> group : decidable(pending)) {
             scheduleDecided(group);
         }
@@ -349,7 +360,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
      * Writes fires no fence guards (an operator's run on demand: an insert the unique keys guard, whoever decides the
      * task's fires) in one round trip; returns those written (duplicates of existing instances are left out).
      */
-    List<Due> write(List<Pending> pending) {
+    public List<Due> write(List<Pending> pending) {
         return writeDecided(
                 pending.stream().map(p -> new Decided(p, Fence.NONE)).toList());
     }
@@ -424,7 +435,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
      * Puts a SCHEDULED instance into the wheel, sharing the entry of other fires of the same trigger and time; false
      * when it is there already.
      */
-    boolean enqueue(Due due) {
+    public boolean enqueue(Due due) {
         // the instance is marked as in the wheel before it joins a batch: its batch may fall due (an overdue one at
         // once, on another thread) and its dispatch unmark it before this thread goes on. Marked after, it stayed
         // marked for good, and a sweep that found it left in the store (by a write that failed) never took it again
@@ -447,7 +458,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
      * entry goes too when nothing else is left in it. Does nothing once its batch fell due: the instance's state
      * then decides (its dispatch finds it no longer SCHEDULED, or no longer due at that time).
      */
-    void dequeue(String instanceId) {
+    public void dequeue(String instanceId) {
         TriggerGroups.Batch batch = queued.remove(instanceId);
         if (batch != null && batch != TriggerGroups.JOINING && groups.remove(batch, instanceId)) {
             threads.cancelTimer(batch.timer);
@@ -476,7 +487,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
     }
 
     /** On the dispatch thread: a MEMORY execution fell due. */
-    void becameDue(Due due) {
+    public void becameDue(Due due) {
         add(List.of(due));
     }
 
@@ -486,7 +497,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
      * partition loads them from the store. A MEMORY execution that is no trigger's fire stays: it lives in this
      * process only, and runs here whoever decides.
      */
-    void forget(java.util.function.Predicate<String> lost) {
+    public void forget(java.util.function.Predicate<String> lost) {
         java.util.function.Predicate<Due> theirs = due -> lost.test(due.partitionKey())
                 && (!InstanceIds.isMemory(due.instanceId()) || due.origin().isTriggerFire());
         groups.instancesOf(theirs).forEach(this::dequeue);
@@ -494,7 +505,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
     }
 
     /** How many SCHEDULED instances wait in the wheel. */
-    int queued() {
+    public int queued() {
         return queued.size();
     }
 
@@ -555,7 +566,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
      * On the dispatch thread: writes began to fail. What waits for a group that is on its way goes now, since that
      * group may not be settled before the store is back: MEMORY work runs, the rest stays in the store.
      */
-    void storeAway() {
+    public void storeAway() {
         drainReady();
     }
 
@@ -569,12 +580,12 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
     public void ended(Due due) {
         boolean fromSeries = due.series() || due.origin() == InstanceOrigin.CATCH_UP;
         if (fromSeries && due.task().trigger().measuresFromCompletion()) {
-            leadership.continueFixedDelay(due, clock.instant());
+            fixedDelays.continueFixedDelay(due, clock.instant());
         }
     }
 
     /** On ax-leader: the fixed-delay series of {@code due} goes on from {@code completed}, if it has no other fire. */
-    void continueSeries(Due due, Instant completed, Term term) {
+    public void continueSeries(Due due, Instant completed, Term term) {
         boolean another = store.findByTask(due.task().name(), 20).stream()
                 .anyMatch(i -> !i.id().equals(due.instanceId())
                         && !i.state().isFinal()
@@ -597,7 +608,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
      *
      * @return how many were cancelled
      */
-    int cancelPending(AxTask task, String reason) {
+    public int cancelPending(AxTask task, String reason) {
         int cancelled = 0;
         for (TaskInstance i : store.findByTask(task.name(), 100)) {
             if (i.state() == InstanceState.SCHEDULED
@@ -621,7 +632,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
      * The task was resumed: its series starts again from now, unless it still has a pending fire (a pause and a
      * resume quicker than the leader).
      */
-    List<Pending> planResumed(AxTask task, String why) {
+    public List<Pending> planResumed(AxTask task, String why) {
         List<Pending> planned = new ArrayList<>(1);
         boolean pending = store.findByTask(task.name(), 100).stream()
                 .anyMatch(i -> !i.state().isFinal() && i.origin().isTriggerFire());
@@ -638,7 +649,7 @@ final class FirePlanner implements Reconciliation.Planner, Dispatcher.Series {
     }
 
     /** A series fire was cancelled: the series goes on from it, as if it had run. */
-    void continueAfterCancel(AxTask task, TaskInstance cancelled) {
+    public void continueAfterCancel(AxTask task, TaskInstance cancelled) {
         List<Pending> next = new ArrayList<>(1);
         planNext(task, cancelled.scheduledTime(), clock.instant(), next);
         planAhead(next);

@@ -1,4 +1,4 @@
-package io.ax.core.engine.ownership;
+package io.ax.core.engine.terms;
 
 import io.ax.core.cluster.Partitions;
 import io.ax.core.engine.writes.Fence;

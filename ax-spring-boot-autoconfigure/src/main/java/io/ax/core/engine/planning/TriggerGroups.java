@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.planning;
 
 import io.ax.core.engine.threads.Due;
 import io.ax.core.trigger.Trigger;

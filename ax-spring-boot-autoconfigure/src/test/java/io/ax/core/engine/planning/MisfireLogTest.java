@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.planning;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.ax.core.engine.threads.EngineLog;
 import io.ax.test.FakeClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,7 +20,7 @@ import org.slf4j.LoggerFactory;
 /** A flood of missed fire times (every task at once, after a pause or a failover) gives a bounded number of lines. */
 class MisfireLogTest {
 
-    private final Logger engineLog = (Logger) LoggerFactory.getLogger(AxEngine.class.getName());
+    private final Logger engineLog = (Logger) LoggerFactory.getLogger(EngineLog.NAME);
     private final ListAppender<ILoggingEvent> lines = new ListAppender<>();
     private final FakeClock clock = new FakeClock(Instant.parse("2026-11-30T12:00:00Z"));
     private final List<Runnable> summaries = new ArrayList<>();

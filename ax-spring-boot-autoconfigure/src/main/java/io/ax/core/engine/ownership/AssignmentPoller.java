@@ -1,9 +1,10 @@
-package io.ax.core.engine;
+package io.ax.core.engine.ownership;
 
 import io.ax.core.AxTask;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.engine.threads.Due;
+import io.ax.core.engine.threads.EngineLog;
 import io.ax.core.engine.threads.NamedThreadFactory;
 import io.ax.core.engine.work.Claimer;
 import io.ax.core.engine.work.ExecutionPools;
@@ -29,9 +30,9 @@ import java.util.function.BooleanSupplier;
  * version, of this node's last run or assigned to it by a node of that version during an upgrade. The look goes
  * once no supported version writes them.
  */
-final class AssignmentPoller {
+public final class AssignmentPoller {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = EngineLog.get();
     private static final int MAX_PER_LOOK = 2_000;
 
     private final String nodeId;
@@ -48,7 +49,7 @@ final class AssignmentPoller {
     private final ScheduledThreadPoolExecutor thread;
     private volatile boolean failing;
 
-    AssignmentPoller(
+    public AssignmentPoller(
             String nodeId,
             StoreRouter stores,
             Map<String, AxTask> tasks,
@@ -66,12 +67,12 @@ final class AssignmentPoller {
         this.thread = new ScheduledThreadPoolExecutor(1, new NamedThreadFactory("ax-claim", true));
     }
 
-    void start() {
+    public void start() {
         long every = interval.toNanos();
         thread.scheduleWithFixedDelay(this::look, every, every, TimeUnit.NANOSECONDS);
     }
 
-    void stop() {
+    public void stop() {
         thread.shutdownNow();
     }
 

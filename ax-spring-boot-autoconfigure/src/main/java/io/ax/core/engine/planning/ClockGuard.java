@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.planning;
 
 import io.ax.core.AxClockJumpEvent;
 import io.ax.core.clock.AxClock;
@@ -6,6 +6,7 @@ import io.ax.core.clock.ClockJumpDetector;
 import io.ax.core.clock.ClockStatus;
 import io.ax.core.engine.insight.Insight;
 import io.ax.core.engine.scheduling.Horizon;
+import io.ax.core.engine.threads.EngineLog;
 import java.lang.System.Logger.Level;
 import java.time.Instant;
 import java.util.OptionalLong;
@@ -20,9 +21,9 @@ import java.util.function.Consumer;
  * meanwhile ask it whether to wait ({@link #holdUntil}). A check is two clock readings: cheap enough for every
  * decision.
  */
-final class ClockGuard {
+public final class ClockGuard {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = EngineLog.get();
     private static final long PERIOD_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final long JOIN_MILLIS = 1_000;
 
@@ -35,7 +36,8 @@ final class ClockGuard {
     private final Thread thread;
     private volatile boolean running;
 
-    ClockGuard(ClockJumpDetector detector, AxClock clock, Insight insight, Consumer<AxClockJumpEvent> listeners) {
+    public ClockGuard(
+            ClockJumpDetector detector, AxClock clock, Insight insight, Consumer<AxClockJumpEvent> listeners) {
         this.detector = detector;
         this.clock = clock;
         this.insight = insight;
@@ -45,13 +47,13 @@ final class ClockGuard {
     }
 
     /** Starts the watch; the clocks as they are now (the first offset measured) are its baseline. */
-    void start() {
+    public void start() {
         detector.rebase();
         running = true;
         thread.start();
     }
 
-    void stop() {
+    public void stop() {
         if (!running) {
             return;
         }
@@ -65,7 +67,7 @@ final class ClockGuard {
     }
 
     /** Compares the clocks now; on a jump tells the observers and listeners. */
-    void check() {
+    public void check() {
         detector.check().ifPresent(jump -> {
             AxClockJumpEvent event = new AxClockJumpEvent(jump, clock.instant(), detector.pause());
             insight.clockJumped(event);
@@ -78,7 +80,7 @@ final class ClockGuard {
      * first: a jump of the wall clock that the clock watch has not seen yet (it looks once a second) would set the
      * deadline off by the jump, and a fire loaded after a forward jump would start early by it.
      */
-    long deadlineOf(Instant time) {
+    public long deadlineOf(Instant time) {
         check();
         // the wall clock first: a stall between the two readings then sets the deadline late by it, never early
         Instant now = clock.instant();
@@ -90,7 +92,7 @@ final class ClockGuard {
         return detector.holdUntil(fireTime);
     }
 
-    ClockStatus status() {
+    public ClockStatus status() {
         return detector.status();
     }
 

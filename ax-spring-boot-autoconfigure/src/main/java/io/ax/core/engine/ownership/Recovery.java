@@ -1,10 +1,12 @@
-package io.ax.core.engine;
+package io.ax.core.engine.ownership;
 
 import io.ax.core.AxTask;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.clock.AxClock;
 import io.ax.core.engine.threads.Due;
+import io.ax.core.engine.threads.EngineLog;
+import io.ax.core.engine.work.Dispatcher;
 import io.ax.core.engine.work.Execution;
 import io.ax.core.engine.work.InstanceRunner;
 import io.ax.core.engine.writes.Fence;
@@ -31,9 +33,9 @@ import java.util.TreeSet;
  *
  * Also records the task definitions. Runs once, on the thread that starts the engine, before it joins the cluster.
  */
-final class Recovery {
+public final class Recovery {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = EngineLog.get();
     /**
      * The states in which an instance belongs to a node (assigned, running, or between an attempt's end and what
      * follows it): what a node leaves behind when it dies, for its own next run or the leader to move on.
@@ -46,7 +48,7 @@ final class Recovery {
             InstanceState.RETRYING);
 
     /** Runs work on the dispatch thread after a delay, on the engine's wheel. */
-    interface Later {
+    public interface Later {
         void after(Duration delay, Runnable work);
     }
 
@@ -64,7 +66,7 @@ final class Recovery {
      * @param tasks the registered tasks (read only)
      * @param paused the names of tasks paused before the start (read only)
      */
-    Recovery(
+    public Recovery(
             InstanceStore store,
             AxClock clock,
             String nodeId,
@@ -85,7 +87,7 @@ final class Recovery {
         this.later = later;
     }
 
-    void run() {
+    public void run() {
         Instant now = clock.instant();
         Map<String, String> triggers = new HashMap<>();
         for (AxTask task : tasks.values()) {

@@ -1,6 +1,7 @@
-package io.ax.core.engine;
+package io.ax.core.engine.planning;
 
 import io.ax.core.clock.AxClock;
+import io.ax.core.engine.threads.EngineLog;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,7 +16,7 @@ import java.util.function.BiConsumer;
  */
 final class MisfireLog {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = EngineLog.get();
     static final int LINES_PER_WINDOW = 10;
     static final Duration WINDOW = Duration.ofSeconds(10);
     private static final int NAMED_IN_SUMMARY = 5;

@@ -1,8 +1,9 @@
-package io.ax.core.engine;
+package io.ax.core.engine.ownership;
 
 import io.ax.core.InstanceState;
 import io.ax.core.Transition;
 import io.ax.core.cluster.WakeUps;
+import io.ax.core.engine.threads.EngineLog;
 import io.ax.core.engine.work.Execution;
 import io.ax.core.engine.work.InstanceRunner;
 import io.ax.core.engine.writes.Fence;
@@ -21,9 +22,9 @@ import java.util.concurrent.CompletableFuture;
  * would not take one), and on a normal stop what was left DISPATCHED to it. Each goes back to SCHEDULED with a
  * change conditional on this node, and the owners are woken to find it at once.
  */
-final class Handback {
+public final class Handback {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = EngineLog.get();
 
     private final String nodeId;
     private final StoreRouter stores;
@@ -31,7 +32,7 @@ final class Handback {
     private final InstanceRunner runner;
     private final WakeUps wakeUps;
 
-    Handback(String nodeId, StoreRouter stores, StateWriter writer, InstanceRunner runner, WakeUps wakeUps) {
+    public Handback(String nodeId, StoreRouter stores, StateWriter writer, InstanceRunner runner, WakeUps wakeUps) {
         this.nodeId = nodeId;
         this.stores = stores;
         this.writer = writer;
@@ -44,7 +45,7 @@ final class Handback {
      * started go back to SCHEDULED, for the owner of their partition to run. Never waits: the writer applies them
      * before it stops.
      */
-    void unstarted(List<Execution> unstarted) {
+    public void unstarted(List<Execution> unstarted) {
         runner.notStarted(unstarted);
         List<Transition> back = new ArrayList<>();
         for (Execution ex : unstarted) {
@@ -90,7 +91,7 @@ final class Handback {
     }
 
     /** On a normal stop: the instances DISPATCHED here and not claimed go back, for their partition's owner. */
-    void assignments() {
+    public void assignments() {
         try {
             List<Transition> back = new ArrayList<>();
             for (OwnedInstance o : stores.findOwned(EnumSet.of(InstanceState.DISPATCHED), nodeId, 10_000)) {

@@ -1,4 +1,4 @@
-package io.ax.core.engine.ownership;
+package io.ax.core.engine.terms;
 
 import io.ax.core.Transition;
 import io.ax.core.cluster.FencedOutException;
@@ -23,7 +23,8 @@ public interface DecisionTerms {
     long epochFor(String partitionKey);
 
     /**
-     * The fence of a decision taken at {@code epoch}: the row's partition's; {@link Fence#NONE} for 0 (a MEMORY instance, which no other node can write; an operator's insert).
+     * The fence of a decision taken at {@code epoch}: the row's partition's; {@link Fence#NONE} for 0 (a MEMORY
+     * instance, which no other node can write; an operator's insert).
      */
     Fence fence(long epoch);
 

@@ -1,8 +1,10 @@
-package io.ax.core.engine;
+package io.ax.core.engine.ownership;
 
 import io.ax.core.clock.AxClock;
+import io.ax.core.engine.RetentionSettings;
 import io.ax.core.engine.insight.ActivityRollup;
 import io.ax.core.engine.insight.Insight;
+import io.ax.core.engine.threads.EngineLog;
 import io.ax.core.engine.threads.NamedThreadFactory;
 import io.ax.core.store.ActivityStore;
 import io.ax.core.store.InstanceStore;
@@ -28,9 +30,9 @@ import java.util.function.LongSupplier;
  * <p>A failure (the database is down, a deadlock) is logged at WARNING once per outage, when it begins, and at
  * INFO when retention works again; the next interval simply tries again. Nothing is thrown out of the thread.
  */
-final class Retention {
+public final class Retention {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = EngineLog.get();
     /** The least pause between two full batches. */
     static final Duration MIN_PAUSE = Duration.ofMillis(10);
 
@@ -49,7 +51,7 @@ final class Retention {
     /** Whether the last batch failed: an outage is logged once, when it begins. */
     private volatile boolean failing;
 
-    Retention(
+    public Retention(
             InstanceStore store,
             ActivityStore activity,
             RetentionSettings settings,
@@ -66,14 +68,14 @@ final class Retention {
     }
 
     /** Starts the first round one interval from now; does nothing when retention is disabled. */
-    void start() {
+    public void start() {
         if (settings.enabled()) {
             schedule(settings.interval());
         }
     }
 
     /** Stops at once: a batch in its transaction is interrupted or rolled back, and done again by the next leader. */
-    void stop() {
+    public void stop() {
         thread.shutdownNow();
     }
 

@@ -1,13 +1,15 @@
-package io.ax.core.engine;
+package io.ax.core.engine.ownership;
 
 import io.ax.core.AxTask;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
 import io.ax.core.clock.AxClock;
-import io.ax.core.engine.ownership.Term;
+import io.ax.core.engine.terms.Term;
 import io.ax.core.engine.threads.Due;
+import io.ax.core.engine.threads.EngineLog;
 import io.ax.core.engine.threads.EngineThreads;
+import io.ax.core.engine.work.Dispatcher;
 import io.ax.core.engine.work.Execution;
 import io.ax.core.engine.work.InstanceRunner;
 import io.ax.core.engine.writes.Fence;
@@ -32,7 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class OrphanAdoption {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = EngineLog.get();
     /** The most rows in flight one round reads: the next round reads on. */
     private static final int PAGE = 10_000;
 

@@ -1,4 +1,4 @@
-package io.ax.core.engine.ownership;
+package io.ax.core.engine.terms;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

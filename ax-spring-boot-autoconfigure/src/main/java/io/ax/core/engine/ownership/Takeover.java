@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.ownership;
 
 import io.ax.core.AxTask;
 import io.ax.core.InstanceOrigin;
@@ -6,9 +6,12 @@ import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.clock.AxClock;
 import io.ax.core.engine.definitions.TaskRegistry;
-import io.ax.core.engine.ownership.Term;
+import io.ax.core.engine.planning.FirePlanner;
 import io.ax.core.engine.scheduling.Prefetcher;
+import io.ax.core.engine.terms.Term;
 import io.ax.core.engine.threads.Due;
+import io.ax.core.engine.threads.EngineLog;
+import io.ax.core.engine.work.Dispatcher;
 import io.ax.core.engine.writes.StateWriter;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.OwnedInstance;
@@ -43,7 +46,7 @@ import java.util.function.Predicate;
  */
 final class Takeover {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = EngineLog.get();
 
     private final InstanceStore store;
     private final AxClock clock;
@@ -162,9 +165,9 @@ final class Takeover {
     }
 
     /**
-     * Marks the instances of the term's partitions in flight on any node that keep a task's next instance from starting (a
-     * non-overlapping task's, a fixed-delay series'), and follows those of other nodes to their end. Skips the ids
-     * in {@code seen}, and adds those it read.
+     * Marks the instances of the term's partitions in flight on any node that keep a task's next instance from
+     * starting (a non-overlapping task's, a fixed-delay series'), and follows those of other nodes to their end. Skips
+     * the ids in {@code seen}, and adds those it read.
      */
     private void adoptInFlight(Set<String> seen) {
         List<OwnedInstance> found = store.findOwned(Recovery.IN_FLIGHT, null, Integer.MAX_VALUE, partitions);

@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.ownership;
 
 import io.ax.core.AxTask;
 import io.ax.core.clock.AxClock;
@@ -10,12 +10,16 @@ import io.ax.core.cluster.PartitionOwnership;
 import io.ax.core.cluster.PartitionTerms;
 import io.ax.core.cluster.Partitions;
 import io.ax.core.engine.definitions.TaskRegistry;
-import io.ax.core.engine.ownership.Term;
+import io.ax.core.engine.planning.FirePlanner;
+import io.ax.core.engine.planning.Reconciliation;
 import io.ax.core.engine.scheduling.Prefetcher;
+import io.ax.core.engine.terms.Term;
 import io.ax.core.engine.threads.Due;
+import io.ax.core.engine.threads.EngineLog;
 import io.ax.core.engine.threads.EngineThreads;
 import io.ax.core.engine.threads.NamedThreadFactory;
 import io.ax.core.engine.threads.OneThread;
+import io.ax.core.engine.work.Dispatcher;
 import io.ax.core.engine.work.InstanceRunner;
 import io.ax.core.engine.workflows.Workflows;
 import io.ax.core.engine.writes.StateWriter;
@@ -48,9 +52,10 @@ import java.util.function.Consumer;
  * a loss and a tick set going (the takeover, the sweeps, the reconciliation, the adoption of a dead node's work);
  * each of those is a part of its own, which it calls.
  */
-final class Leadership implements Membership.Listener, PartitionOwnership.Listener {
+public final class Leadership
+        implements Membership.Listener, PartitionOwnership.Listener, Dispatcher.Holders, FirePlanner.FixedDelays {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = EngineLog.get();
     private static final int ORPHAN_PAGE = 10_000;
     /** How often, and how late, the leader looks for overdue instances that are not in its wheel. */
     private static final Duration SWEEP_EVERY = Duration.ofSeconds(1);
@@ -111,7 +116,7 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
     /** When an owner last filled partitions (monotonic nanos); touched on ax-leader only. */
     private long lastFillNanos;
 
-    Leadership(
+    public Leadership(
             String nodeId,
             AxClock clock,
             StoreRouter stores,
@@ -137,7 +142,7 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
     }
 
     /** The membership this node leads or follows by. */
-    void attach(Membership membership) {
+    public void attach(Membership membership) {
         this.membership = membership;
     }
 
@@ -147,7 +152,7 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
      * @param heldHere whether this node holds an attempt of an instance: claiming it, or handed to its pool until its
      *     worker is done; a row RUNNING on this node that it does not hold has ended here (its end on its way)
      */
-    void attach(
+    public void attach(
             FirePlanner fires,
             Dispatcher dispatcher,
             Prefetcher prefetcher,
@@ -174,18 +179,18 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
                 settings.lease().plus(settings.safetyMargin()));
     }
 
-    void start() {
+    public void start() {
         long every = membership.settings().pollInterval().toNanos();
         thread.scheduleWithFixedDelay(this::tick, every, every, TimeUnit.NANOSECONDS);
         ticking = true;
     }
 
-    void stop() {
+    public void stop() {
         thread.shutdownNow();
     }
 
     /** The epoch this node's decisions carry now; 0 when it does not lead (or its lease is about to end). */
-    long epoch() {
+    public long epoch() {
         return membership.epochIfLeader();
     }
 
@@ -201,12 +206,12 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
     }
 
     /** Whether this node decides any row now: {@link #currentTerm} is not null, without building the term. */
-    boolean decidesRows() {
+    public boolean decidesRows() {
         return !decidedPartitions().isEmpty();
     }
 
     /** The partitions whose rows this node loads, by number. */
-    int[] loadedPartitions() {
+    public int[] loadedPartitions() {
         return decidedPartitions().keySet().stream().mapToInt(Integer::intValue).toArray();
     }
 
@@ -220,7 +225,8 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
      * An instance of this node's partitions is assigned to or runs on another live node (its partition came here
      * meanwhile): followed until acknowledged, or until it ends when its end matters here.
      */
-    void assigned(Due due, String owner) {
+    @Override
+    public void assigned(Due due, String owner) {
         holders.follow(due, owner);
     }
 
@@ -228,12 +234,14 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
      * Whether an instance was assigned to another node and this node has not heard of its end yet: it may have ended
      * there already, its end on its way here (the owner's write, then this node's next look at its assignments).
      */
-    boolean runsElsewhere(String instanceId) {
+    @Override
+    public boolean runsElsewhere(String instanceId) {
         return holders.runsElsewhere(instanceId);
     }
 
     /** How often this node looks at what it assigned. */
-    Duration pollInterval() {
+    @Override
+    public Duration pollInterval() {
         return membership.settings().pollInterval();
     }
 
@@ -244,7 +252,7 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
      * Another node wrote work due now (a run on demand, a delayed task): the leader looks for it now rather than at
      * its next sweep. Wake-ups that come while one is pending are one.
      */
-    void wakeUp() {
+    public void wakeUp() {
         if (!wakeUpPending.compareAndSet(false, true)) {
             return;
         }
@@ -265,7 +273,7 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
      * A write carried a stale epoch: another node leads. A write queued before this node lost the lease and took it
      * again (an outage) carries an older epoch than the one it holds now: that one does not end its term.
      */
-    void fencedOut(FencedOutException e) {
+    public void fencedOut(FencedOutException e) {
         if (e.partition() >= 0) {
             // a partition moved: nothing more is decided for it here; the next ownership round hears of the move
             membership.partitions().ifPresent(owned -> owned.fencedOut(e.partition(), e.epoch()));
@@ -283,7 +291,8 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
      * taken for dead, say): the store is asked, on this thread; {@code ifEnded} frees the slot when it is over,
      * {@code otherwise} runs when it is not (both on the dispatch thread).
      */
-    void checkEnded(String instanceId, Runnable ifEnded, Runnable otherwise) {
+    @Override
+    public void checkEnded(String instanceId, Runnable ifEnded, Runnable otherwise) {
         try {
             thread.execute(() -> {
                 boolean ended = false;
@@ -306,7 +315,8 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
      * dispatch thread with its row, or null when it is not (it ended, waits SCHEDULED, is gone, or the store cannot
      * tell now).
      */
-    void findInFlight(String instanceId, java.util.function.Consumer<OwnedInstance> answer) {
+    @Override
+    public void findInFlight(String instanceId, java.util.function.Consumer<OwnedInstance> answer) {
         try {
             thread.execute(() -> {
                 OwnedInstance held = null;
@@ -387,7 +397,7 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
      * write fenced by its partition's epoch. A gain that fails (the store does not answer) is taken up again at the
      * next tick, if the partition is still this node's.
      */
-    void takeUpMoves() {
+    public void takeUpMoves() {
         Map<Integer, Long> gained;
         Map<Integer, Long> lost;
         synchronized (gains) {
@@ -572,12 +582,13 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
     }
 
     /** Whether no one-off work waits for or runs on {@code ax-leader}: only its periodic round is queued. */
-    boolean idle() {
+    public boolean idle() {
         return OneThread.idle(thread);
     }
 
     /** An instance of a fixed-delay series ended: its next fire is planned on ax-leader, if this node leads. */
-    void continueFixedDelay(Due due, Instant completed) {
+    @Override
+    public void continueFixedDelay(Due due, Instant completed) {
         try {
             thread.execute(() -> {
                 Term term = currentTerm();
@@ -605,7 +616,7 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
      * An instance of a task with downstream tasks ended on this node: if it leads, its run goes on (on ax-leader).
      * Otherwise the leader hears of it by following its assignment, or finds it in its next sweep.
      */
-    void advanceRun(String instanceId) {
+    public void advanceRun(String instanceId) {
         advanceRun(instanceId, 0);
     }
 
@@ -646,7 +657,7 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
     }
 
     /** A task was resumed on this node: if it leads, its series starts again (on ax-leader). */
-    void resumed(AxTask task, String why) {
+    public void resumed(AxTask task, String why) {
         try {
             thread.execute(() -> resumeNow(task, why));
         } catch (java.util.concurrent.RejectedExecutionException stopped) {
@@ -677,23 +688,23 @@ final class Leadership implements Membership.Listener, PartitionOwnership.Listen
      * The store takes writes again after an outage: what fell due meanwhile is swept now, and the series are checked
      * soon.
      */
-    void storeBack() {
+    public void storeBack() {
         reconciliation.soon();
         wakeUp();
     }
 
     /** Series the reconciliation gave their next fire again. */
-    long repairedSeries() {
+    public long repairedSeries() {
         return reconciliation.repaired();
     }
 
     /** Instances taken back from their node, by reason: {@code ack-timeout} or {@code node-gone}. */
-    Map<String, Long> reassigned() {
+    public Map<String, Long> reassigned() {
         return Map.of("ack-timeout", holders.takenBack(), "node-gone", orphans.adopted());
     }
 
     /** How often this node became leader. */
-    long failovers() {
+    public long failovers() {
         return failovers.get();
     }
 }

@@ -1,4 +1,4 @@
-package io.ax.core.engine;
+package io.ax.core.engine.ownership;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -11,6 +11,10 @@ import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
+import io.ax.core.engine.AxEngine;
+import io.ax.core.engine.EngineObserver;
+import io.ax.core.engine.ExecutorRouter;
+import io.ax.core.engine.RetentionSettings;
 import io.ax.core.engine.insight.Insight;
 import io.ax.core.store.ActivityRow;
 import io.ax.core.store.InMemoryActivityStore;

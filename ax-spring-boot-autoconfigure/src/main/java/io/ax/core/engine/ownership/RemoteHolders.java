@@ -1,13 +1,15 @@
-package io.ax.core.engine;
+package io.ax.core.engine.ownership;
 
 import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
 import io.ax.core.clock.AxClock;
-import io.ax.core.engine.ownership.Term;
+import io.ax.core.engine.terms.Term;
 import io.ax.core.engine.threads.Due;
+import io.ax.core.engine.threads.EngineLog;
 import io.ax.core.engine.threads.EngineThreads;
+import io.ax.core.engine.work.Dispatcher;
 import io.ax.core.engine.workflows.Workflows;
 import io.ax.core.engine.writes.Fence;
 import io.ax.core.engine.writes.StateWriter;
@@ -31,7 +33,7 @@ import java.util.function.Predicate;
  */
 final class RemoteHolders {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = EngineLog.get();
 
     /** An instance on another node, followed until acknowledged (or, {@code untilEnd}, until it ends). */
     private record Tracked(Due due, String owner, long assignedNanos, boolean untilEnd) {}
