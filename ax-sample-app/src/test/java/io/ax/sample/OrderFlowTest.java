@@ -80,7 +80,7 @@ class OrderFlowTest {
         assertThat(((Map<?, ?>) shown.get("close")).get("state")).isEqualTo("SUCCESS");
         // the close wrote its attempt's fencing token with the order: the leader's epoch and attempt 1
         Long token = jdbc.queryForObject("SELECT close_token FROM sample_order WHERE id = ?", Long.class, order.id());
-        assertThat(token).isEqualTo((engine.cluster().epoch() << 20) + 1);
+        assertThat(token).isEqualTo((engine.status().cluster().epoch() << 20) + 1);
     }
 
     @Test

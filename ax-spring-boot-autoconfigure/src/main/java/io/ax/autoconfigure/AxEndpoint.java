@@ -22,6 +22,7 @@ import io.ax.core.cluster.ClusterView;
 import io.ax.core.engine.Activity;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.Backlog;
+import io.ax.core.engine.EngineStatus;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.StoreDescription;
 import io.ax.core.store.StoredTask;
@@ -98,6 +99,7 @@ public class AxEndpoint {
     private static final int REPLAY_PAGE = 500;
 
     private final AxEngine engine;
+    private final EngineStatus status;
     private final InstanceStore store;
     private final TaskOutcomes outcomes;
     private final AxClock clock;
@@ -106,6 +108,7 @@ public class AxEndpoint {
 
     AxEndpoint(AxEngine engine, TaskActivity activity, AxClock clock, String stackTraceRole) {
         this.engine = engine;
+        this.status = engine.status();
         this.store = engine.store();
         this.outcomes = new TaskOutcomes(
                 store.activity(),
@@ -119,9 +122,9 @@ public class AxEndpoint {
     /** This node and its engine. */
     @ReadOperation
     public AxDescriptors.Node node() {
-        ClusterView cluster = engine.cluster();
-        Backlog backlog = engine.backlog();
-        ClockStatus clock = engine.clockStatus();
+        ClusterView cluster = status.cluster();
+        Backlog backlog = status.backlog();
+        ClockStatus clock = status.clockStatus();
         StoreDescription described = store.describe();
         return new AxDescriptors.Node(
                 cluster.nodeId(),
@@ -135,15 +138,15 @@ public class AxEndpoint {
                 backlog.perGroup(),
                 backlog.oldestAge().toMillis(),
                 backlog.perPriority(),
-                engine.wheelSize(),
-                engine.executing(),
+                status.wheelSize(),
+                status.executing(),
                 new AxDescriptors.Clock(
                         clock.paused() ? "paused" : "ok",
                         clock.pauseLeft().toMillis(),
                         clock.jumps(),
                         clock.lastJump() == null ? null : clock.lastJump().toMillis(),
                         clock.lastJumpAt(),
-                        engine.clusterTime()
+                        status.clusterTime()
                                 .map(t -> new AxDescriptors.ClusterTime(
                                         t.source(),
                                         t.offset().toNanos() / 1_000,
@@ -162,8 +165,8 @@ public class AxEndpoint {
                                 n.heartbeatAge().toMillis(),
                                 n.capacityFree()))
                         .toList(),
-                engine.reassigned(),
-                engine.partitions().map(AxDescriptors.Partitions::of).orElse(null));
+                status.reassigned(),
+                status.partitions().map(AxDescriptors.Partitions::of).orElse(null));
     }
 
     /**

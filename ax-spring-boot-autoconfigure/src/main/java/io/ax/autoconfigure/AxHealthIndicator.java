@@ -5,6 +5,7 @@ import io.ax.core.cluster.ClusterView;
 import io.ax.core.cluster.Membership;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.Backlog;
+import io.ax.core.engine.EngineStatus;
 import io.ax.core.store.StoreDescription;
 import java.time.Duration;
 import java.util.List;
@@ -38,6 +39,7 @@ import org.springframework.boot.health.contributor.Status;
 final class AxHealthIndicator extends AbstractHealthIndicator {
 
     private final AxEngine engine;
+    private final EngineStatus status;
     private final Duration maxBacklogAge;
     private final Status backlogStatus;
 
@@ -46,6 +48,7 @@ final class AxHealthIndicator extends AbstractHealthIndicator {
     AxHealthIndicator(AxEngine engine, Duration maxBacklogAge, Status backlogStatus, List<AxHealthDetail> details) {
         super("AX health check failed");
         this.engine = engine;
+        this.status = engine.status();
         this.details = List.copyOf(details);
         this.maxBacklogAge = maxBacklogAge;
         this.backlogStatus = backlogStatus;
@@ -53,9 +56,9 @@ final class AxHealthIndicator extends AbstractHealthIndicator {
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
-        ClusterView cluster = engine.cluster();
-        Backlog backlog = engine.backlog();
-        ClockStatus clock = engine.clockStatus();
+        ClusterView cluster = status.cluster();
+        Backlog backlog = status.backlog();
+        ClockStatus clock = status.clockStatus();
         builder.withDetail("node", cluster.nodeId())
                 .withDetail("role", cluster.role().name().toLowerCase(Locale.ROOT))
                 .withDetail("leader", cluster.leader() == null ? "unknown" : cluster.leader())
@@ -66,13 +69,13 @@ final class AxHealthIndicator extends AbstractHealthIndicator {
                 .withDetail(
                         "clock",
                         clock.paused() ? "paused for " + clock.pauseLeft().toMillis() + " ms" : "ok");
-        engine.clusterTime()
+        status.clusterTime()
                 .ifPresent(t -> builder.withDetail(
                         "clusterTime",
                         t.source() + " offset " + t.offset().toNanos() / 1_000 + " us +/- "
                                 + t.uncertainty().toNanos() / 1_000 + " us"
                                 + (t.failing() == null ? "" : " (last reading failed)")));
-        engine.partitions()
+        status.partitions()
                 .ifPresent(p -> builder.withDetail(
                         "partitions",
                         p.owned().size() + " of " + p.count() + " owned" + (p.decides() ? "" : ", not deciding")));
@@ -89,14 +92,14 @@ final class AxHealthIndicator extends AbstractHealthIndicator {
         } catch (RuntimeException e) {
             builder.withDetail("storeDescription", "unknown: " + e); // a store of the application's own, failing
         }
-        engine.deadLetterCount()
+        status.deadLetterCount()
                 .ifPresentOrElse(
                         d -> builder.withDetail("deadLetters", d.count())
                                 .withDetail("deadLettersCountedAt", d.readAt()),
                         () -> builder.withDetail("deadLetters", "not counted yet"));
-        Optional<Membership.StoreContact> contact = engine.storeContact();
-        var outage = engine.storeOutage();
-        var unanswered = engine.storeUnanswered();
+        Optional<Membership.StoreContact> contact = status.storeContact();
+        var outage = status.storeOutage();
+        var unanswered = status.storeUnanswered();
         if (contact.isPresent()) {
             Membership.StoreContact c = contact.get();
             builder.down()
@@ -117,9 +120,9 @@ final class AxHealthIndicator extends AbstractHealthIndicator {
                     .withDetail("storeError", unanswered.get().cause());
         } else if (clock.paused()) {
             builder.outOfService();
-        } else if (engine.leaderlessFor().compareTo(engine.clusterSettings().lease()) > 0) {
+        } else if (status.leaderlessFor().compareTo(status.clusterSettings().lease()) > 0) {
             builder.outOfService()
-                    .withDetail("leaderlessMillis", engine.leaderlessFor().toMillis());
+                    .withDetail("leaderlessMillis", status.leaderlessFor().toMillis());
         } else if (backlog.oldestAge().compareTo(maxBacklogAge) > 0) {
             builder.status(backlogStatus).withDetail("maxBacklogAgeMillis", maxBacklogAge.toMillis());
         } else {

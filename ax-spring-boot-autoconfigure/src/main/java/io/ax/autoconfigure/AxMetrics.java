@@ -48,26 +48,30 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
         this.registry = registry;
         this.engines = engines;
         this.taskTag = taskTag;
-        Gauge.builder("ax.wheel.entries", this, m -> m.read(e -> e.wheelSize()))
+        Gauge.builder("ax.wheel.entries", this, m -> m.read(e -> e.status().wheelSize()))
                 .description("Entries in the time wheel: fire batches, retries waiting for their back-off, timeouts")
                 .register(registry);
         Gauge.builder(
                         "ax.backlog.oldest",
                         this,
-                        m -> m.read(e -> e.backlog().oldestAge().toMillis() / 1000.0))
+                        m -> m.read(e -> e.status().backlog().oldestAge().toMillis() / 1000.0))
                 .description("Seconds the oldest instance due on this node and not started yet has waited; 0 when none")
                 .baseUnit("seconds")
                 .register(registry);
-        Gauge.builder("ax.leader", this, m -> m.read(e -> e.cluster().isLeader() ? 1 : 0))
+        Gauge.builder("ax.leader", this, m -> m.read(e -> e.status().cluster().isLeader() ? 1 : 0))
                 .description("1 while this node makes the trigger decisions, else 0")
                 .register(registry);
-        Gauge.builder("ax.cluster.leader", this, m -> m.read(e -> e.cluster().isLeader() ? 1 : 0))
+        Gauge.builder(
+                        "ax.cluster.leader",
+                        this,
+                        m -> m.read(e -> e.status().cluster().isLeader() ? 1 : 0))
                 .description("1 while this node holds the leader lease, else 0")
                 .register(registry);
         Gauge.builder(
                         "ax.store.outage",
                         this,
-                        m -> m.read(e -> e.storeOutage()
+                        m -> m.read(e -> e.status()
+                                .storeOutage()
                                 .map(o -> java.time.Duration.between(o.since(), java.time.Instant.now())
                                                 .toMillis()
                                         / 1000.0)
@@ -78,7 +82,8 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
         Gauge.builder(
                         "ax.clock.offset",
                         this,
-                        m -> m.read(e -> e.clusterTime()
+                        m -> m.read(e -> e.status()
+                                .clusterTime()
                                 .map(t -> t.offset().toNanos() / 1e9)
                                 .orElse(0.0)))
                 .description("How far the cluster's clock (Redis or the database) is ahead of this node's; fire times"
@@ -88,27 +93,33 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
         Gauge.builder(
                         "ax.clock.offset.uncertainty",
                         this,
-                        m -> m.read(e -> e.clusterTime()
+                        m -> m.read(e -> e.status()
+                                .clusterTime()
                                 .map(t -> t.uncertainty().toNanos() / 1e9)
                                 .orElse(0.0)))
                 .description(
                         "How much larger the true clock offset may be than the one applied: a reading's round trip")
                 .baseUnit("seconds")
                 .register(registry);
-        FunctionCounter.builder("ax.series.repaired", this, m -> m.read(e -> e.repairedSeries()))
+        FunctionCounter.builder(
+                        "ax.series.repaired", this, m -> m.read(e -> e.status().repairedSeries()))
                 .description("Series the leader found without their next fire and repaired")
                 .register(registry);
-        FunctionCounter.builder("ax.events.dropped", this, m -> m.read(e -> e.droppedEvents()))
+        FunctionCounter.builder(
+                        "ax.events.dropped", this, m -> m.read(e -> e.status().droppedEvents()))
                 .description("Events not told to the application's listeners because they fell behind")
                 .register(registry);
-        FunctionCounter.builder("ax.cluster.failovers", this, m -> m.read(e -> e.failovers()))
+        FunctionCounter.builder(
+                        "ax.cluster.failovers",
+                        this,
+                        m -> m.read(e -> e.status().failovers()))
                 .description("How often this node took the leader lease over")
                 .register(registry);
         for (String reason : new String[] {"ack-timeout", "node-gone"}) {
             FunctionCounter.builder(
                             "ax.cluster.reassigned",
                             this,
-                            m -> m.read(e -> e.reassigned().getOrDefault(reason, 0L)))
+                            m -> m.read(e -> e.status().reassigned().getOrDefault(reason, 0L)))
                     .description("Instances this node, as leader, took back from their node and assigned again")
                     .tag("reason", reason)
                     .register(registry);
@@ -116,21 +127,25 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
         Gauge.builder(
                         "ax.partitions.owned",
                         this,
-                        m -> m.read(
-                                e -> e.partitions().map(p -> p.owned().size()).orElse(0)))
+                        m -> m.read(e -> e.status()
+                                .partitions()
+                                .map(p -> p.owned().size())
+                                .orElse(0)))
                 .description("Partitions this node owns: it plans and runs their work")
                 .register(registry);
         FunctionCounter.builder(
                         "ax.partitions.moves",
                         this,
-                        m -> m.read(e -> e.partitions().map(p -> p.gained()).orElse(0L)))
+                        m -> m.read(e ->
+                                e.status().partitions().map(p -> p.gained()).orElse(0L)))
                 .description("Partitions this node took (when a node joined or died, or at its start)")
                 .tag("direction", "gained")
                 .register(registry);
         FunctionCounter.builder(
                         "ax.partitions.moves",
                         this,
-                        m -> m.read(e -> e.partitions().map(p -> p.lost()).orElse(0L)))
+                        m -> m.read(
+                                e -> e.status().partitions().map(p -> p.lost()).orElse(0L)))
                 .description("Partitions this node gave up or lost (handed to a node that joined, or taken)")
                 .tag("direction", "lost")
                 .register(registry);
@@ -283,7 +298,10 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
 
     private void backlogGauge(String group) {
         if (gaugedGroups.add(group)) {
-            Gauge.builder("ax.backlog", this, m -> m.read(e -> e.backlog().of(group)))
+            Gauge.builder(
+                            "ax.backlog",
+                            this,
+                            m -> m.read(e -> e.status().backlog().of(group)))
                     .description(
                             "Instances due but not started on this node (waiting for a worker or a retry of dispatch)")
                     .tag("group", group)

@@ -155,8 +155,8 @@ class AxAutoConfigurationTest {
         runner.withPropertyValues("ax.node-id=solo").run(context -> {
             AxEngine engine = context.getBean(AxEngine.class);
             engine.start();
-            assertThat(engine.cluster().isLeader()).isTrue();
-            assertThat(engine.cluster().liveNodes()).containsExactly("solo");
+            assertThat(engine.status().cluster().isLeader()).isTrue();
+            assertThat(engine.status().cluster().liveNodes()).containsExactly("solo");
             engine.stop();
         });
     }

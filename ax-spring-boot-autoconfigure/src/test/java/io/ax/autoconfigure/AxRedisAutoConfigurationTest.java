@@ -72,7 +72,7 @@ class AxRedisAutoConfigurationTest {
             assertThat(context.getBean(AxIdempotency.class).claim("order-9", Duration.ofMinutes(1)))
                     .isTrue();
             assertThat(redis.hasKey(prefix + "idem:order-9")).isTrue();
-            assertThat(context.getBean(AxEngine.class).clusterTime())
+            assertThat(context.getBean(AxEngine.class).status().clusterTime())
                     .hasValueSatisfying(t -> assertThat(t.source()).isEqualTo("redis"));
         });
     }
@@ -116,8 +116,8 @@ class AxRedisAutoConfigurationTest {
                     assertThat(context.getBean(LeaderLease.class)).isInstanceOf(EpochMirroringLease.class);
                     AxEngine engine = context.getBean(AxEngine.class);
                     await().atMost(Duration.ofSeconds(10))
-                            .until(() -> engine.cluster().isLeader());
-                    long epoch = engine.cluster().epoch();
+                            .until(() -> engine.status().cluster().isLeader());
+                    long epoch = engine.status().cluster().epoch();
                     assertThat(epoch).isPositive();
                     StringRedisTemplate redis = new StringRedisTemplate(factory);
                     assertThat(redis.<String, String>opsForHash().get(prefix + "leader", "epoch"))

@@ -167,8 +167,8 @@ abstract class JdbcClusterContract {
         List<AxEngine> nodes = List.of(node("n1", tasks), node("n2", tasks), node("n3", tasks));
         nodes.forEach(AxEngine::start);
         await().atMost(BOUND)
-                .until(() ->
-                        nodes.stream().allMatch(e -> e.cluster().liveNodes().size() == 3));
+                .until(() -> nodes.stream()
+                        .allMatch(e -> e.status().cluster().liveNodes().size() == 3));
         assertSettled(nodes); // each node decides its own share once it owns it
         return nodes;
     }
@@ -179,7 +179,7 @@ abstract class JdbcClusterContract {
                 .until(
                         () -> {
                             List<AxEngine> leading = nodes.stream()
-                                    .filter(e -> e.cluster().isLeader())
+                                    .filter(e -> e.status().cluster().isLeader())
                                     .toList();
                             return leading.size() == 1 ? leading.get(0) : null;
                         },
@@ -204,7 +204,7 @@ abstract class JdbcClusterContract {
         assertThat(db.queryForList(
                         "SELECT DISTINCT owner FROM " + PREFIX + "instance WHERE task_name = 'job'", String.class))
                 .containsExactlyInAnyOrder("n1", "n2", "n3");
-        assertThat(nodes.stream().filter(e -> e.cluster().isLeader())).hasSize(1);
+        assertThat(nodes.stream().filter(e -> e.status().cluster().isLeader())).hasSize(1);
     }
 
     @Test
@@ -227,7 +227,7 @@ abstract class JdbcClusterContract {
         assertThat(perNode).as("instances per node").containsOnlyKeys("n1", "n2", "n3");
         // each instance ran on the owner of its partition, and the partitions are spread within one of each other
         Map<String, Set<Integer>> owned = assertSettled(nodes);
-        int count = nodes.get(0).partitions().orElseThrow().count();
+        int count = nodes.get(0).status().partitions().orElseThrow().count();
         Map<String, Long> byPartition = ids.stream()
                 .collect(Collectors.groupingBy(
                         id -> owned.entrySet().stream()
@@ -267,11 +267,11 @@ abstract class JdbcClusterContract {
     void aLeaderThatStopsHandsOverAtOnce() {
         List<AxEngine> nodes = threeNodes(every("tick", Duration.ofMillis(50)));
         AxEngine first = leader(nodes);
-        long epoch = first.cluster().epoch();
+        long epoch = first.status().cluster().epoch();
         first.stop();
         List<AxEngine> rest = nodes.stream().filter(e -> e != first).toList();
         AxEngine next = leader(rest);
-        assertThat(next.cluster().epoch()).isGreaterThan(epoch);
+        assertThat(next.status().cluster().epoch()).isGreaterThan(epoch);
         int before = executor.runsOf("tick").size();
         await().atMost(BOUND).until(() -> executor.runsOf("tick").size() > before + 5);
     }
@@ -284,7 +284,7 @@ abstract class JdbcClusterContract {
         // n2 runs one instance at a time: what it acknowledges waits in its queue, RUNNING and not started
         AxEngine n2 = node("n2", FAST, WakeUps.none(), new PoolSettings(1, 100), job);
         n2.start();
-        await().atMost(BOUND).until(() -> n1.cluster().liveNodes().size() == 2);
+        await().atMost(BOUND).until(() -> n1.status().cluster().liveNodes().size() == 2);
         assertSettled(List.of(n1, n2)); // with partitions, n2 runs the work of its own once it owns them
         CountDownLatch holding = new CountDownLatch(1);
         CountDownLatch letGo = new CountDownLatch(1);
@@ -354,25 +354,28 @@ abstract class JdbcClusterContract {
     void aLeaderCutOffFromTheDatabaseStopsDecidingAndAnotherTakesOverWithinTheBound() {
         List<AxEngine> nodes = threeNodes(every("tick", Duration.ofMillis(50)));
         AxEngine cut = leader(nodes);
-        String cutId = cut.cluster().nodeId();
-        long epoch = cut.cluster().epoch();
+        String cutId = cut.status().cluster().nodeId();
+        long epoch = cut.status().cluster().epoch();
         long cutAt = System.nanoTime();
         links.get(cutId).cut();
 
         List<AxEngine> rest = nodes.stream().filter(e -> e != cut).toList();
         AxEngine next = leader(rest);
         Duration takeover = Duration.ofNanos(System.nanoTime() - cutAt);
-        assertThat(next.cluster().epoch()).isGreaterThan(epoch);
+        assertThat(next.status().cluster().epoch()).isGreaterThan(epoch);
         // the bound of the issue (lease + heartbeat), plus the await's own polling and a loaded machine's slack
         assertThat(takeover).isLessThan(FAST.lease().plus(FAST.heartbeat()).plus(Duration.ofSeconds(2)));
-        await().atMost(BOUND).until(() -> !cut.cluster().isLeader());
+        await().atMost(BOUND).until(() -> !cut.status().cluster().isLeader());
 
         links.get(cutId).heal();
         // it rejoins as a follower: it sees all three nodes and the leader that took over
         await().atMost(BOUND)
-                .until(() -> cut.cluster().liveNodes().size() == 3
-                        && next.cluster().nodeId().equals(cut.cluster().leader()));
-        assertThat(cut.cluster().isLeader()).isFalse();
+                .until(() -> cut.status().cluster().liveNodes().size() == 3
+                        && next.status()
+                                .cluster()
+                                .nodeId()
+                                .equals(cut.status().cluster().leader()));
+        assertThat(cut.status().cluster().isLeader()).isFalse();
     }
 
     @Test
@@ -396,7 +399,7 @@ abstract class JdbcClusterContract {
             return io.ax.core.AxResult.success();
         });
         AxEngine leader = leader(nodes);
-        String leaderId = leader.cluster().nodeId();
+        String leaderId = leader.status().cluster().nodeId();
         // an instance that runs on the leader
         String id = null;
         for (int i = 0; i < 50 && id == null; i++) {
@@ -412,20 +415,20 @@ abstract class JdbcClusterContract {
         // the leader's heartbeat and lease calls hang: no error ever comes back to it
         long hungAt = System.nanoTime();
         links.get(leaderId).hang();
-        await().atMost(BOUND).until(() -> !leader.cluster().isLeader());
+        await().atMost(BOUND).until(() -> !leader.status().cluster().isLeader());
         Duration steppedDown = Duration.ofNanos(System.nanoTime() - hungAt);
-        assertThat(leader.cluster().role()).isEqualTo(io.ax.core.cluster.ClusterView.Role.STANDBY);
+        assertThat(leader.status().cluster().role()).isEqualTo(io.ax.core.cluster.ClusterView.Role.STANDBY);
         // by its own clock: its lease less the safety margin after the last renewal, plus a loaded machine's slack
         assertThat(steppedDown).isLessThan(FAST.lease().plus(Duration.ofSeconds(2)));
         await().atMost(BOUND).untilTrue(interrupted);
-        assertThat(leader.storeContact())
+        assertThat(leader.status().storeContact())
                 .as("what the node says of its contact with the store")
                 .hasValueSatisfying(c -> assertThat(c.cutOff()).isTrue());
 
         links.get(leaderId).heal();
         String running = id;
         await().atMost(BOUND).until(() -> state(running) == InstanceState.SUCCESS);
-        await().atMost(BOUND).until(() -> leader.storeContact().isEmpty());
+        await().atMost(BOUND).until(() -> leader.status().storeContact().isEmpty());
         List<String> trail = db.queryForList(
                 "SELECT to_state FROM " + PREFIX + "audit WHERE instance_id = ? ORDER BY id", String.class, running);
         assertThat(trail.stream().filter("FAILED"::equals))
@@ -468,7 +471,7 @@ abstract class JdbcClusterContract {
             await().atMost(BOUND).until(() -> state(candidate) == InstanceState.RUNNING);
             String owner =
                     db.queryForObject("SELECT owner FROM " + PREFIX + "instance WHERE id = ?", String.class, candidate);
-            if (!owner.equals(leader.cluster().nodeId())) {
+            if (!owner.equals(leader.status().cluster().nodeId())) {
                 id = candidate;
                 victim = owner;
             }
@@ -639,7 +642,7 @@ abstract class JdbcClusterContract {
         // four in each node's partitions (a delayed instance's key names its partition): twelve without keys
         // left a node without running work now and then (each of three nodes misses all twelve with 0.8 %)
         Map<String, Set<Integer>> owned = assertSettled(nodes);
-        int count = nodes.get(0).partitions().orElseThrow().count();
+        int count = nodes.get(0).status().partitions().orElseThrow().count();
         for (AxEngine n : nodes) {
             int found = 0;
             for (int j = 0; found < 4; j++) {
@@ -651,18 +654,19 @@ abstract class JdbcClusterContract {
             }
         }
         List<String> ids = leader.scheduleAll(requests);
-        await().atMost(BOUND).until(() -> nodes.stream().allMatch(e -> e.executing() > 0));
+        await().atMost(BOUND)
+                .until(() -> nodes.stream().allMatch(e -> e.status().executing() > 0));
         await().atMost(BOUND).until(() -> ids.stream().allMatch(id -> state(id) == InstanceState.RUNNING));
 
         // every node keeps its heartbeat and its running work, but none holds the lease any longer: the leader's
         // runs out, and no standby takes it (as when the leader died and the others lose every race for it)
-        nodes.forEach(n -> links.get(n.cluster().nodeId()).refuseLease());
+        nodes.forEach(n -> links.get(n.status().cluster().nodeId()).refuseLease());
         JdbcLeaderLease lease = new JdbcLeaderLease(dataSource, PREFIX);
         await().atMost(BOUND).until(() -> !lease.current().held());
         // a new node (a rolling deploy's new pod) wins the lease on its first round, and leads at once
         AxEngine fresh = node("n4", slow);
         fresh.start();
-        assertThat(fresh.cluster().isLeader())
+        assertThat(fresh.status().cluster().isLeader())
                 .as("the new node leads after its start")
                 .isTrue();
 
@@ -856,7 +860,7 @@ abstract class JdbcClusterContract {
         AxEngine n3 = node("n3", all);
         n3.start();
         Map<String, Set<Integer>> owned = assertSettled(List.of(n1, n2, n3));
-        int count = n1.partitions().orElseThrow().count();
+        int count = n1.status().partitions().orElseThrow().count();
         long moved = tasks.stream()
                 .filter(t -> !owned.get("n1").contains(io.ax.core.cluster.Partitions.of(t.name(), count)))
                 .count();
@@ -1012,7 +1016,7 @@ abstract class JdbcClusterContract {
         n1.start();
         AxEngine n2 = node("n2", memo);
         n2.start();
-        await().atMost(BOUND).until(() -> n2.cluster().liveNodes().size() == 2);
+        await().atMost(BOUND).until(() -> n2.status().cluster().liveNodes().size() == 2);
         n1.pause("memo");
         await().atMost(BOUND).until(() -> n2.isPaused("memo"));
 
@@ -1036,10 +1040,10 @@ abstract class JdbcClusterContract {
         AxTask memo = task("memo").durability(io.ax.core.Durability.MEMORY).build();
         AxEngine n1 = node("n1", memo);
         n1.start();
-        await().atMost(BOUND).until(() -> n1.cluster().isLeader());
+        await().atMost(BOUND).until(() -> n1.status().cluster().isLeader());
         AxEngine n2 = node("n2", memo);
         n2.start();
-        await().atMost(BOUND).until(() -> n2.cluster().liveNodes().size() == 2);
+        await().atMost(BOUND).until(() -> n2.status().cluster().liveNodes().size() == 2);
         n1.pause("memo");
         String id = n1.schedule(ScheduleRequest.of("memo").after(Duration.ZERO));
         await().during(Duration.ofMillis(300))
@@ -1048,9 +1052,10 @@ abstract class JdbcClusterContract {
 
         links.get("n1").cut(); // n1 loses the lease; n2 takes it
         await().atMost(BOUND)
-                .until(() -> n2.cluster().isLeader() && !n1.cluster().isLeader());
+                .until(() -> n2.status().cluster().isLeader()
+                        && !n1.status().cluster().isLeader());
         links.get("n1").heal();
-        await().atMost(BOUND).until(() -> n1.cluster().liveNodes().size() == 2);
+        await().atMost(BOUND).until(() -> n1.status().cluster().liveNodes().size() == 2);
         n2.resume("memo");
 
         await().atMost(BOUND).until(() -> executor.runsOf("memo").size() == 1);
@@ -1088,12 +1093,12 @@ abstract class JdbcClusterContract {
         Map<String, Set<Integer>> settled = new HashMap<>();
         await().atMost(BOUND).until(() -> {
             settled.clear();
-            int count = nodes.get(0).partitions().orElseThrow().count();
+            int count = nodes.get(0).status().partitions().orElseThrow().count();
             Set<Integer> all = new java.util.HashSet<>();
             int sum = 0;
             for (AxEngine e : nodes) {
                 Set<Integer> owned =
-                        Set.copyOf(e.partitions().orElseThrow().owned().keySet());
+                        Set.copyOf(e.status().partitions().orElseThrow().owned().keySet());
                 settled.put(e.nodeId(), owned);
                 all.addAll(owned);
                 sum += owned.size();

@@ -230,7 +230,8 @@ abstract class JdbcTransactionalAttemptContract {
         ScheduledExecutorService heart = Executors.newSingleThreadScheduledExecutor();
         try {
             heart.scheduleWithFixedDelay(() -> registry.heartbeat("node-b", "b1", 4), 0, 100, TimeUnit.MILLISECONDS);
-            await().atMost(BOUND).until(() -> engine.cluster().liveNodes().contains("node-b"));
+            await().atMost(BOUND)
+                    .until(() -> engine.status().cluster().liveNodes().contains("node-b"));
             String id = engine.triggerNow("ship");
             assertThat(wrote.await(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
 
@@ -245,7 +246,9 @@ abstract class JdbcTransactionalAttemptContract {
     }
 
     private void takenOver(String id) {
-        await().atMost(BOUND).until(() -> executor.runsOf("ship").size() == 1 && engine.executing() == 0);
+        await().atMost(BOUND)
+                .until(() ->
+                        executor.runsOf("ship").size() == 1 && engine.status().executing() == 0);
         await().during(Duration.ofMillis(300)).atMost(BOUND).until(() -> state(id) == InstanceState.RUNNING);
         assertThat(effects(id))
                 .as("the handler's write, rolled back with the success that did not apply")

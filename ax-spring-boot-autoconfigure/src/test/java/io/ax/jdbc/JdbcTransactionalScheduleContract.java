@@ -39,7 +39,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * or inside one on another DataSource, every call takes effect at once, as before. One subclass per database.
  *
  * <p>The engine leads (its prefetch window is loaded), so an instance due soon would enter its wheel at once were it
- * not for the transaction: {@link AxEngine#wheelSize()} tells whether the engine holds anything.
+ * not for the transaction: {@link io.ax.core.engine.EngineStatus#wheelSize()} tells whether the engine holds anything.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class JdbcTransactionalScheduleContract {
@@ -82,8 +82,8 @@ abstract class JdbcTransactionalScheduleContract {
         engine.register(AxTask.builder("close").build());
         engine.register(AxTask.builder("memo").durability(Durability.MEMORY).build());
         engine.start();
-        await().atMost(BOUND).until(() -> engine.cluster().isLeader());
-        await().atMost(BOUND).until(() -> engine.wheelSize() == 0);
+        await().atMost(BOUND).until(() -> engine.status().cluster().isLeader());
+        await().atMost(BOUND).until(() -> engine.status().wheelSize() == 0);
     }
 
     @AfterEach
@@ -178,7 +178,9 @@ abstract class JdbcTransactionalScheduleContract {
         String id = ids.get(0);
 
         assertThat(ids.get(1)).isEqualTo(id);
-        assertThat(engine.wheelSize()).as("nothing in the engine holds it").isZero();
+        assertThat(engine.status().wheelSize())
+                .as("nothing in the engine holds it")
+                .isZero();
         assertThat(engine.find(id)).isEmpty();
         awaitWitnessAfter(scheduledAt.plusMillis(300));
         assertThat(runsOf(id)).isZero();
@@ -195,13 +197,13 @@ abstract class JdbcTransactionalScheduleContract {
     void theEngineTouchesNothingBeforeTheCommitEvenWhenTheTransactionOutlastsTheDueTime() {
         String id = committed(() -> {
             String scheduled = close(Duration.ofMillis(200));
-            assertThat(engine.wheelSize())
+            assertThat(engine.status().wheelSize())
                     .as("not in the wheel before the commit")
                     .isZero();
             Instant due = engine.find(scheduled).orElseThrow().instance().scheduledTime();
             awaitPast(due, Duration.ofMillis(500));
             // the transaction still open, well past the due time: not in the wheel, not assigned, not run
-            assertThat(engine.wheelSize()).isZero();
+            assertThat(engine.status().wheelSize()).isZero();
             assertThat(runsOf(scheduled)).isZero();
             assertThat(engine.find(scheduled).orElseThrow().auditTrail())
                     .extracting(AuditEntry::to)
@@ -228,7 +230,7 @@ abstract class JdbcTransactionalScheduleContract {
         assertThat(rolledBack(() -> engine.cancel(id))).isTrue();
 
         assertThat(state(id)).contains(InstanceState.SCHEDULED);
-        assertThat(engine.wheelSize()).as("still in the wheel").isEqualTo(1);
+        assertThat(engine.status().wheelSize()).as("still in the wheel").isEqualTo(1);
         assertRanOnTime(id);
     }
 
@@ -239,13 +241,13 @@ abstract class JdbcTransactionalScheduleContract {
 
         committed(() -> {
             assertThat(engine.cancel(id)).isTrue();
-            assertThat(engine.wheelSize())
+            assertThat(engine.status().wheelSize())
                     .as("still in the wheel until the commit")
                     .isEqualTo(1);
             return null;
         });
 
-        assertThat(engine.wheelSize()).isZero();
+        assertThat(engine.status().wheelSize()).isZero();
         assertThat(state(id)).contains(InstanceState.CANCELLED);
         awaitWitnessAfter(due);
         assertThat(runsOf(id)).isZero();
@@ -260,7 +262,9 @@ abstract class JdbcTransactionalScheduleContract {
                 .isTrue();
 
         assertThat(engine.find(id).orElseThrow().instance().scheduledTime()).isEqualTo(due);
-        assertThat(engine.wheelSize()).as("still in the wheel at its time").isEqualTo(1);
+        assertThat(engine.status().wheelSize())
+                .as("still in the wheel at its time")
+                .isEqualTo(1);
         assertRanOnTime(id);
     }
 
@@ -283,7 +287,7 @@ abstract class JdbcTransactionalScheduleContract {
         String dropped = rolledBack(() -> engine.schedule(
                 ScheduleRequest.of("memo").after(Duration.ofMillis(200)).key("memo-1")));
         assertThat(engine.find(dropped)).isEmpty();
-        assertThat(engine.wheelSize()).isZero();
+        assertThat(engine.status().wheelSize()).isZero();
 
         String kept = committed(() -> {
             String id = engine.schedule(
@@ -326,7 +330,7 @@ abstract class JdbcTransactionalScheduleContract {
     void outsideATransactionAScheduleEntersTheWheelAtOnce() {
         String id = close(Duration.ofMillis(800));
 
-        assertThat(engine.wheelSize()).isEqualTo(1);
+        assertThat(engine.status().wheelSize()).isEqualTo(1);
         assertRanOnTime(id);
     }
 
@@ -338,7 +342,7 @@ abstract class JdbcTransactionalScheduleContract {
 
         String id = otherTx.execute(status -> {
             String scheduled = close(Duration.ofMillis(800));
-            assertThat(engine.wheelSize()).isEqualTo(1);
+            assertThat(engine.status().wheelSize()).isEqualTo(1);
             status.setRollbackOnly();
             return scheduled;
         });

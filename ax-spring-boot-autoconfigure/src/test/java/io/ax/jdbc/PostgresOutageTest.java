@@ -165,13 +165,15 @@ class PostgresOutageTest {
         await().atMost(OUTAGE.plusSeconds(10))
                 .pollInterval(Duration.ofMillis(250))
                 .until(() -> {
-                    outageSeen.compareAndSet(false, n1.engine().storeOutage().isPresent());
-                    stoppedLeading.compareAndSet(false, !n1.engine().cluster().isLeader());
+                    outageSeen.compareAndSet(
+                            false, n1.engine().status().storeOutage().isPresent());
+                    stoppedLeading.compareAndSet(
+                            false, !n1.engine().status().cluster().isLeader());
                     return System.nanoTime() - cutNanos >= OUTAGE.toNanos();
                 });
         Instant healedAt = Instant.now();
         long healNanos = System.nanoTime();
-        assertThat(n1.engine().storeOutage())
+        assertThat(n1.engine().status().storeOutage())
                 .as("the store outage, as the engine reports it at its end")
                 .isPresent();
         assertThat(outageSeen).as("the outage was reported while it lasted").isTrue();
@@ -184,7 +186,8 @@ class PostgresOutageTest {
                 .as("PERSISTENT work started late in the outage, which nothing could have recorded")
                 .isEmpty();
 
-        await().atMost(FIRED_AGAIN_BOUND).until(() -> n1.engine().storeOutage().isEmpty());
+        await().atMost(FIRED_AGAIN_BOUND)
+                .until(() -> n1.engine().status().storeOutage().isEmpty());
         Duration writesBack = Duration.ofNanos(System.nanoTime() - healNanos);
         Set<String> firedAgain = awaitEveryTaskFiredAgain(healedAt, FIRED_AGAIN_BOUND.plus(SETTLE));
         Duration allFiredAgain = Duration.ofNanos(System.nanoTime() - healNanos);
@@ -205,7 +208,7 @@ class PostgresOutageTest {
                 writesBack.toMillis(),
                 allFiredAgain.toMillis(),
                 FIRED_AGAIN_BOUND.toMillis(),
-                n1.engine().repairedSeries(),
+                n1.engine().status().repairedSeries(),
                 runs.count());
         n1.engine().stop(); // a stop, not a restart: the trails are read once nothing writes them any more
         assertTheInvariants("tick-");
@@ -239,7 +242,7 @@ class PostgresOutageTest {
         await().atMost(BURST_OUTAGE.plusSeconds(10))
                 .pollInterval(Duration.ofMillis(250))
                 .until(() -> System.nanoTime() - cutNanos.get() >= BURST_OUTAGE.toNanos());
-        assertThat(n1.engine().storeOutage())
+        assertThat(n1.engine().status().storeOutage())
                 .as("the store outage, as the engine reports it")
                 .isPresent();
         int ranDuringOutage = runs.count();
@@ -334,7 +337,7 @@ class PostgresOutageTest {
                 SEED,
                 refusedSchedules.get(),
                 runs.count(),
-                n1.engine().repairedSeries());
+                n1.engine().status().repairedSeries());
         assertThat(cuts.get()).isPositive();
         n1.engine().stop();
         assertTheInvariants("tick-", "flaky-");
@@ -415,21 +418,23 @@ class PostgresOutageTest {
     /** The engine runs as before the outage: it writes, it leads, and nothing due waits for it. */
     private static void assertHealthy(AxEngine engine) {
         assertThat(engine.isRunning()).isTrue();
-        assertThat(engine.storeOutage())
+        assertThat(engine.status().storeOutage())
                 .as("store outage")
                 .map(StoreOutage::cause)
                 .isEmpty();
-        assertThat(engine.cluster().isLeader()).as("leads again").isTrue();
-        assertThat(engine.leaderlessFor()).as("leaderless for").isEqualTo(Duration.ZERO);
-        assertThat(engine.clockStatus().paused()).as("trigger decisions paused").isFalse();
+        assertThat(engine.status().cluster().isLeader()).as("leads again").isTrue();
+        assertThat(engine.status().leaderlessFor()).as("leaderless for").isEqualTo(Duration.ZERO);
+        assertThat(engine.status().clockStatus().paused())
+                .as("trigger decisions paused")
+                .isFalse();
         try {
             await().atMost(Duration.ofSeconds(10))
-                    .until(() -> engine.backlog().oldestAge().compareTo(Duration.ofSeconds(5)) < 0);
+                    .until(() -> engine.status().backlog().oldestAge().compareTo(Duration.ofSeconds(5)) < 0);
         } catch (org.awaitility.core.ConditionTimeoutException e) {
             throw new AssertionError(
                     "the backlog reports an instance due and not started for "
-                            + engine.backlog().oldestAge() + " ("
-                            + engine.backlog().perGroup() + ") while every instance due has ended",
+                            + engine.status().backlog().oldestAge() + " ("
+                            + engine.status().backlog().perGroup() + ") while every instance due has ended",
                     e);
         }
     }

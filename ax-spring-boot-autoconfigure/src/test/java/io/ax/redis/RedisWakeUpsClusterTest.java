@@ -95,14 +95,14 @@ class RedisWakeUpsClusterTest {
         a.start();
         b.start();
         await().atMost(Duration.ofSeconds(20))
-                .until(() -> a.cluster().liveNodes().size() == 2
-                        && b.cluster().liveNodes().size() == 2);
+                .until(() -> a.status().cluster().liveNodes().size() == 2
+                        && b.status().cluster().liveNodes().size() == 2);
         // every partition owned, each node some: the task's partition stays where it is from here on
-        int count = a.partitions().orElseThrow().count();
+        int count = a.status().partitions().orElseThrow().count();
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> owned(a) > 0 && owned(b) > 0 && owned(a) + owned(b) == count);
         int partition = Partitions.of("work", count);
-        AxEngine owner = a.partitions().orElseThrow().owned().containsKey(partition) ? a : b;
+        AxEngine owner = a.status().partitions().orElseThrow().owned().containsKey(partition) ? a : b;
         AxEngine writer = owner == a ? b : a;
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> redis.stream().allMatch(r -> r.status().up()));
@@ -149,7 +149,7 @@ class RedisWakeUpsClusterTest {
     }
 
     private static int owned(AxEngine node) {
-        return node.partitions().map(p -> p.owned().size()).orElse(0);
+        return node.status().partitions().map(p -> p.owned().size()).orElse(0);
     }
 
     private boolean finished(List<String> ids) {
@@ -170,7 +170,7 @@ class RedisWakeUpsClusterTest {
 
     private long ranOn(AxEngine node, List<String> ids) {
         Function<AxContext, Boolean> mine =
-                c -> c.nodeId().equals(node.cluster().nodeId());
+                c -> c.nodeId().equals(node.status().cluster().nodeId());
         return executor.runsOf("work").stream()
                 .filter(c -> ids.contains(c.instanceId()))
                 .filter(mine::apply)

@@ -41,7 +41,7 @@ public final class AxTester {
 
     private static final long READING_EVERY_NANOS = Duration.ofMillis(2).toNanos();
     private static final int PAGE = 500;
-    /** What {@link AxEngine#busyWith()} says when only attempts run. */
+    /** What {@link io.ax.core.engine.EngineStatus#busyWith()} says when only attempts run. */
     private static final List<String> POOLS = List.of("pools");
 
     private final AxEngine engine;
@@ -221,7 +221,7 @@ public final class AxTester {
     /** Waits until the engine leads its cluster: before that it plans no fire. */
     private void awaitLeading(String what, long startedNanos) {
         while (true) {
-            ClusterView view = engine.cluster();
+            ClusterView view = engine.status().cluster();
             if (engine.isRunning() && view.role() == ClusterView.Role.LEADER) {
                 return;
             }
@@ -247,7 +247,7 @@ public final class AxTester {
         while (true) {
             VirtualTimer timer = timer();
             long mark = timer.activity() + activity.events();
-            boolean quiet = timer.settled() && engine.isQuiet();
+            boolean quiet = timer.settled() && engine.status().isQuiet();
             calm = quiet && mark == seen ? calm + 1 : 0;
             if (calm >= CALM_READINGS) {
                 return;
@@ -255,9 +255,9 @@ public final class AxTester {
             seen = mark;
             long now = System.nanoTime();
             if (!quiet
-                    && engine.executing() > 0
+                    && engine.status().executing() > 0
                     && timer.settled()
-                    && engine.busyWith().equals(POOLS)) {
+                    && engine.status().busyWith().equals(POOLS)) {
                 if (runningSince == 0) {
                     runningSince = now;
                 } else if (now - runningSince > patience.toNanos()) {
@@ -269,7 +269,8 @@ public final class AxTester {
             if (now - startedNanos > await.toNanos()) {
                 throw new AssertionError(what + ": the engine did not settle within " + await + " (ax.test.await) at "
                         + now()
-                        + ": " + engine.executing() + " attempt(s) running; busy: " + engine.busyWith() + "; timer: "
+                        + ": " + engine.status().executing() + " attempt(s) running; busy: "
+                        + engine.status().busyWith() + "; timer: "
                         + timer.describe());
             }
             LockSupport.parkNanos(READING_EVERY_NANOS);

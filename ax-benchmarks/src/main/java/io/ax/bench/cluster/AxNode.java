@@ -130,7 +130,7 @@ final class AxNode implements NodeSystem {
 
     @Override
     public String view() {
-        ClusterView v = engine.cluster();
+        ClusterView v = engine.status().cluster();
         return String.format(
                 Locale.ROOT,
                 "leader=%s live=%d nodes=%s epoch=%d failovers=%d reassigned=%s owned=%d partitions=%d",
@@ -138,10 +138,10 @@ final class AxNode implements NodeSystem {
                 v.liveNodes().size(),
                 String.join(",", new java.util.TreeSet<>(v.liveNodes())),
                 v.epoch(),
-                engine.failovers(),
-                engine.reassigned().toString().replace(" ", ""),
-                engine.partitions().map(p -> p.owned().size()).orElse(0),
-                engine.partitions().map(p -> p.count()).orElse(0));
+                engine.status().failovers(),
+                engine.status().reassigned().toString().replace(" ", ""),
+                engine.status().partitions().map(p -> p.owned().size()).orElse(0),
+                engine.status().partitions().map(p -> p.count()).orElse(0));
     }
 
     @Override

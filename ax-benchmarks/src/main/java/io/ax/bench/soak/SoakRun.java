@@ -45,7 +45,7 @@ final class SoakRun {
             int engineDown = 0;
             for (int s = 1; s <= 60; s++) {
                 sleepUntil(t0 + Duration.ofSeconds((m - 1) * 60L + s).toNanos());
-                if (engine.storeOutage().isPresent()) {
+                if (engine.status().storeOutage().isPresent()) {
                     engineDown++;
                 }
             }

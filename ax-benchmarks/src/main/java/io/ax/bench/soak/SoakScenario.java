@@ -98,7 +98,7 @@ public final class SoakScenario implements Scenario {
                         ledger.lostBefore(end.minus(s.recoveryBound()).toEpochMilli()),
                         ledger.dueBefore(end.minus(s.recoveryBound()).toEpochMilli()),
                         runs.recovery().late(s.recoveryBound(), end.toEpochMilli()),
-                        engine.storeOutage().map(Object::toString).orElse(null),
+                        engine.status().storeOutage().map(Object::toString).orElse(null),
                         stream.lastError());
                 long stopStart = System.nanoTime();
                 engine.stop();

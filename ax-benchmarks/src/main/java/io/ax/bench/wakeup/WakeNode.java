@@ -96,12 +96,12 @@ final class WakeNode implements AutoCloseable {
 
     /** How many partitions this node owns and may decide for now; 0 while it may not decide. */
     int decided() {
-        PartitionTerms terms = engine.partitions().orElse(null);
+        PartitionTerms terms = engine.status().partitions().orElse(null);
         return terms == null || !terms.decides() ? 0 : terms.owned().size();
     }
 
     int partitionCount() {
-        return engine.partitions().map(PartitionTerms::count).orElse(0);
+        return engine.status().partitions().map(PartitionTerms::count).orElse(0);
     }
 
     /** Whether this node's Redis answers; true without Redis. */

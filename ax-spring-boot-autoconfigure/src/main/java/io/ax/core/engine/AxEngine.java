@@ -13,12 +13,6 @@ import io.ax.core.TaskInstance;
 import io.ax.core.UnknownInstanceException;
 import io.ax.core.UnknownTaskException;
 import io.ax.core.clock.AxClock;
-import io.ax.core.clock.ClockStatus;
-import io.ax.core.clock.ClusterTimeStatus;
-import io.ax.core.cluster.ClusterSettings;
-import io.ax.core.cluster.ClusterView;
-import io.ax.core.cluster.Membership;
-import io.ax.core.cluster.PartitionTerms;
 import io.ax.core.engine.definitions.RuntimeTasks;
 import io.ax.core.engine.insight.ActivityRollup;
 import io.ax.core.engine.insight.Listeners;
@@ -32,7 +26,6 @@ import io.ax.core.store.InstanceQuery;
 import io.ax.core.store.InstanceStore;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -77,16 +70,31 @@ import java.util.Optional;
  * <p>Thread-safe. Build one with {@link #builder}.
  *
  * <p>Why it is long: it is the facade, the documented methods of {@code AxScheduler} and of the operator's API, each
- * a few lines that delegate.
+ * a few lines that delegate; what the engine tells of its own state is {@link #status()}'s.
  */
 public final class AxEngine implements AxScheduler, AutoCloseable {
 
     private final EngineParts parts;
     private final EngineLifecycle lifecycle;
+    private final EngineStatus status;
 
     AxEngine(AxEngineBuilder b) {
         this.parts = new EngineParts(b);
         this.lifecycle = new EngineLifecycle(parts);
+        this.status = new LiveStatus(
+                parts.threads,
+                parts.pools,
+                parts.writer,
+                parts.fireWriter,
+                parts.endWriter,
+                parts.leadership,
+                parts.prefetcher,
+                parts.insight,
+                parts.clusterTime,
+                parts.clockGuard,
+                parts.membership,
+                parts.figures,
+                parts.listeners);
     }
 
     public static AxEngineBuilder builder() {
@@ -257,57 +265,12 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
         return parts.nodeId;
     }
 
-    /** Entries in the wheel: fire batches, retries waiting for their back-off, and running attempts' timeouts. */
-    public int wheelSize() {
-        return parts.threads.timers();
-    }
-
-    /** Instances executing right now on this node. */
-    public int executing() {
-        return parts.pools.active();
-    }
-
     /**
-     * Whether no work is in this engine's hands at this moment: nothing on its dispatch or outcomes thread, no attempt
-     * running or waiting for a pool thread, no state change waiting to be written, and nothing the leader or the
-     * prefetch has been asked to do (a workflow's next step, a fixed-delay series' next fire, a load of the window).
-     * A moment's answer, read part by part: work moving from one part to the next may be missed, so a caller that
-     * waits for the engine to settle (a test) asks again a little later before it believes it. Work due later, in the
-     * wheel or the store, does not count.
+     * What this engine tells of its own state (the wheel, the pools, the writers, the cluster as it sees it), for
+     * health, metrics and the endpoint: answered from memory, never by asking the store.
      */
-    public boolean isQuiet() {
-        return busyWith().isEmpty();
-    }
-
-    /**
-     * The parts of this engine that have work at this moment, by name ({@code dispatch}, {@code pools}, {@code
-     * writer}, {@code fire-writer}, {@code end-writer}, {@code leader}, {@code prefetch}); empty when it is quiet
-     * (see {@link #isQuiet()}).
-     */
-    public List<String> busyWith() {
-        List<String> busy = new ArrayList<>(0);
-        if (!parts.threads.idle()) {
-            busy.add("dispatch");
-        }
-        if (!parts.pools.idle()) {
-            busy.add("pools");
-        }
-        if (!parts.writer.idle()) {
-            busy.add("writer");
-        }
-        if (!parts.fireWriter.idle()) {
-            busy.add("fire-writer");
-        }
-        if (!parts.endWriter.idle()) {
-            busy.add("end-writer");
-        }
-        if (!parts.leadership.idle()) {
-            busy.add("leader");
-        }
-        if (!parts.prefetcher.idle()) {
-            busy.add("prefetch");
-        }
-        return busy;
+    public EngineStatus status() {
+        return status;
     }
 
     /** Whether the engine has started and not stopped. */
@@ -427,131 +390,11 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
      *     window is longer than a day, or the bucket does not divide it
      */
     public Activity activity(String task, Duration window, Duration bucket) {
-        long windowMinutes = wholeMinutes(window, "window");
-        long bucketMinutes = wholeMinutes(bucket, "bucket");
-        if (windowMinutes > MAX_ACTIVITY_WINDOW.toMinutes() || windowMinutes % bucketMinutes != 0) {
-            throw new IllegalArgumentException("the window must be at most " + MAX_ACTIVITY_WINDOW.toMinutes()
-                    + " minutes and a multiple of the bucket, was " + windowMinutes + " and " + bucketMinutes);
-        }
-        long now = ActivityRollup.minuteOf(parts.clock.instant());
-        Instant from = Instant.ofEpochSecond((now - windowMinutes + 1) * 60);
-        Instant to = Instant.ofEpochSecond((now + 1) * 60);
-        return parts.activity.read(task, from, to, (int) bucketMinutes);
+        return parts.activity.last(task, window, bucket);
     }
 
     /** The longest window {@link #activity} reads. */
-    public static final Duration MAX_ACTIVITY_WINDOW = Duration.ofDays(1);
-
-    private static long wholeMinutes(Duration d, String what) {
-        if (d == null || d.isNegative() || d.isZero() || d.toSeconds() % 60 != 0 || d.toNanosPart() != 0) {
-            throw new IllegalArgumentException(what + " must be a positive whole number of minutes, was " + d);
-        }
-        return d.toMinutes();
-    }
-
-    /** Instances due but not started on this node, per pool, and how long the oldest has waited. No query. */
-    public Backlog backlog() {
-        return parts.insight.backlog();
-    }
-
-    /**
-     * This node's offset from the cluster's reference clock (Redis or the database), which fire times are decided
-     * on; empty when the engine's clock is taken as it is (no reference, or a clock of the application's own).
-     */
-    public Optional<ClusterTimeStatus> clusterTime() {
-        return parts.clusterTime == null ? Optional.empty() : Optional.of(parts.clusterTime.status());
-    }
-
-    /** What the clock-jump guard has seen, and whether trigger decisions wait now. */
-    public ClockStatus clockStatus() {
-        return parts.clockGuard.status();
-    }
-
-    /** Who makes trigger decisions, as this node sees it. */
-    public ClusterView cluster() {
-        return parts.membership.view();
-    }
-
-    /**
-     * This node's contact with the cluster store when it is broken: since when its heartbeat has not gone through
-     * (longer than two heartbeats), why, and whether it is so long that the other nodes may take it for dead; empty
-     * while it reaches the store. Answers from what the engine holds, never by asking the store, so it answers at
-     * once during an outage.
-     */
-    public Optional<Membership.StoreContact> storeContact() {
-        return parts.membership.unreached();
-    }
-
-    /**
-     * The partitions this node owns, with their epochs, how many each live node owns and the moves since the start;
-     * empty before the engine started. Answers from what the node holds, never by asking the store.
-     */
-    public Optional<PartitionTerms> partitions() {
-        return parts.membership.partitions();
-    }
-
-    /** How long no leader has been known to this node; zero while one is. */
-    public Duration leaderlessFor() {
-        return parts.membership.leaderlessFor();
-    }
-
-    /** The cluster's timing: heartbeat, lease, acknowledgement timeout, poll interval. */
-    public ClusterSettings clusterSettings() {
-        return parts.membership.settings();
-    }
-
-    /**
-     * Instances this node, as the owner of their partitions, took back from their node: by reason ({@code
-     * ack-timeout}, {@code node-gone}).
-     */
-    public Map<String, Long> reassigned() {
-        return parts.leadership.reassigned();
-    }
-
-    /**
-     * Whether the store refuses this node's writes right now: since when and why. Meanwhile AX keeps its wheel,
-     * starts no PERSISTENT work it cannot record, and retries its writes with back-off; once they land it resumes
-     * by itself.
-     */
-    public Optional<StoreOutage> storeOutage() {
-        return parts.writer
-                .outage()
-                .or(parts.fireWriter::outage)
-                .or(parts.endWriter::outage)
-                .map(o -> new StoreOutage(o.since(), o.cause()));
-    }
-
-    /** Series the leader's reconciliation found stopped and gave their next fire again, since this node started. */
-    public long repairedSeries() {
-        return parts.leadership.repairedSeries();
-    }
-
-    /**
-     * How many dead letters the store held when last read, and when: read again in the background when older than a
-     * few seconds (or once one was written or removed), never on the caller's thread, so it answers at once during
-     * an outage; empty until the first read answered.
-     */
-    public Optional<DeadLetterCount> deadLetterCount() {
-        return parts.figures.deadLetters();
-    }
-
-    /**
-     * Whether the store does not answer reads: since when and why (a failure, or a read that hangs), as the
-     * background reads of {@link #deadLetterCount} found; empty while they answer. Never waits for the store.
-     */
-    public Optional<StoreOutage> storeUnanswered() {
-        return parts.figures.unanswered().map(u -> new StoreOutage(u.since(), u.cause()));
-    }
-
-    /** Events the application's listeners fell too far behind to be told. */
-    public long droppedEvents() {
-        return parts.listeners.dropped();
-    }
-
-    /** How often this node became leader since it started. */
-    public long failovers() {
-        return parts.leadership.failovers();
-    }
+    public static final Duration MAX_ACTIVITY_WINDOW = ActivityRollup.MAX_WINDOW;
 
     // ---- for the engine's tests ---------------------------------------------------------------------------------
 

@@ -101,7 +101,7 @@ class AxEngineTest {
                 .trigger(CronTrigger.of("15/30 * * * * ?", ZoneOffset.UTC))
                 .build());
         e.start();
-        assertThat(e.wheelSize()).isEqualTo(2);
+        assertThat(e.status().wheelSize()).isEqualTo(2);
     }
 
     @Test
@@ -111,7 +111,7 @@ class AxEngineTest {
                 .trigger(CronTrigger.of("0 0 0 1 1 ? 2099", ZoneOffset.UTC))
                 .build());
         e.start();
-        assertThat(e.wheelSize()).isZero();
+        assertThat(e.status().wheelSize()).isZero();
         assertThat(store.findByStates(EnumSet.of(InstanceState.SCHEDULED), 10))
                 .singleElement()
                 .satisfies(i -> assertThat(i.taskName()).isEqualTo("far"));

@@ -76,7 +76,7 @@ class ClockJumpGuardTest {
         advance(Duration.ofSeconds(4));
         clock.jumpWall(Duration.ofHours(1));
         engine.checkClock();
-        assertThat(engine.clockStatus().paused()).isTrue();
+        assertThat(engine.status().clockStatus().paused()).isTrue();
 
         advance(Duration.ofSeconds(1)); // the fire falls due by the monotonic clock, inside the pause
         assertThat(pendingFire().state()).isEqualTo(InstanceState.SCHEDULED);
@@ -94,7 +94,7 @@ class ClockJumpGuardTest {
             assertThat(e.pause()).isEqualTo(Duration.ofSeconds(2));
         });
         assertThat(observed).isEqualTo(events);
-        assertThat(engine.clockStatus().paused()).isFalse();
+        assertThat(engine.status().clockStatus().paused()).isFalse();
     }
 
     @Test
@@ -130,8 +130,8 @@ class ClockJumpGuardTest {
     void theClockWatchNoticesAJumpOnItsOwn() {
         clock.jumpWall(Duration.ofMinutes(-3));
         await().atMost(BOUND).until(() -> events.size() == 1);
-        assertThat(engine.clockStatus().jumps()).isEqualTo(1);
-        assertThat(engine.clockStatus().lastJump()).isEqualTo(Duration.ofMinutes(-3));
+        assertThat(engine.status().clockStatus().jumps()).isEqualTo(1);
+        assertThat(engine.status().clockStatus().lastJump()).isEqualTo(Duration.ofMinutes(-3));
     }
 
     /** The pending fire of the series: written at start for FIRE. */

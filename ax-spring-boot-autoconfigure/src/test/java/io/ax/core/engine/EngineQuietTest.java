@@ -46,17 +46,18 @@ class EngineQuietTest {
                 .timeout(Duration.ofSeconds(20))
                 .build());
         engine.start();
-        await().atMost(BOUND).until(engine::isQuiet);
+        await().atMost(BOUND).until(engine.status()::isQuiet);
 
         String id = engine.triggerNow("hold");
         assertThat(started.await(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
 
-        assertThat(engine.busyWith()).contains("pools");
-        assertThat(engine.isQuiet()).isFalse();
+        assertThat(engine.status().busyWith()).contains("pools");
+        assertThat(engine.status().isQuiet()).isFalse();
 
         release.countDown();
         await().atMost(BOUND)
-                .until(() -> engine.find(id).orElseThrow().instance().state().isFinal() && engine.isQuiet());
-        assertThat(engine.busyWith()).isEmpty();
+                .until(() -> engine.find(id).orElseThrow().instance().state().isFinal()
+                        && engine.status().isQuiet());
+        assertThat(engine.status().busyWith()).isEmpty();
     }
 }

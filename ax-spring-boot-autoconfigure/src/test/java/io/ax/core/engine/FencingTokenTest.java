@@ -48,7 +48,7 @@ class FencingTokenTest {
         await().atMost(BOUND).until(() -> executor.runsOf("flaky").size() == 3);
 
         List<AxContext> attempts = executor.runsOf("flaky");
-        long epoch = engine.cluster().epoch();
+        long epoch = engine.status().cluster().epoch();
         assertThat(epoch).isPositive();
         assertThat(attempts).allSatisfy(c -> {
             assertThat(c.instanceId()).isEqualTo(id);

@@ -124,8 +124,8 @@ class InsightTest {
         AxEngine e = start(Map.of("tiny", new PoolSettings(1, 10)));
         e.register(task("hog").group("tiny").concurrent(true).build());
         e.start();
-        assertThat(e.backlog().total()).isZero();
-        assertThat(e.backlog().oldestAge()).isEqualTo(Duration.ZERO);
+        assertThat(e.status().backlog().total()).isZero();
+        assertThat(e.status().backlog().oldestAge()).isEqualTo(Duration.ZERO);
 
         String first = e.triggerNow("hog");
         await().atMost(BOUND).until(() -> state(first) == InstanceState.RUNNING);
@@ -133,14 +133,14 @@ class InsightTest {
         e.scheduleAll(List.of(
                 io.ax.core.ScheduleRequest.of("hog").after(Duration.ZERO).priority(7)));
 
-        await().atMost(BOUND).until(() -> e.backlog().of("tiny") == 2);
-        assertThat(e.backlog().perGroup()).containsOnlyKeys("tiny");
-        assertThat(e.backlog().perPriority())
+        await().atMost(BOUND).until(() -> e.status().backlog().of("tiny") == 2);
+        assertThat(e.status().backlog().perGroup()).containsOnlyKeys("tiny");
+        assertThat(e.status().backlog().perPriority())
                 .as("waiting per priority, highest first")
                 .containsExactly(Map.entry(7, 1), Map.entry(0, 1));
-        assertThat(e.backlog().oldestAge()).isGreaterThanOrEqualTo(Duration.ZERO);
+        assertThat(e.status().backlog().oldestAge()).isGreaterThanOrEqualTo(Duration.ZERO);
         release.countDown();
-        await().atMost(BOUND).until(() -> e.backlog().total() == 0);
+        await().atMost(BOUND).until(() -> e.status().backlog().total() == 0);
         assertThat(recording.received).hasSize(3);
     }
 
@@ -165,7 +165,7 @@ class InsightTest {
     void aSingleNodeIsItsOwnLeader() {
         AxEngine e = start(Map.of());
         e.start();
-        ClusterView view = e.cluster();
+        ClusterView view = e.status().cluster();
         assertThat(view.nodeId()).isEqualTo("node-a");
         assertThat(view.isLeader()).isTrue();
         assertThat(view.leader()).isEqualTo("node-a");

@@ -85,12 +85,13 @@ class LeadingAgainTest {
                 takenOver.countDown();
             }
         });
-        long failovers = engine.failovers();
-        long epoch = engine.cluster().epoch();
+        long failovers = engine.status().failovers();
+        long epoch = engine.status().cluster().epoch();
         steppedDown.set(true);
         engine.leadership().fencedOut(new FencedOutException(epoch)); // it stops leading; its next round leads again
         await().atMost(BOUND)
-                .until(() -> engine.failovers() > failovers && engine.cluster().isLeader());
+                .until(() -> engine.status().failovers() > failovers
+                        && engine.status().cluster().isLeader());
         assertThat(takenOver.await(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
         releaseDispatch.countDown(); // the old term's clearing runs now, after the new term's takeover
 

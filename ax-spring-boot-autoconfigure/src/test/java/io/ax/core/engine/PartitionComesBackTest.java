@@ -132,7 +132,7 @@ class PartitionComesBackTest {
                 .until(() ->
                         owned(n2).size() >= 100 && owned(n1).size() + owned(n2).size() == count(n1));
         Set<Integer> went = owned(n2);
-        int count = n1.partitions().orElseThrow().count();
+        int count = n1.status().partitions().orElseThrow().count();
         Set<String> moved = tasks.stream()
                 .map(AxTask::name)
                 .filter(name -> went.contains(Partitions.of(name, count)))
@@ -169,11 +169,11 @@ class PartitionComesBackTest {
     }
 
     private static int count(AxEngine e) {
-        return e.partitions().orElseThrow().count();
+        return e.status().partitions().orElseThrow().count();
     }
 
     private static Set<Integer> owned(AxEngine e) {
-        return e.partitions().map(p -> Set.copyOf(p.owned().keySet())).orElse(Set.of());
+        return e.status().partitions().map(p -> Set.copyOf(p.owned().keySet())).orElse(Set.of());
     }
 
     private AxEngine node(String id, io.ax.core.store.InstanceStore store, PoolSettings pool, List<AxTask> tasks) {

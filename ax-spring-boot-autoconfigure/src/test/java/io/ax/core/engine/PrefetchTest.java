@@ -75,7 +75,7 @@ class PrefetchTest {
                 .until(() -> behind.stream()
                         .allMatch(id -> store.find(id).orElseThrow().state() == InstanceState.SUCCESS));
         assertThat(heldIds).allMatch(id -> store.find(id).orElseThrow().state() == InstanceState.SCHEDULED);
-        assertThat(e.wheelSize())
+        assertThat(e.status().wheelSize())
                 .as("the paused task's executions are not held in memory")
                 .isLessThan(50);
 
@@ -92,7 +92,9 @@ class PrefetchTest {
 
         e.start();
 
-        assertThat(e.wheelSize()).as("at most the limit, plus one page").isLessThanOrEqualTo(25 + 7);
+        assertThat(e.status().wheelSize())
+                .as("at most the limit, plus one page")
+                .isLessThanOrEqualTo(25 + 7);
         await().atMost(BOUND)
                 .until(() ->
                         ids.stream().allMatch(id -> store.find(id).orElseThrow().state() == InstanceState.SUCCESS));
@@ -110,14 +112,16 @@ class PrefetchTest {
         AxEngine e = engine(Duration.ofMillis(300), 100, 1_000);
         e.start();
 
-        assertThat(e.wheelSize()).as("only what falls due within the window").isLessThanOrEqualTo(5);
+        assertThat(e.status().wheelSize())
+                .as("only what falls due within the window")
+                .isLessThanOrEqualTo(5);
         await().atMost(BOUND)
                 .until(() -> later.stream()
                         .allMatch(id -> store.find(id).orElseThrow().state() == InstanceState.SUCCESS));
         assertThat(soon).allMatch(id -> store.find(id).orElseThrow().state() == InstanceState.SUCCESS);
         assertThat(far).allMatch(id -> store.find(id).orElseThrow().state() == InstanceState.SCHEDULED);
         assertThat(store.findByStates(EnumSet.of(InstanceState.SCHEDULED), 100)).hasSize(5);
-        assertThat(e.wheelSize()).isZero();
+        assertThat(e.status().wheelSize()).isZero();
     }
 
     @Test
@@ -128,7 +132,9 @@ class PrefetchTest {
 
         List<String> ids = scheduleBeforeStart(otherProcess, 3, Instant.now().plusMillis(50));
 
-        assertThat(running.wheelSize()).as("the running engine was not told").isZero();
+        assertThat(running.status().wheelSize())
+                .as("the running engine was not told")
+                .isZero();
         await().atMost(BOUND)
                 .until(() ->
                         ids.stream().allMatch(id -> store.find(id).orElseThrow().state() == InstanceState.SUCCESS));

@@ -74,14 +74,14 @@ class SkewedClockTest {
     @Test
     void theOffsetMeasuredAtTheStartOfASkewedNodeIsNoClockJump() {
         start(Duration.ofMinutes(10));
-        assertThat(engine.clusterTime().orElseThrow().offset()).isEqualTo(SKEW.negated());
+        assertThat(engine.status().clusterTime().orElseThrow().offset()).isEqualTo(SKEW.negated());
 
         local.advance(Duration.ofSeconds(1));
         engine.checkClock();
 
         assertThat(events).as("clock jump events").isEmpty();
-        assertThat(engine.clockStatus().jumps()).isZero();
-        assertThat(engine.clockStatus().paused()).isFalse();
+        assertThat(engine.status().clockStatus().jumps()).isZero();
+        assertThat(engine.status().clockStatus().paused()).isFalse();
         assertThat(engine.clock().instant()).isEqualTo(TRUE_START.plusSeconds(1));
     }
 
@@ -99,18 +99,18 @@ class SkewedClockTest {
         assertThat(events.get(0).jump()).isEqualTo(Duration.ofSeconds(5));
         // the offset made up for the jump at once: the corrected clock did not move
         assertThat(engine.clock().instant()).isEqualTo(TRUE_START.plusSeconds(1));
-        assertThat(engine.clusterTime().orElseThrow().offset())
+        assertThat(engine.status().clusterTime().orElseThrow().offset())
                 .isEqualTo(SKEW.plusSeconds(5).negated());
         // and the measurement it asked for at once confirms it
         // (the refresh period is ten minutes: only the jump's request reads the reference now, three readings)
         await().atMost(BOUND).until(() -> reads.get() >= readsAtJump + 3);
-        assertThat(engine.clusterTime().orElseThrow().offset())
+        assertThat(engine.status().clusterTime().orElseThrow().offset())
                 .isEqualTo(SKEW.plusSeconds(5).negated());
         assertThat(engine.clock().instant()).isEqualTo(TRUE_START.plusSeconds(1));
 
         local.advance(Duration.ofSeconds(1));
         engine.checkClock();
-        assertThat(engine.clockStatus().jumps())
+        assertThat(engine.status().clockStatus().jumps())
                 .as("jumps after the offset made up for it")
                 .isEqualTo(1);
         assertThat(events).hasSize(1);
@@ -130,7 +130,7 @@ class SkewedClockTest {
 
         assertThat(Duration.ofNanos(deadline - local.nanoTime())).isEqualTo(Duration.ofSeconds(5));
         assertThat(engine.clock().instant()).isEqualTo(due.minusSeconds(5));
-        assertThat(engine.clockStatus().jumps()).isEqualTo(1);
+        assertThat(engine.status().clockStatus().jumps()).isEqualTo(1);
     }
 
     @Test
@@ -142,7 +142,8 @@ class SkewedClockTest {
 
         referenceStep = Duration.ofSeconds(3);
         await().atMost(BOUND)
-                .until(() -> engine.clusterTime()
+                .until(() -> engine.status()
+                        .clusterTime()
                         .orElseThrow()
                         .offset()
                         .equals(SKEW.negated().plusSeconds(3)));
@@ -150,10 +151,10 @@ class SkewedClockTest {
         local.advance(Duration.ofSeconds(1));
         engine.checkClock();
 
-        assertThat(engine.clockStatus().jumps()).isEqualTo(1);
+        assertThat(engine.status().clockStatus().jumps()).isEqualTo(1);
         await().atMost(BOUND).until(() -> !events.isEmpty());
         assertThat(events).hasSize(1);
         assertThat(events.get(0).jump()).isEqualTo(Duration.ofSeconds(3));
-        assertThat(engine.clockStatus().paused()).isTrue();
+        assertThat(engine.status().clockStatus().paused()).isTrue();
     }
 }

@@ -77,13 +77,13 @@ class StoreFailureTest {
         await().atMost(BOUND).until(() -> executor.runsOf("pulse").size() >= 3);
 
         store.down();
-        await().atMost(BOUND).until(() -> engine.storeOutage().isPresent());
+        await().atMost(BOUND).until(() -> engine.status().storeOutage().isPresent());
         long failedAtStart = store.failed();
         await().atMost(BOUND).until(() -> store.failed() > failedAtStart + 5); // the writer keeps trying
         int runsDuringOutage = executor.runsOf("pulse").size();
 
         store.up();
-        await().atMost(BOUND).until(() -> engine.storeOutage().isEmpty());
+        await().atMost(BOUND).until(() -> engine.status().storeOutage().isEmpty());
         await().atMost(BOUND).until(() -> executor.runsOf("pulse").size() >= runsDuringOutage + 5);
 
         assertNoFireRanTwice("pulse");
@@ -101,10 +101,10 @@ class StoreFailureTest {
         await().atMost(BOUND).until(() -> executor.runsOf("volatile").size() >= 3);
 
         store.down();
-        await().atMost(BOUND).until(() -> engine.storeOutage().isPresent());
+        await().atMost(BOUND).until(() -> engine.status().storeOutage().isPresent());
         int before = executor.runsOf("volatile").size();
         await().atMost(BOUND).until(() -> executor.runsOf("volatile").size() >= before + 10);
-        assertThat(engine.storeOutage()).as("still away").isPresent();
+        assertThat(engine.status().storeOutage()).as("still away").isPresent();
 
         store.up();
         int pulses = executor.runsOf("pulse").size();
@@ -154,7 +154,7 @@ class StoreFailureTest {
 
         // the next fire's write fails twice as a group, then each time alone while the store answers: given up
         store.failSchedules(2 + StateWriter.POISON_AFTER);
-        await().atMost(BOUND).until(() -> engine.repairedSeries() >= 1);
+        await().atMost(BOUND).until(() -> engine.status().repairedSeries() >= 1);
         int afterRepair = executor.runsOf("pulse").size();
         await().atMost(BOUND).until(() -> executor.runsOf("pulse").size() >= afterRepair + 3);
         assertNoFireRanTwice("pulse");

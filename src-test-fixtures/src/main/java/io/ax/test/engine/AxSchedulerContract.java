@@ -249,20 +249,24 @@ public abstract class AxSchedulerContract {
 
     @Test
     void cancelAndRescheduleTakeAnInstanceOutOfTheWheel() {
-        int before = engine.wheelSize();
+        int before = engine.status().wheelSize();
         String cancelled = engine.schedule("close", Duration.ofSeconds(30), "c");
         String moved = engine.schedule("close", Duration.ofSeconds(31), "m");
-        assertThat(engine.wheelSize()).as("inside the window: in the wheel").isEqualTo(before + 2);
+        assertThat(engine.status().wheelSize())
+                .as("inside the window: in the wheel")
+                .isEqualTo(before + 2);
 
         assertThat(engine.cancel(cancelled)).isTrue();
         assertThat(engine.reschedule(moved, Instant.now().plus(Duration.ofHours(2))))
                 .isTrue();
 
-        assertThat(engine.wheelSize())
+        assertThat(engine.status().wheelSize())
                 .as("cancelled, and moved beyond the window")
                 .isEqualTo(before);
         assertThat(engine.reschedule(moved, Instant.now().plusSeconds(20))).isTrue();
-        assertThat(engine.wheelSize()).as("moved back inside the window").isEqualTo(before + 1);
+        assertThat(engine.status().wheelSize())
+                .as("moved back inside the window")
+                .isEqualTo(before + 1);
     }
 
     @Test
@@ -489,7 +493,7 @@ public abstract class AxSchedulerContract {
         engine = newEngine(Duration.ofMillis(400));
         engine.start();
         String far = engine.schedule("close", Duration.ofMillis(1_500), "far");
-        assertThat(engine.wheelSize())
+        assertThat(engine.status().wheelSize())
                 .as("beyond the window: in the store only")
                 .isZero();
         engine.stop();
@@ -546,7 +550,7 @@ public abstract class AxSchedulerContract {
 
     @Test
     void aFarFutureRequestInAMixedBatchWritesNothing() {
-        int wheel = engine.wheelSize();
+        int wheel = engine.status().wheelSize();
         List<ScheduleRequest> batch = List.of(
                 ScheduleRequest.of("close").after(Duration.ofMinutes(5)),
                 ScheduleRequest.of("order").after(Duration.ofHours(5)).payload(new Order("tea", 1)),
@@ -561,7 +565,7 @@ public abstract class AxSchedulerContract {
                 .hasMessageContaining("horizon");
         assertThat(store.findByTask("close", 10)).isEmpty();
         assertThat(store.findByTask("order", 10)).isEmpty();
-        assertThat(engine.wheelSize()).isEqualTo(wheel);
+        assertThat(engine.status().wheelSize()).isEqualTo(wheel);
     }
 
     @Test
@@ -599,7 +603,7 @@ public abstract class AxSchedulerContract {
     void fuzzedRequestsAreRefusedWithTheDocumentedExceptionAndWriteNothing() {
         ScheduleFuzz fuzz = new ScheduleFuzz(SEED, Instant.now(), 64 * 1024);
         int instances = instancesInStore();
-        int wheel = engine.wheelSize();
+        int wheel = engine.status().wheelSize();
 
         for (int n = 0; n < 300; n++) {
             ScheduleFuzz.Bad bad = fuzz.nextBad();
@@ -612,14 +616,14 @@ public abstract class AxSchedulerContract {
         }
 
         assertThat(instancesInStore()).as("nothing written").isEqualTo(instances);
-        assertThat(engine.wheelSize()).as("nothing in the wheel").isEqualTo(wheel);
+        assertThat(engine.status().wheelSize()).as("nothing in the wheel").isEqualTo(wheel);
     }
 
     @Test
     void fuzzedIdsAndTaskNamesAreUnknownAndWriteNothing() {
         ScheduleFuzz fuzz = new ScheduleFuzz(SEED, Instant.now(), 64 * 1024);
         int instances = instancesInStore();
-        int wheel = engine.wheelSize();
+        int wheel = engine.status().wheelSize();
         var tasks = store.findTasks();
 
         for (int n = 0; n < 200; n++) {
@@ -643,7 +647,7 @@ public abstract class AxSchedulerContract {
         }
 
         assertThat(instancesInStore()).as("nothing written").isEqualTo(instances);
-        assertThat(engine.wheelSize()).isEqualTo(wheel);
+        assertThat(engine.status().wheelSize()).isEqualTo(wheel);
         assertThat(store.findTasks()).isEqualTo(tasks);
     }
 
@@ -707,7 +711,7 @@ public abstract class AxSchedulerContract {
     }
 
     private void assertRefused(ScheduleRequest bad, Class<? extends RuntimeException> type, String message) {
-        int wheel = engine.wheelSize();
+        int wheel = engine.status().wheelSize();
         List<ScheduleRequest> batch = new ArrayList<>(List.of(
                 ScheduleRequest.of("close").after(Duration.ofMinutes(5)),
                 ScheduleRequest.of("close").after(Duration.ofMinutes(5)).durability(Durability.MEMORY)));
@@ -716,6 +720,6 @@ public abstract class AxSchedulerContract {
         assertThat(store.findByTask("close", 10))
                 .as("nothing written for %s", bad)
                 .isEmpty();
-        assertThat(engine.wheelSize()).isEqualTo(wheel);
+        assertThat(engine.status().wheelSize()).isEqualTo(wheel);
     }
 }

@@ -282,8 +282,8 @@ public abstract class WorkflowContract {
         AxEngine n1 = engine("n1", store, tasks);
         AxEngine n2 = engine("n2", second.get(), tasks);
         await().atMost(BOUND)
-                .until(() -> n1.cluster().liveNodes().size() == 2
-                        && n2.cluster().liveNodes().size() == 2);
+                .until(() -> n1.status().cluster().liveNodes().size() == 2
+                        && n2.status().cluster().liveNodes().size() == 2);
 
         // runs, from either node, until steps ran on both: where a run's steps run is the node that leads, or the
         // one that owns the run's partition; 64 runs all on one node would be a chance of 2^-63

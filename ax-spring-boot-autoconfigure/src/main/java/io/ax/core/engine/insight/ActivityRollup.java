@@ -261,6 +261,36 @@ public final class ActivityRollup implements EngineObserver {
         return rows.size();
     }
 
+    /** The longest window {@link #last} reads. */
+    public static final Duration MAX_WINDOW = Duration.ofDays(1);
+
+    /**
+     * The activity of {@code task} (or of all tasks, when null) over the last {@code window}, in buckets of {@code
+     * bucket}, the last bucket ending with the current minute.
+     *
+     * @throws IllegalArgumentException when the window or the bucket is not a positive whole number of minutes, the
+     *     window is longer than {@link #MAX_WINDOW}, or the bucket does not divide it
+     */
+    public Activity last(String task, Duration window, Duration bucket) {
+        long windowMinutes = wholeMinutes(window, "window");
+        long bucketMinutes = wholeMinutes(bucket, "bucket");
+        if (windowMinutes > MAX_WINDOW.toMinutes() || windowMinutes % bucketMinutes != 0) {
+            throw new IllegalArgumentException("the window must be at most " + MAX_WINDOW.toMinutes()
+                    + " minutes and a multiple of the bucket, was " + windowMinutes + " and " + bucketMinutes);
+        }
+        long now = minuteOf(clock.instant());
+        Instant from = Instant.ofEpochSecond((now - windowMinutes + 1) * 60);
+        Instant to = Instant.ofEpochSecond((now + 1) * 60);
+        return read(task, from, to, (int) bucketMinutes);
+    }
+
+    private static long wholeMinutes(Duration d, String what) {
+        if (d == null || d.isNegative() || d.isZero() || d.toSeconds() % 60 != 0 || d.toNanosPart() != 0) {
+            throw new IllegalArgumentException(what + " must be a positive whole number of minutes, was " + d);
+        }
+        return d.toMinutes();
+    }
+
     /**
      * The activity of {@code task} (or of all tasks, when null) in the minutes of {@code [from, to)}, summed over
      * every node on the store, in buckets of {@code bucketMinutes} minutes, the first starting at {@code from}.

@@ -67,15 +67,15 @@ class RetentionTest {
         a.start();
         AxEngine b = engine(store, "node-b", countedByB);
         b.start();
-        assertThat(a.cluster().isLeader()).isTrue();
-        assertThat(b.cluster().isLeader()).isFalse();
+        assertThat(a.status().cluster().isLeader()).isTrue();
+        assertThat(b.status().cluster().isLeader()).isFalse();
 
         await().atMost(BOUND).until(() -> countedByA.get() == first.size());
         assertThat(first).allSatisfy(id -> assertThat(store.find(id)).isEmpty());
         assertThat(countedByB.get()).as("a follower deletes nothing").isZero();
 
         a.stop();
-        await().atMost(BOUND).until(() -> b.cluster().isLeader());
+        await().atMost(BOUND).until(() -> b.status().cluster().isLeader());
         List<String> second = finishedLongAgo(store, 6);
         await().atMost(BOUND).until(() -> countedByB.get() == second.size());
         assertThat(second).allSatisfy(id -> assertThat(store.find(id)).isEmpty());
