@@ -52,8 +52,7 @@ import java.util.Optional;
  *       heartbeats, the lease, the deadlines of both; {@code ax-partitions} (the same): the partitions' rounds;
  *       {@code ax-cluster-time} ({@link io.ax.core.clock.ClusterTime}): the offset to the database's clock;
  *   <li>{@code ax-leader1} ({@link Leadership}): the takeover of gained partitions, the remote holders it follows,
- *       its sweeps; {@code ax-claim1} ({@link io.ax.core.engine.ownership.AssignmentPoller}): this node's look at
- *       what an earlier version left DISPATCHED to it;
+ *       its sweeps;
  *   <li>{@code ax-prefetch1} ({@link Prefetcher}): the prefetch window's loads; {@code ax-definitions1} ({@link
  *       RuntimeTasks}): the runtime task definitions; {@code ax-retention-1} ({@link
  *       io.ax.core.engine.ownership.Retention}): the deletion of old rows; {@code ax-activity-1} ({@link

@@ -48,7 +48,7 @@ final class EngineLifecycle {
                             parts.tasks,
                             parts.taskRegistry.paused(),
                             parts.dispatcher,
-                            parts.poller,
+                            parts.handback,
                             parts.runner,
                             parts.threads::after)
                     .run();
@@ -75,7 +75,6 @@ final class EngineLifecycle {
         parts.runtimeTasks.start(parts.membership.settings().heartbeat());
         parts.retention.start();
         parts.activity.start();
-        parts.poller.start();
         // work written elsewhere (a run on demand, a delayed task, a handback) wakes the owners of its partitions; no
         // node is signalled by its id any more, since no node assigns work to another
         parts.wakeUps.listen(signal -> {
@@ -122,11 +121,9 @@ final class EngineLifecycle {
         parts.leadership.stop();
         parts.runtimeTasks.stop();
         parts.retention.stop();
-        parts.poller.stop();
         parts.prefetcher.stop();
         // the steps that talk to the store are bounded: with the database gone, a stop must still end
         bounded("hand the leader lease over", parts.membership::resign); // a standby takes over at once
-        bounded("return its unstarted assignments", parts.handback::assignments);
         parts.threads.stop(parts.shutdownAwait);
         // what waits in a pool's queue was acknowledged and never started: another node runs it now, not this one
         // after the shutdown wait (a claim the writer confirms later finds the pools shut and returns its instance)

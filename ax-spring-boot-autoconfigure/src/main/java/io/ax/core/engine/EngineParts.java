@@ -28,7 +28,6 @@ import io.ax.core.engine.insight.ActivityRollup;
 import io.ax.core.engine.insight.Insight;
 import io.ax.core.engine.insight.Listeners;
 import io.ax.core.engine.insight.StoreFigures;
-import io.ax.core.engine.ownership.AssignmentPoller;
 import io.ax.core.engine.ownership.Handback;
 import io.ax.core.engine.ownership.Leadership;
 import io.ax.core.engine.ownership.Retention;
@@ -87,8 +86,6 @@ final class EngineParts {
 
     /** How old the store's figures (the dead letters) may be before a look at them reads them again. */
     private static final Duration FIGURES_REFRESH = Duration.ofSeconds(1);
-    /** How often a node looks for instances an earlier version left DISPATCHED to it (see the poller's creation). */
-    private static final Duration PARTITIONED_ASSIGNMENT_LOOK = Duration.ofSeconds(5);
 
     /** Where the engine is in its life: changed by {@link EngineLifecycle} only, read by the parts. */
     enum Lifecycle {
@@ -145,7 +142,6 @@ final class EngineParts {
     private final DecisionTerms terms;
 
     final Retention retention;
-    final AssignmentPoller poller;
     final WakeUps wakeUps;
     private final AxIdempotency idempotency;
     final ClusterTime clusterTime; // null: the clock is taken as it is
@@ -392,7 +388,7 @@ final class EngineParts {
                 router, taskRegistry, workflows, stores, clock, fires, terms, b.transactions != null, this::isRunning);
         // a series held back behind a group on its way plans no next fire that could wake the dispatch again
         writer.onOutage(() -> onDispatchThread(() -> this.fires.storeAway()));
-        this.handback = new Handback(nodeId, stores, writer, runner, wakeUps);
+        this.handback = new Handback(nodeId, writer, runner, wakeUps);
         Claimer claimer =
                 new Claimer(nodeId, writer, insight, pools, runner::handOff, handback::unstarted, terms::fencedOut);
         this.dispatcher = new Dispatcher(
@@ -410,13 +406,6 @@ final class EngineParts {
                 runner::isEnding,
                 () -> membership.isCutOff(),
                 fires);
-        // with partitions no instance is assigned to another node: the look for this node's assignments only picks up
-        // what its earlier run left DISPATCHED to it (claimed at recovery once its pool has room), so it need not come
-        // every poll interval, where it was the largest statement of an idle node
-        Duration look = b.clusterSettings.pollInterval();
-        if (look.compareTo(PARTITIONED_ASSIGNMENT_LOOK) < 0) {
-            look = PARTITIONED_ASSIGNMENT_LOOK;
-        }
         this.actions = new TaskActions(
                 taskRegistry,
                 router,
@@ -429,7 +418,6 @@ final class EngineParts {
                 wakeUps,
                 leadership,
                 this::isRunning);
-        this.poller = new AssignmentPoller(nodeId, stores, tasks, pools, claimer, look, () -> membership.isCutOff());
         this.prefetcher = new Prefetcher(
                 stores,
                 clock,

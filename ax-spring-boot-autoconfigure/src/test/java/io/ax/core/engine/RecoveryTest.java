@@ -30,6 +30,7 @@ class RecoveryTest {
 
     private static final Duration BOUND = Duration.ofSeconds(10);
     private static final String DEAD_NODE = "dead-node";
+    private static final String NODE = "fresh-node";
 
     private final InMemoryInstanceStore store = new InMemoryInstanceStore();
     private final RecordingExecutor executor = new RecordingExecutor();
@@ -47,7 +48,7 @@ class RecoveryTest {
         engine = AxEngine.builder()
                 .store(store)
                 .router(new ExecutorRouter(List.of(executor)))
-                .nodeId("fresh-node")
+                .nodeId(NODE)
                 .maxCatchUp(3)
                 .build();
         for (AxTask task : tasks) {
@@ -131,6 +132,39 @@ class RecoveryTest {
                 .isEqualTo(1);
         assertThat(store.auditTrail(id))
                 .anySatisfy(a -> assertThat(a.reason()).contains("taken back").contains(DEAD_NODE));
+    }
+
+    /**
+     * An earlier version assigned instances to the node before they ran (DISPATCHED); this one claims in one write
+     * and never looks for assignments. What its last run was assigned goes back to SCHEDULED at its start, known
+     * task or not, and the owner of its partition (this node, alone) claims it like any due instance, with the same
+     * attempt.
+     */
+    @Test
+    void whatAnEarlierVersionAssignedToThisNodesLastRunGoesBackAndRunsOnce() {
+        AxTask task = onDemand("job", RetryPolicy.none());
+        String id = instance(task, now.minusSeconds(10));
+        walkOn(NODE, id, InstanceState.DISPATCHED);
+        String unknown = write(onDemand("elsewhere", RetryPolicy.none()), now.minusSeconds(10), false);
+        walkOn(NODE, unknown, InstanceState.DISPATCHED);
+        start(task);
+        await().atMost(BOUND).until(() -> state(id) == InstanceState.SUCCESS);
+        assertThat(executor.runsOf("job"))
+                .singleElement()
+                .extracting(AxContext::attempt)
+                .isEqualTo(1);
+        assertThat(store.auditTrail(id))
+                .extracting(AuditEntry::to)
+                .containsSubsequence(
+                        InstanceState.DISPATCHED,
+                        InstanceState.SCHEDULED,
+                        InstanceState.RUNNING,
+                        InstanceState.SUCCESS);
+        assertThat(store.auditTrail(id))
+                .anySatisfy(a -> assertThat(a.reason()).contains("returned").contains(NODE));
+        // a task this node does not know waits SCHEDULED for a node that knows it, held by none
+        await().atMost(BOUND).until(() -> state(unknown) == InstanceState.SCHEDULED);
+        assertThat(executor.runsOf("elsewhere")).isEmpty();
     }
 
     @Test
@@ -251,18 +285,32 @@ class RecoveryTest {
         return id;
     }
 
+    /** A path of changes by the dead node, written as that node left them (no owner recorded). */
     private void walk(String id, InstanceState... path) {
+        for (Transition t : path(DEAD_NODE, id, path)) {
+            assertThat(store.transition(t)).isTrue();
+        }
+    }
+
+    /** A path of changes by {@code node}, which holds the instance at its end, as an earlier version's assignment did. */
+    private void walkOn(String node, String id, InstanceState... path) {
+        for (Transition t : path(node, id, path)) {
+            assertThat(store.transition(t.assignedTo(node, 0))).isTrue();
+        }
+    }
+
+    private List<Transition> path(String node, String id, InstanceState... path) {
+        List<Transition> changes = new java.util.ArrayList<>();
         InstanceState from = InstanceState.SCHEDULED;
         int attempt = 0;
         for (InstanceState to : path) {
             if (to == InstanceState.DISPATCHED || (to == InstanceState.RUNNING && from != InstanceState.DISPATCHED)) {
                 attempt++; // a claim, in this version's one write or an earlier version's two
             }
-            assertThat(store.transition(
-                            new Transition(id, from, to, attempt, DEAD_NODE, now.minusSeconds(5), "seeded")))
-                    .isTrue();
+            changes.add(new Transition(id, from, to, attempt, node, now.minusSeconds(5), "seeded"));
             from = to;
         }
+        return changes;
     }
 
     private InstanceState state(String id) {

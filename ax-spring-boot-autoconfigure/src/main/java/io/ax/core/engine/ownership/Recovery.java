@@ -15,18 +15,22 @@ import io.ax.core.store.OwnedInstance;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
  * At start-up, resumes this node's own unfinished work of its last run (same node id), so a node that was killed
- * and restarted loses nothing; never another node's (the leader takes over the work of nodes that are gone):
+ * and restarted loses nothing; never another node's (the owners of their partitions take over the work of nodes
+ * that are gone):
  *
  * <ul>
- *   <li>DISPATCHED instances assigned to it but never started: acknowledged and run now;
+ *   <li>DISPATCHED instances (an earlier version assigned them) never started: given back, SCHEDULED, for the owner
+ *       of their partition to claim (see {@link Handback#lastRunsAssignments});
  *   <li>RUNNING instances died with the last run: FAILED, then retried or DEAD by the task's retry policy;
  *   <li>RETRYING instances wait out the rest of their back-off.
  * </ul>
@@ -58,7 +62,7 @@ public final class Recovery {
     private final Map<String, AxTask> tasks;
     private final Set<String> paused;
     private final Dispatcher dispatcher;
-    private final AssignmentPoller poller;
+    private final Handback handback;
     private final InstanceRunner runner;
     private final Later later;
 
@@ -73,7 +77,7 @@ public final class Recovery {
             Map<String, AxTask> tasks,
             Set<String> paused,
             Dispatcher dispatcher,
-            AssignmentPoller poller,
+            Handback handback,
             InstanceRunner runner,
             Later later) {
         this.store = store;
@@ -82,7 +86,7 @@ public final class Recovery {
         this.tasks = tasks;
         this.paused = paused;
         this.dispatcher = dispatcher;
-        this.poller = poller;
+        this.handback = handback;
         this.runner = runner;
         this.later = later;
     }
@@ -99,8 +103,13 @@ public final class Recovery {
         }
         Set<String> unknown = new TreeSet<>();
         int resumed = 0;
+        List<TaskInstance> assigned = new ArrayList<>();
         for (OwnedInstance o : store.findOwned(IN_FLIGHT, nodeId, Integer.MAX_VALUE)) {
             TaskInstance instance = o.instance();
+            if (instance.state() == InstanceState.DISPATCHED) {
+                assigned.add(instance); // for the owner of its partition, whether this node knows its task or not
+                continue;
+            }
             AxTask task = tasks.get(instance.taskName());
             if (task == null) {
                 unknown.add(instance.taskName());
@@ -109,13 +118,13 @@ public final class Recovery {
             Due due = new Due(task, instance);
             resumed++;
             switch (instance.state()) {
-                case DISPATCHED -> claim(due, instance, o.epoch());
                 case RUNNING -> failOrphan(due, instance, o.epoch());
                 case RETRYING -> retryLater(due, instance, now, o.epoch());
                 case FAILED, TIMEOUT -> decideAfterFailure(due, instance, o.epoch());
                 default -> throw new IllegalStateException("not an in-flight state: " + instance.state());
             }
         }
+        handback.lastRunsAssignments(assigned);
         if (resumed > 0) {
             LOG.log(Level.INFO, "AX resumed {0} unfinished instance(s) of this node''s last run", resumed);
         }
@@ -126,12 +135,6 @@ public final class Recovery {
                             + "they stay as they are until a node that knows them starts",
                     unknown);
         }
-    }
-
-    /** Assigned to this node's last run, never started: this run acknowledges it and runs it. */
-    private void claim(Due due, TaskInstance instance, long epoch) {
-        dispatcher.markInFlight(due);
-        poller.claimLater(due, Math.max(1, instance.attempt()), epoch);
     }
 
     private void failOrphan(Due due, TaskInstance instance, long epoch) {

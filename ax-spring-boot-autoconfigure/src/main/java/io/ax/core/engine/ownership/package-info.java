@@ -11,9 +11,8 @@
  *   <li>{@code Takeover}: what a gained partition needs before its first decision; {@code OrphanAdoption}: the
  *       work dead nodes left; {@code RemoteHolders}: instances of this node's partitions that live nodes hold;
  *   <li>{@link io.ax.core.engine.ownership.Recovery}: this node's own unfinished work at start; {@link
- *       io.ax.core.engine.ownership.Handback}: what it gives back at a stop; {@link
- *       io.ax.core.engine.ownership.AssignmentPoller} ({@code ax-claim1}): what an earlier version left DISPATCHED to
- *       it;
+ *       io.ax.core.engine.ownership.Handback}: what it gives back (at a stop what it claimed and did not start, at
+ *       its start what an earlier version assigned to its last run);
  *   <li>{@link io.ax.core.engine.ownership.Retention} ({@code ax-retention-1}): the deletion of old rows, by one node
  *       at a time (the cluster lease).
  * </ul>

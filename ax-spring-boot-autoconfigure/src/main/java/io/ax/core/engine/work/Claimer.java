@@ -1,6 +1,5 @@
 package io.ax.core.engine.work;
 
-import io.ax.core.InstanceState;
 import io.ax.core.Transition;
 import io.ax.core.cluster.FencedOutException;
 import io.ax.core.engine.insight.Insight;
@@ -28,8 +27,7 @@ public final class Claimer {
     /**
      * An instance to claim, with its place reserved.
      *
-     * @param write the write that claims it (a retry's RETRYING -&gt; RUNNING), or null for the acknowledgement of
-     *     an instance an earlier version left DISPATCHED to this node
+     * @param write the conditional write that claims it: SCHEDULED -&gt; RUNNING (a retry's RETRYING -&gt; RUNNING)
      * @param assignedAt when it was decided, for the claim's latency; null when not measured
      * @param epoch the epoch its claim (or takeover) carried, for the attempt's fencing token
      */
@@ -45,7 +43,7 @@ public final class Claimer {
     private final Consumer<List<Execution>> returnUnstarted;
     /** A claim refused by its fence (this node no longer owns the partition): the current owner handles it. */
     private final Consumer<FencedOutException> fencedOut;
-    /** Instances this node is claiming right now, by either path: the other path leaves them alone. */
+    /** Instances this node is claiming right now: held here (a takeover leaves them alone), though no runner yet. */
     private final java.util.Set<String> claiming = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public Claimer(
@@ -81,20 +79,6 @@ public final class Claimer {
     }
 
     /**
-     * The acknowledgement of an instance an earlier version left DISPATCHED to this node: DISPATCHED -&gt; RUNNING,
-     * if it still owns it.
-     */
-    public Transition acknowledgement(Due due, int attempt) {
-        return writer.change(
-                        due.instanceId(),
-                        InstanceState.DISPATCHED,
-                        InstanceState.RUNNING,
-                        attempt,
-                        "acknowledged by node " + nodeId)
-                .ownedBy(nodeId);
-    }
-
-    /**
      * Claims as one group; each instance won goes to its pool the moment the store confirms it (on the writer's
      * thread). Never waits for the store.
      */
@@ -105,7 +89,7 @@ public final class Claimer {
         List<Transition> transitions = new ArrayList<>(claims.size());
         for (Claim c : claims) {
             claiming.add(c.due().instanceId());
-            transitions.add(c.write() != null ? c.write() : acknowledgement(c.due(), c.attempt()));
+            transitions.add(c.write());
         }
         List<CompletableFuture<Boolean>> outcomes = writer.submitAllOrFail(transitions);
         for (int k = 0; k < claims.size(); k++) {
@@ -131,8 +115,8 @@ public final class Claimer {
         }
         if (!ok) {
             claiming.remove(c.due().instanceId());
-            // the instance is elsewhere (taken over, claimed by this node's other path, ended): its task's slot
-            // is not this claim's to free; it is freed when the end is heard of
+            // the instance is elsewhere (taken over, cancelled, ended): its task's slot is not this claim's to free;
+            // it is freed when the end is heard of
             pools.unreserve(c.due().task().group());
             insight.released(c.due());
             return;

@@ -338,7 +338,7 @@ public final class Dispatcher {
                                         "claimed by node " + nodeId + (epoch > 0 ? " (epoch " + epoch + ")" : ""),
                                         due.scheduledTime()),
                                 nodeId);
-                claimer.claiming(due.instanceId()); // the poll must not claim it meanwhile
+                claimer.claiming(due.instanceId()); // held here from now on, though no runner holds it yet
                 decide(decisions, ordered, due, claim);
             } else if (previous.equals(due.instanceId())) {
                 pipeline.remove(due.instanceId());
