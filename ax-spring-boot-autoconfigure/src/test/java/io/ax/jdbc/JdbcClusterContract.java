@@ -73,10 +73,11 @@ abstract class JdbcClusterContract {
     private static final String PREFIX = "axclu_";
     private static final Duration BOUND = Duration.ofSeconds(30);
     /**
-     * Heartbeat 100 ms, lease 1 s, acknowledgement within 300 ms, a look for assignments every 50 ms. A node whose
-     * last heartbeat is older than the lease less the safety margin takes itself for cut off and stops its running
-     * work (the others may take it for dead); with a lease of 500 ms, the stalls of a loaded two-core machine (three
-     * nodes' heartbeats on MariaDB held for 300 ms at once) did that now and then, and moved work between nodes.
+     * Heartbeat 100 ms, lease 1 s, acknowledgement within 300 ms, what other nodes hold followed every 50 ms. A node
+     * whose last heartbeat is older than the lease less the safety margin takes itself for cut off and stops its
+     * running work (the others may take it for dead); with a lease of 500 ms, the stalls of a loaded two-core machine
+     * (three nodes' heartbeats on MariaDB held for 300 ms at once) did that now and then, and moved work between
+     * nodes.
      */
     static final ClusterSettings FAST = new ClusterSettings(
             Duration.ofMillis(100), Duration.ofSeconds(1), Duration.ofMillis(300), Duration.ofMillis(50), 32);

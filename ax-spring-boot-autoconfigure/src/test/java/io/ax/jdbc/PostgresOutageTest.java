@@ -76,7 +76,7 @@ class PostgresOutageTest {
     private static final long SEED = Long.getLong("ax.outage.seed", 20_261_130L);
 
     private static final Duration PERIOD = Duration.ofSeconds(1);
-    /** Heartbeat 500 ms, lease 3 s, acknowledgement within 1 s, a look for assignments every 200 ms. */
+    /** Heartbeat 500 ms, lease 3 s, acknowledgement within 1 s, what other nodes hold followed every 200 ms. */
     private static final ClusterSettings SETTINGS = new ClusterSettings(
             Duration.ofMillis(500), Duration.ofSeconds(3), Duration.ofSeconds(1), Duration.ofMillis(200), 32);
     /** PgJDBC's socket timeout: a statement held by the blackhole fails after this, and its connection is dropped. */

@@ -5,9 +5,9 @@ import java.util.Objects;
 
 /**
  * How a node takes part in the cluster. Validated together, because some values only work in relation to others:
- * the lease must outlive two heartbeats (one renewal may fail without losing it), an assignment must be
- * acknowledged well before a dead owner's lease runs out, and a node must look for its assignments more often
- * than the leader waits for their acknowledgement.
+ * the lease must outlive two heartbeats (one renewal may fail without losing it), an assignment (written by earlier
+ * versions only) must be acknowledged well before a dead owner's lease runs out, and an owner must follow what
+ * other nodes hold of its partitions more often than it waits for such an acknowledgement.
  *
  * @param heartbeat how often a node writes its heartbeat and the leader renews its lease
  * @param lease how long a lease or heartbeat lasts without renewal; a node silent for longer is dead
@@ -64,8 +64,8 @@ public record ClusterSettings(
     }
 
     /**
-     * Heartbeat 3 s, lease 10 s, acknowledgement within 3 s, a look for assignments every 500 ms, 32 points, 256
-     * partitions.
+     * Heartbeat 3 s, lease 10 s, acknowledgement within 3 s, what other nodes hold followed every 500 ms, 32 points,
+     * 256 partitions.
      */
     public static ClusterSettings defaults() {
         return new ClusterSettings(

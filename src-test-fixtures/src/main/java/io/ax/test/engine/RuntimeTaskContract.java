@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
 public abstract class RuntimeTaskContract {
 
     private static final Duration BOUND = Duration.ofSeconds(30);
-    /** Heartbeat 100 ms, lease 500 ms, acknowledgement within 300 ms, a look for assignments every 50 ms. */
+    /** Heartbeat 100 ms, lease 500 ms, acknowledgement within 300 ms, what other nodes hold followed every 50 ms. */
     private static final ClusterSettings FAST = new ClusterSettings(
             Duration.ofMillis(100), Duration.ofMillis(500), Duration.ofMillis(300), Duration.ofMillis(50), 32);
 

@@ -232,7 +232,7 @@ public final class Leadership
 
     /**
      * Whether an instance was assigned to another node and this node has not heard of its end yet: it may have ended
-     * there already, its end on its way here (the owner's write, then this node's next look at its assignments).
+     * there already, its end on its way here (that node's write, then this node's next look at what it follows).
      */
     @Override
     public boolean runsElsewhere(String instanceId) {
@@ -577,7 +577,11 @@ public final class Leadership
         } catch (FencedOutException e) {
             fencedOut(e);
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "Node {0} could not follow its assignments; retrying: {1}", nodeId, e.toString());
+            LOG.log(
+                    Level.WARNING,
+                    "Node {0} could not follow what other nodes hold of its partitions; retrying: {1}",
+                    nodeId,
+                    e.toString());
         }
     }
 
