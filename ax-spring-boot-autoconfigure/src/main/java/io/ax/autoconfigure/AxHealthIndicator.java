@@ -107,7 +107,12 @@ final class AxHealthIndicator extends AbstractHealthIndicator {
                             "store",
                             "unreachable for " + c.unreachedFor().toMillis() + " ms"
                                     + (c.cutOff() ? "; the other nodes may take this node for dead" : ""))
-                    .withDetail("storeError", c.failure() != null ? c.failure() : "its calls do not return");
+                    .withDetail(
+                            "storeError",
+                            c.failure() != null
+                                    ? c.failure()
+                                    : "its calls do not return"
+                                            + (c.waitingIn().isEmpty() ? "" : "; waiting in " + c.waitingIn()));
         } else if (outage.isPresent()) {
             builder.down()
                     .withDetail("store", "writes failing since " + outage.get().since())

@@ -424,7 +424,11 @@ abstract class JdbcClusterContract {
         await().atMost(BOUND).untilTrue(interrupted);
         assertThat(leader.status().storeContact())
                 .as("what the node says of its contact with the store")
-                .hasValueSatisfying(c -> assertThat(c.cutOff()).isTrue());
+                .hasValueSatisfying(c -> {
+                    assertThat(c.cutOff()).isTrue();
+                    assertThat(c.failure()).isNull();
+                    assertThat(c.waitingIn()).as("where its heartbeat waits").contains("Cuttable.await");
+                });
 
         links.get(leaderId).heal();
         String running = id;

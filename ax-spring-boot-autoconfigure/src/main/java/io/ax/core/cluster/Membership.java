@@ -90,6 +90,8 @@ public final class Membership implements AutoCloseable {
     private volatile boolean cutOffTold;
     /** Why the last round failed, or null. */
     private volatile String lastFailure;
+    /** The thread of the rounds ({@code ax-cluster}), to say where a round that does not return waits. */
+    private volatile Thread roundThread;
 
     /** The partitions of the cluster, or null when the store keeps none. */
     private final PartitionLeases partitionLeases;
@@ -143,6 +145,7 @@ public final class Membership implements AutoCloseable {
         ThreadFactory named = r -> {
             Thread t = new Thread(r, "ax-cluster");
             t.setDaemon(true);
+            roundThread = t;
             return t;
         };
         this.thread = new ScheduledThreadPoolExecutor(1, named);
@@ -472,7 +475,9 @@ public final class Membership implements AutoCloseable {
                                 + " the store again{2}",
                         self.nodeId(),
                         Long.toString(TimeUnit.NANOSECONDS.toMillis(unreached)),
-                        lastFailure == null ? " (its calls to the store do not return)" : ": " + lastFailure);
+                        lastFailure == null
+                                ? " (its calls to the store do not return" + where() + ")"
+                                : ": " + lastFailure);
                 listener.cutOff(Duration.ofNanos(unreached));
             }
         } catch (RuntimeException e) {
@@ -605,7 +610,20 @@ public final class Membership implements AutoCloseable {
         if (!failing && unreached <= settings.heartbeat().multipliedBy(2).toNanos()) {
             return Optional.empty();
         }
-        return Optional.of(new StoreContact(Duration.ofNanos(unreached), lastFailure, isCutOff()));
+        String failure = lastFailure;
+        return Optional.of(
+                new StoreContact(Duration.ofNanos(unreached), failure, isCutOff(), failure == null ? waitingIn() : ""));
+    }
+
+    /** Where the round that does not return waits; empty when that cannot be told. */
+    private String waitingIn() {
+        String where = WaitingIn.of(roundThread);
+        return where == null ? "" : where;
+    }
+
+    private String where() {
+        String where = waitingIn();
+        return where.isEmpty() ? "" : ": waiting in " + where;
     }
 
     /**
@@ -622,8 +640,10 @@ public final class Membership implements AutoCloseable {
      * @param unreachedFor since the heartbeat of its last round that went through was sent
      * @param failure why the last round failed; null when the rounds hang rather than fail
      * @param cutOff whether it is so long that the other nodes may take this node for dead
+     * @param waitingIn when the rounds hang, where the heartbeat's call waits (the frame, the first outside the JDK,
+     *     AX's own: a pool with no connection to give reads {@code ... < ConcurrentBag.borrow < ...}); else empty
      */
-    public record StoreContact(Duration unreachedFor, String failure, boolean cutOff) {}
+    public record StoreContact(Duration unreachedFor, String failure, boolean cutOff, String waitingIn) {}
 
     /** How long no leader has been known; zero while one is. */
     public Duration leaderlessFor() {
