@@ -218,6 +218,31 @@ final class Binder {
         return args;
     }
 
+    /** For {@link Sql#findHeldByNoneOf}: null twice, the states, the partitions, the holders, the limit. */
+    static Object[] heldByNoneOfArgs(Set<InstanceState> states, int[] partitions, List<String> holders, int limit) {
+        List<Object> args = new ArrayList<>(states.size() + partitions.length + holders.size() + 3);
+        args.add(null);
+        args.add(null);
+        for (InstanceState s : states) {
+            args.add(s.name());
+        }
+        for (int p : partitions) {
+            args.add(p);
+        }
+        args.addAll(holders);
+        args.add(limit);
+        return args.toArray();
+    }
+
+    /** The SQL types of {@link #heldByNoneOfArgs}. */
+    static int[] heldByNoneOfTypes(int states, int partitions, int holders) {
+        int[] types = new int[states + partitions + holders + 3];
+        Arrays.fill(types, Types.VARCHAR);
+        Arrays.fill(types, states + 2, states + 2 + partitions, Types.INTEGER);
+        types[types.length - 1] = Types.INTEGER;
+        return types;
+    }
+
     /** The SQL types of {@link #ownedArgs(String, Set, int[], int)}: the owner may be null. */
     static int[] ownedTypes(int states, int partitions) {
         int[] types = new int[states + partitions + 3];

@@ -572,6 +572,12 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
         return partitioned.findOwned(states, owner, limit, partitions);
     }
 
+    @Override
+    public List<OwnedInstance> findHeldByNoneOf(
+            Set<InstanceState> states, Set<String> holders, int limit, int[] partitions) {
+        return partitioned.findHeldByNoneOf(states, holders, limit, partitions);
+    }
+
     /**
      * {@inheritDoc}
      *

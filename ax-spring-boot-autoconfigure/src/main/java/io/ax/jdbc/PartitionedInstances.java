@@ -74,6 +74,22 @@ final class PartitionedInstances {
                 OWNED);
     }
 
+    /** See {@link io.ax.core.store.InstanceStore#findHeldByNoneOf}. */
+    List<OwnedInstance> findHeldByNoneOf(Set<InstanceState> states, Set<String> holders, int limit, int[] partitions) {
+        Objects.requireNonNull(states, "states");
+        Objects.requireNonNull(holders, "holders");
+        int[] listed = distinct(partitions);
+        if (states.isEmpty() || limit <= 0 || listed.length == 0) {
+            return List.of();
+        }
+        List<String> left = List.copyOf(holders);
+        return jdbc.query(
+                sql.findHeldByNoneOf(states.size(), listed.length, left.size()),
+                Binder.heldByNoneOfArgs(states, listed, left, limit),
+                Binder.heldByNoneOfTypes(states.size(), listed.length, left.size()),
+                OWNED);
+    }
+
     /**
      * See {@link io.ax.core.store.InstanceStore#fillPartitions}.
      *

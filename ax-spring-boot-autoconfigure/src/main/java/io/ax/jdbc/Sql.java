@@ -222,6 +222,16 @@ final class Sql {
     }
 
     /**
+     * Bound as: null twice (any owner), the states, the partitions, the holders left out, the limit. No holder: every
+     * row of those states and partitions.
+     */
+    String findHeldByNoneOf(int states, int partitions, int holders) {
+        return findOwnedPrefix + marks(states) + ") AND partition_id IN (" + marks(partitions) + ")"
+                + (holders == 0 ? "" : " AND (owner IS NULL OR owner NOT IN (" + marks(holders) + "))")
+                + " ORDER BY scheduled_us, id LIMIT ?";
+    }
+
+    /**
      * Due instances of some partitions, from the earliest ({@code after} false; bound as: the partitions, the bound,
      * the limit) or after a cursor (bound as: the partitions, the bound, the cursor's time twice and id, the limit).
      */

@@ -218,6 +218,30 @@ public interface InstanceStore {
     }
 
     /**
+     * Like {@link #findOwned(Set, String, int, int[])} for every owner, less the instances held by any of {@code
+     * holders}: those with no owner or an owner not listed. An owner reads so what nodes that are gone left in its
+     * partitions, without reading (and paging past) the rows in flight on the live nodes, of which a busy cluster has
+     * thousands: a page of those would hide the rows to take over behind them.
+     *
+     * <p>The default reads what that {@code findOwned} finds and leaves the listed holders' rows out; a store that
+     * can should leave them out in its query. Thread-safe.
+     *
+     * @param holders the owners whose rows are left out (the live nodes); empty: every row of the states
+     * @throws NullPointerException when {@code states}, {@code holders} or {@code partitions} is null
+     */
+    default List<OwnedInstance> findHeldByNoneOf(
+            Set<InstanceState> states, Set<String> holders, int limit, int[] partitions) {
+        Objects.requireNonNull(holders, "holders");
+        if (limit <= 0) {
+            return List.of();
+        }
+        return findOwned(states, null, Integer.MAX_VALUE, partitions).stream()
+                .filter(o -> o.owner() == null || !holders.contains(o.owner()))
+                .limit(limit)
+                .toList();
+    }
+
+    /**
      * Gives a partition ({@link Partitions#of(TaskInstance, int)} for {@code count}) to up to {@code limit} instances
      * that have none: those written before the store kept partitions, or before it knew the count. Only instances
      * that can still change are given one (in a state with {@link InstanceState#successors()}: unfinished ones first,

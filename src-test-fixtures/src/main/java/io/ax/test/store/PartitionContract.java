@@ -219,6 +219,49 @@ abstract class PartitionContract extends RetentionContract {
     }
 
     @Test
+    void rowsInFlightOfPartitionsAreReadLessThoseOfTheListedHolders() {
+        knowPartitions();
+        List<TaskInstance> all = manyDue(60);
+        List<TaskInstance> onN3 = new ArrayList<>();
+        for (int n = 0; n < all.size(); n++) {
+            TaskInstance i = all.get(n);
+            String owner = "n" + (1 + n % 3);
+            store.transition(move(i.id(), InstanceState.SCHEDULED, InstanceState.DISPATCHED)
+                    .assignedTo(owner, 0));
+            if (n % 2 == 0) {
+                store.transition(move(i.id(), InstanceState.DISPATCHED, InstanceState.RUNNING));
+            }
+            if (owner.equals("n3")) {
+                onN3.add(i);
+            }
+        }
+        int[] some = {1, 4, 6};
+        Set<InstanceState> inFlight = EnumSet.of(InstanceState.DISPATCHED, InstanceState.RUNNING);
+
+        List<OwnedInstance> left = store.findHeldByNoneOf(inFlight, Set.of("n1", "n2"), 100, some);
+        assertThat(ids(left))
+                .as("n3's rows of those partitions, oldest first")
+                .containsExactlyElementsOf(ids(inPartitions(onN3, some)))
+                .isNotEmpty();
+        assertThat(left).allSatisfy(o -> assertThat(o.owner()).isEqualTo("n3"));
+        assertThat(ids(store.findHeldByNoneOf(Set.of(InstanceState.RUNNING), Set.of("n1", "n2"), 100, some)))
+                .as("of one state")
+                .containsExactlyElementsOf(ids(inPartitions(onN3, some).stream()
+                        .filter(i -> all.indexOf(i) % 2 == 0)
+                        .toList()));
+        assertThat(ids(store.findHeldByNoneOf(inFlight, Set.of("n1", "n2"), 2, some)))
+                .as("a page")
+                .containsExactlyElementsOf(ids(inPartitions(onN3, some)).subList(0, 2));
+        assertThat(ids(store.findHeldByNoneOf(inFlight, Set.of(), 100, some)))
+                .as("no holder left out")
+                .containsExactlyElementsOf(ids(inPartitions(all, some)));
+        assertThat(store.findHeldByNoneOf(inFlight, Set.of("n1", "n2", "n3"), 100, ALL))
+                .isEmpty();
+        assertThat(store.findHeldByNoneOf(inFlight, Set.of("n1"), 100, new int[0]))
+                .isEmpty();
+    }
+
+    @Test
     void aReplayedInstanceStaysInItsPartition() {
         knowPartitions();
         TaskInstance i = delayed("mail", T0, null);

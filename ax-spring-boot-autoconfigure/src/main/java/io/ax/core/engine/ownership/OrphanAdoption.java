@@ -86,11 +86,9 @@ final class OrphanAdoption {
         int adopted = 0;
         // a dead node's running attempts are taken over together: it may leave thousands (claimed into its queues)
         List<InstanceRunner.LostAttempt> lostAttempts = new ArrayList<>();
-        List<OwnedInstance> inFlight = stores.findOwned(Recovery.IN_FLIGHT, null, PAGE, partitions);
+        // the live nodes' rows are left out by the read: in a busy cluster a page of them would hide the dead ones'
+        List<OwnedInstance> inFlight = stores.findHeldByNoneOf(Recovery.IN_FLIGHT, alive, PAGE, partitions);
         for (OwnedInstance o : inFlight) {
-            if (o.owner() != null && alive.contains(o.owner())) {
-                continue;
-            }
             TaskInstance in = o.instance();
             AxTask task = tasks.get(in.taskName());
             if (task == null) {

@@ -257,6 +257,15 @@ public final class StoreRouter implements InstanceStore {
         return all;
     }
 
+    /** Both stores' rows, as {@link #findOwned(Set, String, int, int[])} reads both. */
+    @Override
+    public List<OwnedInstance> findHeldByNoneOf(
+            Set<InstanceState> states, Set<String> holders, int limit, int[] partitions) {
+        List<OwnedInstance> all = new ArrayList<>(durable.findHeldByNoneOf(states, holders, limit, partitions));
+        all.addAll(memory.findHeldByNoneOf(states, holders, limit, partitions));
+        return all;
+    }
+
     @Override
     public int fillPartitions(int count, int limit) {
         return durable.fillPartitions(count, limit);
