@@ -202,52 +202,32 @@ final class Binder {
         return args;
     }
 
-    /** For {@link Sql#findOwned(int, int)}: the owner (twice; null for any), the states, the partitions, the limit. */
-    static Object[] ownedArgs(String owner, Set<InstanceState> states, int[] partitions, int limit) {
-        Object[] args = new Object[states.size() + partitions.length + 3];
-        args[0] = owner;
-        args[1] = owner;
-        int i = 2;
-        for (InstanceState s : states) {
-            args[i++] = s.name();
-        }
-        for (int p : partitions) {
-            args[i++] = p;
-        }
-        args[i] = limit;
-        return args;
-    }
-
-    /** For {@link Sql#findHeldByNoneOf}: null twice, the states, the partitions, the holders, the limit. */
-    static Object[] heldByNoneOfArgs(Set<InstanceState> states, int[] partitions, List<String> holders, int limit) {
-        List<Object> args = new ArrayList<>(states.size() + partitions.length + holders.size() + 3);
-        args.add(null);
-        args.add(null);
+    /**
+     * For {@link Sql#findOwned(int, int, int)}: the owner (twice; null for any), the states, the partitions, the holders
+     * left out, the limit.
+     */
+    static Object[] ownedArgs(
+            String owner, Set<InstanceState> states, int[] partitions, List<String> leftOut, int limit) {
+        List<Object> args = new ArrayList<>(states.size() + partitions.length + leftOut.size() + 3);
+        args.add(owner);
+        args.add(owner);
         for (InstanceState s : states) {
             args.add(s.name());
         }
         for (int p : partitions) {
             args.add(p);
         }
-        args.addAll(holders);
+        args.addAll(leftOut);
         args.add(limit);
         return args.toArray();
     }
 
-    /** The SQL types of {@link #heldByNoneOfArgs}. */
-    static int[] heldByNoneOfTypes(int states, int partitions, int holders) {
-        int[] types = new int[states + partitions + holders + 3];
+    /** The SQL types of {@link #ownedArgs(String, Set, int[], List, int)}. */
+    static int[] ownedTypes(int states, int partitions, int leftOut) {
+        int[] types = new int[states + partitions + leftOut + 3];
         Arrays.fill(types, Types.VARCHAR);
         Arrays.fill(types, states + 2, states + 2 + partitions, Types.INTEGER);
         types[types.length - 1] = Types.INTEGER;
-        return types;
-    }
-
-    /** The SQL types of {@link #ownedArgs(String, Set, int[], int)}: the owner may be null. */
-    static int[] ownedTypes(int states, int partitions) {
-        int[] types = new int[states + partitions + 3];
-        Arrays.fill(types, Types.VARCHAR);
-        Arrays.fill(types, states + 2, types.length, Types.INTEGER);
         return types;
     }
 

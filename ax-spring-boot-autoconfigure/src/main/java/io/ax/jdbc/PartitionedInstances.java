@@ -62,31 +62,26 @@ final class PartitionedInstances {
 
     /** See {@link io.ax.core.store.InstanceStore#findOwned(Set, String, int, int[])}. */
     List<OwnedInstance> findOwned(Set<InstanceState> states, String owner, int limit, int[] partitions) {
-        Objects.requireNonNull(states, "states");
-        int[] listed = distinct(partitions);
-        if (states.isEmpty() || limit <= 0 || listed.length == 0) {
-            return List.of();
-        }
-        return jdbc.query(
-                sql.findOwned(states.size(), listed.length),
-                Binder.ownedArgs(owner, states, listed, limit),
-                Binder.ownedTypes(states.size(), listed.length),
-                OWNED);
+        return find(states, owner, Set.of(), limit, partitions);
     }
 
     /** See {@link io.ax.core.store.InstanceStore#findHeldByNoneOf}. */
     List<OwnedInstance> findHeldByNoneOf(Set<InstanceState> states, Set<String> holders, int limit, int[] partitions) {
+        return find(states, null, Objects.requireNonNull(holders, "holders"), limit, partitions);
+    }
+
+    private List<OwnedInstance> find(
+            Set<InstanceState> states, String owner, Set<String> leftOut, int limit, int[] partitions) {
         Objects.requireNonNull(states, "states");
-        Objects.requireNonNull(holders, "holders");
         int[] listed = distinct(partitions);
         if (states.isEmpty() || limit <= 0 || listed.length == 0) {
             return List.of();
         }
-        List<String> left = List.copyOf(holders);
+        List<String> left = List.copyOf(leftOut);
         return jdbc.query(
-                sql.findHeldByNoneOf(states.size(), listed.length, left.size()),
-                Binder.heldByNoneOfArgs(states, listed, left, limit),
-                Binder.heldByNoneOfTypes(states.size(), listed.length, left.size()),
+                sql.findOwned(states.size(), listed.length, left.size()),
+                Binder.ownedArgs(owner, states, listed, left, limit),
+                Binder.ownedTypes(states.size(), listed.length, left.size()),
                 OWNED);
     }
 

@@ -215,19 +215,13 @@ final class Sql {
         return findOwnedPrefix + marks(states) + ") ORDER BY scheduled_us, id LIMIT ?";
     }
 
-    /** Bound as: the owner (twice; null for any), the states, the partitions, the limit. */
-    String findOwned(int states, int partitions) {
-        return findOwnedPrefix + marks(states) + ") AND partition_id IN (" + marks(partitions)
-                + ") ORDER BY scheduled_us, id LIMIT ?";
-    }
-
     /**
-     * Bound as: null twice (any owner), the states, the partitions, the holders left out, the limit. No holder: every
-     * row of those states and partitions.
+     * Bound as: the owner (twice; null for any), the states, the partitions, the holders left out, the limit. No holder
+     * left out: every row of those states and partitions (of that owner).
      */
-    String findHeldByNoneOf(int states, int partitions, int holders) {
+    String findOwned(int states, int partitions, int leftOut) {
         return findOwnedPrefix + marks(states) + ") AND partition_id IN (" + marks(partitions) + ")"
-                + (holders == 0 ? "" : " AND (owner IS NULL OR owner NOT IN (" + marks(holders) + "))")
+                + (leftOut == 0 ? "" : " AND (owner IS NULL OR owner NOT IN (" + marks(leftOut) + "))")
                 + " ORDER BY scheduled_us, id LIMIT ?";
     }
 

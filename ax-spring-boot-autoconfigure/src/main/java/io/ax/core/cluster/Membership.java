@@ -5,6 +5,7 @@ import io.ax.core.clock.AxClock;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
@@ -468,6 +469,7 @@ public final class Membership implements AutoCloseable {
             // leads with a heartbeat about to go stale, and its next round makes it fresh
             if (cutOff && !cutOffTold && !stopped && epochIfLeader() == 0) {
                 cutOffTold = true;
+                String waitingIn = waitingIn();
                 LOG.log(
                         Level.WARNING,
                         "Node {0} has not reached the cluster store for {1} ms: the other nodes may take it for dead"
@@ -476,7 +478,8 @@ public final class Membership implements AutoCloseable {
                         self.nodeId(),
                         Long.toString(TimeUnit.NANOSECONDS.toMillis(unreached)),
                         lastFailure == null
-                                ? " (its calls to the store do not return" + where() + ")"
+                                ? " (its calls to the store do not return"
+                                        + (waitingIn.isEmpty() ? "" : ": waiting in " + waitingIn) + ")"
                                 : ": " + lastFailure);
                 listener.cutOff(Duration.ofNanos(unreached));
             }
@@ -617,13 +620,7 @@ public final class Membership implements AutoCloseable {
 
     /** Where the round that does not return waits; empty when that cannot be told. */
     private String waitingIn() {
-        String where = WaitingIn.of(roundThread);
-        return where == null ? "" : where;
-    }
-
-    private String where() {
-        String where = waitingIn();
-        return where.isEmpty() ? "" : ": waiting in " + where;
+        return Objects.requireNonNullElse(WaitingIn.of(roundThread), "");
     }
 
     /**
