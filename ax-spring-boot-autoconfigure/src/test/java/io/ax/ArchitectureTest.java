@@ -6,14 +6,21 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noFields;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.AxEngineBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** The engine can be embedded in any JVM process: {@code io.ax.core..} needs the JDK and nothing else. */
@@ -22,6 +29,36 @@ class ArchitectureTest {
     private static final JavaClasses AX = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("io.ax");
+
+    /** The facade stays wiring and delegation; a long file of the core says at its top why it is long. */
+    @Test
+    void theFacadeIsShortAndALongFileOfTheCoreSaysWhy() throws IOException {
+        Path core = Path.of("src/main/java/io/ax/core");
+        assertThat(Files.readAllLines(core.resolve("engine/AxEngine.java")))
+                .as("AxEngine's lines")
+                .hasSizeLessThanOrEqualTo(400);
+        List<String> unexplained = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(core)) {
+            files.filter(f -> f.toString().endsWith(".java")).forEach(f -> {
+                List<String> lines = lines(f);
+                boolean says = lines.stream().limit(120).anyMatch(l -> l.contains("Why it is long"));
+                if (lines.size() > 450 && !says) {
+                    unexplained.add(core.relativize(f) + " (" + lines.size() + " lines)");
+                }
+            });
+        }
+        assertThat(unexplained)
+                .as("files over 450 lines without a reason at their top")
+                .isEmpty();
+    }
+
+    private static List<String> lines(Path file) {
+        try {
+            return Files.readAllLines(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     @Test
     void coreImportsNothingFromSpring() {

@@ -12,7 +12,6 @@ import io.ax.core.TaskDefinition;
 import io.ax.core.TaskInstance;
 import io.ax.core.UnknownInstanceException;
 import io.ax.core.UnknownTaskException;
-import io.ax.core.clock.AxClock;
 import io.ax.core.engine.definitions.RuntimeTasks;
 import io.ax.core.engine.insight.ActivityRollup;
 import io.ax.core.engine.insight.Listeners;
@@ -20,7 +19,6 @@ import io.ax.core.engine.insight.StoreFigures;
 import io.ax.core.engine.ownership.Leadership;
 import io.ax.core.engine.scheduling.Prefetcher;
 import io.ax.core.engine.threads.EngineThreads;
-import io.ax.core.engine.work.Dispatcher;
 import io.ax.core.engine.work.ExecutionPools;
 import io.ax.core.store.InstanceQuery;
 import io.ax.core.store.InstanceStore;
@@ -67,9 +65,6 @@ import java.util.Optional;
  * this class is the facade, and no part holds it.
  *
  * <p>Thread-safe. Build one with {@link #builder}.
- *
- * <p>Why it is long: it is the facade, the documented methods of {@code AxScheduler} and of the operator's API, each
- * a few lines that delegate; what the engine tells of its own state is {@link #status()}'s.
  */
 public final class AxEngine implements AxScheduler, AutoCloseable {
 
@@ -397,39 +392,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
 
     // ---- for the engine's tests ---------------------------------------------------------------------------------
 
-    /** Runs {@code work} on the dispatch thread after {@code delay}; returns the timer handle, -1 once stopped. */
-    long after(Duration delay, Runnable work) {
-        return parts.threads.after(delay, work);
-    }
-
-    /** The wheel deadline of a wall-clock time (see {@link io.ax.core.engine.planning.ClockGuard#deadlineOf}). */
-    long deadlineOf(Instant time) {
-        return parts.deadlineOf(time);
-    }
-
-    long at(long deadlineNanos, Runnable work) {
-        return parts.threads.at(deadlineNanos, work);
-    }
-
-    /** Compares the clocks now, as the clock watch does every second. */
-    void checkClock() {
-        parts.clockGuard.check();
-    }
-
-    Leadership leadership() {
-        return parts.leadership;
-    }
-
-    Dispatcher dispatcher() {
-        return parts.dispatcher;
-    }
-
-    /** Hands work to the dispatch thread. */
-    void onDispatchThread(Runnable work) {
-        parts.onDispatchThread(work);
-    }
-
-    AxClock clock() {
-        return parts.clock;
+    /** The parts, for the engine's tests: its threads, clock watch, dispatcher and leadership. */
+    EngineParts parts() {
+        return parts;
     }
 }

@@ -22,6 +22,9 @@ import java.util.Set;
  * Where instances, their audit log and dead letters live. Implementations are thread-safe. Every change of an
  * instance is conditional on its current state and appends its audit row atomically with it, so a late or duplicate
  * writer loses instead of overwriting.
+ *
+ * <p>Why it is long: it is the whole contract a store keeps, each method with the guarantee it gives, and the
+ * defaults that let a simple store keep it with fewer methods.
  */
 public interface InstanceStore {
 

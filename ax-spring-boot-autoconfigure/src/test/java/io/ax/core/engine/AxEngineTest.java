@@ -270,7 +270,7 @@ class AxEngineTest {
             public void onSuccess(AxTask task, AxContext context, AxResult result) {
                 if (context.instanceId().equals(first.get())) {
                     await().atMost(BOUND)
-                            .until(() -> engine.dispatcher().awaitsEnd("tick")
+                            .until(() -> engine.parts().dispatcher.awaitsEnd("tick")
                                     || !skipped("tick").isEmpty());
                 }
             }

@@ -75,7 +75,7 @@ class ClockJumpGuardTest {
     void aForwardJumpHoldsADueFireUntilThePauseEndsThenFiresIt() throws Exception {
         advance(Duration.ofSeconds(4));
         clock.jumpWall(Duration.ofHours(1));
-        engine.checkClock();
+        engine.parts().clockGuard.check();
         assertThat(engine.status().clockStatus().paused()).isTrue();
 
         advance(Duration.ofSeconds(1)); // the fire falls due by the monotonic clock, inside the pause
@@ -101,7 +101,7 @@ class ClockJumpGuardTest {
     void aBackwardJumpHoldsAFireUntilTheWallClockReachesItsTime() throws Exception {
         advance(Duration.ofSeconds(4));
         clock.jumpWall(Duration.ofSeconds(-10));
-        engine.checkClock();
+        engine.parts().clockGuard.check();
 
         advance(Duration.ofSeconds(1)); // due by the monotonic clock, in the pause
         advance(Duration.ofSeconds(1)); // pause over, but the wall clock reads FIRE - 9 s
@@ -166,9 +166,13 @@ class ClockJumpGuardTest {
      */
     private void settle() throws InterruptedException {
         CountDownLatch done = new CountDownLatch(1);
-        engine.at(
-                clock.nanoTime() - Duration.ofMinutes(1).toNanos(),
-                () -> engine.at(clock.nanoTime(), () -> engine.onDispatchThread(done::countDown)));
+        engine.parts()
+                .threads
+                .at(
+                        clock.nanoTime() - Duration.ofMinutes(1).toNanos(),
+                        () -> engine.parts()
+                                .threads
+                                .at(clock.nanoTime(), () -> engine.parts().onDispatchThread(done::countDown)));
         assertThat(done.await(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
     }
 }

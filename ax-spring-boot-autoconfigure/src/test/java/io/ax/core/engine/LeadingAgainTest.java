@@ -70,7 +70,7 @@ class LeadingAgainTest {
         assertThat(started.await(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
 
         // the dispatch thread is busy (a backlog after an outage, say): what is handed to it waits
-        engine.onDispatchThread(() -> {
+        engine.parts().onDispatchThread(() -> {
             try {
                 releaseDispatch.await(BOUND.toSeconds(), TimeUnit.SECONDS);
             } catch (InterruptedException e) {
@@ -88,7 +88,9 @@ class LeadingAgainTest {
         long failovers = engine.status().failovers();
         long epoch = engine.status().cluster().epoch();
         steppedDown.set(true);
-        engine.leadership().fencedOut(new FencedOutException(epoch)); // it stops leading; its next round leads again
+        engine.parts()
+                .leadership
+                .fencedOut(new FencedOutException(epoch)); // it stops leading; its next round leads again
         await().atMost(BOUND)
                 .until(() -> engine.status().failovers() > failovers
                         && engine.status().cluster().isLeader());

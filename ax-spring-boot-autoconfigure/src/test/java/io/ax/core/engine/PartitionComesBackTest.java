@@ -67,7 +67,7 @@ class PartitionComesBackTest {
 
         // the dispatch thread is busy while the partitions go and come back: the forgetting of the loss waits
         CountDownLatch dispatchFree = new CountDownLatch(1);
-        n1.onDispatchThread(() -> awaitFor(dispatchFree));
+        n1.parts().onDispatchThread(() -> awaitFor(dispatchFree));
         Set<String> moved = goAndComeBack(n1, tasks);
         dispatchFree.countDown();
 
@@ -147,7 +147,7 @@ class PartitionComesBackTest {
         });
         n2.stop();
         await().atMost(BOUND).until(() -> owned(n1).size() == count(n1) && takenBack.get());
-        await().atMost(BOUND).until(() -> n1.leadership().idle());
+        await().atMost(BOUND).until(() -> n1.parts().leadership.idle());
         return moved;
     }
 

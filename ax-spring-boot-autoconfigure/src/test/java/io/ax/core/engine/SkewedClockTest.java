@@ -77,28 +77,28 @@ class SkewedClockTest {
         assertThat(engine.status().clusterTime().orElseThrow().offset()).isEqualTo(SKEW.negated());
 
         local.advance(Duration.ofSeconds(1));
-        engine.checkClock();
+        engine.parts().clockGuard.check();
 
         assertThat(events).as("clock jump events").isEmpty();
         assertThat(engine.status().clockStatus().jumps()).isZero();
         assertThat(engine.status().clockStatus().paused()).isFalse();
-        assertThat(engine.clock().instant()).isEqualTo(TRUE_START.plusSeconds(1));
+        assertThat(engine.parts().clock.instant()).isEqualTo(TRUE_START.plusSeconds(1));
     }
 
     @Test
     void oneJumpOfTheLocalClockIsOneJumpEventAndTheOffsetMakesUpForIt() {
         start(Duration.ofMinutes(10)); // no refresh of its own during the test: the jump asks for one
         local.advance(Duration.ofSeconds(1));
-        engine.checkClock();
+        engine.parts().clockGuard.check();
 
         int readsAtJump = reads.get();
         local.jumpWall(Duration.ofSeconds(5));
-        engine.checkClock();
+        engine.parts().clockGuard.check();
         await().atMost(BOUND).until(() -> !events.isEmpty()); // the listeners hear of it on a thread of their own
         assertThat(events).hasSize(1);
         assertThat(events.get(0).jump()).isEqualTo(Duration.ofSeconds(5));
         // the offset made up for the jump at once: the corrected clock did not move
-        assertThat(engine.clock().instant()).isEqualTo(TRUE_START.plusSeconds(1));
+        assertThat(engine.parts().clock.instant()).isEqualTo(TRUE_START.plusSeconds(1));
         assertThat(engine.status().clusterTime().orElseThrow().offset())
                 .isEqualTo(SKEW.plusSeconds(5).negated());
         // and the measurement it asked for at once confirms it
@@ -106,10 +106,10 @@ class SkewedClockTest {
         await().atMost(BOUND).until(() -> reads.get() >= readsAtJump + 3);
         assertThat(engine.status().clusterTime().orElseThrow().offset())
                 .isEqualTo(SKEW.plusSeconds(5).negated());
-        assertThat(engine.clock().instant()).isEqualTo(TRUE_START.plusSeconds(1));
+        assertThat(engine.parts().clock.instant()).isEqualTo(TRUE_START.plusSeconds(1));
 
         local.advance(Duration.ofSeconds(1));
-        engine.checkClock();
+        engine.parts().clockGuard.check();
         assertThat(engine.status().clockStatus().jumps())
                 .as("jumps after the offset made up for it")
                 .isEqualTo(1);
@@ -120,16 +120,16 @@ class SkewedClockTest {
     void aDeadlineSetRightAfterALocalJumpIsSetOnTheTrueTime() {
         start(Duration.ofMinutes(10));
         local.advance(Duration.ofSeconds(1));
-        engine.checkClock();
-        Instant due = engine.clock().instant().plusSeconds(5);
+        engine.parts().clockGuard.check();
+        Instant due = engine.parts().clock.instant().plusSeconds(5);
 
         // the clock watch looks once a second; a deadline set before it looks must not move with the jump (a fire
         // loaded into the wheel then, from the store, would start 10 s early by the cluster's clock)
         local.jumpWall(Duration.ofSeconds(10));
-        long deadline = engine.deadlineOf(due);
+        long deadline = engine.parts().deadlineOf(due);
 
         assertThat(Duration.ofNanos(deadline - local.nanoTime())).isEqualTo(Duration.ofSeconds(5));
-        assertThat(engine.clock().instant()).isEqualTo(due.minusSeconds(5));
+        assertThat(engine.parts().clock.instant()).isEqualTo(due.minusSeconds(5));
         assertThat(engine.status().clockStatus().jumps()).isEqualTo(1);
     }
 
@@ -137,7 +137,7 @@ class SkewedClockTest {
     void aStepOfTheReferenceClockIsOneJumpEvent() {
         start(Duration.ofMillis(100));
         local.advance(Duration.ofSeconds(1));
-        engine.checkClock();
+        engine.parts().clockGuard.check();
         assertThat(events).isEmpty();
 
         referenceStep = Duration.ofSeconds(3);
@@ -147,9 +147,9 @@ class SkewedClockTest {
                         .orElseThrow()
                         .offset()
                         .equals(SKEW.negated().plusSeconds(3)));
-        engine.checkClock();
+        engine.parts().clockGuard.check();
         local.advance(Duration.ofSeconds(1));
-        engine.checkClock();
+        engine.parts().clockGuard.check();
 
         assertThat(engine.status().clockStatus().jumps()).isEqualTo(1);
         await().atMost(BOUND).until(() -> !events.isEmpty());
