@@ -83,6 +83,11 @@ final class EngineParts {
      * second ahead still has its next fire in the store in time.
      */
     private static final Duration GIVE_WAY = Duration.ofMillis(250);
+    /**
+     * The most claims in the first group of a wave: enough to fill the pools of a node at once, small enough to commit
+     * in a few milliseconds (see {@link StateWriter#startSmall}).
+     */
+    private static final int CLAIMS_FIRST = 100;
 
     /** How old the store's figures (the dead letters) may be before a look at them reads them again. */
     private static final Duration FIGURES_REFRESH = Duration.ofSeconds(1);
@@ -253,6 +258,7 @@ final class EngineParts {
         this.fireWriter = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, stamps, "ax-fire-writer");
         this.endWriter = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, stamps, "ax-end-writer");
         // starts are what someone waits for: new fires (planned ahead) and successful ends follow in their gaps
+        writer.startSmall(CLAIMS_FIRST);
         fireWriter.giveWayTo(writer, GIVE_WAY);
         endWriter.giveWayTo(writer, GIVE_WAY);
         this.leadership = new Leadership(
