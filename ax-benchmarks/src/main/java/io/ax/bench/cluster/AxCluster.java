@@ -5,6 +5,7 @@ import io.ax.bench.db.Postgres;
 import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
+import io.ax.core.cluster.WakeUps;
 import io.ax.core.store.NewFire;
 import io.ax.jdbc.JdbcInstanceStore;
 import io.ax.jdbc.JdbcSchema;
@@ -31,16 +32,29 @@ final class AxCluster implements ClusterSystem {
     private final String schema;
     private final HikariDataSource dataSource;
     private final JdbcTemplate jdbc;
+    /** Whether a burst's writer wakes the nodes once it is written, as an engine's own writes do. */
+    private final boolean wakeOwners;
+
     private Part part = Part.BURST;
 
-    AxCluster(Postgres pg) throws SQLException {
-        this(pg, SCHEMA);
+    /**
+     * @param wakeOwners whether the burst's writer then wakes the owners of its partitions, as {@code scheduleAll} of
+     *     an AX node does ({@code WakeUps.LEADER}, on PostgreSQL a NOTIFY); without, they find it with their sweep for
+     *     overdue rows, about a second after it falls due
+     */
+    AxCluster(Postgres pg, boolean wakeOwners) throws SQLException {
+        this(pg, SCHEMA, wakeOwners);
     }
 
-    /** Drops {@code schema} and creates it empty. */
+    /** Drops {@code schema} and creates it empty; a burst's writer wakes no node. */
     AxCluster(Postgres pg, String schema) throws SQLException {
+        this(pg, schema, false);
+    }
+
+    private AxCluster(Postgres pg, String schema, boolean wakeOwners) throws SQLException {
         this.pg = pg;
         this.schema = schema;
+        this.wakeOwners = wakeOwners;
         pg.recreateSchema(schema);
         this.dataSource = pg.pool(schema, 2);
         this.jdbc = new JdbcTemplate(dataSource);
@@ -111,6 +125,11 @@ final class AxCluster implements ClusterSystem {
             }
         }
         analyze();
+        if (wakeOwners) {
+            try (WakeUps wakeUps = store.wakeUps()) {
+                wakeUps.signal(List.of(WakeUps.LEADER));
+            }
+        }
     }
 
     @Override

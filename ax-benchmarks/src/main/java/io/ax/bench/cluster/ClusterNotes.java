@@ -55,9 +55,14 @@ final class ClusterNotes {
                         ? "no-op"
                         : "working (each handler sleeps " + s.workMs() + " ms, as one that waits for I/O)",
                 s.burstWarmup(),
-                "Each AX node finds what another process wrote in its partitions inside its prefetch window"
-                        + " (due within 60 s) with its sweep for overdue instances, and runs it itself (no"
-                        + " instance is assigned to another node)"));
+                s.burstWakeUps()
+                        ? "Once it is written, the writer wakes AX's nodes as an AX node's scheduleAll does (a NOTIFY,"
+                                + " WakeUps.LEADER), and each loads what falls in its partitions into its wheel before"
+                                + " it is due, and runs it itself (no instance is assigned to another node)"
+                        : "The writer wakes no AX node (--burst-wake-ups=false): each finds what another process"
+                                + " wrote in its partitions inside its prefetch window (due within 60 s) with its"
+                                + " sweep for overdue instances, about a second after it falls due, and runs it itself"
+                                + " (no instance is assigned to another node)"));
         t.note(String.format(
                 Locale.ROOT,
                 "Recurring: %,d tasks each due every second (AX: one shared cron trigger `* * * * * ?`, PERSISTENT;"

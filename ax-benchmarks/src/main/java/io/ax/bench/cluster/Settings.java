@@ -18,7 +18,9 @@ import java.util.Locale;
  * {@code --partition-tasks} firing every second meanwhile (100), {@code --partition-heartbeat-ms} (500), {@code
  * --partition-lease-ms} (2,500), {@code --node-heap} (384m), {@code --node-jvm-args} (none), {@code --parts}
  * (burst,recurring,failover,partitions),
- * {@code --systems} (AX,db-scheduler), {@code --log-dir} (a new temporary directory), {@code --keep-tables} (false).
+ * {@code --systems} (AX,db-scheduler), {@code --log-dir} (a new temporary directory), {@code --keep-tables} (false),
+ * {@code --burst-wake-ups} (true: the burst's writer wakes AX's nodes once it is written, as an AX node's {@code
+ * scheduleAll} does; false: they find it with their sweep for overdue rows).
  */
 record Settings(
         Options options,
@@ -44,7 +46,8 @@ record Settings(
         String nodeHeap,
         List<String> parts,
         List<String> systems,
-        boolean keepTables) {
+        boolean keepTables,
+        boolean burstWakeUps) {
 
     /** How long a round waits for its nodes to form one cluster. */
     static final Duration JOIN = Duration.ofSeconds(60);
@@ -83,7 +86,8 @@ record Settings(
                 o.get("node-heap", "384m"),
                 List.of(o.get("parts", "burst,recurring,failover,partitions").split(",")),
                 List.of(o.get("systems", "AX,db-scheduler").split(",")),
-                Boolean.parseBoolean(o.get("keep-tables", "false")));
+                Boolean.parseBoolean(o.get("keep-tables", "false")),
+                Boolean.parseBoolean(o.get("burst-wake-ups", "true")));
         if (s.warmup >= s.seconds) {
             throw new IllegalArgumentException("--warmup must be shorter than --seconds");
         }
