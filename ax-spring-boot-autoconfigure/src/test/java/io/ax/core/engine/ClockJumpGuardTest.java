@@ -166,13 +166,10 @@ class ClockJumpGuardTest {
      */
     private void settle() throws InterruptedException {
         CountDownLatch done = new CountDownLatch(1);
-        engine.parts()
-                .threads
-                .at(
-                        clock.nanoTime() - Duration.ofMinutes(1).toNanos(),
-                        () -> engine.parts()
-                                .threads
-                                .at(clock.nanoTime(), () -> engine.parts().onDispatchThread(done::countDown)));
+        EngineParts parts = engine.parts();
+        parts.threads.at(
+                clock.nanoTime() - Duration.ofMinutes(1).toNanos(),
+                () -> parts.threads.at(clock.nanoTime(), () -> parts.onDispatchThread(done::countDown)));
         assertThat(done.await(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
     }
 }

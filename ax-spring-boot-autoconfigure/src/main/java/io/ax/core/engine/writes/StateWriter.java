@@ -119,7 +119,7 @@ public final class StateWriter {
     private volatile StateWriter ahead;
 
     private volatile long giveWayNanos;
-    /** The most writes of a group begun after the writer waited for work (see {@link #startSmall}). */
+    /** The most writes of a group begun when the writer had nothing left to write (see {@link #startSmall}). */
     private volatile int firstGroupAfterIdle = MAX_BATCH;
 
     public StateWriter(InstanceStore store, int capacity, String nodeId, AxClock clock, String threadName) {
@@ -153,7 +153,7 @@ public final class StateWriter {
     }
 
     /**
-     * A group begun after this writer waited for work takes at most {@code writes}; the groups behind it are full. For
+     * A group begun when this writer had nothing left to write takes at most {@code writes}; the groups behind it are full. For
      * the claims of attempts: a burst's first claims commit in a few milliseconds, and its first handlers start then,
      * instead of after a full group (2,000 claims and their audit rows take a few hundred milliseconds on a small
      * database). Costs one more transaction per wave of work.
