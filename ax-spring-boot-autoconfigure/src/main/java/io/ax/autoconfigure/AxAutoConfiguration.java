@@ -259,8 +259,14 @@ public final class AxAutoConfiguration {
                 pool.getOvertakeLimit(),
                 "how long a waiting instance may be overtaken by higher priorities",
                 "30s");
+        int clusterLimit = SettingChecks.atLeast(
+                0,
+                prefix + ".cluster-limit",
+                pool.getClusterLimit(),
+                "how many attempts of the group may run at once on all nodes together (0 for no such limit)",
+                "0");
         boolean virtual = pool.getVirtualThreads() != null ? pool.getVirtualThreads() : springVirtual;
-        return new PoolSettings(threads, queueCapacity, virtual, overtake);
+        return new PoolSettings(threads, queueCapacity, virtual, overtake, clusterLimit);
     }
 
     /** Read by the in-memory store and, for MEMORY instances, by the engine on any store. */

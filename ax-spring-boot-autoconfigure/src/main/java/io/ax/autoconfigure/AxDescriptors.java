@@ -28,6 +28,8 @@ public final class AxDescriptors {
      * @param backlog instances due but not started, per pool
      * @param oldestBacklogAgeMillis how long the oldest of them has waited
      * @param backlogByPriority the same instances per priority, highest first
+     * @param waitingForPermits instances that wait on this node for a permit of a cluster-wide limit, by the limit's
+     *     key ({@code group:<name>}, {@code task:<name>}, {@code mutex:<key>})
      * @param wheelEntries entries in the time wheel
      * @param executing instances executing on this node now
      * @param clock the clock-jump guard
@@ -50,6 +52,7 @@ public final class AxDescriptors {
             Map<String, Integer> backlog,
             long oldestBacklogAgeMillis,
             Map<Integer, Integer> backlogByPriority,
+            Map<String, Integer> waitingForPermits,
             int wheelEntries,
             int executing,
             Clock clock,

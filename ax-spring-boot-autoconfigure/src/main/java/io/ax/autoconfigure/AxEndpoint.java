@@ -138,6 +138,7 @@ public class AxEndpoint {
                 backlog.perGroup(),
                 backlog.oldestAge().toMillis(),
                 backlog.perPriority(),
+                status.waitingForPermits(),
                 status.wheelSize(),
                 status.executing(),
                 new AxDescriptors.Clock(

@@ -58,6 +58,8 @@ final class AxJobDefinitions {
                 job.misfire(),
                 job.priority(),
                 job.transactional(),
+                job.maxConcurrent(),
+                job.mutex().trim(),
                 retry(method, job.retry()));
         return reader.read(spec, source(method));
     }

@@ -201,6 +201,20 @@ public class AxProperties {
          */
         private Duration overtakeLimit = PoolSettings.DEFAULT_OVERTAKE_LIMIT;
 
+        /**
+         * At most this many attempts of the group run at once on all nodes together (a permit each, in the
+         * database); 0 for no limit beyond each node's threads.
+         */
+        private int clusterLimit;
+
+        public int getClusterLimit() {
+            return clusterLimit;
+        }
+
+        public void setClusterLimit(int clusterLimit) {
+            this.clusterLimit = clusterLimit;
+        }
+
         public int getThreads() {
             return threads;
         }

@@ -67,6 +67,31 @@ public class AxTaskProperties {
         /** Whether each attempt runs in one transaction with the record of its success (a JDBC store only). */
         private boolean transactional;
 
+        /** At most this many attempts of the task run at once on all nodes together; 0 for no such limit. */
+        private int maxConcurrent;
+
+        /**
+         * A key of which at most one attempt runs at a time across the cluster: ${key} is the delayed execution's
+         * key, ${name} the task's parameter 'name'.
+         */
+        private String mutex;
+
+        public int getMaxConcurrent() {
+            return maxConcurrent;
+        }
+
+        public void setMaxConcurrent(int maxConcurrent) {
+            this.maxConcurrent = maxConcurrent;
+        }
+
+        public String getMutex() {
+            return mutex;
+        }
+
+        public void setMutex(String mutex) {
+            this.mutex = mutex;
+        }
+
         /** Where its instances live: PERSISTENT in the store, MEMORY only in this process. */
         private Durability durability = Durability.PERSISTENT;
 

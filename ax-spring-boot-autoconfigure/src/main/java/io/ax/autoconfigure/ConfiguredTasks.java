@@ -60,6 +60,8 @@ final class ConfiguredTasks {
                 task.getMisfire(),
                 task.getPriority(),
                 task.isTransactional(),
+                task.getMaxConcurrent(),
+                text(task.getMutex()),
                 retry == null
                         ? null
                         : new TaskSpec.Retry(retry.getTimes(), retry.getBackoff(), retry.getBase(), retry.getMax()));

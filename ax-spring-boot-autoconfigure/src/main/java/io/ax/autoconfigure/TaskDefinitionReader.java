@@ -2,6 +2,7 @@ package io.ax.autoconfigure;
 
 import io.ax.core.AxTask;
 import io.ax.core.RetryPolicy;
+import io.ax.core.TaskLimits;
 import io.ax.core.trigger.CronTrigger;
 import io.ax.core.trigger.DependencyTrigger;
 import io.ax.core.trigger.IntervalTrigger;
@@ -45,6 +46,12 @@ final class TaskDefinitionReader {
                 .misfire(spec.misfire())
                 .priority(spec.priority())
                 .transactional(spec.transactional());
+        try {
+            task.limits(new TaskLimits(spec.maxConcurrent(), spec.mutex().isEmpty() ? null : spec.mutex()));
+        } catch (IllegalArgumentException e) {
+            throw source.invalid(
+                    e.getMessage().startsWith("maxConcurrent") ? "maxConcurrent" : "mutex", e.getMessage());
+        }
         if (!spec.group().isEmpty()) {
             task.group(spec.group());
         }
@@ -60,7 +67,9 @@ final class TaskDefinitionReader {
                     ? "name"
                     : message.startsWith("group")
                             ? "group"
-                            : message.startsWith("priority") ? "priority" : "definition";
+                            : message.startsWith("priority")
+                                    ? "priority"
+                                    : message.startsWith("mutex") ? "mutex" : "definition";
             throw source.invalid(attribute, message);
         }
     }

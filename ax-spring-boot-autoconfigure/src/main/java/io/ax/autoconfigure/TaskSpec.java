@@ -11,6 +11,7 @@ import java.util.Map;
  * resolved; an empty string means not set. {@link TaskDefinitionReader} turns it into a task.
  *
  * @param dependsOn the upstream tasks of a workflow step; empty for none
+ * @param mutex the mutex template as written (its {@code ${...}} are the instance's, not resolved); empty for none
  * @param retry the retry settings, or null when the definition sets none (the default policy applies)
  */
 record TaskSpec(
@@ -31,6 +32,8 @@ record TaskSpec(
         MisfirePolicy misfire,
         int priority,
         boolean transactional,
+        int maxConcurrent,
+        String mutex,
         Retry retry) {
 
     /** Retry settings as text: times, back-off, base and max wait. */

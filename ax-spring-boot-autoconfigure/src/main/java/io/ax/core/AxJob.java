@@ -76,6 +76,20 @@ public @interface AxJob {
      */
     boolean transactional() default false;
 
+    /**
+     * At most this many attempts of the task run at once on all nodes together, for a task whose instances may
+     * overlap (delayed executions, {@code concurrent = true}); the rest wait, SCHEDULED, and start as permits free.
+     * Default 0: no such limit.
+     */
+    int maxConcurrent() default 0;
+
+    /**
+     * A key of which at most one attempt runs at a time across the cluster, shared with every task whose mutex
+     * gives the same key: {@code ${key}} stands for the delayed execution's key, {@code ${name}} for the task's
+     * parameter {@code name}, e.g. {@code "customer-${key}"}. Not resolved against the environment. Default none.
+     */
+    String mutex() default "";
+
     /** What happens to fire times missed while nothing ran (the application was down); default one catch-up. */
     MisfirePolicy misfire() default MisfirePolicy.FIRE_ONCE;
 

@@ -28,6 +28,7 @@ import java.util.regex.Pattern;
  * @param transactional whether each attempt runs inside one transaction of the store's database that also records
  *     its success: the handler's own writes on that database and the instance's {@code RUNNING -> SUCCESS} commit
  *     together or not at all (see {@code AttemptTransactions})
+ * @param limits how many of its attempts may run at once across the cluster: a count, a mutex, or none
  */
 public record AxTask(
         String name,
@@ -42,7 +43,8 @@ public record AxTask(
         Durability durability,
         MisfirePolicy misfire,
         int priority,
-        boolean transactional) {
+        boolean transactional,
+        TaskLimits limits) {
 
     /** The type of tasks that invoke a bean method in this JVM. */
     public static final String LOCAL = "LOCAL";
@@ -97,6 +99,47 @@ public record AxTask(
         Objects.requireNonNull(durability, "durability of task " + name);
         Objects.requireNonNull(misfire, "misfire policy of task " + name);
         checkPriority(priority, "priority of task " + name);
+        Objects.requireNonNull(limits, "limits of task " + name);
+        for (String variable : limits.mutexVariables()) {
+            if (!TaskLimits.KEY.equals(variable)
+                    && !TaskLimits.KEY_PREFIX.equals(variable)
+                    && !params.containsKey(variable)) {
+                throw new IllegalArgumentException("mutex '" + limits.mutex() + "' of task " + name + " names ${"
+                        + variable + "}, which is neither ${key}, ${keyPrefix} nor a parameter of the task");
+            }
+        }
+    }
+
+    /** A task without limits of its own. */
+    public AxTask(
+            String name,
+            String type,
+            String target,
+            Map<String, String> params,
+            Trigger trigger,
+            RetryPolicy retry,
+            Duration timeout,
+            boolean concurrent,
+            String group,
+            Durability durability,
+            MisfirePolicy misfire,
+            int priority,
+            boolean transactional) {
+        this(
+                name,
+                type,
+                target,
+                params,
+                trigger,
+                retry,
+                timeout,
+                concurrent,
+                group,
+                durability,
+                misfire,
+                priority,
+                transactional,
+                TaskLimits.NONE);
     }
 
     /** A task of the default priority, 0, whose attempts run outside a transaction. */
@@ -150,6 +193,7 @@ public record AxTask(
         private MisfirePolicy misfire = MisfirePolicy.FIRE_ONCE;
         private int priority;
         private boolean transactional;
+        private TaskLimits limits = TaskLimits.NONE;
 
         private Builder(String name) {
             this.name = name;
@@ -217,6 +261,12 @@ public record AxTask(
             return this;
         }
 
+        /** How many attempts may run at once across the cluster; default none. */
+        public Builder limits(TaskLimits limits) {
+            this.limits = limits;
+            return this;
+        }
+
         public AxTask build() {
             return new AxTask(
                     name,
@@ -231,7 +281,8 @@ public record AxTask(
                     durability,
                     misfire,
                     priority,
-                    transactional);
+                    transactional,
+                    limits);
         }
     }
 }

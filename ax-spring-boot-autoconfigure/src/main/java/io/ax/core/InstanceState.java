@@ -36,7 +36,11 @@ import java.util.Set;
  * operator's replay.
  *
  * <p>A SCHEDULED instance's due time may move ({@link AxScheduler#reschedule}): the audit log records it as a
- * SCHEDULED -&gt; SCHEDULED row, a new time rather than a new state, so it is not an arrow of this table.
+ * SCHEDULED -&gt; SCHEDULED row, a new time rather than a new state, so it is not an arrow of this table. An instance
+ * that is due but waits for a permit of a cluster-wide limit (a group's or task's limit, a mutex) stays SCHEDULED (or
+ * RETRYING): waiting is no state of its own, so every path that recovers, cancels or reschedules a waiting instance
+ * is the one it always was. The wait is recorded as a SCHEDULED -&gt; SCHEDULED (RETRYING -&gt; RETRYING) row naming
+ * the limit and its holders ({@link #isNote}).
  */
 public enum InstanceState {
     /** Written, not yet waiting for its time. */
@@ -90,6 +94,14 @@ public enum InstanceState {
             t.put(s, Collections.unmodifiableSet(t.get(s)));
         }
         return Collections.unmodifiableMap(t);
+    }
+
+    /**
+     * Whether an audit row from {@code from} to {@code to} records something other than a move: a SCHEDULED
+     * instance's new due time, or a wait for a permit of a cluster-wide limit (SCHEDULED or RETRYING, unchanged).
+     */
+    public static boolean isNote(InstanceState from, InstanceState to) {
+        return from == to && (from == SCHEDULED || from == RETRYING);
     }
 
     /** Whether the state machine allows moving from this state to {@code next}. */

@@ -42,6 +42,15 @@ interface Dialect {
      */
     String upsert(String table, List<String> columns, List<String> key);
 
+    /**
+     * An insert of one row into {@code table}, {@code columns} given {@code values} (SQL expressions, {@code ?} among
+     * them), that adds nothing where a row holds the same {@code key} (the table's primary key) instead of failing,
+     * where this database can say so: a failed statement aborts a PostgreSQL transaction. Where it cannot, a plain
+     * insert, whose failure on the key undoes only itself: the caller takes {@link #isDuplicateKey} as nothing added
+     * too.
+     */
+    String insertUnlessHeld(String table, List<String> columns, List<String> values, List<String> key);
+
     /** The columns of {@code columns} that are not in {@code key}, each as {@code form} makes it, joined by commas. */
     static String nonKey(List<String> columns, List<String> key, java.util.function.UnaryOperator<String> form) {
         return columns.stream()

@@ -25,6 +25,7 @@ import io.ax.core.store.InstanceQuery;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.NewFire;
 import io.ax.core.store.OwnedInstance;
+import io.ax.core.store.Permits;
 import io.ax.core.store.StoreDescription;
 import io.ax.core.store.StoredDefinition;
 import io.ax.core.store.StoredTask;
@@ -75,6 +76,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     private final DataSource dataSource;
     private final String tablePrefix;
     private final JdbcIdempotency idempotency;
+    private final JdbcPermits permits;
     private final JdbcActivityStore activity;
     /**
      * The cluster's partition count as {@link #partitions} last read it from its table; 0 until then. Every new
@@ -137,6 +139,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
         this.dataSource = dataSource;
         this.tablePrefix = tablePrefix;
         this.idempotency = new JdbcIdempotency(jdbc, tablePrefix, dialect);
+        this.permits = new JdbcPermits(jdbc, tx, dialect, tablePrefix, this::transition);
         this.activity = new JdbcActivityStore(jdbc, batches, tx, dialect, tablePrefix);
         this.partitioned = new PartitionedInstances(jdbc, batches, tx, sql);
     }
@@ -154,6 +157,15 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     @Override
     public Optional<AxIdempotency> idempotency() {
         return Optional.of(idempotency);
+    }
+
+    /**
+     * The permits of cluster-wide limits in this store's {@code permit} table, each taken in the transaction of the
+     * claim it is for.
+     */
+    @Override
+    public Optional<Permits> permits() {
+        return Optional.of(permits);
     }
 
     /** The activity rollup in this store's {@code activity} table, which every node on the database writes to. */

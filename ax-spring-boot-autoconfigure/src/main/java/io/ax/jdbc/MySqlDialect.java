@@ -35,6 +35,16 @@ final class MySqlDialect implements Dialect {
     }
 
     /**
+     * {@code INSERT IGNORE}: a duplicate key leaves the row out with a warning. It also turns other errors into
+     * warnings (a value too long is cut), so it is for rows whose values are checked before.
+     */
+    @Override
+    public String insertUnlessHeld(String table, List<String> columns, List<String> values, List<String> key) {
+        return "INSERT IGNORE INTO " + table + " (" + String.join(", ", columns) + ") VALUES ("
+                + String.join(", ", values) + ")";
+    }
+
+    /**
      * The index named: MariaDB scans a row comparison {@code (scheduled_us, id) > (?, ?)} from the start of the
      * state, so the reads spell the cursor out; and when many rows are due it prefers a lookup on the state alone,
      * walking every due row before the cursor and every pending one after the bound. {@code FORCE INDEX} makes it

@@ -31,6 +31,12 @@ final class PostgresDialect implements Dialect {
     }
 
     @Override
+    public String insertUnlessHeld(String table, List<String> columns, List<String> values, List<String> key) {
+        return "INSERT INTO " + table + " (" + String.join(", ", columns) + ") VALUES (" + String.join(", ", values)
+                + ") ON CONFLICT (" + String.join(", ", key) + ") DO NOTHING";
+    }
+
+    @Override
     public String dueRange(String prefix) {
         return prefix + "instance";
     }

@@ -235,6 +235,14 @@
     return h('div', {class: 'window-switch'}, link('hour', 'Last hour'), ' · ', link('day', 'Last day'));
   }
 
+  // instances waiting on this node for a permit of a cluster-wide limit, the busiest limits first
+  function waitingForPermits(node) {
+    const byLimit = Object.entries(node.waitingForPermits || {}).sort((a, b) => b[1] - a[1]);
+    const total = byLimit.reduce((a, [, n]) => a + n, 0);
+    return total === 0 ? '0' : total + ' (' + byLimit.slice(0, 3).map(([k, n]) => k + ': ' + n).join(', ')
+      + (byLimit.length > 3 ? ', ...' : '') + ')';
+  }
+
   function overviewPage(params) {
     const w = windowOf(params);
     return {
@@ -257,6 +265,7 @@
             card('Backlog', backlog + (backlog ? ' (oldest ' + millis(node.oldestBacklogAgeMillis) + priorities + ')'
               : ''), 'backlog'),
             card('Executing', node.executing, 'executing'),
+            card('Waiting for permits', waitingForPermits(node), 'permits'),
             card('Dead letters', node.deadLetters, 'dead-letters'),
             card('Fires in the last full minute', overview.firesLastMinute, 'fires'),
             card('Lateness p50 / p99 (' + w + ')',

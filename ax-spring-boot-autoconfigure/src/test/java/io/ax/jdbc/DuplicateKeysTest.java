@@ -11,6 +11,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Each database's own driver, refusing a row for real, is recognised by its dialect exactly where Spring's
@@ -64,6 +66,29 @@ class DuplicateKeysTest {
 
             assertThat(refused).isNotInstanceOf(DuplicateKeyException.class);
             assertThat(dialect.isDuplicateKey(refused)).isFalse();
+        });
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void anInsertUnlessHeldLeavesAHeldKeyOutAndTheTransactionGoesOn(TestDatabase database) {
+        onTable(database, (jdbc, dialect) -> {
+            String insert = dialect.insertUnlessHeld(TABLE, List.of("k", "v"), List.of("?", "?"), List.of("k"));
+            new TransactionTemplate(new DataSourceTransactionManager(jdbc.getDataSource()))
+                    .executeWithoutResult(status -> {
+                        assertThat(jdbc.update(insert, "f", "first")).isOne();
+                        int added;
+                        try {
+                            added = jdbc.update(insert, "f", "second");
+                        } catch (DataAccessException e) { // where the database cannot leave it out (H2)
+                            assertThat(dialect.isDuplicateKey(e)).isTrue();
+                            added = 0;
+                        }
+                        assertThat(added).isZero();
+                        assertThat(jdbc.update(insert, "g", "after")).isOne();
+                    });
+            assertThat(jdbc.queryForList("SELECT v FROM " + TABLE + " ORDER BY k", String.class))
+                    .containsExactly("first", "after");
         });
     }
 

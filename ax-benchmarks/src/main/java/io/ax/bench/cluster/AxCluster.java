@@ -34,6 +34,8 @@ final class AxCluster implements ClusterSystem {
     private final JdbcTemplate jdbc;
     /** Whether a burst's writer wakes the nodes once it is written, as an engine's own writes do. */
     private final boolean wakeOwners;
+    /** Whether each burst execution is written with a key of its own (for a mutex made of it). */
+    private final boolean keyed;
 
     private Part part = Part.BURST;
 
@@ -41,20 +43,22 @@ final class AxCluster implements ClusterSystem {
      * @param wakeOwners whether the burst's writer then wakes the owners of its partitions, as {@code scheduleAll} of
      *     an AX node does ({@code WakeUps.LEADER}, on PostgreSQL a NOTIFY); without, they find it with their sweep for
      *     overdue rows, about a second after it falls due
+     * @param keyed whether each burst execution has a key of its own ({@code k-<n>})
      */
-    AxCluster(Postgres pg, boolean wakeOwners) throws SQLException {
-        this(pg, SCHEMA, wakeOwners);
+    AxCluster(Postgres pg, boolean wakeOwners, boolean keyed) throws SQLException {
+        this(pg, SCHEMA, wakeOwners, keyed);
     }
 
     /** Drops {@code schema} and creates it empty; a burst's writer wakes no node. */
     AxCluster(Postgres pg, String schema) throws SQLException {
-        this(pg, schema, false);
+        this(pg, schema, false, false);
     }
 
-    private AxCluster(Postgres pg, String schema, boolean wakeOwners) throws SQLException {
+    private AxCluster(Postgres pg, String schema, boolean wakeOwners, boolean keyed) throws SQLException {
         this.pg = pg;
         this.schema = schema;
         this.wakeOwners = wakeOwners;
+        this.keyed = keyed;
         pg.recreateSchema(schema);
         this.dataSource = pg.pool(schema, 2);
         this.jdbc = new JdbcTemplate(dataSource);
@@ -117,7 +121,7 @@ final class AxCluster implements ClusterSystem {
                             "bench",
                             now,
                             InstanceOrigin.DELAYED,
-                            null),
+                            keyed ? "k-" + (first + i) : null),
                     "burst"));
             if (chunk.size() == CHUNK || i == count - 1) {
                 store.schedule(chunk);

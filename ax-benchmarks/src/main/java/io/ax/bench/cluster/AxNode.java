@@ -7,6 +7,7 @@ import io.ax.core.AxContext;
 import io.ax.core.AxExecutor;
 import io.ax.core.AxResult;
 import io.ax.core.AxTask;
+import io.ax.core.TaskLimits;
 import io.ax.core.cluster.ClusterSettings;
 import io.ax.core.cluster.ClusterView;
 import io.ax.core.cluster.WakeUps;
@@ -70,7 +71,10 @@ final class AxNode implements NodeSystem {
                     .nodeId(o.get("node-id", null))
                     .clusterSettings(settings(o))
                     .router(new ExecutorRouter(List.of(new NoOpExecutor(log, burst))))
-                    .pools(Map.of(AxTask.DEFAULT_GROUP, new PoolSettings(threads, queue)));
+                    .pools(Map.of(
+                            AxTask.DEFAULT_GROUP,
+                            new PoolSettings(threads, queue)
+                                    .clusterLimit(o.get("limit", "none").equals("group") ? NEVER_WAITS : 0)));
             switch (o.get("wake-ups", "store")) {
                 case "store" -> {} // the engine takes the store's own
                 case "none" -> builder.wakeUps(WakeUps.none());
@@ -84,7 +88,10 @@ final class AxNode implements NodeSystem {
             }
             AxEngine engine = builder.build();
             if (burst) {
-                engine.register(AxTask.builder(BURST_TASK).concurrent(true).build());
+                engine.register(AxTask.builder(BURST_TASK)
+                        .concurrent(true)
+                        .limits(burstLimits(o.get("limit", "none")))
+                        .build());
             } else if (load.equals("spread")) {
                 int tasks = o.getInt("tasks", 300, 300);
                 for (int i = 0; i < tasks; i++) {
@@ -112,6 +119,18 @@ final class AxNode implements NodeSystem {
             ds.close();
             throw e;
         }
+    }
+
+    /** A limit so high that no execution of a burst ever waits for it: what is measured is its cost. */
+    private static final int NEVER_WAITS = 10_000;
+
+    /** The burst task's own limits for {@code --limit} (the group's is its pool's). */
+    private static TaskLimits burstLimits(String limit) {
+        return switch (limit) {
+            case "task" -> new TaskLimits(NEVER_WAITS, null);
+            case "mutex" -> new TaskLimits(0, "${key}"); // each execution has a key, and so a mutex, of its own
+            default -> TaskLimits.NONE;
+        };
     }
 
     static ClusterSettings settings(Options o) {

@@ -49,7 +49,7 @@ final class ClusterNotes {
                         + " OneTimeTask), then ANALYZE. Timed from the due instant until every execution is done in"
                         + " the database (AX: SUCCESS; db-scheduler: its row deleted), checked every 20 ms once the"
                         + " nodes' handlers had run them all. %s; each db-scheduler node polls the table itself. Node"
-                        + " CPU = process CPU time of the node JVMs over the drain (JIT and GC included).",
+                        + " CPU = process CPU time of the node JVMs over the drain (JIT and GC included). %s",
                 s.burstTasks(),
                 s.workMs() == 0
                         ? "no-op"
@@ -62,7 +62,8 @@ final class ClusterNotes {
                         : "The writer wakes no AX node (--burst-wake-ups=false): each finds what another process"
                                 + " wrote in its partitions inside its prefetch window (due within 60 s) with its"
                                 + " sweep for overdue instances, about a second after it falls due, and runs it itself"
-                                + " (no instance is assigned to another node)"));
+                                + " (no instance is assigned to another node)",
+                limitNote(s.limit())));
         t.note(String.format(
                 Locale.ROOT,
                 "Recurring: %,d tasks each due every second (AX: one shared cron trigger `* * * * * ?`, PERSISTENT;"
@@ -324,5 +325,21 @@ final class ClusterNotes {
         StringJoiner j = new StringJoiner(", ");
         seconds.forEach(x -> j.add(String.format(Locale.ROOT, "%.3f", x)));
         return j.toString();
+    }
+
+    /** What {@code --limit} put on AX's burst task, in words: the cost of a cluster-wide limit, never a wait. */
+    private static String limitNote(String limit) {
+        return switch (limit) {
+            case "task" ->
+                "AX's burst task had maxConcurrent = 10,000 (never reached): each claim took a permit in its own"
+                        + " transaction.";
+            case "group" ->
+                "AX's pool had cluster-limit = 10,000 (never reached): each claim took a permit in its own"
+                        + " transaction.";
+            case "mutex" ->
+                "AX's burst task had mutex = \"${key}\" and each execution a key of its own (no two share a mutex):"
+                        + " each claim took a permit in its own transaction.";
+            default -> "No cluster-wide limit on AX's burst task (--limit=none).";
+        };
     }
 }

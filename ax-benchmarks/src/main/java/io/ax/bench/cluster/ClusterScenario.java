@@ -40,7 +40,7 @@ public final class ClusterScenario implements Scenario {
         FailoverPhase.Result failover = null;
         PartitionPhase.Result partitions = null;
         try (NodeProcesses processes = new NodeProcesses(logDir, s.jvmArgs());
-                AxCluster ax = new AxCluster(pg, s.burstWakeUps());
+                AxCluster ax = new AxCluster(pg, s.burstWakeUps(), s.limit().equals("mutex"));
                 DbSchedulerCluster dbs = new DbSchedulerCluster(pg)) {
             List<ClusterSystem> systems = new ArrayList<>();
             if (s.systems().contains(AX)) {

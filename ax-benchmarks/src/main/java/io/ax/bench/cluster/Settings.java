@@ -20,7 +20,10 @@ import java.util.Locale;
  * (burst,recurring,failover,partitions),
  * {@code --systems} (AX,db-scheduler), {@code --log-dir} (a new temporary directory), {@code --keep-tables} (false),
  * {@code --burst-wake-ups} (true: the burst's writer wakes AX's nodes once it is written, as an AX node's {@code
- * scheduleAll} does; false: they find it with their sweep for overdue rows).
+ * scheduleAll} does; false: they find it with their sweep for overdue rows), {@code --limit} on AX's burst task
+ * (none: no limit; task: {@code maxConcurrent} of 10,000; group: the pool's {@code cluster-limit} of 10,000; mutex:
+ * {@code mutex = "${key}"}, each execution written with a key of its own): what a cluster-wide limit costs per
+ * execution, set so high (or so fine) that it never makes an execution wait.
  */
 record Settings(
         Options options,
@@ -47,7 +50,11 @@ record Settings(
         List<String> parts,
         List<String> systems,
         boolean keepTables,
-        boolean burstWakeUps) {
+        boolean burstWakeUps,
+        String limit) {
+
+    /** The values {@code --limit} takes. */
+    static final List<String> LIMITS = List.of("none", "task", "group", "mutex");
 
     /** How long a round waits for its nodes to form one cluster. */
     static final Duration JOIN = Duration.ofSeconds(60);
@@ -87,7 +94,11 @@ record Settings(
                 List.of(o.get("parts", "burst,recurring,failover,partitions").split(",")),
                 List.of(o.get("systems", "AX,db-scheduler").split(",")),
                 Boolean.parseBoolean(o.get("keep-tables", "false")),
-                Boolean.parseBoolean(o.get("burst-wake-ups", "true")));
+                Boolean.parseBoolean(o.get("burst-wake-ups", "true")),
+                o.get("limit", "none"));
+        if (!LIMITS.contains(s.limit)) {
+            throw new IllegalArgumentException("--limit takes one of " + LIMITS + ", was " + s.limit);
+        }
         if (s.warmup >= s.seconds) {
             throw new IllegalArgumentException("--warmup must be shorter than --seconds");
         }
@@ -103,6 +114,7 @@ record Settings(
         args.add("--threads=" + threads);
         args.add("--poll-ms=" + pollMs);
         args.add("--work-ms=" + workMs);
+        args.add("--limit=" + limit);
         args.add("--ax-info-log=" + options.get("ax-info-log", "false"));
         return args;
     }

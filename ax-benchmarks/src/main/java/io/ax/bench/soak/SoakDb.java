@@ -18,7 +18,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 final class SoakDb implements AutoCloseable {
 
-    /** AX's tables today (migrations V1-V12); only these are dropped before a run. */
+    /** AX's tables today (migrations V1-V14); only these are dropped before a run. */
     private static final List<String> TABLES = List.of(
             "audit",
             "dead_letter",
@@ -31,6 +31,7 @@ final class SoakDb implements AutoCloseable {
             "task_definition_audit",
             "partition",
             "activity",
+            "permit",
             "schema_history");
 
     /** Row counts of the three tables that grow. */

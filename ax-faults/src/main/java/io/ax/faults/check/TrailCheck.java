@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * Every instance's audit trail is a path of the state machine: it begins with the creation, each row starts where
- * the last ended, moves along an arrow of {@link InstanceState#canMoveTo} (or is a SCHEDULED -&gt; SCHEDULED
- * reschedule), and ends in the instance's state; every instance has a trail and every trail an instance.
+ * the last ended, moves along an arrow of {@link InstanceState#canMoveTo} (or is a note, {@link InstanceState#isNote}: a
+ * reschedule, a wait for a permit), and ends in the instance's state; every instance has a trail and every trail an instance.
  */
 final class TrailCheck implements Check {
 
@@ -59,7 +59,7 @@ final class TrailCheck implements Check {
             }
             InstanceState from = InstanceState.valueOf(step.from());
             InstanceState to = InstanceState.valueOf(step.to());
-            boolean reschedule = from == InstanceState.SCHEDULED && to == InstanceState.SCHEDULED;
+            boolean reschedule = InstanceState.isNote(from, to);
             if (!reschedule && !from.canMoveTo(to)) {
                 return "step " + i + " (" + from + " -> " + to + ") is no arrow of the state machine";
             }

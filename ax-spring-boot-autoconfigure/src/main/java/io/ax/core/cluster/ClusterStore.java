@@ -27,6 +27,14 @@ public interface ClusterStore {
         return WakeUps.none();
     }
 
+    /**
+     * The permits of cluster-wide limits (a group's or task's limit, a mutex) kept with this store's rows, taken in
+     * the same transaction as the claims they are for; empty when it keeps none, and a limited task is then refused.
+     */
+    default Optional<io.ax.core.store.Permits> permits() {
+        return Optional.empty();
+    }
+
     /** The idempotency keys kept with this store's rows, shared by its nodes; empty when it keeps none. */
     default Optional<AxIdempotency> idempotency() {
         return Optional.empty();

@@ -50,15 +50,15 @@ import java.util.Optional;
  *       heartbeats, the lease, the deadlines of both; {@code ax-partitions} (the same): the partitions' rounds;
  *       {@code ax-cluster-time} ({@link io.ax.core.clock.ClusterTime}): the offset to the database's clock;
  *   <li>{@code ax-leader1} ({@link Leadership}): the takeover of gained partitions, the remote holders it follows,
- *       its sweeps;
+ *       its sweeps; {@code ax-permits1} ({@link io.ax.core.engine.work.LimitedClaims}): claims with permits;
  *   <li>{@code ax-prefetch1} ({@link Prefetcher}): the prefetch window's loads; {@code ax-definitions1} ({@link
  *       RuntimeTasks}): the runtime task definitions; {@code ax-retention-1} ({@link
  *       io.ax.core.engine.ownership.Retention}): the deletion of old rows; {@code ax-activity-1} ({@link
  *       ActivityRollup}): this node's per-minute counts, written for the charts; {@code ax-figures1} ({@link
  *       StoreFigures}): the store's figures for health;
  *   <li>{@code ax-clock} ({@link io.ax.core.engine.planning.ClockGuard}): the clock watch that pauses trigger
- *       decisions when the clock jumps; {@code ax-events-1} ({@link Listeners}): the application's listeners;
- *   <li>{@code ax-stop} ({@link EngineLifecycle}, during {@link #stop} only): each bounded step of a stop.
+ *       decisions when the clock jumps; {@code ax-events-1} ({@link Listeners}): the application's listeners; {@code
+ *       ax-stop} ({@link EngineLifecycle}, during {@link #stop} only): each bounded step of a stop.
  * </ul>
  *
  * <p>The parts are built and wired by {@link EngineParts}, started and stopped in order by {@link EngineLifecycle};
@@ -83,6 +83,7 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 parts.endWriter,
                 parts.leadership,
                 parts.prefetcher,
+                parts.limited,
                 parts.insight,
                 parts.clusterTime,
                 parts.clockGuard,

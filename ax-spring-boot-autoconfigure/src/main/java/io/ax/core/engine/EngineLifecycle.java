@@ -52,6 +52,7 @@ final class EngineLifecycle {
                             parts.runner,
                             parts.threads::after)
                     .run();
+            parts.limited.start();
             parts.prefetcher.start();
             parts.membership.start(); // a node alone leads at once; the takeover plans and loads before this returns
             // a node's MEMORY instances are decided by the owner of their partition on it: their fences are its own
@@ -65,6 +66,7 @@ final class EngineLifecycle {
                 parts.clusterTime.stop();
             }
             parts.prefetcher.stop();
+            parts.limited.stop();
             parts.threads.stopNow();
             parts.writer.stop(0);
             parts.fireWriter.stop(0);
@@ -129,6 +131,8 @@ final class EngineLifecycle {
         // after the shutdown wait (a claim the writer confirms later finds the pools shut and returns its instance)
         parts.handback.unstarted(parts.pools.stopTaking());
         parts.pools.awaitRunning(parts.shutdownAwait.toNanos());
+        // permits not given back by now free themselves: their attempts are over in the store
+        parts.limited.stop();
         parts.writer.stop(parts.shutdownAwait.toMillis());
         parts.fireWriter.stop(parts.shutdownAwait.toMillis());
         parts.endWriter.stop(parts.shutdownAwait.toMillis());

@@ -21,7 +21,12 @@ public interface EngineObserver {
         /** Not run: the previous instance was still running, or the task is paused. */
         SKIPPED,
         /** Its pool was full: sent back to SCHEDULED, to be dispatched again after the rejection back-off. */
-        REJECTED
+        REJECTED,
+        /**
+         * A cluster-wide limit (a group's, a task's, a mutex) had no free permit: it stays due and starts when one
+         * frees.
+         */
+        WAITED
     }
 
     /** A due instance of {@code task} was dispatched, skipped or rejected. */

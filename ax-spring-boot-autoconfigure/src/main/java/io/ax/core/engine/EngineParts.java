@@ -44,6 +44,7 @@ import io.ax.core.engine.work.Claimer;
 import io.ax.core.engine.work.Dispatcher;
 import io.ax.core.engine.work.ExecutionPools;
 import io.ax.core.engine.work.InstanceRunner;
+import io.ax.core.engine.work.LimitedClaims;
 import io.ax.core.engine.workflows.Workflows;
 import io.ax.core.engine.writes.ChangeStamps;
 import io.ax.core.engine.writes.StateWriter;
@@ -53,6 +54,7 @@ import io.ax.core.store.InMemoryActivityStore;
 import io.ax.core.store.InMemoryIdempotency;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceStore;
+import io.ax.core.store.Permits;
 import java.lang.System.Logger.Level;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -159,6 +161,8 @@ final class EngineParts {
 
     final TaskActions actions;
     final Handback handback;
+    /** The claims of attempts that need permits of cluster-wide limits. */
+    final LimitedClaims limited;
 
     EngineParts(AxEngineBuilder b) {
         this.store = Objects.requireNonNull(b.store, "store");
@@ -390,13 +394,40 @@ final class EngineParts {
                         prefetcher.drained(queued);
                     }
                 });
+        Permits permits =
+                store instanceof ClusterStore shared ? shared.permits().orElse(null) : null;
+        if (permits == null) {
+            b.pools.forEach((group, pool) -> {
+                if (pool.clusterLimit() > 0) {
+                    throw new IllegalArgumentException("pool '" + group + "' has a cluster limit, kept with permits in"
+                            + " the store, and this engine's store keeps none (the JDBC and in-memory stores do)");
+                }
+            });
+        }
         this.taskChanges = new TaskChanges(
-                router, taskRegistry, workflows, stores, clock, fires, terms, b.transactions != null, this::isRunning);
+                router,
+                taskRegistry,
+                workflows,
+                stores,
+                clock,
+                fires,
+                terms,
+                b.transactions != null,
+                permits != null,
+                this::isRunning);
         // a series held back behind a group on its way plans no next fire that could wake the dispatch again
         writer.onOutage(() -> onDispatchThread(() -> this.fires.storeAway()));
         this.handback = new Handback(nodeId, writer, runner, wakeUps);
         Claimer claimer =
                 new Claimer(nodeId, writer, insight, pools, runner::handOff, handback::unstarted, terms::fencedOut);
+        this.limited = new LimitedClaims(
+                permits,
+                group -> b.pools.getOrDefault(group, b.defaultPool),
+                stores::payload,
+                claimer,
+                pools,
+                threads,
+                terms::fencedOut);
         this.dispatcher = new Dispatcher(
                 nodeId,
                 clock,
@@ -408,6 +439,7 @@ final class EngineParts {
                 leadership,
                 terms,
                 claimer,
+                limited,
                 taskRegistry::isPaused,
                 runner::isEnding,
                 () -> membership.isCutOff(),

@@ -47,6 +47,14 @@ public interface EngineStatus {
     Backlog backlog();
 
     /**
+     * How many instances wait on this node for a permit of a cluster-wide limit, by the limit's key ({@code
+     * group:<name>}, {@code task:<name>}, {@code mutex:<key>}); empty when none waits.
+     */
+    default Map<String, Integer> waitingForPermits() {
+        return Map.of();
+    }
+
+    /**
      * This node's offset from the cluster's reference clock (Redis or the database), which fire times are decided
      * on; empty when the engine's clock is taken as it is (no reference, or a clock of the application's own).
      */

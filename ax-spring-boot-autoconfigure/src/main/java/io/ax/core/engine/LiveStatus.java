@@ -15,6 +15,7 @@ import io.ax.core.engine.planning.ClockGuard;
 import io.ax.core.engine.scheduling.Prefetcher;
 import io.ax.core.engine.threads.EngineThreads;
 import io.ax.core.engine.work.ExecutionPools;
+import io.ax.core.engine.work.LimitedClaims;
 import io.ax.core.engine.writes.StateWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ import java.util.Optional;
 /** The engine's {@link EngineStatus}, read from its parts as they are at each question. */
 final class LiveStatus implements EngineStatus {
 
+    private final LimitedClaims limited;
     private final EngineThreads threads;
     private final ExecutionPools pools;
     private final StateWriter writer;
@@ -47,6 +49,7 @@ final class LiveStatus implements EngineStatus {
             StateWriter endWriter,
             Leadership leadership,
             Prefetcher prefetcher,
+            LimitedClaims limited,
             Insight insight,
             ClusterTime clusterTime,
             ClockGuard clockGuard,
@@ -60,6 +63,7 @@ final class LiveStatus implements EngineStatus {
         this.endWriter = endWriter;
         this.leadership = leadership;
         this.prefetcher = prefetcher;
+        this.limited = limited;
         this.insight = insight;
         this.clusterTime = clusterTime;
         this.clockGuard = clockGuard;
@@ -102,7 +106,15 @@ final class LiveStatus implements EngineStatus {
         if (!prefetcher.idle()) {
             busy.add("prefetch");
         }
+        if (!limited.idle() || !limited.waitingByLimit().isEmpty()) {
+            busy.add("permits"); // a claim with permits on its way, or instances waiting for a permit to free
+        }
         return busy;
+    }
+
+    @Override
+    public Map<String, Integer> waitingForPermits() {
+        return limited.waitingByLimit();
     }
 
     @Override

@@ -17,8 +17,11 @@ import java.util.Objects;
  *     the queue starts the highest priority first (equal priorities in the order they came), but an instance that
  *     has waited this long goes before every instance that came after it, whatever their priority. So a low
  *     priority is delayed by at most this, plus what came before it; never starved. Positive.
+ * @param clusterLimit at most this many attempts of the group run at once on all nodes together (a permit each, kept
+ *     in the store); 0 for no limit beyond each node's {@code threads}
  */
-public record PoolSettings(int threads, int queueCapacity, boolean virtualThreads, Duration overtakeLimit) {
+public record PoolSettings(
+        int threads, int queueCapacity, boolean virtualThreads, Duration overtakeLimit, int clusterLimit) {
 
     /** How long a waiting instance may be overtaken by higher priorities, unless a pool says otherwise. */
     public static final Duration DEFAULT_OVERTAKE_LIMIT = Duration.ofSeconds(30);
@@ -38,6 +41,14 @@ public record PoolSettings(int threads, int queueCapacity, boolean virtualThread
         if (overtakeLimit.isZero() || overtakeLimit.isNegative()) {
             throw new IllegalArgumentException("pool overtake limit must be positive, was " + overtakeLimit);
         }
+        if (clusterLimit < 0) {
+            throw new IllegalArgumentException("pool cluster limit must be 0 (none) or more, was " + clusterLimit);
+        }
+    }
+
+    /** A pool without a cluster-wide limit. */
+    public PoolSettings(int threads, int queueCapacity, boolean virtualThreads, Duration overtakeLimit) {
+        this(threads, queueCapacity, virtualThreads, overtakeLimit, 0);
     }
 
     /** A pool of platform threads with the default overtake limit. */
@@ -52,12 +63,17 @@ public record PoolSettings(int threads, int queueCapacity, boolean virtualThread
 
     /** The same pool, on virtual threads or not. */
     public PoolSettings virtualThreads(boolean virtual) {
-        return new PoolSettings(threads, queueCapacity, virtual, overtakeLimit);
+        return new PoolSettings(threads, queueCapacity, virtual, overtakeLimit, clusterLimit);
     }
 
     /** The same pool with another overtake limit. */
     public PoolSettings overtakeLimit(Duration limit) {
-        return new PoolSettings(threads, queueCapacity, virtualThreads, limit);
+        return new PoolSettings(threads, queueCapacity, virtualThreads, limit, clusterLimit);
+    }
+
+    /** The same pool with a cluster-wide limit; 0 for none. */
+    public PoolSettings clusterLimit(int limit) {
+        return new PoolSettings(threads, queueCapacity, virtualThreads, overtakeLimit, limit);
     }
 
     /** Whether this JVM runs virtual threads (Java 21 and later). */

@@ -35,6 +35,8 @@ final class TaskChanges {
     private final DecisionTerms terms;
     /** Whether this engine runs attempts in the store's transactions (it has a transaction manager). */
     private final boolean transactional;
+    /** Whether the store keeps permits of cluster-wide limits. */
+    private final boolean permits;
     /** Whether the engine runs: before, a task's first fire is planned at the start. */
     private final BooleanSupplier started;
 
@@ -47,7 +49,9 @@ final class TaskChanges {
             FirePlanner fires,
             DecisionTerms terms,
             boolean transactional,
+            boolean permits,
             BooleanSupplier started) {
+        this.permits = permits;
         this.router = router;
         this.registry = registry;
         this.tasks = registry.tasks();
@@ -71,6 +75,7 @@ final class TaskChanges {
         Objects.requireNonNull(task, "task");
         router.check(task);
         checkTransactional(task);
+        checkLimits(task);
         if (!registry.add(task)) {
             throw new AxException("A task named '" + task.name() + "' is already registered");
         }
@@ -108,6 +113,28 @@ final class TaskChanges {
         }
     }
 
+    /** A task limited across the cluster needs the store's permits, and its instances in the store. */
+    private void checkLimits(AxTask task) {
+        if (!task.limits().any()) {
+            return;
+        }
+        String attribute = task.limits().mutex() != null ? "mutex" : "maxConcurrent";
+        if (!permits) {
+            throw new io.ax.core.InvalidTaskException(
+                    task.name(),
+                    attribute,
+                    "its limit holds across the cluster with permits kept in the store, and this engine's store keeps"
+                            + " none (the JDBC and in-memory stores do)");
+        }
+        if (task.durability() == Durability.MEMORY) {
+            throw new io.ax.core.InvalidTaskException(
+                    task.name(),
+                    attribute,
+                    "a MEMORY task runs in this process only, where no other node can see its permits; make it"
+                            + " PERSISTENT");
+        }
+    }
+
     /**
      * A runtime task's new definition replaces the old one on this node. If this node decides its series, the fire the
      * old one planned is cancelled and the new one's first fire planned: the change takes effect from its next fire
@@ -115,6 +142,7 @@ final class TaskChanges {
      */
     void replace(AxTask task, String reason) {
         router.check(task);
+        checkLimits(task);
         Map<String, AxTask> next = new java.util.HashMap<>(tasks);
         next.put(task.name(), task);
         WorkflowGraph graph = WorkflowGraph.of(next.values());

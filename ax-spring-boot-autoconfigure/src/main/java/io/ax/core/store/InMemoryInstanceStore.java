@@ -126,6 +126,9 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
     private final InMemoryActivityStore activity = new InMemoryActivityStore();
     private final Deque<DeadLetter> deadLetters = new ArrayDeque<>();
 
+    /** The cluster-wide limits' permits, beside the rows whose states say which are held. */
+    private final InMemoryPermits permits = new InMemoryPermits(this);
+
     private record TaskKey(String task, String key) {}
 
     private record Due(Instant time, String id) implements Comparable<Due> {
@@ -168,6 +171,12 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
     @Override
     public Optional<PartitionLeases> partitionLeases() {
         return Optional.of(partitions);
+    }
+
+    /** The permits of the engines that share this store, taken under one lock with the claims they are for. */
+    @Override
+    public Optional<Permits> permits() {
+        return Optional.of(permits);
     }
 
     /**
@@ -501,6 +510,20 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
             return row.with(in.dueAt(to, node, at));
         });
         return moved[0];
+    }
+
+    /**
+     * Records a note in the audit trail of an instance still in {@code state}: a row from that state to the same, at
+     * the attempt it has (a wait for a permit, say); nothing for an instance gone or moved on.
+     */
+    void note(String instanceId, InstanceState state, String node, Instant at, String reason) {
+        rows.computeIfPresent(instanceId, (id, row) -> {
+            TaskInstance in = row.instance();
+            if (in.state() == state) {
+                row.audit().add(new AuditEntry(id, state, state, node, in.attempt(), at, reason));
+            }
+            return row;
+        });
     }
 
     @Override

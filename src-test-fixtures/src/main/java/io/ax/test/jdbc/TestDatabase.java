@@ -109,6 +109,7 @@ public enum TestDatabase {
                 "task_definition_audit",
                 "partition",
                 "activity",
+                "permit",
                 "schema_history"
             }) {
                 s.execute("DROP TABLE IF EXISTS " + prefix + table);
@@ -152,7 +153,8 @@ public enum TestDatabase {
                 "idempotency",
                 "task_definition",
                 "task_definition_audit",
-                "partition"
+                "partition",
+                "permit"
             }) {
                 s.execute("DELETE FROM " + prefix + table);
             }

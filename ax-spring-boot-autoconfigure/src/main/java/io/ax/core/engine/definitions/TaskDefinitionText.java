@@ -5,6 +5,7 @@ import io.ax.core.Backoff;
 import io.ax.core.Durability;
 import io.ax.core.MisfirePolicy;
 import io.ax.core.RetryPolicy;
+import io.ax.core.TaskLimits;
 import io.ax.core.trigger.CronTrigger;
 import io.ax.core.trigger.DependencyTrigger;
 import io.ax.core.trigger.IntervalTrigger;
@@ -70,6 +71,12 @@ final class TaskDefinitionText {
         if (task.transactional()) {
             p.put("transactional", "true"); // absent means false, likewise
         }
+        if (task.limits().maxConcurrent() > 0) {
+            p.put("max-concurrent", Integer.toString(task.limits().maxConcurrent()));
+        }
+        if (task.limits().mutex() != null) {
+            p.put("mutex", task.limits().mutex());
+        }
         StringBuilder text = new StringBuilder();
         p.forEach((k, v) -> text.append(escape(k, true))
                 .append('=')
@@ -109,6 +116,7 @@ final class TaskDefinitionText {
                 .misfire(MisfirePolicy.valueOf(get(p, "misfire")))
                 .priority(Integer.parseInt(p.getProperty("priority", "0")))
                 .transactional(Boolean.parseBoolean(p.getProperty("transactional", "false")))
+                .limits(new TaskLimits(Integer.parseInt(p.getProperty("max-concurrent", "0")), p.getProperty("mutex")))
                 .build();
     }
 

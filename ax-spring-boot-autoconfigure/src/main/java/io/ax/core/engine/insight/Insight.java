@@ -67,6 +67,12 @@ public final class Insight {
         each(o -> o.dispatched(due.task(), EngineObserver.DispatchOutcome.REJECTED));
     }
 
+    /** A cluster-wide limit had no free permit for the instance: it waits for one, due. */
+    public void waited(Due due) {
+        waiting.remove(due.instanceId());
+        each(o -> o.dispatched(due.task(), EngineObserver.DispatchOutcome.WAITED));
+    }
+
     /** The instance will not start here (it ended, or another writer moved it): it leaves the backlog. */
     public void released(Due due) {
         waiting.remove(due.instanceId());

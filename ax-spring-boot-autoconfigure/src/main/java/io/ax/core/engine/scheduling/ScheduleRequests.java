@@ -93,6 +93,11 @@ final class ScheduleRequests {
             throw new InvalidScheduleException("durability" + of + " is MEMORY, and '" + task.name()
                     + "' is transactional: its success commits with its row in the database; schedule it PERSISTENT");
         }
+        if (durability == Durability.MEMORY && task.limits().any()) {
+            throw new InvalidScheduleException("durability" + of + " is MEMORY, and '" + task.name()
+                    + "' is limited across the cluster (maxConcurrent or mutex): its permits are kept with its row in"
+                    + " the store; schedule it PERSISTENT");
+        }
         checkPriority(r.priority(), of);
         return new Checked(task, due, payload, r.key(), durability, r.priority());
     }

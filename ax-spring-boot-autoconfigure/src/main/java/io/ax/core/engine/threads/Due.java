@@ -19,6 +19,8 @@ import java.util.Objects;
  * @param requestedPriority the priority its request gave it ({@link TaskInstance#priority()}), or null for its task's
  * @param partitionKey the key of the partition its row is in ({@link Partitions#key}): which epoch a decision about it
  *     is fenced by
+ * @param key the delayed execution's key ({@link TaskInstance#key()}), or null: what a mutex's {@code ${key}} stands
+ *     for
  */
 public record Due(
         AxTask task,
@@ -28,7 +30,8 @@ public record Due(
         int attempt,
         String traceParent,
         Integer requestedPriority,
-        String partitionKey) {
+        String partitionKey,
+        String key) {
 
     public Due {
         Objects.requireNonNull(partitionKey, "partitionKey");
@@ -42,7 +45,7 @@ public record Due(
      *     a workflow step): make those from their {@link TaskInstance}
      */
     public Due(AxTask task, String instanceId, Instant scheduledTime, InstanceOrigin origin) {
-        this(task, instanceId, scheduledTime, origin, 1, null, null, taskKey(task, origin));
+        this(task, instanceId, scheduledTime, origin, 1, null, null, taskKey(task, origin), null);
     }
 
     private static String taskKey(AxTask task, InstanceOrigin origin) {
@@ -73,12 +76,14 @@ public record Due(
                 attempt,
                 instance.traceParent(),
                 instance.priority(),
-                Partitions.key(instance));
+                Partitions.key(instance),
+                instance.key());
     }
 
     /** This instance as {@code origin} (a catch-up of a missed fire, a replay run on its own), in the same partition. */
     public Due as(InstanceOrigin origin) {
-        return new Due(task, instanceId, scheduledTime, origin, attempt, traceParent, requestedPriority, partitionKey);
+        return new Due(
+                task, instanceId, scheduledTime, origin, attempt, traceParent, requestedPriority, partitionKey, key);
     }
 
     /** Which of its pool's waiting instances start first: its request's priority, else its task's. */

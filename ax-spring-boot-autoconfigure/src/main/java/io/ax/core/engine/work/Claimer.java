@@ -127,13 +127,21 @@ public final class Claimer {
 
     /** Hands an instance this node claimed (its place reserved) to its pool. */
     public void run(Claim c) {
+        run(c, java.util.function.UnaryOperator.identity());
+    }
+
+    /**
+     * Hands an instance this node claimed (its place reserved) to its pool, its work wrapped by {@code around} (what
+     * follows the attempt on its worker: the permits it gives back).
+     */
+    public void run(Claim c, java.util.function.UnaryOperator<Runnable> around) {
         if (c.assignedAt() != null) {
             insight.acknowledged(c.due().task(), c.assignedAt());
         }
         Execution execution = new Execution(c.due(), c.attempt(), c.epoch());
         insight.handingOff(c.due(), c.attempt());
         try {
-            pools.submitReserved(c.due().task().group(), execution, handOff.apply(execution));
+            pools.submitReserved(c.due().task().group(), execution, around.apply(handOff.apply(execution)));
             insight.handedOff(c.due());
         } catch (RejectedExecutionException stopped) {
             // only a pool that shut down refuses a reserved place: the engine stops, and the instance goes back

@@ -151,6 +151,7 @@ public final class Dispatcher {
     private final Holders holders;
     private final DecisionTerms terms;
     private final Claimer claimer;
+    private final LimitedClaims limited;
 
     public Dispatcher(
             String nodeId,
@@ -163,6 +164,7 @@ public final class Dispatcher {
             Holders holders,
             DecisionTerms terms,
             Claimer claimer,
+            LimitedClaims limited,
             Predicate<String> paused,
             Predicate<String> ending,
             BooleanSupplier cutOff,
@@ -178,6 +180,7 @@ public final class Dispatcher {
         this.holders = holders;
         this.terms = terms;
         this.claimer = claimer;
+        this.limited = limited;
         this.paused = paused;
         this.ending = ending;
         this.series = series;
@@ -339,7 +342,12 @@ public final class Dispatcher {
                                         due.scheduledTime()),
                                 nodeId);
                 claimer.claiming(due.instanceId()); // held here from now on, though no runner holds it yet
-                decide(decisions, ordered, due, claim);
+                if (limited.applies(due)) {
+                    // its permits and its claim are one transaction of their own, outside the group
+                    limited.claim(due, claim, now, freshFollowup(due));
+                } else {
+                    decide(decisions, ordered, due, claim);
+                }
             } else if (previous.equals(due.instanceId())) {
                 pipeline.remove(due.instanceId());
                 LOG.log(Level.DEBUG, "Instance {0} is already in flight; its second fire is dropped", previous);
@@ -399,6 +407,39 @@ public final class Dispatcher {
         }
         CompletableFuture.allOf(gates.toArray(CompletableFuture[]::new))
                 .whenComplete((ignored, error) -> threads.onDispatchThread(() -> settle(decisions, outcomes, started)));
+    }
+
+    /** What follows a due instance's claim with permits that did not start it. */
+    private LimitedClaims.Followup freshFollowup(Due due) {
+        return new LimitedClaims.Followup() {
+            @Override
+            public void started() {
+                pipeline.remove(due.instanceId()); // its runner holds it now
+            }
+
+            @Override
+            public void waits() {
+                // its task's slot is free meanwhile (its turn competes for it again); it stays expected, so that a
+                // sweep leaves it to its turn
+                release(due);
+                insight.waited(due);
+            }
+
+            @Override
+            public void again() {
+                dispatchFresh(due);
+            }
+
+            @Override
+            public void notClaimed(boolean storeFailed) {
+                pipeline.remove(due.instanceId());
+                if (storeFailed) {
+                    release(due); // it stays SCHEDULED for the next sweep
+                } else {
+                    releaseUnlessAssignedElsewhere(due, null);
+                }
+            }
+        };
     }
 
     /**
@@ -648,7 +689,30 @@ public final class Dispatcher {
                 "attempt " + attempt + " on node " + nodeId,
                 takenFrom,
                 fence);
-        claimer.claimAndRun(List.of(new Claimer.Claim(due, attempt, claim, null, epoch)));
+        if (!limited.applies(due)) {
+            claimer.claimAndRun(List.of(new Claimer.Claim(due, attempt, claim, null, epoch)));
+            return;
+        }
+        claimer.claiming(due.instanceId());
+        limited.claim(due, claim, null, new LimitedClaims.Followup() {
+            @Override
+            public void started() {}
+
+            @Override
+            public void waits() {
+                insight.waited(due); // it keeps its task's slot: it is that task's instance in flight
+            }
+
+            @Override
+            public void again() {
+                dispatch(due, from, attempt, takenFrom, fence, epoch);
+            }
+
+            @Override
+            public void notClaimed(boolean storeFailed) {
+                insight.released(due); // taken back by the store's owner if it stays unclaimed, as any claim
+            }
+        });
     }
 
     /** Whether a fire of the task waits for its previous instance's end (for tests). */

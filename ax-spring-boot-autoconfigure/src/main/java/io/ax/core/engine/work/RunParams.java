@@ -65,7 +65,8 @@ public final class RunParams {
                 task.durability(),
                 task.misfire(),
                 task.priority(),
-                task.transactional());
+                task.transactional(),
+                task.limits());
     }
 
     public static byte[] encode(Map<String, String> params) {

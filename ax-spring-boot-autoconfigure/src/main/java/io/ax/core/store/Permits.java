@@ -1,0 +1,156 @@
+package io.ax.core.store;
+
+import io.ax.core.InstanceState;
+import io.ax.core.Transition;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Cluster-wide permits: what bounds how many attempts of a group, of a task, or of one mutex key run at once across
+ * every node. A permit is a row (key, slot), unique, with {@code 0 <= slot < permits}; it names the attempt that holds
+ * it. The attempt holds it exactly while its instance is RUNNING at that attempt number: a row whose attempt is over
+ * (the instance ended, went back to SCHEDULED, was taken over, or is gone) is free, whatever the row says, and the
+ * next claim that needs its slot deletes it with a write conditional on that. So a permit of a node that died comes
+ * back as soon as its attempt is taken over (lease plus heartbeat), and a release that was lost costs nothing.
+ *
+ * <p>A permit is taken in the same transaction as the claim it is for ({@link #claim}): either the claim and all its
+ * permits commit, or nothing does. No row is ever held by an attempt that is not RUNNING and no RUNNING attempt of a
+ * limited task lacks its row, so at most {@code permits} attempts hold a key at any moment, whatever nodes pause, die
+ * or lose their connection. Thread-safe.
+ */
+public interface Permits {
+
+    /** The longest key a store keeps; {@link Limit} refuses a longer one. */
+    int MAX_KEY_LENGTH = 300;
+
+    /**
+     * A limit an attempt needs a permit of.
+     *
+     * @param key what is limited, e.g. {@code group:payments}, {@code task:export}, {@code mutex:customer-7}
+     * @param permits how many attempts may hold it at once; 1 for a mutex
+     */
+    record Limit(String key, int permits) {
+
+        public Limit {
+            Objects.requireNonNull(key, "key");
+            if (key.isBlank() || key.length() > MAX_KEY_LENGTH) {
+                throw new IllegalArgumentException(
+                        "a permit key has 1 to " + MAX_KEY_LENGTH + " characters: '" + key + "'");
+            }
+            if (permits < 1) {
+                throw new IllegalArgumentException("a limit has at least 1 permit: " + key + " has " + permits);
+            }
+        }
+    }
+
+    /** What a claim with permits came to. */
+    enum Result {
+        /** The claim and every permit committed: the attempt may start. */
+        CLAIMED,
+        /** The claim's condition failed (the instance moved on, or is another node's): nothing was written. */
+        NOT_APPLIED,
+        /** A limit had no free permit: nothing was written, the instance stays as it was. */
+        WAITS
+    }
+
+    /**
+     * @param result what happened
+     * @param waitsFor when {@link Result#WAITS}, the limit without a free permit; otherwise null
+     * @param holders when {@link Result#WAITS}, the instances holding that limit's permits; otherwise empty
+     */
+    record Outcome(Result result, Limit waitsFor, List<String> holders) {
+
+        public static final Outcome CLAIMED = new Outcome(Result.CLAIMED, null, List.of());
+        public static final Outcome NOT_APPLIED = new Outcome(Result.NOT_APPLIED, null, List.of());
+
+        public static Outcome waits(Limit limit, List<String> holders) {
+            return new Outcome(Result.WAITS, limit, List.copyOf(holders));
+        }
+
+        /**
+         * What the audit row of a wait says, e.g. {@code waits for a permit of mutex:customer-7 (1 of 1 held by
+         * 0192...)}; for another result, its name.
+         */
+        public String reason() {
+            if (result != Result.WAITS) {
+                return result.name();
+            }
+            String prefix = "waits for a permit of " + waitsFor.key() + " (";
+            if (holders.isEmpty()) { // lost to claims that had not committed when it read the holders
+                return prefix + "all " + waitsFor.permits() + " taken by claims under way)";
+            }
+            return prefix + holders.size() + " of " + waitsFor.permits() + " held by " + String.join(", ", holders)
+                    + ")";
+        }
+    }
+
+    /**
+     * Takes a permit of each limit (in the order of their keys, so that two claims never wait for each other) and
+     * applies {@code claim}, a conditional change to RUNNING (fenced like any claim), in one transaction. The slot
+     * taken is the lowest without a row or whose row names an attempt that is over; that row is deleted on the
+     * condition that the attempt is still over. An attempt already holding a permit of a limit (a row naming this
+     * instance and attempt: one given back unstarted and claimed again) keeps it.
+     *
+     * @param claim SCHEDULED or RETRYING -&gt; RUNNING; the permits name its instance and its {@link
+     *     Transition#attempt()}
+     * @param limits the limits the attempt needs, at most one per key
+     * @param auditWait when the claim waits, whether to write one audit row saying so (from its state to the same
+     *     state, with the limit and its holders as the reason); the caller asks once per wait, not per try
+     * @return what happened
+     * @throws io.ax.core.cluster.FencedOutException when the claim's fence refuses it: nothing was written
+     * @throws IllegalArgumentException as {@link #inKeyOrder} does
+     */
+    Outcome claim(Transition claim, List<Limit> limits, boolean auditWait);
+
+    /**
+     * The limits of {@code claim} in the order every store takes them: by key.
+     *
+     * @throws IllegalArgumentException when {@code claim} is no change from SCHEDULED or RETRYING to RUNNING, or two
+     *     limits share a key
+     */
+    static List<Limit> inKeyOrder(Transition claim, List<Limit> limits) {
+        Objects.requireNonNull(claim, "claim");
+        if (claim.to() != InstanceState.RUNNING
+                || (claim.from() != InstanceState.SCHEDULED && claim.from() != InstanceState.RETRYING)) {
+            throw new IllegalArgumentException(
+                    "a claim with permits moves a SCHEDULED or RETRYING instance to RUNNING, " + claim.instanceId()
+                            + " moves from " + claim.from() + " to " + claim.to());
+        }
+        List<Limit> ordered =
+                limits.stream().sorted(Comparator.comparing(Limit::key)).toList();
+        for (int i = 1; i < ordered.size(); i++) {
+            if (ordered.get(i).key().equals(ordered.get(i - 1).key())) {
+                throw new IllegalArgumentException("a claim needs at most one limit per key, " + claim.instanceId()
+                        + " has two of " + ordered.get(i).key());
+            }
+        }
+        return ordered;
+    }
+
+    /**
+     * Gives back every permit {@code attempt} of {@code instanceId} holds, once the attempt is over in the store. If
+     * it is never called (the node died), the permits are free anyway once the attempt is over. Rows of an attempt that
+     * is RUNNING stay: its end is not stored yet (the caller asks again), or it runs again (one given back unstarted is
+     * claimed anew with its number, and a late release must not free the permit of that new run).
+     *
+     * @return how many of the attempt's rows stayed because it is RUNNING
+     */
+    int release(String instanceId, int attempt);
+
+    /**
+     * The permits held now, at most {@code limit} rows, by key then slot: rows whose attempt is over are left out.
+     */
+    List<Held> held(int limit);
+
+    /**
+     * One permit held.
+     *
+     * @param key the limit's key
+     * @param slot which of its permits
+     * @param instanceId the instance whose attempt holds it
+     * @param attempt that attempt
+     * @param node the node that claimed it
+     */
+    record Held(String key, int slot, String instanceId, int attempt, String node) {}
+}
