@@ -28,6 +28,7 @@ public final class Bench {
         SCENARIOS.put("soak", "io.ax.bench.soak.SoakScenario");
         SCENARIOS.put("cost", "io.ax.bench.cluster.CostScenario");
         SCENARIOS.put("wakeup", "io.ax.bench.wakeup.WakeUpScenario");
+        SCENARIOS.put("http", "io.ax.bench.http.HttpScenario");
     }
 
     private Bench() {}

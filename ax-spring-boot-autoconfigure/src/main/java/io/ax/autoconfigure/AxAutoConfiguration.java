@@ -265,8 +265,20 @@ public final class AxAutoConfiguration {
                 pool.getClusterLimit(),
                 "how many attempts of the group may run at once on all nodes together (0 for no such limit)",
                 "0");
+        io.ax.core.Rate rate = null;
+        if (pool.getRate() != null && !pool.getRate().isBlank()) {
+            try {
+                rate = io.ax.core.Rate.parse(pool.getRate());
+            } catch (IllegalArgumentException e) {
+                throw new InvalidAxSettingsException(
+                        prefix + ".rate",
+                        prefix + ".rate: " + e.getMessage(),
+                        "Write it as <count>/<window>, e.g. 100/1m, or remove it (no rate limit).",
+                        null);
+            }
+        }
         boolean virtual = pool.getVirtualThreads() != null ? pool.getVirtualThreads() : springVirtual;
-        return new PoolSettings(threads, queueCapacity, virtual, overtake, clusterLimit);
+        return new PoolSettings(threads, queueCapacity, virtual, overtake, clusterLimit, rate);
     }
 
     /** Read by the in-memory store and, for MEMORY instances, by the engine on any store. */

@@ -60,6 +60,7 @@ final class AxJobDefinitions {
                 job.transactional(),
                 job.maxConcurrent(),
                 job.mutex().trim(),
+                resolve(method, "rate", job.rate()),
                 retry(method, job.retry()));
         return reader.read(spec, source(method));
     }

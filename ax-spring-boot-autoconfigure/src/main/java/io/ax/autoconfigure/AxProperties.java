@@ -207,6 +207,20 @@ public class AxProperties {
          */
         private int clusterLimit;
 
+        /**
+         * At most so many attempts of the group start in any window, on all nodes together: <count>/<window>, e.g.
+         * 100/1m (a sliding window on the database's clock); unset for none.
+         */
+        private String rate;
+
+        public String getRate() {
+            return rate;
+        }
+
+        public void setRate(String rate) {
+            this.rate = rate;
+        }
+
         public int getClusterLimit() {
             return clusterLimit;
         }

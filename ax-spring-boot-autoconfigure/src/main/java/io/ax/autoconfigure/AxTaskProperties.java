@@ -76,6 +76,17 @@ public class AxTaskProperties {
          */
         private String mutex;
 
+        /** At most so many attempts start in any window across the cluster: <count>/<window>, e.g. 100/1m. */
+        private String rate;
+
+        public String getRate() {
+            return rate;
+        }
+
+        public void setRate(String rate) {
+            this.rate = rate;
+        }
+
         public int getMaxConcurrent() {
             return maxConcurrent;
         }

@@ -62,6 +62,7 @@ final class ConfiguredTasks {
                 task.isTransactional(),
                 task.getMaxConcurrent(),
                 text(task.getMutex()),
+                text(task.getRate()),
                 retry == null
                         ? null
                         : new TaskSpec.Retry(retry.getTimes(), retry.getBackoff(), retry.getBase(), retry.getMax()));

@@ -1,6 +1,7 @@
 package io.ax.autoconfigure;
 
 import io.ax.core.AxTask;
+import io.ax.core.Rate;
 import io.ax.core.RetryPolicy;
 import io.ax.core.TaskLimits;
 import io.ax.core.trigger.CronTrigger;
@@ -47,10 +48,17 @@ final class TaskDefinitionReader {
                 .priority(spec.priority())
                 .transactional(spec.transactional());
         try {
-            task.limits(new TaskLimits(spec.maxConcurrent(), spec.mutex().isEmpty() ? null : spec.mutex()));
+            task.limits(new TaskLimits(
+                    spec.maxConcurrent(),
+                    spec.mutex().isEmpty() ? null : spec.mutex(),
+                    spec.rate().isEmpty() ? null : Rate.parse(spec.rate())));
         } catch (IllegalArgumentException e) {
+            String message = e.getMessage();
             throw source.invalid(
-                    e.getMessage().startsWith("maxConcurrent") ? "maxConcurrent" : "mutex", e.getMessage());
+                    message.startsWith("maxConcurrent")
+                            ? "maxConcurrent"
+                            : message.contains("mutex") ? "mutex" : "rate",
+                    message);
         }
         if (!spec.group().isEmpty()) {
             task.group(spec.group());

@@ -12,6 +12,7 @@ import java.util.Map;
  *
  * @param dependsOn the upstream tasks of a workflow step; empty for none
  * @param mutex the mutex template as written (its {@code ${...}} are the instance's, not resolved); empty for none
+ * @param rate the rate as written ({@code 100/1m}); empty for none
  * @param retry the retry settings, or null when the definition sets none (the default policy applies)
  */
 record TaskSpec(
@@ -34,6 +35,7 @@ record TaskSpec(
         boolean transactional,
         int maxConcurrent,
         String mutex,
+        String rate,
         Retry retry) {
 
     /** Retry settings as text: times, back-off, base and max wait. */

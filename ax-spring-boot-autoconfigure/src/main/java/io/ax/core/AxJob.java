@@ -90,6 +90,13 @@ public @interface AxJob {
      */
     String mutex() default "";
 
+    /**
+     * At most so many attempts of the task start in any window across the cluster: {@code "<count>/<window>"}, e.g.
+     * {@code "100/1m"} (a sliding window on the database's clock; units ms, s, m, h, d). Those above it wait,
+     * SCHEDULED; none is dropped. Default none.
+     */
+    String rate() default "";
+
     /** What happens to fire times missed while nothing ran (the application was down); default one catch-up. */
     MisfirePolicy misfire() default MisfirePolicy.FIRE_ONCE;
 

@@ -14,11 +14,17 @@ import java.util.regex.Pattern;
  *     delayed execution's key (empty when it has none), {@code ${keyPrefix}} for that key up to its first {@code :}
  *     (all of it without one), {@code ${name}} for the parameter {@code name}: the run's, for a run on demand given
  *     parameters, else the task's. E.g. {@code ${keyPrefix}} for keys such as {@code customer-7:charge-1042}
+ * @param rate null for none; otherwise at most so many of its attempts start in any window, across the cluster
  */
-public record TaskLimits(int maxConcurrent, String mutex) {
+public record TaskLimits(int maxConcurrent, String mutex, Rate rate) {
 
     /** No limit of its own. */
-    public static final TaskLimits NONE = new TaskLimits(0, null);
+    public static final TaskLimits NONE = new TaskLimits(0, null, null);
+
+    /** Limits without a rate. */
+    public TaskLimits(int maxConcurrent, String mutex) {
+        this(maxConcurrent, mutex, null);
+    }
 
     /** The longest mutex template. */
     public static final int MAX_MUTEX_LENGTH = 200;
@@ -52,7 +58,7 @@ public record TaskLimits(int maxConcurrent, String mutex) {
 
     /** Whether the task has a limit of its own. */
     public boolean any() {
-        return maxConcurrent > 0 || mutex != null;
+        return maxConcurrent > 0 || mutex != null || rate != null;
     }
 
     /** The variables the mutex names, in order; empty without one. */

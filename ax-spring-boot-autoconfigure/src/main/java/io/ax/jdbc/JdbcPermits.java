@@ -3,6 +3,7 @@ package io.ax.jdbc;
 import io.ax.core.Transition;
 import io.ax.core.store.Permits;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,14 +16,21 @@ import org.springframework.jdbc.core.RowMapper;
 
 /**
  * Permits in the database ({@code <prefix>permit}, one row per key and slot). A claim runs in one transaction: it reads
- * the rows of its limits' keys, each with whether its instance is RUNNING at its attempt (a row that is not is free);
- * answers WAITS at once, having written nothing, when a limit has no free slot; else takes a slot of each limit in the
- * order of their keys and then applies the claim with the store's own conditional, fenced {@link
- * JdbcInstanceStore#transition}. A slot is taken by deleting the row in it, if any, only while that row's attempt is
- * still not RUNNING, then inserting the claim's row unless another claim's row got there first; a slot lost so is
- * followed by the next one the read found free, upwards. Every write is conditional, so what the read saw may be old:
- * a claim never takes a slot another attempt holds, and a limit never has more rows than slots. When a slot race is
- * lost on every slot tried, or the claim does not apply, the transaction is rolled back and nothing is left of it.
+ * the rows of its limits' keys, each with whether it is held (for most limits, whether its instance is RUNNING at its
+ * attempt: a row that is not is free); answers WAITS at once, having written nothing, when a limit has no free slot;
+ * else takes a slot of each limit in the order of their keys and then applies the claim with the store's own
+ * conditional, fenced {@link JdbcInstanceStore#transition}. A slot is taken by deleting the row in it, if any, only
+ * while that row is still free, then inserting the claim's row unless another claim's row got there first; a slot lost
+ * so is followed by the next one the read found free, upwards. Every write is conditional, so what the read saw may be
+ * old: a claim never takes a slot another attempt holds, and a limit never has more rows than slots. When a slot race
+ * is lost on every slot tried, or the claim does not apply, the transaction is rolled back and nothing is left of it.
+ *
+ * <p>A rate's row ({@link Limit#isRate}) carries {@code until_us}, its claim's time on the database's clock plus the
+ * window, and is held until then whatever its attempt does: each slot starts at most one attempt per window, so the
+ * key at most {@code permits}. It is free once {@code until_us <= now} on that clock, read by the statement that
+ * decides, and is then taken as any free row. A release leaves it. An expired row stays until a claim takes its slot,
+ * which bounds them by the keys (the configured groups and tasks) times their permits; a release also deletes a few
+ * expired rows of any key, for the keys no claim takes again (a task removed, a rate lowered below a slot).
  *
  * <p>Inside a caller's transaction on the store's data source (the store's writes join one), a claim that is rolled
  * back so marks that transaction rollback-only, as any failed write of the store does: claims are the engine's, made
@@ -39,13 +47,18 @@ final class JdbcPermits implements Permits {
      */
     private static final int DEADLOCK_TRIES = 5;
 
+    /** How many expired rate rows a release deletes at most, beside its own. */
+    private static final int SWEEP = 16;
+
     private static final List<String> COLUMNS =
             List.of("permit_key", "slot", "instance_id", "attempt", "node", "acquired_us");
+    private static final List<String> KEY = COLUMNS.subList(0, 2);
 
     private static final RowMapper<Held> HELD =
             (rs, n) -> new Held(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getInt(4), rs.getString(5));
 
-    private static final RowMapper<Row> ROW = (rs, n) -> new Row(HELD.mapRow(rs, n), rs.getInt(6) == 1);
+    private static final RowMapper<Row> ROW =
+            (rs, n) -> new Row(HELD.mapRow(rs, n), rs.getInt(6) == 1, rs.getInt(7) == 1);
 
     private final JdbcTemplate jdbc;
     private final Transactions tx;
@@ -54,8 +67,12 @@ final class JdbcPermits implements Permits {
 
     private final String rowsPrefix;
     private final String insert;
+    private final String insertRate;
+    private final String keep;
     private final String clear;
+    private final String giveBack;
     private final String rowsOfAttempt;
+    private final String expired;
     private final String held;
     private final String noteWait;
 
@@ -69,36 +86,61 @@ final class JdbcPermits implements Permits {
         this.dialect = dialect;
         this.transition = transition;
         String table = prefix + "permit";
-        rowsPrefix = "SELECT p.permit_key, p.slot, p.instance_id, p.attempt, p.node,"
-                + " CASE WHEN i.state = 'RUNNING' AND i.attempt = p.attempt THEN 1 ELSE 0 END"
-                + " FROM " + table + " p LEFT JOIN " + prefix + "instance i ON i.id = p.instance_id"
+        String now = dialect.nowMicros();
+        // with the instance LEFT JOINed as i: a rate's row until its time, another while its attempt runs
+        String live = "(p.until_us > " + now + " OR p.until_us IS NULL AND i.state = 'RUNNING'"
+                + " AND i.attempt = p.attempt)";
+        String joined = " FROM " + table + " p LEFT JOIN " + prefix + "instance i ON i.id = p.instance_id";
+        rowsPrefix = "SELECT p.permit_key, p.slot, p.instance_id, p.attempt, p.node, CASE WHEN " + live
+                + " THEN 1 ELSE 0 END, CASE WHEN p.until_us IS NULL THEN 0 ELSE 1 END" + joined
                 + " WHERE p.permit_key IN (";
-        insert = dialect.insertUnlessHeld(
-                table, COLUMNS, List.of("?", "?", "?", "?", "?", dialect.nowMicros()), COLUMNS.subList(0, 2));
-        // The row read, only while its attempt is not RUNNING: not one whose attempt a claim took up again meanwhile.
-        // The condition reads the row's own columns, so that MySQL and MariaDB lock the row before the instance it
-        // names, as every claim and release does: a condition on bound values is read first, and its lock on the
-        // instance, taken before the wait for the row, meets the claim of that instance in the other order.
-        clear = "DELETE FROM " + table + " WHERE permit_key = ? AND slot = ? AND instance_id = ? AND attempt = ?"
-                + " AND NOT EXISTS (SELECT 1 FROM " + prefix + "instance i WHERE i.id = " + table + ".instance_id"
+        List<String> values = List.of("?", "?", "?", "?", "?", now);
+        insert = dialect.insertUnlessHeld(table, COLUMNS, values, KEY);
+        // the clock read for each column: where it moves within a statement (PostgreSQL's clock_timestamp()), until_us
+        // and acquired_us may be a few microseconds more or less than the window apart
+        insertRate = dialect.insertUnlessHeld(table, plus(COLUMNS, "until_us"), plus(values, now + " + ?"), KEY);
+        String row = "DELETE FROM " + table + " WHERE permit_key = ? AND slot = ? AND instance_id = ? AND attempt = ?";
+        String over = "NOT EXISTS (SELECT 1 FROM " + prefix + "instance i WHERE i.id = " + table + ".instance_id"
                 + " AND i.state = 'RUNNING' AND i.attempt = " + table + ".attempt)";
+        // The row read, only while it is free: a rate's once its time is up, another while its attempt is not RUNNING
+        // (not one whose attempt a claim took up again meanwhile). The condition reads the row's own columns, so that
+        // MySQL and MariaDB lock the row before the instance it names, as every claim and release does: a condition
+        // on bound values is read first, and its lock on the instance, taken before the wait for the row, meets the
+        // claim of that instance in the other order.
+        clear = row + " AND (until_us <= " + now + " OR until_us IS NULL AND " + over + ")";
+        giveBack = row + " AND until_us IS NULL AND " + over; // a rate's row is held by time alone
+        // A claim's own rate row, still live: locked until the claim commits, so that no claim clears it meanwhile,
+        // had it expired since.
+        keep = "SELECT slot FROM " + table + " WHERE permit_key = ? AND slot = ? AND instance_id = ? AND attempt = ?"
+                + " AND until_us > " + now + dialect.sharedLock();
         // by the instance's index, read without a lock: the rows are then cleared one by one by their key, as a claim
         // clears them, so that a release and a claim clearing the same row lock it in the same order
         rowsOfAttempt = "SELECT permit_key, slot, instance_id, attempt, node FROM " + table
-                + " WHERE instance_id = ? AND attempt = ? ORDER BY permit_key, slot";
-        held = "SELECT p.permit_key, p.slot, p.instance_id, p.attempt, p.node FROM " + table + " p JOIN " + prefix
-                + "instance i ON i.id = p.instance_id AND i.state = 'RUNNING' AND i.attempt = p.attempt"
+                + " WHERE instance_id = ? AND attempt = ? AND until_us IS NULL ORDER BY permit_key, slot";
+        expired = "SELECT permit_key, slot, instance_id, attempt, node FROM " + table + " WHERE until_us <= " + now
+                + " ORDER BY until_us LIMIT ?";
+        held = "SELECT p.permit_key, p.slot, p.instance_id, p.attempt, p.node" + joined + " WHERE " + live
                 + " ORDER BY p.permit_key, p.slot LIMIT ?";
         // a note from the instance's state to the same, at the attempt it has, only while it is still in that state
         noteWait = "INSERT INTO " + prefix + "audit (instance_id, from_state, to_state, node, attempt, at_us, reason)"
                 + " SELECT id, state, state, ?, attempt, ?, ? FROM " + prefix + "instance WHERE id = ? AND state = ?";
     }
 
-    /** A row as a claim reads it: the permit, and whether its attempt runs. */
-    private record Row(Held permit, boolean running) {}
+    private static List<String> plus(List<String> list, String last) {
+        List<String> more = new ArrayList<>(list);
+        more.add(last);
+        return more;
+    }
 
-    /** A slot a claim may take, with the row it must clear first: null when the read found none. */
-    private record Slot(int slot, Held row) {}
+    /** A row as a claim reads it: the permit, whether it is held (see {@link Permits}), and whether it is a rate's. */
+    private record Row(Held permit, boolean held, boolean rate) {}
+
+    /**
+     * A slot a claim may take, with the row it must clear first: null when the read found none.
+     *
+     * @param keep whether the row is the claim's own live rate row, which it keeps as it is
+     */
+    private record Slot(int slot, Held row, boolean keep) {}
 
     /** Ends a claim's transaction with a rollback, carrying what the claim came to. */
     private static final class Undone extends RuntimeException {
@@ -163,7 +205,7 @@ final class JdbcPermits implements Permits {
             choices.add(slots);
         }
         for (int i = 0; i < limits.size(); i++) {
-            if (!takeOne(limits.get(i).key(), choices.get(i), claim)) {
+            if (!takeOne(limits.get(i), choices.get(i), claim)) {
                 throw new Undone(Outcome.waits(
                         limits.get(i), holders(rows.get(limits.get(i).key()))));
             }
@@ -206,17 +248,17 @@ final class JdbcPermits implements Permits {
                 break; // a slot of a larger limit than this one
             }
             for (; next < p.slot() && slots.size() < SLOT_TRIES; next++) {
-                slots.add(new Slot(next, null));
+                slots.add(new Slot(next, null, false));
             }
             next = p.slot() + 1;
             if (p.instanceId().equals(claim.instanceId()) && p.attempt() == claim.attempt()) {
-                own = new Slot(p.slot(), p);
-            } else if (!row.running()) {
-                slots.add(new Slot(p.slot(), p));
+                own = new Slot(p.slot(), p, row.rate() && row.held());
+            } else if (!row.held()) {
+                slots.add(new Slot(p.slot(), p, false));
             }
         }
         for (; next < limit.permits() && slots.size() < SLOT_TRIES; next++) {
-            slots.add(new Slot(next, null));
+            slots.add(new Slot(next, null, false));
         }
         if (own != null) {
             int ownSlot = own.slot();
@@ -227,24 +269,39 @@ final class JdbcPermits implements Permits {
     }
 
     /** Takes the first of {@code slots} that no other claim takes first; false when each was taken. */
-    private boolean takeOne(String key, List<Slot> slots, Transition claim) {
+    private boolean takeOne(Limit limit, List<Slot> slots, Transition claim) {
+        String key = limit.key();
         for (Slot s : slots) {
             Held row = s.row();
+            if (s.keep() && kept(key, s.slot(), claim)) {
+                return true; // its window runs from its first claim: the attempt never started
+            }
             if (row != null) {
-                // deleted only while its attempt is over; if it is not, or another claim deleted it, the insert says
+                // deleted only while it is free; if it is not, or another claim deleted it, the insert says
                 jdbc.update(clear, key, s.slot(), row.instanceId(), row.attempt());
             }
-            if (insert(key, s.slot(), claim)) {
+            if (insert(limit, s.slot(), claim)) {
                 return true;
             }
         }
         return false;
     }
 
+    /** Whether the claim's own rate row in the slot is still live, locked so until the claim's transaction ends. */
+    private boolean kept(String key, int slot, Transition claim) {
+        return !jdbc.queryForList(keep, Integer.class, key, slot, claim.instanceId(), claim.attempt())
+                .isEmpty();
+    }
+
     /** Whether the claim's row went into the slot: false when another claim's row holds it. */
-    private boolean insert(String key, int slot, Transition claim) {
+    private boolean insert(Limit limit, int slot, Transition claim) {
+        List<Object> values =
+                new ArrayList<>(List.of(limit.key(), slot, claim.instanceId(), claim.attempt(), claim.node()));
+        if (limit.isRate()) {
+            values.add(Micros.ofLease(limit.window()));
+        }
         try {
-            return jdbc.update(insert, key, slot, claim.instanceId(), claim.attempt(), claim.node()) == 1;
+            return jdbc.update(limit.isRate() ? insertRate : insert, values.toArray()) == 1;
         } catch (DataAccessException e) {
             if (dialect.isDuplicateKey(e)) {
                 return false; // H2: the failed insert undid only itself
@@ -254,22 +311,35 @@ final class JdbcPermits implements Permits {
     }
 
     private static List<String> holders(List<Row> rows) {
-        return rows.stream()
-                .filter(Row::running)
-                .map(r -> r.permit().instanceId())
-                .toList();
+        return rows.stream().filter(Row::held).map(r -> r.permit().instanceId()).toList();
     }
 
+    /** Rate rows are left to their time, and not counted: none stays because its attempt is RUNNING. */
     @Override
     public int release(String instanceId, int attempt) {
         int kept = 0;
         for (Held row : jdbc.query(rowsOfAttempt, HELD, instanceId, attempt)) {
-            Integer cleared = untilNoDeadlock(() -> jdbc.update(clear, row.key(), row.slot(), instanceId, attempt));
+            Integer cleared = untilNoDeadlock(() -> jdbc.update(giveBack, row.key(), row.slot(), instanceId, attempt));
             if (cleared == null || cleared == 0) {
                 kept++;
             }
         }
+        sweep();
         return kept;
+    }
+
+    /**
+     * Deletes up to {@link #SWEEP} expired rate rows of any key. A release follows every attempt with permits, outside
+     * any claim's transaction, so the rows of keys no claim takes again go soon after they expire, a few per attempt,
+     * while a claim reuses the expired rows of its own keys. Each is deleted by its own statement, in key order, on the
+     * condition that it is still the row read and still expired.
+     */
+    private void sweep() {
+        List<Held> rows = new ArrayList<>(jdbc.query(expired, HELD, SWEEP));
+        rows.sort(Comparator.comparing(Held::key).thenComparingInt(Held::slot));
+        for (Held row : rows) {
+            untilNoDeadlock(() -> jdbc.update(clear, row.key(), row.slot(), row.instanceId(), row.attempt()));
+        }
     }
 
     @Override

@@ -39,7 +39,17 @@ class InvalidJobDefinitionTest {
                         "FiveFieldCronJob.run()",
                         "cron",
                         "AX cron starts with seconds: '0 30 2 * * ?'"),
-                Arguments.of(NeverFires.class, "NeverFiresJob.run()", "cron", "it can never fire"));
+                Arguments.of(NeverFires.class, "NeverFiresJob.run()", "cron", "it can never fire"),
+                Arguments.of(
+                        BadLimitRate.class,
+                        "BadLimitRateJob.run()",
+                        "rate",
+                        "'100 per minute' is not <count>/<window>"),
+                Arguments.of(
+                        UnknownMutexVariable.class,
+                        "UnknownMutexVariableJob.run()",
+                        "mutex",
+                        "names ${customerId}, which is neither ${key}, ${keyPrefix} nor a parameter"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -244,6 +254,32 @@ class InvalidJobDefinitionTest {
         @Bean
         NeverFiresJob job() {
             return new NeverFiresJob();
+        }
+    }
+
+    static class BadLimitRateJob {
+        @AxJob(name = "bad-rate", rate = "100 per minute")
+        void run() {}
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class BadLimitRate {
+        @Bean
+        BadLimitRateJob job() {
+            return new BadLimitRateJob();
+        }
+    }
+
+    static class UnknownMutexVariableJob {
+        @AxJob(name = "bad-mutex", mutex = "customer-${customerId}")
+        void run() {}
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class UnknownMutexVariable {
+        @Bean
+        UnknownMutexVariableJob job() {
+            return new UnknownMutexVariableJob();
         }
     }
 }

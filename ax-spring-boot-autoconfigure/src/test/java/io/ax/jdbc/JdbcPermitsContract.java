@@ -1,15 +1,20 @@
 package io.ax.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
 
 import io.ax.core.InstanceState;
 import io.ax.core.store.Permits.Held;
 import io.ax.core.store.Permits.Limit;
 import io.ax.core.store.Permits.Outcome;
+import io.ax.core.store.Permits.Result;
 import io.ax.test.jdbc.TestDatabase;
 import io.ax.test.store.PermitsContract;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -32,6 +37,64 @@ abstract class JdbcPermitsContract extends PermitsContract<JdbcInstanceStore> {
     @Override
     protected JdbcInstanceStore newStore() {
         return database().emptyStore(PREFIX);
+    }
+
+    /** The database's clock cannot be moved: the rate rows' times move back instead, which is the same to them. */
+    @Override
+    protected void timePasses(Duration time) {
+        long us = TimeUnit.MICROSECONDS.convert(time);
+        jdbc().update(
+                        "UPDATE " + PREFIX + "permit SET acquired_us = acquired_us - ?, until_us = until_us - ?"
+                                + " WHERE until_us IS NOT NULL",
+                        us,
+                        us);
+    }
+
+    @Test
+    void aRatePermitIsFreeOnceTheDatabasesClockHasPassedItsWindow() {
+        Limit fast = new Limit("rate:task:ping", 1, Duration.ofMillis(300));
+        String a = due();
+        String b = due();
+
+        assertThat(permits.claim(claim(a), List.of(fast), false)).isEqualTo(Outcome.CLAIMED);
+        assertThat(jdbc().queryForObject(
+                                "SELECT until_us - acquired_us FROM " + PREFIX + "permit WHERE instance_id = ?",
+                                Long.class,
+                                a))
+                .as("its window, on the database's clock")
+                .isCloseTo(300_000L, within(1_000L));
+        // a still runs: only the time frees its slot
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> permits.claim(claim(b), List.of(fast), false).result() == Result.CLAIMED);
+        assertThat(rowsOf(a)).as("its slot taken over").isZero();
+        assertThat(rowsOf(b)).isOne();
+    }
+
+    @Test
+    void aReleaseDeletesExpiredRateRowsOfKeysNoClaimTakesAgain() {
+        for (int slot = 0; slot < 3; slot++) {
+            rateRow("rate:task:removed", slot, 0);
+        }
+        rateRow("rate:task:later", 0, Long.MAX_VALUE / 2);
+        String a = due();
+        permits.claim(claim(a), List.of(MUTEX), false);
+        move(a, InstanceState.RUNNING, InstanceState.SUCCESS, 1);
+
+        permits.release(a, 1);
+        assertThat(jdbc().queryForList("SELECT permit_key FROM " + PREFIX + "permit", String.class))
+                .containsExactly("rate:task:later");
+    }
+
+    private void rateRow(String key, int slot, long untilUs) {
+        jdbc().update(
+                        "INSERT INTO " + PREFIX + "permit"
+                                + " (permit_key, slot, instance_id, attempt, node, acquired_us, until_us)"
+                                + " VALUES (?, ?, ?, 1, 'gone', 0, ?)",
+                        key,
+                        slot,
+                        UUID.randomUUID().toString(),
+                        untilUs);
     }
 
     @Test

@@ -398,9 +398,10 @@ final class EngineParts {
                 store instanceof ClusterStore shared ? shared.permits().orElse(null) : null;
         if (permits == null) {
             b.pools.forEach((group, pool) -> {
-                if (pool.clusterLimit() > 0) {
-                    throw new IllegalArgumentException("pool '" + group + "' has a cluster limit, kept with permits in"
-                            + " the store, and this engine's store keeps none (the JDBC and in-memory stores do)");
+                if (pool.limitedAcrossTheCluster()) {
+                    throw new IllegalArgumentException("pool '" + group + "' has a cluster limit or rate, kept with"
+                            + " permits in the store, and this engine's store keeps none (the JDBC and in-memory stores"
+                            + " do)");
                 }
             });
         }

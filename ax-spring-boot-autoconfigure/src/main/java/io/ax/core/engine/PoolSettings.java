@@ -19,9 +19,16 @@ import java.util.Objects;
  *     priority is delayed by at most this, plus what came before it; never starved. Positive.
  * @param clusterLimit at most this many attempts of the group run at once on all nodes together (a permit each, kept
  *     in the store); 0 for no limit beyond each node's {@code threads}
+ * @param rate null for none; otherwise at most so many attempts of the group start in any window, on all nodes
+ *     together
  */
 public record PoolSettings(
-        int threads, int queueCapacity, boolean virtualThreads, Duration overtakeLimit, int clusterLimit) {
+        int threads,
+        int queueCapacity,
+        boolean virtualThreads,
+        Duration overtakeLimit,
+        int clusterLimit,
+        io.ax.core.Rate rate) {
 
     /** How long a waiting instance may be overtaken by higher priorities, unless a pool says otherwise. */
     public static final Duration DEFAULT_OVERTAKE_LIMIT = Duration.ofSeconds(30);
@@ -48,7 +55,12 @@ public record PoolSettings(
 
     /** A pool without a cluster-wide limit. */
     public PoolSettings(int threads, int queueCapacity, boolean virtualThreads, Duration overtakeLimit) {
-        this(threads, queueCapacity, virtualThreads, overtakeLimit, 0);
+        this(threads, queueCapacity, virtualThreads, overtakeLimit, 0, null);
+    }
+
+    /** Whether the group is limited across the cluster: at once, or per window. */
+    public boolean limitedAcrossTheCluster() {
+        return clusterLimit > 0 || rate != null;
     }
 
     /** A pool of platform threads with the default overtake limit. */
@@ -63,17 +75,22 @@ public record PoolSettings(
 
     /** The same pool, on virtual threads or not. */
     public PoolSettings virtualThreads(boolean virtual) {
-        return new PoolSettings(threads, queueCapacity, virtual, overtakeLimit, clusterLimit);
+        return new PoolSettings(threads, queueCapacity, virtual, overtakeLimit, clusterLimit, rate);
     }
 
     /** The same pool with another overtake limit. */
     public PoolSettings overtakeLimit(Duration limit) {
-        return new PoolSettings(threads, queueCapacity, virtualThreads, limit, clusterLimit);
+        return new PoolSettings(threads, queueCapacity, virtualThreads, limit, clusterLimit, rate);
     }
 
     /** The same pool with a cluster-wide limit; 0 for none. */
     public PoolSettings clusterLimit(int limit) {
-        return new PoolSettings(threads, queueCapacity, virtualThreads, overtakeLimit, limit);
+        return new PoolSettings(threads, queueCapacity, virtualThreads, overtakeLimit, limit, rate);
+    }
+
+    /** The same pool with a cluster-wide rate; null for none. */
+    public PoolSettings rate(io.ax.core.Rate limit) {
+        return new PoolSettings(threads, queueCapacity, virtualThreads, overtakeLimit, clusterLimit, limit);
     }
 
     /** Whether this JVM runs virtual threads (Java 21 and later). */

@@ -27,12 +27,30 @@ public interface Permits {
     /**
      * A limit an attempt needs a permit of.
      *
-     * @param key what is limited, e.g. {@code group:payments}, {@code task:export}, {@code mutex:customer-7}
-     * @param permits how many attempts may hold it at once; 1 for a mutex
+     * @param key what is limited, e.g. {@code group:payments}, {@code task:export}, {@code mutex:customer-7}, {@code
+     *     rate:task:export}
+     * @param permits how many attempts may hold it at once; 1 for a mutex. For a rate, how many may start in any
+     *     {@code window}
+     * @param window null for a limit of attempts at once, whose permit is held while its attempt is RUNNING; for a
+     *     rate, how long a permit is held from its claim on the database's clock, whatever its attempt does: at most
+     *     {@code permits} claims in any window of this length (a sliding log, exact)
      */
-    record Limit(String key, int permits) {
+    record Limit(String key, int permits, java.time.Duration window) {
+
+        /** A limit of attempts at once. */
+        public Limit(String key, int permits) {
+            this(key, permits, null);
+        }
+
+        /** Whether it limits starts per window rather than attempts at once. */
+        public boolean isRate() {
+            return window != null;
+        }
 
         public Limit {
+            if (window != null && (window.isNegative() || window.isZero())) {
+                throw new IllegalArgumentException("the window of a rate is positive: " + key + " has " + window);
+            }
             Objects.requireNonNull(key, "key");
             if (key.isBlank() || key.length() > MAX_KEY_LENGTH) {
                 throw new IllegalArgumentException(

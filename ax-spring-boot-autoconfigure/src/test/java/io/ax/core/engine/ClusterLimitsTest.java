@@ -11,6 +11,7 @@ import io.ax.core.Durability;
 import io.ax.core.InstanceState;
 import io.ax.core.InvalidScheduleException;
 import io.ax.core.InvalidTaskException;
+import io.ax.core.Rate;
 import io.ax.core.ScheduleRequest;
 import io.ax.core.TaskLimits;
 import io.ax.core.cluster.ClusterSettings;
@@ -57,6 +58,11 @@ class ClusterLimitsTest {
     private final Map<String, AtomicInteger> most = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
     private final List<AxEngine> engines = new ArrayList<>();
+    /** When each call started (monotonic nanos). */
+    private final List<Long> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    private static final int RATE = 4;
+    private static final Duration RATE_WINDOW = Duration.ofSeconds(1);
 
     @AfterEach
     void stop() {
@@ -99,7 +105,11 @@ class ClusterLimitsTest {
                 .when("r1", ctx -> work(List.of("group:reports")))
                 .when("r2", ctx -> work(List.of("group:reports")))
                 .when("charge", ctx -> work(List.of("mutex:" + customerOf(ctx.key()))))
-                .when("refund", ctx -> work(List.of("mutex:" + customerOf(ctx.key()))));
+                .when("refund", ctx -> work(List.of("mutex:" + customerOf(ctx.key()))))
+                .when("call", ctx -> {
+                    calls.add(System.nanoTime());
+                    return AxResult.success();
+                });
         AxEngine e = AxEngine.builder()
                 .store(store)
                 .router(new ExecutorRouter(List.of(executor)))
@@ -128,6 +138,11 @@ class ClusterLimitsTest {
                     .limits(new TaskLimits(0, "${keyPrefix}"))
                     .build());
         }
+        e.register(AxTask.builder("call")
+                .target("test.call")
+                .concurrent(true)
+                .limits(new TaskLimits(0, null, new Rate(RATE, RATE_WINDOW)))
+                .build());
         engines.add(e);
         e.start();
         return e;
@@ -191,6 +206,41 @@ class ClusterLimitsTest {
                     .as("waits recorded for " + id + ": one per wait, not one per try")
                     .hasSizeLessThanOrEqualTo(1);
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Where.class)
+    void aRateLetsNoMoreStartsThroughAWindowOnTwoNodesAndDropsNone(Where where) {
+        Supplier<InstanceStore> stores = stores(where);
+        AxEngine n1 = node("n1", stores.get());
+        AxEngine n2 = node("n2", stores.get());
+        int count = 3 * RATE;
+        List<ScheduleRequest> requests = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            requests.add(ScheduleRequest.of("call").after(Duration.ZERO));
+        }
+        List<String> ids = new ArrayList<>(n1.scheduleAll(requests.subList(0, count / 2)));
+        ids.addAll(n2.scheduleAll(requests.subList(count / 2, count)));
+
+        await().atMost(BOUND)
+                .until(() -> ids.stream()
+                        .allMatch(id -> n1.find(id).orElseThrow().instance().state() == InstanceState.SUCCESS));
+        assertThat(calls).as("each call ran once").hasSize(count);
+        // the rate is judged on the store's clock when the claim commits; the handler starts a little later, by a
+        // few milliseconds that differ from one start to the next, so the window is read with that much room
+        List<Long> starts = calls.stream().sorted().toList();
+        long room = Duration.ofMillis(150).toNanos();
+        for (int i = 0; i + RATE < starts.size(); i++) {
+            assertThat(starts.get(i + RATE) - starts.get(i))
+                    .as("starts " + i + " and " + (i + RATE) + " are more than a window apart")
+                    .isGreaterThanOrEqualTo(RATE_WINDOW.toNanos() - room);
+        }
+        assertThat(ids.stream()
+                        .flatMap(id -> n1.find(id).orElseThrow().auditTrail().stream())
+                        .filter(a -> InstanceState.isNote(a.from(), a.to()))
+                        .map(AuditEntry::reason))
+                .isNotEmpty()
+                .allMatch(reason -> reason.contains("rate:task:call"));
     }
 
     @Test

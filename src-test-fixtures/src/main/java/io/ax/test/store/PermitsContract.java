@@ -22,7 +22,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -35,7 +38,9 @@ import org.junit.jupiter.api.Test;
 /**
  * What every store's {@link Permits} promise: at most a limit's permits are held at once, a permit is held exactly
  * while its attempt runs (free once it ended or was taken over, without a release), and a claim takes its permits
- * and its transition together or not at all, also when many race. Each store's test extends it in a few lines.
+ * and its transition together or not at all, also when many race. A rate's permit is held for its window from its
+ * claim, whatever its attempt does, so that at most its permits start in any window. Each store's test extends it in
+ * a few lines.
  *
  * @param <S> the store, which keeps the instances whose states say which permits are held
  */
@@ -44,6 +49,10 @@ public abstract class PermitsContract<S extends InstanceStore & ClusterStore> {
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
     private static final Limit MUTEX = new Limit("mutex:customer-7", 1);
     private static final Limit EXPORT = new Limit("task:export", 2);
+    /** Far longer than a test runs: the window passes only when a test lets it ({@link #timePasses}). */
+    private static final Duration WINDOW = Duration.ofMinutes(1);
+
+    private static final Limit RATE = new Limit("rate:task:export", 3, WINDOW);
 
     protected S store;
     protected Permits permits;
@@ -51,10 +60,21 @@ public abstract class PermitsContract<S extends InstanceStore & ClusterStore> {
     /** A new, empty store that keeps permits. */
     protected abstract S newStore();
 
+    /** The permits under test, over {@code store}'s instances: its own unless the test needs a clock it can move. */
+    protected Permits permitsOf(S store) {
+        return store.permits().orElseThrow();
+    }
+
+    /**
+     * Lets {@code time} pass on the clock the store measures rates on, for every permit of a rate taken so far. The
+     * tests take a real clock's time passing meanwhile to be far less than half a {@link #WINDOW}.
+     */
+    protected abstract void timePasses(Duration time);
+
     @BeforeEach
     void freshStore() {
         store = newStore();
-        permits = store.permits().orElseThrow();
+        permits = permitsOf(store);
     }
 
     @Test
@@ -286,6 +306,133 @@ public abstract class PermitsContract<S extends InstanceStore & ClusterStore> {
     }
 
     @Test
+    void aRateOfThreeAdmitsThreeClaimsInItsWindowWhateverTheirAttemptsDid() {
+        String a = due();
+        String b = due();
+        String c = due();
+        String d = due();
+        for (String id : List.of(a, b, c)) {
+            assertThat(permits.claim(claim(id), List.of(RATE), false)).isEqualTo(Outcome.CLAIMED);
+        }
+
+        move(a, InstanceState.RUNNING, InstanceState.SUCCESS, 1);
+        move(b, InstanceState.RUNNING, InstanceState.FAILED, 1); // taken over
+        move(c, InstanceState.RUNNING, InstanceState.TIMEOUT, 1);
+        for (String id : List.of(a, b, c)) {
+            permits.release(id, 1);
+        }
+
+        assertThat(permits.claim(claim(d), List.of(RATE), false)).isEqualTo(Outcome.waits(RATE, List.of(a, b, c)));
+        assertThat(state(d)).isEqualTo(InstanceState.SCHEDULED);
+        timePasses(WINDOW);
+        assertThat(permits.claim(claim(d), List.of(RATE), false)).isEqualTo(Outcome.CLAIMED);
+        assertThat(permits.held(10)).extracting(Held::slot, Held::instanceId).containsExactly(tuple(0, d));
+    }
+
+    @Test
+    void aRatePermitIsFreeAgainOnceItsWindowHasPassedSinceItsOwnClaim() {
+        Limit twoAMinute = new Limit("rate:group:mail", 2, WINDOW);
+        String a = due();
+        String b = due();
+        String c = due();
+        String d = due();
+        permits.claim(claim(a), List.of(twoAMinute), false);
+        timePasses(WINDOW.dividedBy(2));
+        permits.claim(claim(b), List.of(twoAMinute), false);
+
+        assertThat(permits.claim(claim(c), List.of(twoAMinute), false).result()).isEqualTo(Result.WAITS);
+        timePasses(WINDOW.dividedBy(2)); // a's window is over, b's is not
+        assertThat(permits.claim(claim(c), List.of(twoAMinute), false)).isEqualTo(Outcome.CLAIMED);
+        assertThat(permits.claim(claim(d), List.of(twoAMinute), false))
+                .isEqualTo(Outcome.waits(twoAMinute, List.of(c, b)));
+    }
+
+    @Test
+    void aReleaseNeitherFreesNorCountsARatePermit() {
+        Limit once = new Limit(RATE.key(), 1, WINDOW);
+        String a = due();
+        String b = due();
+        permits.claim(claim(a), List.of(MUTEX, once), false);
+
+        assertThat(permits.release(a, 1))
+                .as("the mutex's row stays, its attempt runs")
+                .isOne();
+        move(a, InstanceState.RUNNING, InstanceState.SUCCESS, 1);
+        assertThat(permits.release(a, 1)).isZero();
+
+        assertThat(permits.held(10)).extracting(Held::key, Held::instanceId).containsExactly(tuple(once.key(), a));
+        assertThat(permits.claim(claim(b), List.of(once), false)).isEqualTo(Outcome.waits(once, List.of(a)));
+        assertThat(permits.claim(claim(b), List.of(MUTEX), false)).isEqualTo(Outcome.CLAIMED);
+    }
+
+    @Test
+    void aClaimTakesItsPermitAndItsRatePermitTogetherOrNeither() {
+        Limit once = new Limit(RATE.key(), 1, WINDOW);
+        String holder = due();
+        String cancelled = due();
+        String a = due();
+        String b = due();
+        String c = due();
+        permits.claim(claim(holder), List.of(MUTEX), false);
+        move(cancelled, InstanceState.SCHEDULED, InstanceState.CANCELLED, 0);
+
+        assertThat(permits.claim(claim(a), List.of(MUTEX, once), false))
+                .isEqualTo(Outcome.waits(MUTEX, List.of(holder)));
+        assertThat(permits.claim(claim(cancelled), List.of(once), false)).isEqualTo(Outcome.NOT_APPLIED);
+        assertThat(permits.claim(claim(b), List.of(once), false))
+                .as("neither a nor the claim that did not apply took the rate's permit")
+                .isEqualTo(Outcome.CLAIMED);
+
+        move(holder, InstanceState.RUNNING, InstanceState.SUCCESS, 1);
+        assertThat(permits.claim(claim(a), List.of(once, MUTEX), false)).isEqualTo(Outcome.waits(once, List.of(b)));
+        assertThat(permits.claim(claim(c), List.of(MUTEX), false))
+                .as("a took not the mutex's permit")
+                .isEqualTo(Outcome.CLAIMED);
+        assertThat(permits.held(10))
+                .extracting(Held::key, Held::instanceId)
+                .containsExactly(tuple(MUTEX.key(), c), tuple(once.key(), b));
+    }
+
+    @Test
+    void anAttemptGivenBackAndClaimedAgainKeepsItsRatePermitForItsWindow() {
+        Limit two = new Limit(RATE.key(), 2, WINDOW);
+        String a = due();
+        String b = due();
+        String c = due();
+        permits.claim(claim(a), List.of(two), false);
+        move(a, InstanceState.RUNNING, InstanceState.SCHEDULED, 1); // its node stopped before it started it
+
+        assertThat(permits.claim(claim(a), List.of(two), false)).isEqualTo(Outcome.CLAIMED);
+        assertThat(permits.claim(claim(b), List.of(two), false)).isEqualTo(Outcome.CLAIMED);
+        assertThat(permits.claim(claim(c), List.of(two), false)).isEqualTo(Outcome.waits(two, List.of(a, b)));
+
+        timePasses(WINDOW);
+        move(a, InstanceState.RUNNING, InstanceState.SCHEDULED, 1);
+        assertThat(permits.claim(claim(a), List.of(two), false))
+                .as("its window over, a new one")
+                .isEqualTo(Outcome.CLAIMED);
+        assertThat(permits.claim(claim(c), List.of(two), false)).isEqualTo(Outcome.CLAIMED);
+        assertThat(permits.held(10)).extracting(Held::slot, Held::instanceId).containsExactly(tuple(0, a), tuple(1, c));
+    }
+
+    @Test
+    void heldListsTheRatePermitsWithinTheirWindowWhateverTheirAttemptsDid() {
+        String a = due();
+        String b = due();
+        permits.claim(claim(a), List.of(RATE), false);
+        permits.claim(claim(b), List.of(RATE, EXPORT), false);
+        move(a, InstanceState.RUNNING, InstanceState.SUCCESS, 1);
+
+        assertThat(permits.held(10))
+                .extracting(Held::key, Held::slot, Held::instanceId)
+                .containsExactly(tuple(RATE.key(), 0, a), tuple(RATE.key(), 1, b), tuple(EXPORT.key(), 0, b));
+        assertThat(permits.held(1)).extracting(Held::instanceId).containsExactly(a);
+
+        timePasses(WINDOW);
+        assertThat(permits.held(10)).extracting(Held::key, Held::instanceId).containsExactly(tuple(EXPORT.key(), b));
+    }
+
+    @Test
     void badClaimsAreRefusedWithAMessage() {
         String a = due();
         assertThatThrownBy(() -> permits.claim(claim(a), List.of(MUTEX, new Limit(MUTEX.key(), 2)), false))
@@ -318,6 +465,66 @@ public abstract class PermitsContract<S extends InstanceStore & ClusterStore> {
         AtomicInteger running = new AtomicInteger();
         AtomicInteger most = new AtomicInteger();
         AtomicInteger claimed = new AtomicInteger();
+        race(threads, () -> {
+            String id = due();
+            for (int i = 0; i < tries; i++) {
+                Outcome outcome = permits.claim(claim(id), List.of(three), false);
+                if (outcome.result() == Result.WAITS) {
+                    continue;
+                }
+                assertThat(outcome).isEqualTo(Outcome.CLAIMED);
+                // counted from the claim's return to the end's call: inside the time the permit is held
+                most.accumulateAndGet(running.incrementAndGet(), Math::max);
+                claimed.incrementAndGet();
+                assertThat(permits.held(10)).hasSizeLessThanOrEqualTo(three.permits());
+                running.decrementAndGet();
+                if (i % 3 == 0) {
+                    // given back unstarted, and claimed again: its row is free meanwhile, for the others
+                    // to take while it takes it back
+                    move(id, InstanceState.RUNNING, InstanceState.SCHEDULED, 1);
+                    continue;
+                }
+                move(id, InstanceState.RUNNING, InstanceState.SUCCESS, 1);
+                permits.release(id, 1);
+                id = due();
+            }
+            return null;
+        });
+        assertThat(most.get()).isBetween(1, 3);
+        assertThat(claimed.get()).isGreaterThanOrEqualTo(3);
+        assertThat(permits.held(10)).isEmpty();
+    }
+
+    @Test
+    void manyRacingClaimsOfARateStartNoMoreThanItsPermitsInItsWindow() throws Exception {
+        Set<String> started = ConcurrentHashMap.newKeySet();
+        race(8, () -> {
+            String id = due();
+            for (int i = 0; i < 30; i++) {
+                Outcome outcome = permits.claim(claim(id), List.of(RATE), false);
+                if (outcome.result() == Result.WAITS) {
+                    continue;
+                }
+                assertThat(outcome).isEqualTo(Outcome.CLAIMED);
+                started.add(id);
+                move(id, InstanceState.RUNNING, InstanceState.SCHEDULED, 1);
+                assertThat(permits.claim(claim(id), List.of(RATE), false))
+                        .as("given back unstarted, it keeps its permit")
+                        .isEqualTo(Outcome.CLAIMED);
+                move(id, InstanceState.RUNNING, InstanceState.SUCCESS, 1);
+                permits.release(id, 1);
+                id = due();
+            }
+            return null;
+        });
+        assertThat(started).hasSize(RATE.permits());
+        assertThat(permits.held(10)).extracting(Held::instanceId).containsExactlyInAnyOrderElementsOf(started);
+    }
+
+    // ---- helpers ------------------------------------------------------------------------------------------------
+
+    /** Runs {@code racer} on {@code threads} threads let go at once, and waits for each; throws what one threw. */
+    private static void race(int threads, Callable<Void> racer) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
             CountDownLatch go = new CountDownLatch(1);
@@ -325,46 +532,19 @@ public abstract class PermitsContract<S extends InstanceStore & ClusterStore> {
             for (int t = 0; t < threads; t++) {
                 racers.add(pool.submit(() -> {
                     go.await();
-                    String id = due();
-                    for (int i = 0; i < tries; i++) {
-                        Outcome outcome = permits.claim(claim(id), List.of(three), false);
-                        if (outcome.result() == Result.WAITS) {
-                            continue;
-                        }
-                        assertThat(outcome).isEqualTo(Outcome.CLAIMED);
-                        // counted from the claim's return to the end's call: inside the time the permit is held
-                        most.accumulateAndGet(running.incrementAndGet(), Math::max);
-                        claimed.incrementAndGet();
-                        assertThat(permits.held(10)).hasSizeLessThanOrEqualTo(three.permits());
-                        running.decrementAndGet();
-                        if (i % 3 == 0) {
-                            // given back unstarted, and claimed again: its row is free meanwhile, for the others
-                            // to take while it takes it back
-                            move(id, InstanceState.RUNNING, InstanceState.SCHEDULED, 1);
-                            continue;
-                        }
-                        move(id, InstanceState.RUNNING, InstanceState.SUCCESS, 1);
-                        permits.release(id, 1);
-                        id = due();
-                    }
-                    return null;
+                    return racer.call();
                 }));
             }
             go.countDown();
-            for (Future<?> racer : racers) {
-                racer.get(120, TimeUnit.SECONDS); // throws what a racer threw
+            for (Future<?> r : racers) {
+                r.get(120, TimeUnit.SECONDS); // throws what a racer threw
             }
         } finally {
             pool.shutdownNow();
             // a racer left running would write into the next test's store
             assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
         }
-        assertThat(most.get()).isBetween(1, 3);
-        assertThat(claimed.get()).isGreaterThanOrEqualTo(3);
-        assertThat(permits.held(10)).isEmpty();
     }
-
-    // ---- helpers ------------------------------------------------------------------------------------------------
 
     /** A new SCHEDULED instance, due at once, of its own (no key): its id. */
     protected final String due() {

@@ -4,6 +4,7 @@ import io.ax.core.AxTask;
 import io.ax.core.Backoff;
 import io.ax.core.Durability;
 import io.ax.core.MisfirePolicy;
+import io.ax.core.Rate;
 import io.ax.core.RetryPolicy;
 import io.ax.core.TaskLimits;
 import io.ax.core.trigger.CronTrigger;
@@ -77,6 +78,9 @@ final class TaskDefinitionText {
         if (task.limits().mutex() != null) {
             p.put("mutex", task.limits().mutex());
         }
+        if (task.limits().rate() != null) {
+            p.put("rate", task.limits().rate().toString());
+        }
         StringBuilder text = new StringBuilder();
         p.forEach((k, v) -> text.append(escape(k, true))
                 .append('=')
@@ -116,7 +120,10 @@ final class TaskDefinitionText {
                 .misfire(MisfirePolicy.valueOf(get(p, "misfire")))
                 .priority(Integer.parseInt(p.getProperty("priority", "0")))
                 .transactional(Boolean.parseBoolean(p.getProperty("transactional", "false")))
-                .limits(new TaskLimits(Integer.parseInt(p.getProperty("max-concurrent", "0")), p.getProperty("mutex")))
+                .limits(new TaskLimits(
+                        Integer.parseInt(p.getProperty("max-concurrent", "0")),
+                        p.getProperty("mutex"),
+                        p.getProperty("rate") == null ? null : Rate.parse(p.getProperty("rate"))))
                 .build();
     }
 

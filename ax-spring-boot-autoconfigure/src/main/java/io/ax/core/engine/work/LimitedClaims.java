@@ -2,6 +2,7 @@ package io.ax.core.engine.work;
 
 import io.ax.core.AxTask;
 import io.ax.core.InstanceOrigin;
+import io.ax.core.Rate;
 import io.ax.core.Transition;
 import io.ax.core.cluster.FencedOutException;
 import io.ax.core.engine.PoolSettings;
@@ -84,7 +85,16 @@ public final class LimitedClaims {
      *
      * @param holders the instances that held the limit's permits when it last tried
      */
-    private record Waiter(Due due, Followup followup, List<String> holders) {}
+    private record Waiter(Due due, Followup followup, Permits.Limit waitsFor, List<String> holders) {
+
+        /**
+         * Whether only a release on this node can give it a permit: every holder it found is an attempt of this
+         * node, of a limit of attempts at once (a rate's permits free with time, not with a release).
+         */
+        boolean waitsForHereOnly(java.util.Set<String> heldHere) {
+            return !waitsFor.isRate() && !holders.isEmpty() && heldHere.containsAll(holders);
+        }
+    }
 
     private final Permits permits;
     private final Function<String, PoolSettings> poolOf;
@@ -169,7 +179,7 @@ public final class LimitedClaims {
         // a MEMORY instance lives in this process only; a limited task refuses them
         return !InstanceIds.isMemory(due.instanceId())
                 && (due.task().limits().any()
-                        || poolOf.apply(due.task().group()).clusterLimit() > 0);
+                        || poolOf.apply(due.task().group()).limitedAcrossTheCluster());
     }
 
     /**
@@ -179,9 +189,19 @@ public final class LimitedClaims {
     List<Permits.Limit> limitsOf(Due due) {
         AxTask task = due.task();
         List<Permits.Limit> limits = new ArrayList<>(1);
-        int groupLimit = poolOf.apply(task.group()).clusterLimit();
-        if (groupLimit > 0) {
-            limits.add(new Permits.Limit(fit("group:" + task.group()), groupLimit));
+        PoolSettings pool = poolOf.apply(task.group());
+        if (pool.clusterLimit() > 0) {
+            limits.add(new Permits.Limit(fit("group:" + task.group()), pool.clusterLimit()));
+        }
+        if (pool.rate() != null) {
+            limits.add(new Permits.Limit(
+                    fit("rate:group:" + task.group()),
+                    pool.rate().permits(),
+                    pool.rate().window()));
+        }
+        Rate rate = task.limits().rate();
+        if (rate != null) {
+            limits.add(new Permits.Limit(fit("rate:task:" + task.name()), rate.permits(), rate.window()));
         }
         if (task.limits().maxConcurrent() > 0) {
             limits.add(
@@ -274,7 +294,7 @@ public final class LimitedClaims {
                     PriorityQueue<Waiter> queue =
                             waiting.computeIfAbsent(outcome.waitsFor().key(), k -> new PriorityQueue<>(FIRST));
                     if (queue.stream().noneMatch(w -> w.due().instanceId().equals(id))) {
-                        queue.add(new Waiter(due, followup, outcome.holders()));
+                        queue.add(new Waiter(due, followup, outcome.waitsFor(), outcome.holders()));
                     }
                 }
                 LOG.log(
@@ -368,7 +388,7 @@ public final class LimitedClaims {
         synchronized (this) {
             waiting.forEach((key, queue) -> {
                 Waiter first = queue.peek();
-                if (first != null && (all || first.holders().isEmpty() || !heldHere.containsAll(first.holders()))) {
+                if (first != null && (all || !first.waitsForHereOnly(heldHere))) {
                     keys.add(key);
                 }
             });

@@ -3,6 +3,8 @@ package io.ax.core.engine.definitions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ax.core.AxTask;
+import io.ax.core.Rate;
+import io.ax.core.TaskLimits;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,5 +24,23 @@ class TaskDefinitionTextTest {
         assertThat(text).doesNotContain("priority").doesNotContain("transactional");
         assertThat(TaskDefinitionText.read(text).priority()).isZero();
         assertThat(TaskDefinitionText.read(text).transactional()).isFalse();
+    }
+
+    @Test
+    void limitsAreStoredAndReadBackAndNoneLeavesTheTextAsItWas() {
+        AxTask limited = AxTask.builder("limited")
+                .target("jobs.limited")
+                .params(java.util.Map.of("account", "a-1"))
+                .limits(new TaskLimits(3, "acct-${account}", Rate.parse("100/1m")))
+                .build();
+        assertThat(TaskDefinitionText.read(TaskDefinitionText.write(limited))).isEqualTo(limited);
+
+        String text = TaskDefinitionText.write(
+                AxTask.builder("plain").target("jobs.plain").build());
+        assertThat(text)
+                .doesNotContain("max-concurrent")
+                .doesNotContain("mutex")
+                .doesNotContain("rate");
+        assertThat(TaskDefinitionText.read(text).limits()).isEqualTo(TaskLimits.NONE);
     }
 }
