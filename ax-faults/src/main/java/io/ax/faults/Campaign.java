@@ -175,7 +175,7 @@ final class Campaign {
             Path file = settings.workDir().resolve(jumpy.name() + ".clock");
             Files.writeString(file, "+0\n");
         }
-        // the first node alone until it has created the tables of the sample and its recorder (CREATE TABLE IF
+        // the first node alone until it has created the tables of the sample and its recorders (CREATE TABLE IF
         // NOT EXISTS races between nodes starting together); then the others together
         Node first = nodes.get(0);
         first.start(clockOf(first, jumpy));

@@ -54,6 +54,24 @@ final class RunReport {
                 "overlaps after the first run's node lost its lease (allowed)",
                 m.allowedOverlaps()
                         + (m.allowedOverlaps() == 0 ? "" : ", longest " + m.longestAllowedOverlapUs() / 1_000 + " ms"));
+        Metrics.LimitsJudged limits = m.limits();
+        r.row(
+                "runs judged against limits across the cluster",
+                limits.each().isEmpty()
+                        ? "0 (no limit recorded)"
+                        : limits.runs() + " ("
+                                + String.join(
+                                        "; ",
+                                        limits.each().stream()
+                                                .map(Metrics.LimitJudged::render)
+                                                .toList())
+                                + ")");
+        r.row(
+                "runs beyond a limit while a node holding it had lost its lease (allowed)",
+                limits.allowedExcesses()
+                        + (limits.allowedExcesses() == 0
+                                ? ""
+                                : ", longest " + limits.longestAllowedExcessUs() / 1_000 + " ms"));
         r.row(
                 "series fires started later than the misfire threshold (" + h.setting("misfire_ms", "?") + " ms)",
                 m.lateFires() + " (" + m.lateWithoutFault() + " without a fault near), latest "
@@ -104,7 +122,8 @@ final class RunReport {
     private record Traffic(io.ax.faults.load.Traffic.Counts c) {
         String render() {
             return "orders " + c.ordersOpened() + " (paid " + c.ordersPaid() + "), delayed " + c.delayedScheduled()
-                    + ", cancel requests " + c.cancelRequests() + ", unanswered " + c.unanswered();
+                    + " (limited " + c.limitedScheduled() + "), cancel requests " + c.cancelRequests()
+                    + ", unanswered " + c.unanswered();
         }
     }
 }

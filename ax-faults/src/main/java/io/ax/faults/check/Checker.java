@@ -17,6 +17,7 @@ public final class Checker {
             new AttemptCheck(),
             new TakeoverCheck(),
             new OverlapCheck(),
+            new LimitCheck(),
             new EarlyFireCheck(),
             new DelayedCheck(),
             new OrderCheck(),

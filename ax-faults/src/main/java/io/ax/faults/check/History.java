@@ -10,9 +10,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Everything the checker knows of a run, read from the database in one snapshot once the nodes have stopped: AX's
- * instances and audit trails, the runs the nodes recorded, the orders, and the runner's instrumentation (epochs,
- * lease changes, heartbeats, node processes, faults, settings). Every time is microseconds since the epoch on the
- * database's clock, unless its name says otherwise. Immutable once loaded.
+ * instances and audit trails, the runs the nodes recorded, the limits they apply, the orders, and the runner's
+ * instrumentation (epochs, lease changes, heartbeats, node processes, faults, settings). Every time is microseconds
+ * since the epoch on the database's clock, unless its name says otherwise. Immutable once loaded.
  */
 public final class History {
 
@@ -59,6 +59,13 @@ public final class History {
     /** An order of the sample shop. */
     public record Order(long id, String state, String closeInstance, long closesAtUs) {}
 
+    /**
+     * A cluster-wide limit of a task, as its nodes recorded it: {@code key} is {@code task:<name>}, {@code
+     * group:<name>}, or {@code mutex:<template>} with the template unresolved ({@code ${key}}, {@code ${keyPrefix}});
+     * at most {@code permits} attempts hold one key at once.
+     */
+    public record Limit(String task, String key, int permits) {}
+
     /** A write that lowered the epoch of an instance row. */
     public record EpochRegression(
             String instanceId,
@@ -82,6 +89,7 @@ public final class History {
     private final List<EpochRegression> epochRegressions;
     private final long staleFencedWrites;
     private final Map<String, String> settings;
+    private final List<Limit> limits;
 
     History(
             Map<String, Instance> instances,
@@ -95,7 +103,8 @@ public final class History {
             List<Booking> ledger,
             List<EpochRegression> epochRegressions,
             long staleFencedWrites,
-            Map<String, String> settings) {
+            Map<String, String> settings,
+            List<Limit> limits) {
         this.instances = instances;
         this.trails = trails;
         this.allRuns = allRuns;
@@ -113,6 +122,7 @@ public final class History {
         this.epochRegressions = epochRegressions;
         this.staleFencedWrites = staleFencedWrites;
         this.settings = settings;
+        this.limits = limits;
     }
 
     private static final String US = "CAST(EXTRACT(EPOCH FROM %s) * 1000000 AS BIGINT)";
@@ -262,7 +272,19 @@ public final class History {
                 ledger,
                 regressions,
                 stale == null ? 0 : stale,
-                settings);
+                settings,
+                limitsOf(db));
+    }
+
+    /** The limits the nodes recorded; none when no node ever created the table (a sample without the record). */
+    private static List<Limit> limitsOf(JdbcTemplate db) {
+        Boolean exists = db.queryForObject("SELECT to_regclass('faults_limit') IS NOT NULL", Boolean.class);
+        if (!Boolean.TRUE.equals(exists)) {
+            return List.of();
+        }
+        return db.query(
+                "SELECT task_name, limit_key, permits FROM faults_limit ORDER BY task_name, limit_key",
+                (rs, n) -> new Limit(rs.getString(1), rs.getString(2), rs.getInt(3)));
     }
 
     /** The rows of the sample's transactional ledger job; none when no node ever created the table. */
@@ -356,6 +378,11 @@ public final class History {
     /** Fenced writes that carried an epoch older than the lease's at that moment (a race the state guards settle). */
     public long staleFencedWrites() {
         return staleFencedWrites;
+    }
+
+    /** The cluster-wide limits of the workload's tasks, as the nodes recorded them; empty when none is configured. */
+    public List<Limit> limits() {
+        return limits;
     }
 
     /** A setting the runner recorded; {@code fallback} when it did not. */

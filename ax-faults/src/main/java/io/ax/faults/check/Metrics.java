@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * What the report measures beside the checks: leader handovers and instance takeovers with their durations, and how
  * many of them had no injected fault near them (a machine too busy to renew a lease or write a heartbeat in time);
- * fires that started later than the misfire threshold; allowed overlaps; attempts run again after a takeover.
+ * fires that started later than the misfire threshold; allowed overlaps; attempts run again after a takeover; the runs
+ * judged against the limits across the cluster, and the allowed excesses of those.
  */
 public record Metrics(
         Spread leaderHandovers,
@@ -23,7 +24,8 @@ public record Metrics(
         int allowedOverlaps,
         long longestAllowedOverlapUs,
         int rerunsAfterTakeover,
-        long staleFencedWrites) {
+        long staleFencedWrites,
+        LimitsJudged limits) {
 
     /** A count with the smallest, median and largest duration, in microseconds. */
     public record Spread(int count, long minUs, long medianUs, long maxUs) {
@@ -42,6 +44,52 @@ public record Metrics(
             return count == 0
                     ? "0"
                     : count + " (" + minUs / 1_000 + " / " + medianUs / 1_000 + " / " + maxUs / 1_000 + " ms)";
+        }
+    }
+
+    /**
+     * What the limit check judged.
+     *
+     * @param runs the runs judged against at least one limit
+     * @param each what was judged of each limit
+     * @param allowedExcesses runs beyond a limit that were within it without the runs of nodes that lost their lease
+     * @param longestAllowedExcessUs the longest overlap of those
+     */
+    public record LimitsJudged(int runs, List<LimitJudged> each, int allowedExcesses, long longestAllowedExcessUs) {
+
+        public LimitsJudged {
+            each = List.copyOf(each);
+        }
+
+        static LimitsJudged of(LimitedRuns limited) {
+            int allowed = 0;
+            long longest = 0;
+            for (LimitedRuns.Excess x : limited.excesses()) {
+                if (x.allowed()) {
+                    allowed++;
+                    longest = Math.max(longest, x.overlapUs());
+                }
+            }
+            return new LimitsJudged(limited.runs(), limited.judged(), allowed, longest);
+        }
+    }
+
+    /**
+     * What the limit check judged of one limit.
+     *
+     * @param limit its key as the nodes recorded it: {@code task:<name>}, {@code group:<name>}, or {@code
+     *     mutex:<template>}
+     * @param permits how many runs may hold one of its keys at once
+     * @param runs the runs judged against it
+     * @param keys how many keys those held (a mutex's resolved keys; otherwise 1)
+     * @param peak the most runs of one key that went at once, counting only the runs of nodes holding their lease
+     * @param waited the instances whose audit trail shows a wait for a permit of it
+     */
+    public record LimitJudged(String limit, int permits, int runs, int keys, int peak, int waited) {
+
+        public String render() {
+            return limit + " (" + permits + "): " + runs + " runs" + (keys > 1 ? " on " + keys + " keys" : "")
+                    + ", at most " + peak + " at once, " + waited + " waited";
         }
     }
 
@@ -133,7 +181,8 @@ public record Metrics(
                 allowed,
                 longest,
                 reruns,
-                h.staleFencedWrites());
+                h.staleFencedWrites(),
+                LimitsJudged.of(LimitedRuns.of(e)));
     }
 
     /**

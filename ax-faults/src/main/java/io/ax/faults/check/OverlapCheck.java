@@ -9,9 +9,8 @@ import java.util.Set;
 /**
  * Two runs of a series (its SERIES and CATCH_UP instances; every task of the workload is {@code concurrent = false})
  * never overlap while the first run's node holds a valid lease: an overlap is allowed only when that node's lease
- * lapsed (no heartbeat for a lease, or it left) between the first run's start and the second's, so that the leader
- * could take its work over, as at-least-once allows for a node that froze or was cut off. Such overlaps are counted
- * and their length reported. A run that recorded no end stopped, at the latest, when its process exited.
+ * lapsed between the first run's start and the second's ({@link Leases}). Such overlaps are counted and their length
+ * reported. A run that recorded no end stopped, at the latest, when its process exited.
  */
 final class OverlapCheck implements Check {
 
@@ -62,46 +61,17 @@ final class OverlapCheck implements Check {
                 byTask.computeIfAbsent(r.task(), k -> new ArrayList<>()).add(r);
             }
         }
-        long lease = e.judgement().leaseUs();
+        Leases leases = new Leases(e);
         List<Overlap> out = new ArrayList<>();
         for (List<History.Run> runs : byTask.values()) { // in order of their start
-            List<History.Run> open = new ArrayList<>();
-            for (History.Run b : runs) {
-                open.removeIf(a -> h.endOf(a) <= b.startUs());
-                for (History.Run a : open) {
-                    if (a.instanceId().equals(b.instanceId()) && a.attempt() == b.attempt()) {
-                        continue; // one attempt run twice: the double-start check's
-                    }
+            for (Concurrent.Start s : Concurrent.starts(h, runs)) {
+                History.Run b = s.run();
+                for (History.Run a : s.going()) {
                     long overlap = Math.min(h.endOf(a), h.endOf(b)) - b.startUs();
-                    boolean lapsed = lapsed(h.beats(a.node()), a.startUs(), b.startUs(), lease);
-                    out.add(new Overlap(a, b, overlap, lapsed));
+                    out.add(new Overlap(a, b, overlap, leases.lostDuring(a, b.startUs())));
                 }
-                open.add(b);
             }
         }
         return out;
-    }
-
-    /**
-     * Whether a node's lease lapsed at some moment from {@code fromUs} to {@code toUs}: no heartbeat for a lease, or
-     * a removal of its row (it left).
-     */
-    static boolean lapsed(List<History.Beat> beats, long fromUs, long toUs, long leaseUs) {
-        long last = Long.MIN_VALUE;
-        int i = 0;
-        for (; i < beats.size() && beats.get(i).atUs() <= fromUs; i++) {
-            last = beats.get(i).op() == 'D' ? Long.MIN_VALUE : beats.get(i).atUs();
-        }
-        if (last == Long.MIN_VALUE || fromUs - last >= leaseUs) {
-            return true;
-        }
-        for (; i < beats.size() && beats.get(i).atUs() <= toUs; i++) {
-            History.Beat b = beats.get(i);
-            if (b.op() == 'D' || b.atUs() - last >= leaseUs) {
-                return true;
-            }
-            last = b.atUs();
-        }
-        return toUs - last >= leaseUs;
     }
 }

@@ -43,7 +43,7 @@ final class TakeoverCheck implements Check {
                         alive = r;
                     }
                 }
-                if (alive != null && !OverlapCheck.lapsed(h.beats(s.start().node()), at - window, at, lease)) {
+                if (alive != null && !Leases.lapsed(h.beats(s.start().node()), at - window, at, lease)) {
                     out.add(new Violation(
                             name(),
                             s.start().instanceId(),

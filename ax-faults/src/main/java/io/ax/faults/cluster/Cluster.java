@@ -182,16 +182,17 @@ public final class Cluster implements AutoCloseable {
     }
 
     /**
-     * Waits up to {@code bound} until the tables a starting node creates for the sample's orders and its recorder
+     * Waits up to {@code bound} until the tables a starting node creates for the sample's orders and its recorders
      * exist; false when they did not (still starting, or its process ended).
      */
     public boolean awaitTables(Node node, Duration bound) {
         long deadline = System.nanoTime() + bound.toNanos();
         while (System.nanoTime() < deadline && node.isRunning()) {
-            Boolean both = jdbc().queryForObject(
-                            "SELECT to_regclass('sample_order') IS NOT NULL AND to_regclass('faults_run') IS NOT NULL",
+            Boolean all = jdbc().queryForObject(
+                            "SELECT to_regclass('sample_order') IS NOT NULL AND to_regclass('faults_run') IS NOT NULL"
+                                    + " AND to_regclass('faults_limit') IS NOT NULL",
                             Boolean.class);
-            if (Boolean.TRUE.equals(both)) {
+            if (Boolean.TRUE.equals(all)) {
                 return true;
             }
             LockSupport.parkNanos(POLL.toNanos());

@@ -55,13 +55,17 @@ final class NodeApi {
     /** Schedules delayed tasks on the node; their ids, empty when it did not answer. */
     List<String> scheduleDelayed(int port, int count, long minDelayMs, long maxDelayMs, double failFirst)
             throws InterruptedException {
-        String body = send(
+        return ids(send(
                 port,
                 "/faults/delayed?count=" + count + "&minDelayMs=" + minDelayMs + "&maxDelayMs=" + maxDelayMs
                         + "&failFirst=" + failFirst,
                 "",
                 true,
-                200);
+                200));
+    }
+
+    /** The instance ids in a response's body; none when there is no body. */
+    private static List<String> ids(String body) {
         List<String> ids = new ArrayList<>();
         if (body != null) {
             Matcher m = INSTANCE_ID.matcher(body);
@@ -70,6 +74,18 @@ final class NodeApi {
             }
         }
         return ids;
+    }
+
+    /** Schedules bursts of the workload's limited tasks on the node; their ids, empty when it did not answer. */
+    List<String> scheduleLimited(int port, int bursts, long minDelayMs, long maxDelayMs, double failFirst)
+            throws InterruptedException {
+        return ids(send(
+                port,
+                "/faults/limited?bursts=" + bursts + "&minDelayMs=" + minDelayMs + "&maxDelayMs=" + maxDelayMs
+                        + "&failFirst=" + failFirst,
+                "",
+                true,
+                200));
     }
 
     /** Cancels delayed tasks through the node; whether it answered. */

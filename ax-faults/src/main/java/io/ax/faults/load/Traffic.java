@@ -16,9 +16,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The traffic the nodes get from outside over HTTP, each request to a node picked at random among those running:
- * orders opened (some paid before their window ends, the rest left to close), and delayed tasks scheduled in
- * batches (some cancelled soon after, through another node). Runs on named threads of bounded pools; counts what
- * was answered and what was not. Thread-safe.
+ * orders opened (some paid before their window ends, the rest left to close), delayed tasks scheduled in batches,
+ * and bursts of delayed tasks limited across the cluster, each burst one more than its limits let run at once (of
+ * both, some cancelled soon after, through another node). Runs on named threads of bounded pools; counts what was
+ * answered and what was not. Thread-safe.
  */
 public final class Traffic implements AutoCloseable {
 
@@ -29,6 +30,9 @@ public final class Traffic implements AutoCloseable {
     public static final Duration MIN_DELAY = Duration.ofSeconds(1);
 
     public static final Duration MAX_DELAY = Duration.ofSeconds(8);
+
+    /** How often a burst of limited tasks is scheduled (eight instances, a few hundred milliseconds of work each). */
+    private static final Duration LIMITED_EVERY = Duration.ofSeconds(1);
 
     private final Cluster cluster;
     private final int ordersPerSecond;
@@ -41,6 +45,7 @@ public final class Traffic implements AutoCloseable {
     private final AtomicLong ordersOpened = new AtomicLong();
     private final AtomicLong ordersPaid = new AtomicLong();
     private final AtomicLong delayedScheduled = new AtomicLong();
+    private final AtomicLong limitedScheduled = new AtomicLong();
     private final AtomicLong delayedCancelRequests = new AtomicLong();
     private final AtomicLong unanswered = new AtomicLong();
 
@@ -62,9 +67,19 @@ public final class Traffic implements AutoCloseable {
         this.api = new NodeApi(httpThreads);
     }
 
-    /** What the traffic did, for the report. */
+    /**
+     * What the traffic did, for the report.
+     *
+     * @param delayedScheduled delayed tasks scheduled, the limited ones included
+     * @param limitedScheduled delayed tasks limited across the cluster scheduled
+     */
     public record Counts(
-            long ordersOpened, long ordersPaid, long delayedScheduled, long cancelRequests, long unanswered) {}
+            long ordersOpened,
+            long ordersPaid,
+            long delayedScheduled,
+            long limitedScheduled,
+            long cancelRequests,
+            long unanswered) {}
 
     public void start() {
         if (ordersPerSecond > 0) {
@@ -73,6 +88,8 @@ public final class Traffic implements AutoCloseable {
         if (delayedPerSecond > 0) {
             // in batches twice a second: scheduleAll writes a batch in a few round trips
             threads.scheduleAtFixedRate(this::scheduleDelayed, 0, 500, TimeUnit.MILLISECONDS);
+            // a part of the delayed load, off beat with the batches
+            threads.scheduleAtFixedRate(this::scheduleLimited, 250, LIMITED_EVERY.toMillis(), TimeUnit.MILLISECONDS);
         }
     }
 
@@ -81,6 +98,7 @@ public final class Traffic implements AutoCloseable {
                 ordersOpened.get(),
                 ordersPaid.get(),
                 delayedScheduled.get(),
+                limitedScheduled.get(),
                 delayedCancelRequests.get(),
                 unanswered.get());
     }
@@ -142,16 +160,37 @@ public final class Traffic implements AutoCloseable {
                 return;
             }
             delayedScheduled.addAndGet(ids.size());
-            List<String> cancel = new ArrayList<>();
-            for (String id : ids) {
-                if (nextInt(100) < 15) {
-                    cancel.add(id);
-                }
-            }
-            if (!cancel.isEmpty()) { // through another node, most of the time, before or as they fall due
-                threads.schedule(() -> cancel(cancel), 300 + nextInt(2_000), TimeUnit.MILLISECONDS);
-            }
+            cancelSome(ids);
         });
+    }
+
+    private void scheduleLimited() {
+        guarded(() -> {
+            int port = anyPort();
+            List<String> ids = port < 0
+                    ? List.of()
+                    : api.scheduleLimited(port, 1, MIN_DELAY.toMillis(), MAX_DELAY.toMillis(), 0.1);
+            if (ids.isEmpty()) {
+                unanswered.incrementAndGet();
+                return;
+            }
+            delayedScheduled.addAndGet(ids.size());
+            limitedScheduled.addAndGet(ids.size());
+            cancelSome(ids);
+        });
+    }
+
+    /** Cancels 15 % of {@code ids} a little later, through another node most of the time, before or as they fall due. */
+    private void cancelSome(List<String> ids) {
+        List<String> cancel = new ArrayList<>();
+        for (String id : ids) {
+            if (nextInt(100) < 15) {
+                cancel.add(id);
+            }
+        }
+        if (!cancel.isEmpty()) {
+            threads.schedule(() -> cancel(cancel), 300 + nextInt(2_000), TimeUnit.MILLISECONDS);
+        }
     }
 
     private void cancel(List<String> ids) {

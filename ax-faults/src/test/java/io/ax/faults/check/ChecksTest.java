@@ -95,10 +95,10 @@ class ChecksTest {
     @Test
     void aLeaseLapsesWhenTheGapBetweenHeartbeatsReachesTheLeaseOrTheNodeLeaves() {
         List<History.Beat> steady = List.of(beat('U', 1), beat('U', 2), beat('U', 3));
-        assertEquals(false, OverlapCheck.lapsed(steady, (long) (1.5 * S), 3 * S, (long) (2.5 * S)));
-        assertEquals(true, OverlapCheck.lapsed(steady, (long) (1.5 * S), (long) (5.5 * S), (long) (2.5 * S)));
+        assertEquals(false, Leases.lapsed(steady, (long) (1.5 * S), 3 * S, (long) (2.5 * S)));
+        assertEquals(true, Leases.lapsed(steady, (long) (1.5 * S), (long) (5.5 * S), (long) (2.5 * S)));
         List<History.Beat> left = List.of(beat('U', 1), beat('D', 2), beat('I', 3));
-        assertEquals(true, OverlapCheck.lapsed(left, (long) (1.5 * S), 3 * S, (long) (2.5 * S)));
+        assertEquals(true, Leases.lapsed(left, (long) (1.5 * S), 3 * S, (long) (2.5 * S)));
     }
 
     @Test
@@ -173,6 +173,112 @@ class ChecksTest {
                 found::toString);
     }
 
+    @Test
+    void threeRunsAtOnceOfATaskLimitedToTwoOnNodesHoldingTheirLeasesExceedItsLimit() {
+        Histories h = threeRunsOfALimitTwoTask();
+        h.beats("n1", 9, 10, 11, 12, 13).beats("n2", 9, 10, 11, 12, 13).beats("n3", 9, 10, 11, 12, 13);
+
+        List<Violation> found = new LimitCheck().check(h.evidence());
+
+        assertEquals(1, found.size(), found::toString);
+        Violation v = found.get(0);
+        assertEquals("d3", v.instanceId(), "the run that started beyond the limit");
+        assertTrue(v.message().startsWith("task:export (2 at once)"), v.message());
+        assertTrue(v.message().contains("2 run(s) of it went on"), v.message());
+        assertEquals(0, Metrics.of(h.evidence()).limits().allowedExcesses());
+    }
+
+    @Test
+    void aRunBeyondALimitIsAllowedAndCountedWhenTheNodeOfARunGoingHadLostItsLease() {
+        Histories h = threeRunsOfALimitTwoTask();
+        // n1 froze from 10 to 13.5: its lease (2.5 s) lapsed at 12.5, before d3 started at 12.6
+        h.beats("n1", 9, 10, 13.5).beats("n2", 9, 10, 11, 12, 13).beats("n3", 9, 10, 11, 12, 13);
+        Evidence e = h.evidence();
+
+        assertEquals(List.of(), new LimitCheck().check(e));
+        Metrics.LimitsJudged limits = Metrics.of(e).limits();
+        assertEquals(1, limits.allowedExcesses());
+        assertEquals((long) (0.4 * S), limits.longestAllowedExcessUs(), "d3 overlapped d1 until 13");
+        assertEquals(List.of(new Metrics.LimitJudged("task:export", 2, 3, 1, 2, 0)), limits.each());
+    }
+
+    @Test
+    void twoTasksSharingAMutexOfTheKeyPrefixMayOverlapOnlyForDifferentPrefixes() {
+        Histories h = new Histories()
+                .limit("debit", "mutex:${keyPrefix}", 1)
+                .limit("credit", "mutex:${keyPrefix}", 1)
+                .delayed("a", "debit", 10, "acct-1:1", "SUCCESS")
+                .delayed("b", "credit", 10, "acct-2:1", "SUCCESS")
+                .delayed("c", "credit", 10, "acct-1:2", "SUCCESS");
+        h.run("n1", 1, "a", 1, 10.1, 10.5).run("n2", 2, "b", 1, 10.2, 10.6).run("n3", 3, "c", 1, 10.3, 10.4);
+        h.beats("n1", 9, 10, 11).beats("n2", 9, 10, 11).beats("n3", 9, 10, 11);
+
+        List<Violation> found = new LimitCheck().check(h.evidence());
+
+        assertEquals(1, found.size(), found::toString);
+        assertEquals("c", found.get(0).instanceId());
+        assertEquals("a", found.get(0).relatedId());
+        assertTrue(
+                found.get(0).message().startsWith("mutex:acct-1 (1 at once)"),
+                found.get(0).message());
+    }
+
+    @Test
+    void runsOfATaskWhoseLimitIsNotRecordedAreNotJudged() {
+        Histories h = threeRunsOfALimitTwoTask();
+        Histories unlimited = new Histories();
+        unlimited.instances.putAll(h.instances);
+        unlimited.runs.addAll(h.runs);
+
+        assertEquals(List.of(), new LimitCheck().check(unlimited.evidence()));
+        assertEquals(0, Metrics.of(unlimited.evidence()).limits().runs());
+    }
+
+    @Test
+    void aMutexKeyIsTheTemplateWithTheInstancesKeyOrItsPrefixAndNoneForAParameter() {
+        assertEquals("mutex:acct-1", LimitedRuns.resolve("mutex:${keyPrefix}", "acct-1:42"));
+        assertEquals("mutex:c-acct-1:42", LimitedRuns.resolve("mutex:c-${key}", "acct-1:42"));
+        assertEquals("mutex:plain", LimitedRuns.resolve("mutex:${keyPrefix}", "plain"));
+        assertEquals("mutex:", LimitedRuns.resolve("mutex:${keyPrefix}", null));
+        assertEquals("task:export", LimitedRuns.resolve("task:export", "acct-1:42"));
+        assertEquals(null, LimitedRuns.resolve("mutex:${customer}", "acct-1:42"));
+    }
+
+    @Test
+    void aLimitedInstanceThatWaitedForAPermitAndNeverRanIsLost() {
+        Histories h = new Histories().limit("export", "task:export", 2).delayed("w", "export", 10, null, "SCHEDULED");
+        h.step("w", null, "CREATED", "n1", 0, 9)
+                .step("w", "CREATED", "SCHEDULED", "n1", 0, 9)
+                .step(
+                        "w",
+                        "SCHEDULED",
+                        "SCHEDULED",
+                        "n2",
+                        1,
+                        10,
+                        "waits for a permit of task:export (2 of 2 held" + " by x, y)");
+        Evidence e = h.evidence();
+
+        assertEquals(
+                List.of("w"),
+                new DelayedCheck().check(e).stream().map(Violation::instanceId).toList());
+        assertEquals(
+                List.of("w"),
+                new FinalityCheck().check(e).stream().map(Violation::instanceId).toList());
+        assertEquals(List.of(), new TrailCheck().check(e), "a wait is a note of the trail, not a step");
+        assertEquals(1, Metrics.of(e).limits().each().get(0).waited());
+    }
+
+    /** Three runs of a task limited to 2 on three nodes, d3 starting at 12.6 while d1 and d2 go on until 13. */
+    private static Histories threeRunsOfALimitTwoTask() {
+        Histories h = new Histories()
+                .limit("export", "task:export", 2)
+                .delayed("d1", "export", 10, null, "SUCCESS")
+                .delayed("d2", "export", 10, null, "SUCCESS")
+                .delayed("d3", "export", 10, null, "SUCCESS");
+        return h.run("n1", 1, "d1", 1, 10.1, 13).run("n2", 2, "d2", 1, 10.2, 13).run("n3", 3, "d3", 1, 12.6, 13.2);
+    }
+
     private static Histories twoOverlappingRuns() {
         Histories h = new Histories().series("i1", "slow", 10).series("i2", "slow", 12);
         h.trail("i1", 10, "n1", 1, "SUCCESS", 14).trail("i2", 13, "n2", 1, "SUCCESS", 15);
@@ -192,7 +298,20 @@ class ChecksTest {
         private final Map<String, List<History.Beat>> beats = new HashMap<>();
         private final Map<Long, History.Process> processes = new HashMap<>();
         private final List<History.Booking> ledger = new ArrayList<>();
+        private final List<History.Limit> limits = new ArrayList<>();
         private long ids;
+
+        /** A limit of {@code task}, as its nodes record it. */
+        Histories limit(String task, String key, int permits) {
+            limits.add(new History.Limit(task, key, permits));
+            return this;
+        }
+
+        /** A delayed instance with its key (or none), in {@code state}. */
+        Histories delayed(String id, String task, double due, String key, String state) {
+            instances.put(id, new History.Instance(id, task, "DELAYED", state, 1, (long) (due * S), key));
+            return this;
+        }
 
         /** An instance of the sample's ledger job, in {@code state} after {@code attempt}. */
         Histories booking(String id, String state, int attempt) {
@@ -282,7 +401,8 @@ class ChecksTest {
                     ledger,
                     List.of(),
                     0,
-                    Map.of("lease_ms", "2500", "mark_us", Long.toString(100 * S)));
+                    Map.of("lease_ms", "2500", "mark_us", Long.toString(100 * S)),
+                    limits);
             return Evidence.of(h);
         }
     }

@@ -8,7 +8,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * The tasks of the fault runner's workload, one per promise worth checking. None is {@code concurrent}, so the
- * runner checks every series for overlap. Handlers that wait do so interruptibly: a timeout ends them.
+ * runner checks every series for overlap. Handlers that wait do so interruptibly: a timeout ends them. The tasks
+ * limited across the cluster are {@link LimitedJobs}.
  */
 @Component
 @Profile("faults")
@@ -105,9 +106,6 @@ public class FaultJobs {
      */
     @AxJob(name = DelayedLoad.HANDLER, timeout = "5s", retry = @AxJob.Retry(times = "2", base = "300ms", max = "1s"))
     public void delayed(AxContext context) {
-        DelayedWork work = context.payload(DelayedWork.class);
-        if (work != null && work.failFirst() && context.attempt() == 1) {
-            throw new IllegalStateException("delayed task " + work.seq() + " fails its first attempt on purpose");
-        }
+        DelayedWork.failFirstIfAsked(context);
     }
 }
