@@ -50,7 +50,7 @@ import java.util.Optional;
  *       heartbeats, the lease, the deadlines of both; {@code ax-partitions} (the same): the partitions' rounds;
  *       {@code ax-cluster-time} ({@link io.ax.core.clock.ClusterTime}): the offset to the database's clock;
  *   <li>{@code ax-leader1} ({@link Leadership}): the takeover of gained partitions, the remote holders it follows,
- *       its sweeps; {@code ax-permits1} ({@link io.ax.core.engine.work.LimitedClaims}): claims with permits;
+ *       its sweeps; {@code ax-permits1} to 4 ({@link io.ax.core.engine.work.LimitedClaims}): claims with permits;
  *   <li>{@code ax-prefetch1} ({@link Prefetcher}): the prefetch window's loads; {@code ax-definitions1} ({@link
  *       RuntimeTasks}): the runtime task definitions; {@code ax-retention-1} ({@link
  *       io.ax.core.engine.ownership.Retention}): the deletion of old rows; {@code ax-activity-1} ({@link

@@ -39,18 +39,25 @@ import java.util.function.Function;
 /**
  * The claims of attempts that need permits of cluster-wide limits: a group's {@code cluster-limit}, a task's {@code
  * maxConcurrent}, a mutex. Each is one transaction of the store ({@link Permits#claim}) that takes the permits and
- * moves the instance to RUNNING together, run on this class's thread ({@code ax-permits}), one at a time. An
+ * moves the instance to RUNNING together, run on this class's threads ({@code ax-permits1} to {@code
+ * ax-permits4}), several at once (the store settles two claims of one slot: one gets it). An
  * instance that finds a limit without a free permit stays SCHEDULED (or RETRYING) in the store and waits here, with
  * one audit row saying for what and behind whom; it is tried again as soon as an attempt of this node gives a permit
  * of its limit back, and every {@link #POLL} for permits given back on other nodes (or freed by the takeover of a dead
  * node's attempts). Waiters of one limit are tried highest priority first, then in due order.
  *
- * <p>The thread's queue holds at most one claim per place reserved in the pools and one release per attempt running,
+ * <p>The threads' queue holds at most one claim per place reserved in the pools and one release per attempt running,
  * so it is bounded by the pools' capacities.
  */
 public final class LimitedClaims {
 
     private static final System.Logger LOG = EngineLog.get();
+
+    /**
+     * Claims with permits at once: each is a transaction that waits for the database, so one thread would bound a
+     * node's limited claims by that round trip; claims of one key meet in the store, which takes one per slot.
+     */
+    static final int THREADS = 4;
 
     /** How often the first waiter of each limit is tried again, for permits freed elsewhere. */
     static final Duration POLL = Duration.ofMillis(250);
@@ -157,7 +164,7 @@ public final class LimitedClaims {
         this.claimer = claimer;
         this.pools = pools;
         this.threads = threads;
-        this.thread = new ScheduledThreadPoolExecutor(1, new NamedThreadFactory("ax-permits", true));
+        this.thread = new ScheduledThreadPoolExecutor(THREADS, new NamedThreadFactory("ax-permits", true));
         thread.setRemoveOnCancelPolicy(true);
     }
 
