@@ -127,7 +127,7 @@ public final class LimitedClaims {
     /** How many looks at the waiters go by between two that try every limit (see {@link #pollWaiters}). */
     private static final int EVERY_LIMIT_EVERY = 20;
 
-    /** Looks at the waiters so far; on this class's thread only. */
+    /** Looks at the waiters so far; touched by the periodic look only, one run at a time. */
     private long polls;
 
     /** Instances whose attempts hold permits on this node: their release gives a turn without a look. */
@@ -145,7 +145,7 @@ public final class LimitedClaims {
      * @param permits the store's permits, or null when it keeps none (a limited task is then refused when it is
      *     registered, so nothing here needs them)
      * @param poolOf the settings of a group's pool, for its cluster limit
-     * @param payloadOf the stored payload of an instance, read on this class's thread
+     * @param payloadOf the stored payload of an instance, read on this class's threads
      * @param threads whose dispatch thread what follows a claim runs on
      * @param fencedOut told of a claim its fence refused (this node no longer owns the partition)
      */
@@ -190,7 +190,7 @@ public final class LimitedClaims {
     }
 
     /**
-     * On this class's thread: the limits an attempt of {@code due} needs a permit of. A mutex named after a
+     * On this class's threads: the limits an attempt of {@code due} needs a permit of. A mutex named after a
      * parameter takes a run's own parameters (a run on demand given some, kept as its payload) over the task's.
      */
     List<Permits.Limit> limitsOf(Due due) {
@@ -350,7 +350,7 @@ public final class LimitedClaims {
     }
 
     /**
-     * On this class's thread: gives the attempt's permits back. The worker is done with it, but the store may not have
+     * On this class's threads: gives the attempt's permits back. The worker is done with it, but the store may not have
      * its end yet (the end's write is in the group on its way): a permit whose attempt is still RUNNING stays, and is
      * asked for again a little later, waits doubling up to {@link #RELEASE_AGAIN_MAX}, for up to {@link
      * #RELEASE_FOR}; after that the store's own rule frees it once the end is stored, and waiters find it at their
@@ -383,7 +383,7 @@ public final class LimitedClaims {
     }
 
     /**
-     * On this class's thread: the first waiter of every limit tries again, unless every permit it found taken is held
+     * On this class's threads: the first waiter of every limit tries again, unless every permit it found taken is held
      * by an attempt of this node (whose release gives it a turn at once): a look costs a transaction, and a thousand
      * customers waiting behind their own mutexes here need none. Every {@link #EVERY_LIMIT_EVERY}th look tries every
      * limit all the same: a permit of an attempt here is free once the store has the attempt over (it timed out, its
