@@ -58,6 +58,8 @@ class ClusterLimitsTest {
     private final Map<String, AtomicInteger> most = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
     private final List<AxEngine> engines = new ArrayList<>();
+    /** Counted down when the test ends: a handler still at work stops waiting. */
+    private final java.util.concurrent.CountDownLatch testEnded = new java.util.concurrent.CountDownLatch(1);
     /** When each call started (monotonic nanos). */
     private final List<Long> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -66,6 +68,7 @@ class ClusterLimitsTest {
 
     @AfterEach
     void stop() {
+        testEnded.countDown();
         engines.forEach(AxEngine::stop);
     }
 
@@ -88,7 +91,8 @@ class ClusterLimitsTest {
             runs.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
         }
         try {
-            Thread.sleep(WORK_MS); // the work itself: what overlaps unless a limit says otherwise
+            // the work itself, what overlaps unless a limit says otherwise: it lasts until the test ends or WORK_MS
+            testEnded.await(WORK_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
         } finally {
             keys.forEach(key -> running.get(key).decrementAndGet());
         }

@@ -425,12 +425,6 @@ public final class LimitedClaims {
         return counts;
     }
 
-    /** Whether an instance waits here for a permit. */
-    public synchronized boolean waits(String instanceId) {
-        return waiting.values().stream()
-                .anyMatch(q -> q.stream().anyMatch(w -> w.due().instanceId().equals(instanceId)));
-    }
-
     private void onDispatch(Runnable work) {
         threads.onDispatchThread(work);
     }
