@@ -21,6 +21,7 @@ import io.ax.core.engine.RetentionSettings;
 import io.ax.core.engine.TraceContextCapture;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceStore;
+import io.ax.core.store.Permits;
 import io.ax.core.wheel.AxTimerFactory;
 import io.ax.executor.LocalMethodExecutor;
 import java.time.Duration;
@@ -122,6 +123,7 @@ public final class AxAutoConfiguration {
             AxIdempotency idempotency,
             ObjectProvider<WakeUps> wakeUps,
             ObjectProvider<TimeReference> timeReference,
+            ObjectProvider<Permits> permits,
             ObjectProvider<AttemptTransactions> transactions,
             Environment environment) {
         // spring.threads.virtual.enabled on Java 21+ puts every pool on virtual threads unless a group says otherwise
@@ -215,6 +217,18 @@ public final class AxAutoConfiguration {
         }
         builder.idempotency(idempotency);
         wakeUps.ifAvailable(builder::wakeUps); // Redis pub/sub; else the store's own
+        Permits ownPermits = permits.getIfAvailable(); // Redis with ax.redis.permits=true; else the store's own
+        if (ownPermits != null) {
+            builder.permits(ownPermits);
+        } else if (environment.getProperty("ax.redis.permits", Boolean.class, false)) {
+            throw new InvalidAxSettingsException(
+                    "ax.redis",
+                    "ax.redis.permits=true keeps the permits of cluster-wide limits on Redis, and this application has"
+                            + " no RedisConnectionFactory (or sets ax.redis.enabled=false)",
+                    "Add spring-boot-starter-data-redis and spring.data.redis.* to keep them on Redis, or remove"
+                            + " ax.redis.permits to keep them in the database.",
+                    null);
+        }
         // the offset corrects the system clock; a clock of the application's own (a test's) is taken as it is
         if (clockSettings.isClusterOffset() && clock == AxClock.system()) {
             TimeReference reference = timeReference.getIfAvailable(() -> StoreDefaults.timeReference(store));

@@ -10,6 +10,7 @@ import io.ax.core.cluster.LeaderLease;
 import io.ax.core.cluster.NodeRegistry;
 import io.ax.core.cluster.WakeUps;
 import io.ax.core.store.InstanceStore;
+import io.ax.core.store.Permits;
 import io.ax.redis.AxRedis;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -87,6 +88,27 @@ public final class AxRedisAutoConfiguration {
     @ConditionalOnMissingBean
     TimeReference axTimeReference(AxRedis redis, InstanceStore store) {
         return redis.timeReference(StoreDefaults.timeReference(store));
+    }
+
+    /** {@code ax.redis.permits=true}: the permits of cluster-wide limits on Redis, held by the store's rule. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBooleanProperty("ax.redis.permits")
+    Permits axPermits(AxRedis redis, InstanceStore store, AxProperties properties) {
+        if (store instanceof ClusterStore shared && shared.permits().isPresent()) {
+            AxProperties.Cluster cluster = properties.getCluster();
+            return redis.permits(
+                    store, shared.permits().get(), cluster.getLease().plus(cluster.getHeartbeat()));
+        }
+        throw new InvalidAxSettingsException(
+                "ax.redis",
+                "ax.redis.permits=true keeps the permits on Redis, held while the store has their attempts RUNNING,"
+                        + " and this application keeps AX in "
+                        + store.getClass().getSimpleName()
+                        + ", which keeps no permits",
+                "Give the application a DataSource (AX then keeps its instances in the database), or remove"
+                        + " ax.redis.permits.",
+                null);
     }
 
     /** {@code ax.cluster.lease-store=redis}: the lease on Redis, its epochs recorded in the database's leader row. */

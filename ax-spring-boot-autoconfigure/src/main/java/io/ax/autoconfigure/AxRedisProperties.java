@@ -23,6 +23,13 @@ public class AxRedisProperties {
      */
     private Duration retry = Duration.ofSeconds(3);
 
+    /**
+     * Whether the permits of cluster-wide limits (cluster-limit, maxConcurrent, mutex, rate) are kept on Redis rather
+     * than in the database: a limited claim then takes its permits in Redis and only its change to RUNNING in the
+     * database. While Redis does not answer, limited work waits. Redis must keep its data while permits are held.
+     */
+    private boolean permits;
+
     /** Locks (the AxLocks bean). */
     private final Lock lock = new Lock();
 
@@ -48,6 +55,14 @@ public class AxRedisProperties {
 
     public void setRetry(Duration retry) {
         this.retry = retry;
+    }
+
+    public boolean isPermits() {
+        return permits;
+    }
+
+    public void setPermits(boolean permits) {
+        this.permits = permits;
     }
 
     public Lock getLock() {

@@ -157,15 +157,20 @@ final class JdbcPermits implements Permits {
         List<Limit> ordered = Permits.inKeyOrder(claim, limits);
         Outcome outcome = claimTried(claim, ordered);
         if (outcome.result() == Result.WAITS && auditWait) {
-            jdbc.update(
-                    noteWait,
-                    claim.node(),
-                    Micros.of(claim.at()),
-                    Binder.clip(outcome.reason()),
-                    claim.instanceId(),
-                    claim.from().name());
+            noteWait(claim, outcome.reason());
         }
         return outcome;
+    }
+
+    @Override
+    public void noteWait(Transition claim, String reason) {
+        jdbc.update(
+                noteWait,
+                claim.node(),
+                Micros.of(claim.at()),
+                Binder.clip(reason),
+                claim.instanceId(),
+                claim.from().name());
     }
 
     private Outcome claimTried(Transition claim, List<Limit> limits) {

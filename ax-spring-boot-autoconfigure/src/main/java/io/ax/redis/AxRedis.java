@@ -6,6 +6,8 @@ import io.ax.core.clock.TimeReference;
 import io.ax.core.cluster.EpochFence;
 import io.ax.core.cluster.EpochMirroringLease;
 import io.ax.core.cluster.WakeUps;
+import io.ax.core.store.InstanceStore;
+import io.ax.core.store.Permits;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -26,6 +28,8 @@ public final class AxRedis implements AutoCloseable {
 
     private final RedisConnectionFactory factory;
     private final RedisLink link;
+    /** What was made here with a thread of its own, closed with this. */
+    private final java.util.List<AutoCloseable> made = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /**
      * @param factory the application's connection factory
@@ -79,6 +83,21 @@ public final class AxRedis implements AutoCloseable {
         return new RedisTimeReference(link, fallback);
     }
 
+    /**
+     * Cluster-wide permits kept on Redis, held by the rule of {@code store}'s own ({@code inStore}): an attempt holds
+     * one while the store has it RUNNING. No fallback: while Redis is down, limited claims wait. Closed with this.
+     *
+     * @param quarantine how long every claim waits after Redis started afresh (restarted empty), while the nodes put
+     *     back the permits they hold: the cluster's lease plus its heartbeat, so that a node paused up to its lease
+     *     has done so
+     */
+    public Permits permits(InstanceStore store, Permits inStore, Duration quarantine) {
+        RedisPermits permits = new RedisPermits(
+                link, store, Objects.requireNonNull(inStore, "inStore")::noteWait, quarantine, () -> 0);
+        made.add(permits);
+        return permits;
+    }
+
     /** Whether Redis answers, as AX last saw it. */
     public Status status() {
         RedisLink.Down down = link.down();
@@ -97,9 +116,19 @@ public final class AxRedis implements AutoCloseable {
      */
     public record Status(boolean up, Instant downSince, String cause, int outages) {}
 
-    /** Stops the probe. The parts made here are closed by their users (the engine closes its wake-ups). */
+    /**
+     * Stops the probe and the permits' watch. The other parts made here are closed by their users (the engine closes
+     * its wake-ups).
+     */
     @Override
     public void close() {
+        for (AutoCloseable part : made) {
+            try {
+                part.close();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
         link.close();
     }
 }

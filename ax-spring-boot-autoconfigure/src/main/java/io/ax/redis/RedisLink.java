@@ -103,7 +103,7 @@ final class RedisLink implements AutoCloseable {
         LOG.log(
                 Level.WARNING,
                 "Redis does not answer; AX uses the database for idempotency keys, wake-ups and the cluster clock"
-                        + " (locks are refused) until it does: {0}",
+                        + " (locks are refused, and limited work waits if its permits are on Redis) until it does: {0}",
                 cause.toString());
     }
 

@@ -131,6 +131,58 @@ class AxRedisAutoConfigurationTest {
     }
 
     @Test
+    void keepsThePermitsOfLimitsOnRedisWhenAskedAndRunsALimitedTaskWithThem() {
+        runner().withConfiguration(AutoConfigurations.of(
+                        org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration.class,
+                        AxJdbcAutoConfiguration.class))
+                .withBean(MutexJob.class, () -> new MutexJob(new StringRedisTemplate(factory), prefix))
+                .withPropertyValues(
+                        "spring.datasource.url=jdbc:h2:mem:" + java.util.UUID.randomUUID() + ";DB_CLOSE_DELAY=-1",
+                        "spring.datasource.username=sa",
+                        "ax.redis.permits=true",
+                        // the permits' first era waits out a quarantine of lease plus heartbeat
+                        "ax.cluster.heartbeat=200ms",
+                        "ax.cluster.lease=1s",
+                        "ax.cluster.ack-timeout=500ms")
+                .run(context -> {
+                    String id = context.getBean(AxEngine.class).triggerNow("export");
+                    MutexJob job = context.getBean(MutexJob.class);
+                    assertThat(job.ran.await(20, java.util.concurrent.TimeUnit.SECONDS))
+                            .isTrue();
+                    assertThat(job.heldWhileRunning).as("its permit, in Redis").isEqualTo("[" + id + "|1]");
+                });
+    }
+
+    /** A job under a mutex, which looks into Redis for its own permit while it runs. */
+    static class MutexJob {
+        final java.util.concurrent.CountDownLatch ran = new java.util.concurrent.CountDownLatch(1);
+        private final StringRedisTemplate redis;
+        private final String prefix;
+        volatile String heldWhileRunning;
+
+        MutexJob(StringRedisTemplate redis, String prefix) {
+            this.redis = redis;
+            this.prefix = prefix;
+        }
+
+        @io.ax.core.AxJob(name = "export", mutex = "one")
+        public void export() {
+            heldWhileRunning = String.valueOf(redis.opsForHash().keys(prefix + "{permits}:at-once:mutex:one"));
+            ran.countDown();
+        }
+    }
+
+    @Test
+    void permitsOnRedisWithoutRedisFailStartUpSayingWhy() {
+        runner().withPropertyValues("ax.redis.permits=true", "ax.redis.enabled=false")
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .rootCause()
+                        .hasMessageContaining("ax.redis.permits=true keeps the permits of cluster-wide limits on"
+                                + " Redis, and this application has no RedisConnectionFactory"));
+    }
+
+    @Test
     void aLeaseOnRedisWithoutADatabaseFailsStartUpSayingWhy() {
         runner().withPropertyValues("ax.cluster.lease-store=redis")
                 .run(context -> assertThat(context)

@@ -86,6 +86,13 @@ final class AxNode implements NodeSystem {
                     throw new IllegalArgumentException(
                             "--wake-ups takes store, redis or none, was " + o.get("wake-ups", ""));
             }
+            if (o.get("permits", "store").equals("redis")) {
+                if (redis == null) {
+                    redis = NodeRedis.connect(o);
+                }
+                ClusterSettings cluster = settings(o);
+                builder.permits(redis.permits(store, cluster.lease().plus(cluster.heartbeat())));
+            }
             AxEngine engine = builder.build();
             if (burst) {
                 engine.register(AxTask.builder(BURST_TASK)

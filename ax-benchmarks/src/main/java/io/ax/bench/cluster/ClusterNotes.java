@@ -63,7 +63,7 @@ final class ClusterNotes {
                                 + " wrote in its partitions inside its prefetch window (due within 60 s) with its"
                                 + " sweep for overdue instances, about a second after it falls due, and runs it itself"
                                 + " (no instance is assigned to another node)",
-                limitNote(s.limit())));
+                limitNote(s.limit(), s.permits())));
         t.note(String.format(
                 Locale.ROOT,
                 "Recurring: %,d tasks each due every second (AX: one shared cron trigger `* * * * * ?`, PERSISTENT;"
@@ -328,17 +328,21 @@ final class ClusterNotes {
     }
 
     /** What {@code --limit} put on AX's burst task, in words: the cost of a cluster-wide limit, never a wait. */
-    private static String limitNote(String limit) {
+    private static String limitNote(String limit, String permits) {
+        String where = permits.equals("redis")
+                ? " The permits were on the local Redis (ax.redis.permits=true): the claim took them there, and only"
+                        + " its change to RUNNING in the database."
+                : "";
         return switch (limit) {
             case "task" ->
                 "AX's burst task had maxConcurrent = 10,000 (never reached): each claim took a permit in its own"
-                        + " transaction.";
+                        + " transaction." + where;
             case "group" ->
                 "AX's pool had cluster-limit = 10,000 (never reached): each claim took a permit in its own"
-                        + " transaction.";
+                        + " transaction." + where;
             case "mutex" ->
                 "AX's burst task had mutex = \"${key}\" and each execution a key of its own (no two share a mutex):"
-                        + " each claim took a permit in its own transaction.";
+                        + " each claim took a permit in its own transaction." + where;
             default -> "No cluster-wide limit on AX's burst task (--limit=none).";
         };
     }

@@ -3,6 +3,8 @@ package io.ax.bench.cluster;
 import io.ax.bench.Options;
 import io.ax.bench.db.RedisConnections;
 import io.ax.core.cluster.WakeUps;
+import io.ax.core.store.Permits;
+import io.ax.jdbc.JdbcInstanceStore;
 import io.ax.redis.AxRedis;
 import java.time.Duration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -39,6 +41,11 @@ final class NodeRedis implements AutoCloseable {
     /** Wake-ups over Redis pub/sub, through {@code fallback} while Redis does not answer. */
     WakeUps wakeUps(WakeUps fallback) {
         return redis.wakeUps(fallback);
+    }
+
+    /** The permits of cluster-wide limits on Redis, held by {@code store}'s rule, as {@link AxRedis#permits}. */
+    Permits permits(JdbcInstanceStore store, Duration quarantine) {
+        return redis.permits(store, store.permits().orElseThrow(), quarantine);
     }
 
     @Override

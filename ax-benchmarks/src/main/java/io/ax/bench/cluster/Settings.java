@@ -23,7 +23,8 @@ import java.util.Locale;
  * scheduleAll} does; false: they find it with their sweep for overdue rows), {@code --limit} on AX's burst task
  * (none: no limit; task: {@code maxConcurrent} of 10,000; group: the pool's {@code cluster-limit} of 10,000; mutex:
  * {@code mutex = "${key}"}, each execution written with a key of its own): what a cluster-wide limit costs per
- * execution, set so high (or so fine) that it never makes an execution wait.
+ * execution, set so high (or so fine) that it never makes an execution wait; {@code --permits} where AX keeps a
+ * limit's permits (store: its database, the default; redis: the local Redis, {@code ax.redis.permits=true}).
  */
 record Settings(
         Options options,
@@ -51,7 +52,8 @@ record Settings(
         List<String> systems,
         boolean keepTables,
         boolean burstWakeUps,
-        String limit) {
+        String limit,
+        String permits) {
 
     /** The values {@code --limit} takes. */
     static final List<String> LIMITS = List.of("none", "task", "group", "mutex");
@@ -95,7 +97,11 @@ record Settings(
                 List.of(o.get("systems", "AX,db-scheduler").split(",")),
                 Boolean.parseBoolean(o.get("keep-tables", "false")),
                 Boolean.parseBoolean(o.get("burst-wake-ups", "true")),
-                o.get("limit", "none"));
+                o.get("limit", "none"),
+                o.get("permits", "store"));
+        if (!List.of("store", "redis").contains(s.permits)) {
+            throw new IllegalArgumentException("--permits takes store or redis, was " + s.permits);
+        }
         if (!LIMITS.contains(s.limit)) {
             throw new IllegalArgumentException("--limit takes one of " + LIMITS + ", was " + s.limit);
         }
@@ -115,6 +121,7 @@ record Settings(
         args.add("--poll-ms=" + pollMs);
         args.add("--work-ms=" + workMs);
         args.add("--limit=" + limit);
+        args.add("--permits=" + permits);
         args.add("--ax-info-log=" + options.get("ax-info-log", "false"));
         return args;
     }

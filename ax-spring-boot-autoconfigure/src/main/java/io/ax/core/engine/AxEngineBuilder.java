@@ -39,6 +39,7 @@ public final class AxEngineBuilder {
     LeaderLease lease;
     NodeRegistry registry;
     WakeUps wakeUps;
+    io.ax.core.store.Permits permits;
     TimeReference timeReference;
     Duration clusterTimeRefresh = Duration.ofSeconds(30);
     AxIdempotency idempotency;
@@ -246,6 +247,15 @@ public final class AxEngineBuilder {
      */
     public AxEngineBuilder wakeUps(WakeUps wakeUps) {
         this.wakeUps = Objects.requireNonNull(wakeUps, "wakeUps");
+        return this;
+    }
+
+    /**
+     * Where the permits of cluster-wide limits are kept (Redis, say). Default: the store's own, when it keeps any (the
+     * JDBC and in-memory stores do).
+     */
+    public AxEngineBuilder permits(io.ax.core.store.Permits permits) {
+        this.permits = Objects.requireNonNull(permits, "permits");
         return this;
     }
 

@@ -394,8 +394,9 @@ final class EngineParts {
                         prefetcher.drained(queued);
                     }
                 });
-        Permits permits =
-                store instanceof ClusterStore shared ? shared.permits().orElse(null) : null;
+        Permits permits = b.permits != null
+                ? b.permits
+                : store instanceof ClusterStore shared ? shared.permits().orElse(null) : null;
         if (permits == null) {
             b.pools.forEach((group, pool) -> {
                 if (pool.limitedAcrossTheCluster()) {

@@ -61,9 +61,14 @@ final class InMemoryPermits implements Permits {
             outcome = claimLocked(claim, ordered, clock.nanoTime());
         }
         if (outcome.result() == Result.WAITS && auditWait) {
-            store.note(claim.instanceId(), claim.from(), claim.node(), claim.at(), outcome.reason());
+            noteWait(claim, outcome.reason());
         }
         return outcome;
+    }
+
+    @Override
+    public void noteWait(Transition claim, String reason) {
+        store.note(claim.instanceId(), claim.from(), claim.node(), claim.at(), reason);
     }
 
     private Outcome claimLocked(Transition claim, List<Limit> limits, long now) {

@@ -76,14 +76,23 @@ public interface Permits {
      * @param result what happened
      * @param waitsFor when {@link Result#WAITS}, the limit without a free permit; otherwise null
      * @param holders when {@link Result#WAITS}, the instances holding that limit's permits; otherwise empty
+     * @param cause when the permits could not be looked at ({@link #unavailable}), why; otherwise null
      */
-    record Outcome(Result result, Limit waitsFor, List<String> holders) {
+    record Outcome(Result result, Limit waitsFor, List<String> holders, String cause) {
 
-        public static final Outcome CLAIMED = new Outcome(Result.CLAIMED, null, List.of());
-        public static final Outcome NOT_APPLIED = new Outcome(Result.NOT_APPLIED, null, List.of());
+        public static final Outcome CLAIMED = new Outcome(Result.CLAIMED, null, List.of(), null);
+        public static final Outcome NOT_APPLIED = new Outcome(Result.NOT_APPLIED, null, List.of(), null);
 
         public static Outcome waits(Limit limit, List<String> holders) {
-            return new Outcome(Result.WAITS, limit, List.copyOf(holders));
+            return new Outcome(Result.WAITS, limit, List.copyOf(holders), null);
+        }
+
+        /**
+         * A wait because the permits of {@code limit} cannot be looked at now, e.g. where they are kept does not
+         * answer: nothing was written, the instance stays as it was.
+         */
+        public static Outcome unavailable(Limit limit, String cause) {
+            return new Outcome(Result.WAITS, limit, List.of(), Objects.requireNonNull(cause, "cause"));
         }
 
         /**
@@ -93,6 +102,9 @@ public interface Permits {
         public String reason() {
             if (result != Result.WAITS) {
                 return result.name();
+            }
+            if (cause != null) {
+                return "waits for a permit of " + waitsFor.key() + ": " + cause;
             }
             String prefix = "waits for a permit of " + waitsFor.key() + " (";
             if (holders.isEmpty()) { // lost to claims that had not committed when it read the holders
@@ -120,6 +132,12 @@ public interface Permits {
      * @throws IllegalArgumentException as {@link #inKeyOrder} does
      */
     Outcome claim(Transition claim, List<Limit> limits, boolean auditWait);
+
+    /**
+     * Writes the audit row of a wait of {@code claim}'s instance: from its state to the same, at the attempt it has,
+     * with {@code reason}; only while it is still in {@link Transition#from()}.
+     */
+    void noteWait(Transition claim, String reason);
 
     /**
      * The limits of {@code claim} in the order every store takes them: by key.

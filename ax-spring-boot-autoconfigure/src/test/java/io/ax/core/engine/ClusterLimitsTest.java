@@ -15,10 +15,13 @@ import io.ax.core.Rate;
 import io.ax.core.ScheduleRequest;
 import io.ax.core.TaskLimits;
 import io.ax.core.cluster.ClusterSettings;
+import io.ax.core.cluster.ClusterStore;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.InstanceStore;
+import io.ax.redis.AxRedis;
 import io.ax.test.RecordingExecutor;
 import io.ax.test.jdbc.TestDatabase;
+import io.ax.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,6 +33,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * Cluster-wide limits on two nodes in one process, sharing one store: a task's {@code maxConcurrent}, a group's
@@ -49,7 +53,9 @@ class ClusterLimitsTest {
         IN_MEMORY,
         H2,
         POSTGRESQL,
-        MARIADB
+        MARIADB,
+        /** The instances in PostgreSQL, the permits on Redis. */
+        POSTGRESQL_REDIS
     }
 
     /** Limit key -> attempts running now, and the most seen at once. */
@@ -66,10 +72,21 @@ class ClusterLimitsTest {
     private static final int RATE = 4;
     private static final Duration RATE_WINDOW = Duration.ofSeconds(1);
 
+    /** The Redis of a test whose permits are on Redis; null otherwise. */
+    private AxRedis redis;
+
+    private LettuceConnectionFactory redisFactory;
+    private String redisPrefix;
+
     @AfterEach
     void stop() {
         testEnded.countDown();
         engines.forEach(AxEngine::stop);
+        if (redis != null) {
+            redis.close();
+            TestRedis.deleteKeys(redisFactory, redisPrefix);
+            redisFactory.destroy();
+        }
     }
 
     private Supplier<InstanceStore> stores(Where where) {
@@ -77,7 +94,12 @@ class ClusterLimitsTest {
             InMemoryInstanceStore shared = new InMemoryInstanceStore();
             return () -> shared;
         }
-        TestDatabase db = TestDatabase.valueOf(where.name());
+        if (where == Where.POSTGRESQL_REDIS) {
+            redisFactory = TestRedis.shared();
+            redisPrefix = TestRedis.randomPrefix("limits");
+            redis = new AxRedis(redisFactory, redisPrefix, Duration.ofMillis(200));
+        }
+        TestDatabase db = TestDatabase.valueOf(where == Where.POSTGRESQL_REDIS ? "POSTGRESQL" : where.name());
         db.migrate(PREFIX);
         db.truncate(PREFIX);
         return () -> new io.ax.jdbc.JdbcInstanceStore(db.dataSource(), PREFIX);
@@ -114,8 +136,14 @@ class ClusterLimitsTest {
                     calls.add(System.nanoTime());
                     return AxResult.success();
                 });
-        AxEngine e = AxEngine.builder()
-                .store(store)
+        AxEngineBuilder builder = AxEngine.builder();
+        if (redis != null) {
+            builder.permits(redis.permits(
+                    store,
+                    ((ClusterStore) store).permits().orElseThrow(),
+                    FAST.lease().plus(FAST.heartbeat())));
+        }
+        AxEngine e = builder.store(store)
                 .router(new ExecutorRouter(List.of(executor)))
                 .nodeId(id)
                 .clusterSettings(FAST)

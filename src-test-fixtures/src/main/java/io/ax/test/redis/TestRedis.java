@@ -40,7 +40,7 @@ public final class TestRedis {
     public static LettuceConnectionFactory shared() {
         LettuceConnectionFactory factory = factory(HOST, PORT);
         try {
-            new StringRedisTemplate(factory).execute(c -> c.ping(), true);
+            reachable(factory);
         } catch (RuntimeException e) {
             factory.destroy();
             String message = "Redis at " + HOST + ":" + PORT + " is not reachable (" + e.getMessage() + ")";
@@ -50,6 +50,23 @@ public final class TestRedis {
             Assumptions.abort(message + "; set AX_TEST_SERVICES=required to make this a failure");
         }
         return factory;
+    }
+
+    /** The port of the machine's Redis the tests use. */
+    public static int port() {
+        return PORT;
+    }
+
+    /**
+     * Pings through {@code factory}, a second time when the first fails: a JVM's first connection (its client's threads
+     * and classes made while a busy machine's other tests run) may take longer than one command's timeout.
+     */
+    private static void reachable(LettuceConnectionFactory factory) {
+        try {
+            new StringRedisTemplate(factory).execute(c -> c.ping(), true);
+        } catch (RuntimeException first) {
+            new StringRedisTemplate(factory).execute(c -> c.ping(), true);
+        }
     }
 
     /** A started connection factory to {@code host:port}, with {@link #COMMAND_TIMEOUT}; the caller destroys it. */

@@ -1,0 +1,692 @@
+package io.ax.redis;
+
+import io.ax.core.InstanceState;
+import io.ax.core.TaskInstance;
+import io.ax.core.Transition;
+import io.ax.core.store.InstanceStore;
+import io.ax.core.store.OwnedInstance;
+import io.ax.core.store.Permits;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.LongSupplier;
+import org.springframework.data.redis.core.Cursor;
+import org.springframework.data.redis.core.ScanOptions;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * Permits on Redis ({@code ax.redis.permits=true}), with the database's rule of who holds one. The slots live in Redis,
+ * taken and given back by scripts that read and write all the keys of a claim at once: one hash per limit of attempts
+ * at once (a field per holding attempt, naming its slot) and one sorted set per rate (a member per claim, scored by the
+ * end of its window on Redis's clock, a sliding log as in the database). Whether a permit is held is still what the
+ * store says: its attempt is RUNNING there at its number. So a claim runs in three steps:
+ *
+ * <ol>
+ *   <li>the permits are taken in Redis, marked <em>pending</em> with a token of this claim;
+ *   <li>the claim's conditional, fenced change to RUNNING is applied by the store;
+ *   <li>the permits are <em>confirmed</em> in Redis, only if each still carries the token. One that does not was
+ *       cleared meanwhile by another claim (below): the attempt is given back unstarted (RUNNING to SCHEDULED, fenced
+ *       as the claim was) and never starts, so no two attempts hold one slot.
+ * </ol>
+ *
+ * <p>A claim that finds a limit full looks up its holders in the store: a confirmed holder whose attempt is no longer
+ * RUNNING (it ended without a release, or its node died and it was taken over), and a pending one older than {@link
+ * #PENDING_GRACE} that is not RUNNING either (its claim failed midway), is cleared by a compare-and-delete on the
+ * value read before the lookup, and the claim tries again. A permit of a dead node so comes back once its attempt is
+ * taken over, as in the database. A release clears its attempt's permits the same way, only once the store has the
+ * attempt over: a late release never frees the permit of the same attempt claimed again (the value changed).
+ *
+ * <p>While Redis does not answer, a claim waits, with the cause in its audit row: permits cannot fall back to the
+ * database and stay one set of permits. A Redis that restarted empty has forgotten the holders: the first claim or
+ * look that finds no era (a hash naming the permits' current one) makes a new one with a quarantine, during which
+ * every claim waits, and each node that holds permits sees the era change (its watch, thread {@code
+ * ax-permits-watch}, looks every {@link #WATCH}) and puts back what it holds, rates' members within their window
+ * included. The quarantine is the cluster's lease plus its heartbeat: a node paused for longer has lost its lease and
+ * its attempts are taken over, so the store says what they held is free. What this cannot see: a failover to a replica
+ * that missed the last writes keeps the era and forgets those permits; until their holders end, more attempts may run
+ * than the limit. All keys share one hash tag, so Redis Cluster keeps them in one slot. Thread-safe.
+ */
+final class RedisPermits implements Permits, AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(RedisPermits.class.getName());
+
+    /**
+     * How long a permit may stay pending (taken, its claim not yet confirmed) before a claim that needs its slot may
+     * clear it, once the store shows its attempt is not RUNNING: longer than a claim's store write takes. A claim
+     * slower than that finds its permit gone at the confirmation and gives its attempt back unstarted.
+     */
+    static final Duration PENDING_GRACE = Duration.ofSeconds(10);
+
+    /** How often a node that holds permits looks whether Redis still has them (the era is the one they are in). */
+    static final Duration WATCH = Duration.ofMillis(250);
+
+    /** How many times a claim tries again after clearing permits of attempts that were over. */
+    private static final int CLEAR_ROUNDS = 3;
+
+    /** How many holders a wait names at most. */
+    private static final int NAMED = 20;
+
+    /**
+     * Redis's clock in µs, plus the skew its caller passes as its first argument (0 but in tests). A Lua number is a
+     * double, exact for these; it is written with {@code string.format('%d')}, as plain concatenation rounds it.
+     */
+    private static final String NOW = "local t = redis.call('TIME')"
+            + " local now = tonumber(t[1]) * 1000000 + tonumber(t[2]) + tonumber(ARGV[1]) ";
+
+    /**
+     * The era: KEYS[1] names, with its id, the time until which claims wait after Redis started afresh. Made by the
+     * first claim or look that finds none, with ARGV[2] (an id) and ARGV[3] (the quarantine, µs); sets {@code era}.
+     */
+    private static final String ERA = "local era = redis.call('HMGET', KEYS[1], 'id', 'until')"
+            + " if not era[1] then"
+            + "  era = {ARGV[2], string.format('%d', now + tonumber(ARGV[3]))}"
+            + "  redis.call('HSET', KEYS[1], 'id', era[1], 'until', era[2])"
+            + " end ";
+
+    /**
+     * KEYS: the era, then each limit's key. ARGV: skew, a new era's id, quarantine, member, token, node, then per limit
+     * its permits and its window in µs (0 for attempts at once). Returns {1, now, era, per limit its slot (attempts at
+     * once) or whether this claim added its member (a rate: 1 or 0)}; {0, index of the full limit, now, its holders as
+     * member, value pairs}; or {2, era, µs until the quarantine ends}.
+     */
+    private static final RedisScript<List> CLAIM = RedisScript.of(
+            NOW + ERA
+                    + "if now < tonumber(era[2]) then return {2, era[1], tonumber(era[2]) - now} end"
+                    + " local member = ARGV[4] local n = #KEYS - 1 local slots = {}"
+                    + " for i = 1, n do"
+                    + "  local key = KEYS[i + 1] local permits = tonumber(ARGV[2 * i + 5])"
+                    + "  local window = tonumber(ARGV[2 * i + 6])"
+                    + "  if window > 0 then"
+                    + "   redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%d', now))"
+                    + "   if redis.call('ZSCORE', key, member) then slots[i] = -1"
+                    + "   elseif redis.call('ZCARD', key) >= permits then"
+                    + "    local r = {0, i, now} local held = redis.call('ZRANGE', key, 0, " + (NAMED - 1) + ")"
+                    + "    for _, m in ipairs(held) do r[#r + 1] = m r[#r + 1] = '' end return r"
+                    + "   else slots[i] = -2 end"
+                    + "  else"
+                    + "   local h = redis.call('HGETALL', key) local used = {} local count = 0 local own = nil"
+                    + "   for j = 1, #h, 2 do"
+                    + "    local slot = tonumber(string.match(h[j + 1], '^%a|[^|]*|(%d+)|'))"
+                    + "    if h[j] == member then own = slot else used[slot] = true count = count + 1 end"
+                    + "   end"
+                    + "   if own then slots[i] = own"
+                    + "   else"
+                    + "    local free = nil"
+                    + "    if count < permits then"
+                    + "     for s = 0, permits - 1 do if not used[s] then free = s break end end"
+                    + "    end"
+                    + "    if not free then"
+                    + "     local r = {0, i, now} for j = 1, #h, 2 do r[#r + 1] = h[j] r[#r + 1] = h[j + 1] end"
+                    + "     return r"
+                    + "    end"
+                    + "    slots[i] = free"
+                    + "   end"
+                    + "  end"
+                    + " end"
+                    + " local r = {1, now, era[1]}"
+                    + " for i = 1, n do"
+                    + "  local key = KEYS[i + 1] local window = tonumber(ARGV[2 * i + 6])"
+                    + "  if window > 0 then"
+                    + "   if slots[i] == -2 then"
+                    + "    redis.call('ZADD', key, string.format('%d', now + window), member)"
+                    + "    redis.call('PEXPIRE', key, math.floor(window / 1000) + 1000) r[#r + 1] = 1"
+                    + "   else r[#r + 1] = 0 end"
+                    + "  else"
+                    + "   redis.call('HSET', key, member, 'p|' .. ARGV[5] .. '|' .. slots[i] .. '|'"
+                    + "    .. string.format('%d', now) .. '|' .. ARGV[6]) r[#r + 1] = slots[i]"
+                    + "  end"
+                    + " end"
+                    + " return r",
+            List.class);
+
+    /**
+     * KEYS: the era, then keys. ARGV: skew, a new era's id, quarantine, then per key a member, its value (a hash's) and
+     * its score (a rate's; '' for a hash). Puts back what a node holds, after Redis started afresh: each member unless
+     * it is there, a rate's only within its window. Returns the era.
+     */
+    private static final RedisScript<String> PUT_BACK = RedisScript.of(
+            NOW + ERA
+                    + "for i = 2, #KEYS do"
+                    + " local m = ARGV[3 * i - 2] local v = ARGV[3 * i - 1] local score = ARGV[3 * i]"
+                    + " if score == '' then redis.call('HSETNX', KEYS[i], m, v)"
+                    + " elseif tonumber(score) > now then"
+                    + "  redis.call('ZADD', KEYS[i], 'NX', score, m)"
+                    + "  redis.call('PEXPIRE', KEYS[i], math.floor((tonumber(score) - now) / 1000) + 1000)"
+                    + " end"
+                    + " end return era[1]",
+            String.class);
+
+    /**
+     * KEYS: the limits' hashes. ARGV: member, token. Marks each permit confirmed while it carries the token; returns
+     * how many did not (cleared meanwhile).
+     */
+    private static final RedisScript<Long> CONFIRM = RedisScript.of(
+            "local lost = 0 local p = 'p|' .. ARGV[2] .. '|' local c = 'c|' .. ARGV[2] .. '|'"
+                    + " for _, key in ipairs(KEYS) do local v = redis.call('HGET', key, ARGV[1]) or ''"
+                    + " if string.sub(v, 1, #p) == p then redis.call('HSET', key, ARGV[1], c .. string.sub(v, #p + 1))"
+                    + " elseif string.sub(v, 1, #c) ~= c then lost = lost + 1 end"
+                    + " end return lost",
+            Long.class);
+
+    /**
+     * KEYS: hashes, then rate sets. ARGV: member, token, how many hashes. Undoes a claim that did not go through: its
+     * permits that still carry its token, and the rate members it added.
+     */
+    private static final RedisScript<Long> UNDO = RedisScript.of(
+            "local n = tonumber(ARGV[3]) for i, key in ipairs(KEYS) do"
+                    + " if i <= n then local v = redis.call('HGET', key, ARGV[1]) or ''"
+                    + "  if string.sub(v, 2, #ARGV[2] + 3) == '|' .. ARGV[2] .. '|' then"
+                    + "   redis.call('HDEL', key, ARGV[1])"
+                    + "  end"
+                    + " else redis.call('ZREM', key, ARGV[1]) end"
+                    + " end return 0",
+            Long.class);
+
+    /** KEYS: hashes. ARGV: member. The member's value in each ('' for none). */
+    private static final RedisScript<List> READ = RedisScript.of(
+            "local r = {} for i, key in ipairs(KEYS) do r[i] = redis.call('HGET', key, ARGV[1]) or '' end return r",
+            List.class);
+
+    /** KEYS: hashes. ARGV: per key its member and the value it must still have. Returns how many were cleared. */
+    private static final RedisScript<Long> CLEAR = RedisScript.of(
+            "local n = 0 for i, key in ipairs(KEYS) do"
+                    + " if redis.call('HGET', key, ARGV[2 * i - 1]) == ARGV[2 * i] then"
+                    + "  redis.call('HDEL', key, ARGV[2 * i - 1]) n = n + 1 end"
+                    + " end return n",
+            Long.class);
+
+    /**
+     * KEYS: limits' keys. ARGV: the skew. Returns now, then per key that holds any its name and its members and values
+     * (of a rate, the members within their window).
+     */
+    private static final RedisScript<List> HELD = RedisScript.of(
+            NOW + "local r = {now} for _, key in ipairs(KEYS) do"
+                    + " local kind = redis.call('TYPE', key)['ok'] local entries = {}"
+                    + " if kind == 'hash' then entries = redis.call('HGETALL', key)"
+                    + " elseif kind == 'zset' then"
+                    + "  for _, m in ipairs(redis.call('ZRANGEBYSCORE', key, '(' .. string.format('%d', now), '+inf')) do"
+                    + "   entries[#entries + 1] = m entries[#entries + 1] = '' end"
+                    + " end"
+                    + " if #entries > 0 then r[#r + 1] = key r[#r + 1] = entries end"
+                    + " end return r",
+            List.class);
+
+    private final RedisLink link;
+    private final InstanceStore store;
+    private final BiConsumer<Transition, String> noteWait;
+    private final String era;
+    private final String hashPrefix;
+    private final String ratePrefix;
+    private final long quarantineMicros;
+    private final LongSupplier skewMicros;
+    private final ScheduledThreadPoolExecutor watch;
+
+    /** Instance id and attempt -> what its claim on this node holds of each limit of attempts at once: hash -> value. */
+    private final Map<String, Map<String, String>> heldHere = new ConcurrentHashMap<>();
+
+    /** The rate members this node added, by rate set and member, with the end of their window (µs, Redis's clock). */
+    private final Map<RateClaim, Long> ratesHere = new ConcurrentHashMap<>();
+
+    /** The era this node's permits are in Redis under, as its last claim or look found it; null before. */
+    private volatile String knownEra;
+
+    /** Redis's clock, as the last reply gave it (µs): rate members of this node past their window are forgotten. */
+    private volatile long lastNowMicros;
+
+    private record RateClaim(String key, String member) {}
+
+    /**
+     * @param store the instances, whose states say which permits are held, and which applies the claims
+     * @param noteWait writes a wait's audit row ({@link Permits#noteWait} of the store's own permits)
+     * @param quarantine how long claims wait after Redis started afresh, while the nodes put back what they hold: the
+     *     longest a live node takes to see it (a pause up to its lease) and to put them back
+     * @param skewMicros added to Redis's clock, for tests that let a rate's window pass
+     */
+    RedisPermits(
+            RedisLink link,
+            InstanceStore store,
+            BiConsumer<Transition, String> noteWait,
+            Duration quarantine,
+            LongSupplier skewMicros) {
+        if (quarantine.isNegative()) {
+            throw new IllegalArgumentException("the quarantine of permits on Redis is not negative: " + quarantine);
+        }
+        this.skewMicros = skewMicros;
+        this.link = link;
+        this.store = Objects.requireNonNull(store, "store");
+        this.noteWait = Objects.requireNonNull(noteWait, "noteWait");
+        this.quarantineMicros = TimeUnit.MICROSECONDS.convert(quarantine);
+        this.era = link.key("{permits}:era");
+        this.hashPrefix = link.key("{permits}:at-once:");
+        this.ratePrefix = link.key("{permits}:rate:");
+        this.watch = new ScheduledThreadPoolExecutor(1, RedisLink.daemon("ax-permits-watch"));
+        long every = WATCH.toNanos();
+        watch.scheduleWithFixedDelay(this::watchEra, every, every, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public Outcome claim(Transition claim, List<Limit> limits, boolean auditWait) {
+        List<Limit> ordered = Permits.inKeyOrder(claim, limits);
+        Outcome outcome = claimTried(claim, ordered);
+        if (outcome.result() == Result.WAITS && auditWait) {
+            noteWait.accept(claim, outcome.reason());
+        }
+        return outcome;
+    }
+
+    private Outcome claimTried(Transition claim, List<Limit> limits) {
+        if (limits.isEmpty()) {
+            return store.transition(claim) ? Outcome.CLAIMED : Outcome.NOT_APPLIED;
+        }
+        if (!link.isUp()) {
+            return Outcome.unavailable(limits.get(0), "Redis, which keeps the permits, does not answer");
+        }
+        String member = member(claim.instanceId(), claim.attempt());
+        String token = UUID.randomUUID().toString();
+        List<String> scriptKeys = new ArrayList<>(limits.size() + 1);
+        List<String> args = new ArrayList<>(6 + 2 * limits.size());
+        scriptKeys.add(era);
+        args.addAll(List.of(
+                Long.toString(skewMicros.getAsLong()),
+                UUID.randomUUID().toString(),
+                Long.toString(quarantineMicros),
+                member,
+                token,
+                claim.node()));
+        for (Limit limit : limits) {
+            scriptKeys.add(keyOf(limit));
+            args.add(Integer.toString(limit.permits()));
+            args.add(Long.toString(limit.isRate() ? TimeUnit.MICROSECONDS.convert(limit.window()) : 0));
+        }
+        for (int round = 0; ; round++) {
+            List<?> reply;
+            try {
+                reply = link.call(r -> r.execute(CLAIM, scriptKeys, args.toArray()));
+            } catch (RuntimeException e) {
+                // it may have taken them: pending permits nobody confirms, cleared after the grace
+                return Outcome.unavailable(limits.get(0), "Redis, which keeps the permits, did not answer: " + e);
+            }
+            if (number(reply, 0) == 2) {
+                eraSeen(String.valueOf(reply.get(1)));
+                return Outcome.unavailable(
+                        limits.get(0),
+                        "Redis keeps the permits afresh (it restarted empty, or is new to them), and the nodes put"
+                                + " back what they hold for " + (number(reply, 2) / 1000) + " ms more");
+            }
+            if (number(reply, 0) == 1) {
+                lastNowMicros = number(reply, 1);
+                eraSeen(String.valueOf(reply.get(2)));
+                return applied(claim, limits, member, token, reply);
+            }
+            Limit full = limits.get((int) number(reply, 1) - 1);
+            List<Holder> holders = holders(full, reply);
+            if (round < CLEAR_ROUNDS && !full.isRate() && clearOver(keyOf(full), holders, number(reply, 2))) {
+                continue; // a holder's attempt was over: its slot is free now
+            }
+            return Outcome.waits(full, holders.stream().map(Holder::instanceId).toList());
+        }
+    }
+
+    /** The permits are taken: the store applies the claim, then they are confirmed, or it is all undone. */
+    private Outcome applied(Transition claim, List<Limit> limits, String member, String token, List<?> reply) {
+        Map<String, String> hashes = new LinkedHashMap<>(); // hash -> the value it holds once confirmed
+        List<String> undo = new ArrayList<>();
+        List<RateClaim> rates = new ArrayList<>();
+        long now = number(reply, 1);
+        for (int i = 0; i < limits.size(); i++) {
+            Limit limit = limits.get(i);
+            if (!limit.isRate()) {
+                hashes.put(keyOf(limit), "c|" + token + "|" + number(reply, 3 + i) + "|" + now + "|" + claim.node());
+            }
+        }
+        undo.addAll(hashes.keySet());
+        for (int i = 0; i < limits.size(); i++) {
+            Limit limit = limits.get(i);
+            if (limit.isRate() && number(reply, 3 + i) == 1) {
+                undo.add(keyOf(limit));
+                rates.add(new RateClaim(keyOf(limit), member));
+                ratesHere.put(rates.get(rates.size() - 1), now + TimeUnit.MICROSECONDS.convert(limit.window()));
+            }
+        }
+        boolean applied;
+        try {
+            applied = store.transition(claim);
+        } catch (RuntimeException e) { // fenced, or the store failed: the claim may or may not be stored
+            undo(undo, member, token, hashes.size(), rates);
+            throw e;
+        }
+        if (!applied) {
+            undo(undo, member, token, hashes.size(), rates);
+            return Outcome.NOT_APPLIED;
+        }
+        if (hashes.isEmpty()) {
+            return Outcome.CLAIMED;
+        }
+        String lost;
+        List<String> keys = List.copyOf(hashes.keySet());
+        try {
+            Long notConfirmed = link.call(r -> r.execute(CONFIRM, keys, member, token));
+            lost = notConfirmed != null && notConfirmed == 0 ? null : "was cleared before it was confirmed";
+        } catch (RuntimeException e) {
+            lost = "could not be confirmed, Redis did not answer: " + e;
+        }
+        if (lost == null) {
+            heldHere.put(member, hashes);
+            return Outcome.CLAIMED;
+        }
+        giveBack(claim, "returned: a permit of its claim " + lost + "; attempt " + claim.attempt() + " did not start");
+        undo(undo, member, token, hashes.size(), rates);
+        return Outcome.NOT_APPLIED;
+    }
+
+    /** A claim or a look found the era: a new one means Redis started afresh, and this node puts back what it holds. */
+    private void eraSeen(String seen) {
+        String was = knownEra;
+        if (was == null) {
+            knownEra = seen;
+        } else if (!was.equals(seen)) {
+            try {
+                watch.execute(this::watchEra);
+            } catch (RejectedExecutionException closed) {
+                // closed with the application: nothing of this node's is held any longer
+            }
+        }
+    }
+
+    /**
+     * On the watch thread, every {@link #WATCH}: when this node holds permits and the era is not the one they were
+     * taken in (Redis restarted empty: the era and every permit are gone, or a claim made a new era since), puts them
+     * back, making the era if there is none, whose quarantine holds every claim until the live nodes have done so.
+     */
+    private void watchEra() {
+        long now = lastNowMicros;
+        ratesHere.values().removeIf(until -> until <= now);
+        if (heldHere.isEmpty() && ratesHere.isEmpty() || !link.isUp()) {
+            return;
+        }
+        try {
+            Object current = link.call(r -> r.opsForHash().get(era, "id"));
+            if (current != null && current.equals(knownEra)) {
+                return;
+            }
+            List<String> keys = new ArrayList<>();
+            List<String> args = new ArrayList<>();
+            keys.add(era);
+            args.addAll(List.of(
+                    Long.toString(skewMicros.getAsLong()),
+                    UUID.randomUUID().toString(),
+                    Long.toString(quarantineMicros)));
+            int n = 0;
+            for (Map.Entry<String, Map<String, String>> held : heldHere.entrySet()) {
+                for (Map.Entry<String, String> hash : held.getValue().entrySet()) {
+                    keys.add(hash.getKey());
+                    args.addAll(List.of(held.getKey(), hash.getValue(), ""));
+                    n++;
+                }
+            }
+            for (Map.Entry<RateClaim, Long> rate : ratesHere.entrySet()) {
+                keys.add(rate.getKey().key());
+                args.addAll(List.of(rate.getKey().member(), "", Long.toString(rate.getValue())));
+                n++;
+            }
+            String putIn = link.call(r -> r.execute(PUT_BACK, keys, args.toArray()));
+            LOG.log(
+                    Level.WARNING,
+                    "Redis lost the permits of cluster-wide limits (it restarted empty?): this node put back the {0}"
+                            + " it holds; limited claims wait for the other nodes to do the same",
+                    n);
+            knownEra = putIn;
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "The permits' era was not looked at: {0}", e.toString());
+        }
+    }
+
+    /** The claim's attempt back to SCHEDULED, unstarted, as a node gives back what it did not start. */
+    private void giveBack(Transition claim, String reason) {
+        Transition back = new Transition(
+                claim.instanceId(),
+                InstanceState.RUNNING,
+                InstanceState.SCHEDULED,
+                claim.attempt(),
+                claim.node(),
+                claim.at(),
+                reason,
+                null,
+                claim.owner(),
+                claim.expectedOwner(),
+                claim.fence(),
+                claim.partitionEpoch());
+        if (!store.transition(back)) {
+            LOG.log(
+                    Level.WARNING,
+                    "Instance {0} could not be given back after its permit was lost: {1}",
+                    claim.instanceId(),
+                    "it moved on meanwhile");
+        }
+    }
+
+    private void undo(List<String> undo, String member, String token, int hashes, List<RateClaim> rates) {
+        rates.forEach(ratesHere::remove);
+        if (undo.isEmpty()) {
+            return;
+        }
+        try {
+            link.call(r -> r.execute(UNDO, undo, member, token, Integer.toString(hashes)));
+        } catch (RuntimeException e) {
+            // left pending: the next claim that needs the slot clears it once the grace is over
+            LOG.log(Level.DEBUG, "Permits of {0} not undone: {1}", member, e.toString());
+        }
+    }
+
+    /**
+     * Clears the permits of {@code holders} whose attempts are over in the store (a pending one only after the grace),
+     * each only if Redis still has the value read: true when one was.
+     */
+    private boolean clearOver(String key, List<Holder> holders, long nowMicros) {
+        long graceMicros = TimeUnit.MICROSECONDS.convert(PENDING_GRACE);
+        List<Holder> candidates = holders.stream()
+                .filter(h -> h.confirmed() || nowMicros - h.sinceMicros() > graceMicros)
+                .toList();
+        List<Holder> over = over(candidates);
+        if (over.isEmpty()) {
+            return false;
+        }
+        List<String> clearKeys = new ArrayList<>();
+        List<String> args = new ArrayList<>();
+        for (Holder h : over) {
+            clearKeys.add(key);
+            args.add(h.member());
+            args.add(h.value());
+        }
+        Long cleared = link.call(r -> r.execute(CLEAR, clearKeys, args.toArray()));
+        return cleared != null && cleared > 0;
+    }
+
+    /** Those of {@code holders} whose attempt the store does not have RUNNING at their number. */
+    private List<Holder> over(List<Holder> holders) {
+        if (holders.isEmpty()) {
+            return List.of();
+        }
+        Map<String, TaskInstance> found = new HashMap<>();
+        for (OwnedInstance o :
+                store.findAll(holders.stream().map(Holder::instanceId).toList())) {
+            found.put(o.instance().id(), o.instance());
+        }
+        return holders.stream()
+                .filter(h -> {
+                    TaskInstance in = found.get(h.instanceId());
+                    return in == null || in.state() != InstanceState.RUNNING || in.attempt() != h.attempt();
+                })
+                .toList();
+    }
+
+    @Override
+    public void noteWait(Transition claim, String reason) {
+        noteWait.accept(claim, reason);
+    }
+
+    @Override
+    public int release(String instanceId, int attempt) {
+        String member = member(instanceId, attempt);
+        Map<String, String> held = heldHere.get(member);
+        if (held == null) {
+            return 0;
+        }
+        List<String> hashes = List.copyOf(held.keySet());
+        List<?> values = link.call(r -> r.execute(READ, hashes, member));
+        List<String> clearKeys = new ArrayList<>();
+        List<String> args = new ArrayList<>();
+        for (int i = 0; i < hashes.size(); i++) {
+            String value = String.valueOf(values.get(i));
+            if (!value.isEmpty()) {
+                clearKeys.add(hashes.get(i));
+                args.add(member);
+                args.add(value);
+            }
+        }
+        if (!clearKeys.isEmpty()
+                && over(List.of(new Holder(member, args.get(1)))).isEmpty()) {
+            return clearKeys.size(); // its end is not stored yet, or it was claimed again: asked again later
+        }
+        if (!clearKeys.isEmpty()) {
+            link.call(r -> r.execute(CLEAR, clearKeys, args.toArray()));
+        }
+        heldHere.remove(member, held);
+        return 0;
+    }
+
+    /** Stops the watch; permits held stay in Redis until the store has their attempts over. */
+    @Override
+    public void close() {
+        watch.shutdownNow();
+    }
+
+    @Override
+    public List<Held> held(int limit) {
+        if (limit <= 0) {
+            return List.of();
+        }
+        List<String> found = new ArrayList<>();
+        link.call(r -> {
+            // a SCAN, not a set of the keys: a mutex per customer makes keys without end, each gone once it is empty
+            try (Cursor<String> cursor = r.scan(ScanOptions.scanOptions()
+                    .match(link.key("{permits}:*"))
+                    .count(1_000)
+                    .build())) {
+                cursor.forEachRemaining(key -> {
+                    if (key.startsWith(hashPrefix) || key.startsWith(ratePrefix)) {
+                        found.add(key); // not the era
+                    }
+                });
+            }
+            return null;
+        });
+        if (found.isEmpty()) {
+            return List.of();
+        }
+        List<?> reply = link.call(r -> r.execute(HELD, found, Long.toString(skewMicros.getAsLong())));
+        List<Held> all = new ArrayList<>();
+        List<Holder> attempts = new ArrayList<>();
+        List<String> keyOf = new ArrayList<>(); // the key of each of attempts
+        for (int i = 1; i + 1 < reply.size(); i += 2) {
+            String redisKey = String.valueOf(reply.get(i));
+            List<?> entries = (List<?>) reply.get(i + 1);
+            boolean rate = redisKey.startsWith(ratePrefix);
+            String key = redisKey.substring(rate ? ratePrefix.length() : hashPrefix.length());
+            for (int j = 0; j + 1 < entries.size(); j += 2) {
+                Holder h = new Holder(String.valueOf(entries.get(j)), String.valueOf(entries.get(j + 1)));
+                if (rate) {
+                    all.add(new Held(key, j / 2, h.instanceId(), h.attempt(), ""));
+                } else {
+                    attempts.add(h);
+                    keyOf.add(key);
+                }
+            }
+        }
+        Set<Holder> over = Set.copyOf(over(attempts));
+        for (int i = 0; i < attempts.size(); i++) {
+            Holder h = attempts.get(i);
+            if (!over.contains(h)) {
+                all.add(new Held(keyOf.get(i), h.slot(), h.instanceId(), h.attempt(), h.node()));
+            }
+        }
+        return all.stream()
+                .sorted(Comparator.comparing(Held::key).thenComparingInt(Held::slot))
+                .limit(limit)
+                .toList();
+    }
+
+    private String keyOf(Limit limit) {
+        return (limit.isRate() ? ratePrefix : hashPrefix) + limit.key();
+    }
+
+    /** The holders in a claim's reply from index 3: by slot for a limit of attempts at once, by window for a rate. */
+    private static List<Holder> holders(Limit limit, List<?> reply) {
+        List<Holder> holders = new ArrayList<>();
+        for (int i = 3; i + 1 < reply.size(); i += 2) {
+            holders.add(new Holder(String.valueOf(reply.get(i)), String.valueOf(reply.get(i + 1))));
+        }
+        if (!limit.isRate()) {
+            holders.sort(Comparator.comparingInt(Holder::slot));
+        }
+        return holders;
+    }
+
+    /**
+     * A permit's holder as Redis keeps it: the member names the attempt ({@code <instance id>|<attempt>}); for a limit
+     * of attempts at once the value is {@code <p|c>|<token>|<slot>|<since, µs>|<node>}, p while pending, c confirmed.
+     */
+    private record Holder(String member, String value) {
+
+        String instanceId() {
+            return member.substring(0, member.lastIndexOf('|'));
+        }
+
+        int attempt() {
+            return Integer.parseInt(member.substring(member.lastIndexOf('|') + 1));
+        }
+
+        boolean confirmed() {
+            return value.startsWith("c|");
+        }
+
+        private String[] parts() {
+            return value.split("\\|", 5);
+        }
+
+        int slot() {
+            return value.isEmpty() ? 0 : Integer.parseInt(parts()[2]);
+        }
+
+        long sinceMicros() {
+            return Long.parseLong(parts()[3]);
+        }
+
+        String node() {
+            String[] p = parts();
+            return p.length > 4 ? p[4] : "";
+        }
+    }
+
+    private static String member(String instanceId, int attempt) {
+        return instanceId + "|" + attempt;
+    }
+
+    private static long number(List<?> reply, int i) {
+        Object v = reply.get(i);
+        return v instanceof Number n ? n.longValue() : Long.parseLong(String.valueOf(v));
+    }
+}
