@@ -72,6 +72,24 @@ final class RunReport {
                         + (limits.allowedExcesses() == 0
                                 ? ""
                                 : ", longest " + limits.longestAllowedExcessUs() / 1_000 + " ms"));
+        Metrics.RatesJudged rates = m.rates();
+        r.row(
+                "handler starts judged against rates across the cluster",
+                rates.each().isEmpty()
+                        ? "0 (no rate recorded)"
+                        : rates.starts() + " ("
+                                + String.join(
+                                        "; ",
+                                        rates.each().stream()
+                                                .map(Metrics.RateJudged::render)
+                                                .toList())
+                                + ")");
+        r.row(
+                "starts beyond a rate with late starts among them, of nodes cut off or frozen just before or claimed"
+                        + " more than the dispatch tolerance before (allowed)",
+                rates.allowedExcesses() + " (" + rates.allowedForSlowStarts()
+                        + " for a slow start alone); longest from a claim to its start "
+                        + rates.longestLagUs() / 1_000 + " ms");
         r.row(
                 "series fires started later than the misfire threshold (" + h.setting("misfire_ms", "?") + " ms)",
                 m.lateFires() + " (" + m.lateWithoutFault() + " without a fault near), latest "

@@ -18,6 +18,7 @@ public final class Checker {
             new TakeoverCheck(),
             new OverlapCheck(),
             new LimitCheck(),
+            new RateCheck(),
             new EarlyFireCheck(),
             new DelayedCheck(),
             new OrderCheck(),

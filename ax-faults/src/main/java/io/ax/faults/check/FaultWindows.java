@@ -25,13 +25,30 @@ final class FaultWindows {
     /** Whether the span from {@code fromUs} to {@code toUs} meets some fault's window. */
     boolean near(long fromUs, long toUs) {
         for (History.Fault f : faults) {
-            long start = f.startUs() - BEFORE_US;
-            long end = (f.endUs() == null ? Long.MAX_VALUE - afterUs : f.endUs()) + afterUs;
-            if (fromUs <= end && toUs >= start) {
+            if (meets(f, fromUs, toUs)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * Whether the span from {@code fromUs} to {@code toUs} meets the window of a fault that hit {@code node}: one
+     * whose target names it (a target may name several, comma-separated) or is {@code all}.
+     */
+    boolean nearNode(String node, long fromUs, long toUs) {
+        for (History.Fault f : faults) {
+            if ((f.target().equals("all") || List.of(f.target().split(",")).contains(node)) && meets(f, fromUs, toUs)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean meets(History.Fault f, long fromUs, long toUs) {
+        long start = f.startUs() - BEFORE_US;
+        long end = (f.endUs() == null ? Long.MAX_VALUE - afterUs : f.endUs()) + afterUs;
+        return fromUs <= end && toUs >= start;
     }
 
     /** The faults whose span (without padding) lies within {@code around} of the span given. */

@@ -1,5 +1,6 @@
 package io.ax.faults.check;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -61,10 +62,22 @@ public final class History {
 
     /**
      * A cluster-wide limit of a task, as its nodes recorded it: {@code key} is {@code task:<name>}, {@code
-     * group:<name>}, or {@code mutex:<template>} with the template unresolved ({@code ${key}}, {@code ${keyPrefix}});
-     * at most {@code permits} attempts hold one key at once.
+     * group:<name>}, or {@code mutex:<template>} with the template unresolved ({@code ${key}}, {@code ${keyPrefix}}),
+     * of which at most {@code permits} attempts hold one key at once, {@code window} null; or {@code rate:task:<name>},
+     * of which at most {@code permits} attempts are claimed in any {@code window}.
      */
-    public record Limit(String task, String key, int permits) {}
+    public record Limit(String task, String key, int permits, Duration window) {
+
+        /** A limit of attempts at once. */
+        public Limit(String task, String key, int permits) {
+            this(task, key, permits, null);
+        }
+
+        /** Whether it limits starts per window rather than attempts at once. */
+        public boolean isRate() {
+            return window != null;
+        }
+    }
 
     /** A write that lowered the epoch of an instance row. */
     public record EpochRegression(
@@ -283,8 +296,15 @@ public final class History {
             return List.of();
         }
         return db.query(
-                "SELECT task_name, limit_key, permits FROM faults_limit ORDER BY task_name, limit_key",
-                (rs, n) -> new Limit(rs.getString(1), rs.getString(2), rs.getInt(3)));
+                "SELECT task_name, limit_key, permits, window_ms FROM faults_limit ORDER BY task_name, limit_key",
+                (rs, n) -> {
+                    Long windowMs = (Long) rs.getObject(4);
+                    return new Limit(
+                            rs.getString(1),
+                            rs.getString(2),
+                            rs.getInt(3),
+                            windowMs == null ? null : Duration.ofMillis(windowMs));
+                });
     }
 
     /** The rows of the sample's transactional ledger job; none when no node ever created the table. */

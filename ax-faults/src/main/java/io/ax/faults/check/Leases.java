@@ -7,7 +7,8 @@ import java.util.List;
  * is younger than the lease and it has not left. This is the allowance of the checks that judge runs going at once
  * (a series' overlap, a limit's excess): a run that started while another was still going breaks no promise when the
  * other's node lost its lease in between, for then the leader could take that node's work over, as at-least-once
- * allows for a node that froze or was cut off. Stateless apart from what it reads.
+ * allows for a node that froze or was cut off. The rate check asks it of a start's own node (a frozen node starts its
+ * handler late). Stateless apart from what it reads.
  */
 final class Leases {
 
@@ -22,6 +23,11 @@ final class Leases {
     /** Whether the node of {@code run} lost its lease at some moment from the run's start to {@code toUs}. */
     boolean lostDuring(History.Run run, long toUs) {
         return lapsed(history.beats(run.node()), run.startUs(), toUs, leaseUs);
+    }
+
+    /** Whether {@code node} lost its lease at some moment from {@code fromUs} to {@code toUs}. */
+    boolean lostBetween(String node, long fromUs, long toUs) {
+        return lapsed(history.beats(node), fromUs, toUs, leaseUs);
     }
 
     /**

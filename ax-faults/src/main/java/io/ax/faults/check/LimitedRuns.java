@@ -8,12 +8,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The runs of limited tasks, measured against the limits their nodes recorded ({@link History#limits()}). A run holds
- * a permit of each limit of its task, keyed as the engine keys it: {@code task:<name>}, {@code group:<name>}, or a
- * mutex's template with {@code ${key}} replaced by its instance's key and {@code ${keyPrefix}} by that key up to its
- * first {@code :}. Per key, at each run's start, the runs of that key still going are counted; when they and the run
- * are more than the limit's permits, the start is an {@link Excess}. Only runs of instances in the store are judged
- * (a limited task's are PERSISTENT), and a mutex naming a task parameter, which the history does not hold, is not.
+ * The runs of limited tasks, measured against the limits of attempts at once their nodes recorded ({@link
+ * History#limits()}; the rates are {@link RatedStarts}'). A run holds a permit of each limit of its task, keyed as the
+ * engine keys it: {@code task:<name>}, {@code group:<name>}, or a mutex's template with {@code ${key}} replaced by its
+ * instance's key and {@code ${keyPrefix}} by that key up to its first {@code :}. Per key, at each run's start, the
+ * runs of that key still going are counted; when they and the run are more than the limit's permits, the start is an
+ * {@link Excess}. Only runs of instances in the store are judged (a limited task's are PERSISTENT), and a mutex naming
+ * a task parameter, which the history does not hold, is not.
  */
 final class LimitedRuns {
 
@@ -54,8 +55,10 @@ final class LimitedRuns {
 
     static LimitedRuns of(Evidence e) {
         History h = e.history();
+        List<History.Limit> atOnce =
+                h.limits().stream().filter(l -> !l.isRate()).toList();
         Map<String, List<History.Limit>> byTask = new LinkedHashMap<>();
-        for (History.Limit l : h.limits()) {
+        for (History.Limit l : atOnce) {
             byTask.computeIfAbsent(l.task(), k -> new ArrayList<>()).add(l);
         }
         // by resolved key (what the engine's permits are of): the runs in start order, and the limit it came from.
@@ -78,7 +81,7 @@ final class LimitedRuns {
         }
         Leases leases = new Leases(e);
         Map<String, Tally> tallies = new LinkedHashMap<>();
-        for (History.Limit l : h.limits()) {
+        for (History.Limit l : atOnce) {
             tallies.putIfAbsent(l.key(), new Tally(l.permits()));
         }
         runsByKey.forEach((key, runs) -> {
@@ -175,7 +178,8 @@ final class LimitedRuns {
         return out;
     }
 
-    private static boolean waitedFor(List<History.Step> trail, String key) {
+    /** Whether {@code trail} has the engine's audit note of a wait for a permit of {@code key}, a resolved key. */
+    static boolean waitedFor(List<History.Step> trail, String key) {
         for (History.Step s : trail) {
             if (s.to().equals(s.from()) && s.reason() != null && s.reason().startsWith(WAITS_FOR + key + " ")) {
                 return true;

@@ -1,5 +1,6 @@
 package io.ax.faults.check;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -8,7 +9,8 @@ import java.util.List;
  * What the report measures beside the checks: leader handovers and instance takeovers with their durations, and how
  * many of them had no injected fault near them (a machine too busy to renew a lease or write a heartbeat in time);
  * fires that started later than the misfire threshold; allowed overlaps; attempts run again after a takeover; the runs
- * judged against the limits across the cluster, and the allowed excesses of those.
+ * judged against the limits across the cluster, and the allowed excesses of those; the starts judged against the
+ * rates, and the allowed excesses of those.
  */
 public record Metrics(
         Spread leaderHandovers,
@@ -25,7 +27,8 @@ public record Metrics(
         long longestAllowedOverlapUs,
         int rerunsAfterTakeover,
         long staleFencedWrites,
-        LimitsJudged limits) {
+        LimitsJudged limits,
+        RatesJudged rates) {
 
     /** A count with the smallest, median and largest duration, in microseconds. */
     public record Spread(int count, long minUs, long medianUs, long maxUs) {
@@ -90,6 +93,56 @@ public record Metrics(
         public String render() {
             return limit + " (" + permits + "): " + runs + " runs" + (keys > 1 ? " on " + keys + " keys" : "")
                     + ", at most " + peak + " at once, " + waited + " waited";
+        }
+    }
+
+    /**
+     * What the rate check judged.
+     *
+     * @param starts the handler starts judged against at least one rate (each attempt's first)
+     * @param each what was judged of each rate
+     * @param allowedExcesses starts beyond a rate that were within it without the late starts: those later after
+     *     their claim than the tolerance, and those of nodes that lost their lease or were hit by a fault in the
+     *     window before them
+     * @param allowedForSlowStarts those of them that the starts of nodes cut off or frozen do not explain: a start
+     *     later after its claim than the tolerance on a node that was neither (a busy machine)
+     * @param longestLagUs the longest a start came after its claim (its attempt's first RUNNING row)
+     */
+    public record RatesJudged(
+            int starts, List<RateJudged> each, int allowedExcesses, int allowedForSlowStarts, long longestLagUs) {
+
+        public RatesJudged {
+            each = List.copyOf(each);
+        }
+
+        static RatesJudged of(RatedStarts rated) {
+            int allowed = 0;
+            int slow = 0;
+            for (RatedStarts.Excess x : rated.excesses()) {
+                allowed += x.allowed() ? 1 : 0;
+                slow += x.allowed() && !x.allowedForFaults() ? 1 : 0;
+            }
+            return new RatesJudged(rated.starts(), rated.judged(), allowed, slow, rated.longestLagUs());
+        }
+    }
+
+    /**
+     * What the rate check judged of one rate.
+     *
+     * @param limit its key as the nodes recorded it, {@code rate:task:<name>}
+     * @param permits how many may start in a window
+     * @param window the window
+     * @param starts the starts judged against it
+     * @param peak the most starts in any full window (half-open, anchored at a start): information, not a violation,
+     *     for a start lags its claim and the check judges a shorter window
+     * @param waited the instances whose audit trail shows a wait for a permit of it
+     */
+    public record RateJudged(String limit, int permits, Duration window, int starts, int peak, int waited) {
+
+        public String render() {
+            String w = Times.millis(window.toNanos() / 1_000);
+            return limit + " (" + permits + " per " + w + "): " + starts + " starts, at most " + peak + " in any " + w
+                    + ", " + waited + " waited";
         }
     }
 
@@ -182,7 +235,8 @@ public record Metrics(
                 longest,
                 reruns,
                 h.staleFencedWrites(),
-                LimitsJudged.of(LimitedRuns.of(e)));
+                LimitsJudged.of(LimitedRuns.of(e)),
+                RatesJudged.of(RatedStarts.of(e)));
     }
 
     /**

@@ -17,9 +17,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The traffic the nodes get from outside over HTTP, each request to a node picked at random among those running:
  * orders opened (some paid before their window ends, the rest left to close), delayed tasks scheduled in batches,
- * and bursts of delayed tasks limited across the cluster, each burst one more than its limits let run at once (of
- * both, some cancelled soon after, through another node). Runs on named threads of bounded pools; counts what was
- * answered and what was not. Thread-safe.
+ * and bursts of delayed tasks limited across the cluster, each burst one more than its limits let run at once and
+ * three of a task with a rate (of both, some cancelled soon after, through another node). Runs on named threads of
+ * bounded pools; counts what was answered and what was not. Thread-safe.
  */
 public final class Traffic implements AutoCloseable {
 
@@ -31,7 +31,7 @@ public final class Traffic implements AutoCloseable {
 
     public static final Duration MAX_DELAY = Duration.ofSeconds(8);
 
-    /** How often a burst of limited tasks is scheduled (eight instances, a few hundred milliseconds of work each). */
+    /** How often a burst of limited tasks is scheduled (eleven instances, most of a few hundred milliseconds each). */
     private static final Duration LIMITED_EVERY = Duration.ofSeconds(1);
 
     private final Cluster cluster;

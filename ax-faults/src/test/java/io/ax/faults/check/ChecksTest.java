@@ -3,6 +3,7 @@ package io.ax.faults.check;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -269,6 +270,141 @@ class ChecksTest {
         assertEquals(1, Metrics.of(e).limits().each().get(0).waited());
     }
 
+    @Test
+    void startsOfARatedTaskWithinItsRateLessTheDispatchToleranceBreakNothing() {
+        // 2 per second, judged over 750 ms: 10.75 is in the window of 10.4, not of 10.0 (half-open). Three starts fall
+        // in the full second from 10.0, as starts that lag their claims may: measured, not judged
+        Histories h = ratedStarts(10.0, 10.4, 10.75, 11.5);
+        h.beats("n1", steady()).beats("n2", steady()).beats("n3", steady());
+        Evidence e = h.evidence();
+
+        assertEquals(List.of(), new RateCheck().check(e));
+        Metrics m = Metrics.of(e);
+        assertEquals(
+                List.of(new Metrics.RateJudged("rate:task:export", 2, Duration.ofSeconds(1), 4, 3, 0)),
+                m.rates().each());
+        assertEquals(0, m.rates().allowedExcesses());
+        assertEquals(List.of(), new LimitCheck().check(e), "runs 3 at once: a rate limits starts, not runs at once");
+        assertEquals(0, m.limits().runs());
+    }
+
+    @Test
+    void startsBeyondARateOnNodesNeitherCutOffNorFrozenExceedItNamingTheWindow() {
+        Histories h = ratedStarts(10.0, 10.3, 10.6);
+        h.beats("n1", steady()).beats("n2", steady()).beats("n3", steady());
+        h.fault("redis-restart", "redis", 9, 10.5); // none of their nodes: it explains nothing
+
+        List<Violation> found = new RateCheck().check(h.evidence());
+
+        assertEquals(1, found.size(), found::toString);
+        Violation v = found.get(0);
+        assertEquals("r3", v.instanceId(), "the start beyond the rate");
+        assertEquals("r1", v.relatedId(), "the first start of the window");
+        assertTrue(
+                v.message()
+                        .startsWith("rate:task:export (2 per 1000 ms): 3 handler starts of export in [00:00:10.000,"
+                                + " 00:00:10.750)"),
+                v.message());
+        assertTrue(v.message().contains("0 of them late"), v.message());
+        assertTrue(v.message().contains("r3 (attempt 1) on n3 at 00:00:10.600, 10 ms after its claim"), v.message());
+        assertEquals(0, Metrics.of(h.evidence()).rates().allowedExcesses());
+    }
+
+    @Test
+    void aStartBeyondARateIsAllowedAndCountedApartWhenItCameLaterAfterItsClaimThanTheTolerance() {
+        // r1 started 400 ms after its claim, on a node neither cut off nor frozen: a busy machine
+        Histories h = new Histories().limit("export", "rate:task:export", 2, Duration.ofSeconds(1));
+        rated(h, 1, "n1", 9.6, 10.0);
+        rated(h, 2, "n2", 10.29, 10.3);
+        rated(h, 3, "n3", 10.59, 10.6);
+        h.beats("n1", steady()).beats("n2", steady()).beats("n3", steady());
+        Evidence e = h.evidence();
+
+        assertEquals(List.of(), new RateCheck().check(e));
+        Metrics.RatesJudged rates = Metrics.of(e).rates();
+        assertEquals(1, rates.allowedExcesses());
+        assertEquals(1, rates.allowedForSlowStarts());
+        assertEquals((long) (0.4 * S), rates.longestLagUs());
+    }
+
+    @Test
+    void aStartIsTimedFromItsAttemptsFirstClaimWhichKeepsItsPermitWhenGivenBackUnstarted() {
+        // r1's first claim at 9.2 took the permit it kept when it was claimed again at 9.99
+        Histories h = new Histories().limit("export", "rate:task:export", 2, Duration.ofSeconds(1));
+        rated(h, 1, "n1", 9.2, 10.0);
+        h.step("r1", "RUNNING", "SCHEDULED", "n1", 1, 9.3, "returned: it did not start attempt 1")
+                .step("r1", "SCHEDULED", "RUNNING", "n1", 1, 9.99);
+        rated(h, 2, "n2", 10.29, 10.3);
+        rated(h, 3, "n3", 10.59, 10.6);
+        h.beats("n1", steady()).beats("n2", steady()).beats("n3", steady());
+
+        assertEquals(List.of(), new RateCheck().check(h.evidence()));
+        assertEquals((long) (0.8 * S), Metrics.of(h.evidence()).rates().longestLagUs());
+    }
+
+    @Test
+    void aStartBeyondARateIsAllowedAndCountedWhenItsNodeWasHitByAFaultJustBefore() {
+        Histories h = ratedStarts(10.0, 10.3, 10.6);
+        h.beats("n1", steady()).beats("n2", steady()).beats("n3", steady());
+        // n3's database traffic blackholed until 9.5, shorter than the lease: its claim's answer may come late
+        h.fault("partition", "n3", 8, 9.5);
+        Evidence e = h.evidence();
+
+        assertEquals(List.of(), new RateCheck().check(e));
+        assertEquals(1, Metrics.of(e).rates().allowedExcesses());
+        assertEquals(0, Metrics.of(e).rates().allowedForSlowStarts());
+    }
+
+    @Test
+    void aStartBeyondARateIsAllowedWhenItsNodeHadLostItsLeaseJustBefore() {
+        Histories h = ratedStarts(10.0, 10.3, 10.6);
+        // n3 froze from 7 to 10.55: its lease (2.5 s) lapsed at 9.5, within the second before its start
+        h.beats("n1", steady()).beats("n2", steady()).beats("n3", 6, 6.5, 7, 10.7, 11.2);
+        Evidence e = h.evidence();
+
+        assertEquals(List.of(), new RateCheck().check(e));
+        assertEquals(1, Metrics.of(e).rates().allowedExcesses());
+    }
+
+    @Test
+    void anAttemptRunTwiceCountsOnceAgainstItsRate() {
+        Histories h = ratedStarts(10.0, 10.3);
+        h.beats("n1", steady()).beats("n2", steady()).beats("n3", steady());
+        h.run("n3", 3, "r2", 1, 10.5, 12.5); // the double-start check's, not a third claim
+
+        assertEquals(List.of(), new RateCheck().check(h.evidence()));
+        assertEquals(2, Metrics.of(h.evidence()).rates().starts());
+    }
+
+    /**
+     * Runs of a task with a rate of 2 per second, r1, r2, ... starting at {@code at} on n1, n2, n3, n1, ..., each
+     * 10 ms after its claim.
+     */
+    private static Histories ratedStarts(double... at) {
+        Histories h = new Histories().limit("export", "rate:task:export", 2, Duration.ofSeconds(1));
+        for (int i = 0; i < at.length; i++) {
+            rated(h, i + 1, "n" + (i % 3 + 1), at[i] - 0.01, at[i]);
+        }
+        return h;
+    }
+
+    /** Instance r{@code n} of the rated task, claimed by {@code node} at {@code claim}, run from {@code start}. */
+    private static void rated(Histories h, int n, String node, double claim, double start) {
+        String id = "r" + n;
+        h.delayed(id, "export", 9, null, "SUCCESS")
+                .step(id, "SCHEDULED", "RUNNING", node, 1, claim)
+                .run(node, Long.parseLong(node.substring(1)), id, 1, start, start + 2);
+    }
+
+    /** A heartbeat every half second from 5 to 15. */
+    private static double[] steady() {
+        double[] at = new double[21];
+        for (int i = 0; i < at.length; i++) {
+            at[i] = 5 + i * 0.5;
+        }
+        return at;
+    }
+
     /** Three runs of a task limited to 2 on three nodes, d3 starting at 12.6 while d1 and d2 go on until 13. */
     private static Histories threeRunsOfALimitTwoTask() {
         Histories h = new Histories()
@@ -299,11 +435,24 @@ class ChecksTest {
         private final Map<Long, History.Process> processes = new HashMap<>();
         private final List<History.Booking> ledger = new ArrayList<>();
         private final List<History.Limit> limits = new ArrayList<>();
+        private final List<History.Fault> faults = new ArrayList<>();
         private long ids;
 
         /** A limit of {@code task}, as its nodes record it. */
         Histories limit(String task, String key, int permits) {
             limits.add(new History.Limit(task, key, permits));
+            return this;
+        }
+
+        /** A rate of {@code task}, as its nodes record it. */
+        Histories limit(String task, String key, int permits, Duration window) {
+            limits.add(new History.Limit(task, key, permits, window));
+            return this;
+        }
+
+        /** A fault the runner injected into {@code target} from {@code from} to {@code to}. */
+        Histories fault(String kind, String target, double from, double to) {
+            faults.add(new History.Fault(++ids, kind, target, "", 0, (long) (from * S), (long) (to * S)));
             return this;
         }
 
@@ -393,7 +542,7 @@ class ChecksTest {
                     instances,
                     trails,
                     runs,
-                    List.of(),
+                    faults,
                     processes,
                     List.of(),
                     beats,

@@ -9,9 +9,11 @@ import org.springframework.stereotype.Component;
 /**
  * The tasks of the fault runner's workload that are limited across the cluster, all delayed ({@link LimitedLoad}
  * schedules them): one with {@code maxConcurrent}, two sharing a mutex per account, two in the group {@value #GROUP},
- * whose {@code cluster-limit} the profile's configuration sets. Each works a few hundred milliseconds, so that
- * instances due together wait for one another's permits, and waits interruptibly: a timeout ends it. Some fail their
- * first attempt (as their payload says), so that retries take permits too.
+ * whose {@code cluster-limit} the profile's configuration sets, and one with a rate of {@value #RATE}. Each of the
+ * first five works a few hundred milliseconds, so that instances due together wait for one another's permits; the
+ * rated one works a few tens, for its rate limits how many start in a window, not how many go at once. Each waits
+ * interruptibly: a timeout ends it. Some fail their first attempt (as their payload says), so that retries take
+ * permits too.
  */
 @Component
 @Profile("faults")
@@ -33,6 +35,14 @@ public class LimitedJobs {
     static final String POOLED_B = "faults-pooled-b";
 
     static final String GROUP = "limited";
+
+    /**
+     * At most 4 of its attempts start in any second, on all nodes together ({@value #RATE}): the engine holds a permit
+     * for the window from each claim, whatever the attempt does.
+     */
+    static final String RATED = "faults-rated";
+
+    static final String RATE = "4/1s";
 
     @AxJob(
             name = LIMITED,
@@ -77,6 +87,11 @@ public class LimitedJobs {
             retry = @AxJob.Retry(times = "2", base = "300ms", max = "1s"))
     public void pooledB(AxContext context) throws InterruptedException {
         work(context, 100, 300);
+    }
+
+    @AxJob(name = RATED, rate = RATE, timeout = "5s", retry = @AxJob.Retry(times = "2", base = "300ms", max = "1s"))
+    public void rated(AxContext context) throws InterruptedException {
+        work(context, 20, 60);
     }
 
     /** Works from {@code minMs} to {@code maxMs}, then fails if this is a first attempt its payload says to fail. */

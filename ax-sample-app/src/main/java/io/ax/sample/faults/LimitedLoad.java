@@ -18,9 +18,12 @@ import org.springframework.web.bind.annotation.RestController;
  * How the fault runner sends the limited tasks ({@link LimitedJobs}) to a node: {@code POST
  * /faults/limited?bursts=&minDelayMs=&maxDelayMs=&failFirst=} schedules that many bursts on this node, each due at
  * once after a random delay in the range, and answers their instance ids (cancelled, if at all, through {@code POST
- * /faults/delayed/cancel}). A burst is one more instance than each limit lets run: three of {@code faults-limited}
- * (limit 2), a debit and a credit of one of {@value #ACCOUNTS} accounts (one mutex), and three of the pool {@value
- * LimitedJobs#GROUP} (cluster limit 2); so that every burst makes some wait, on whichever nodes own them. Writes need
+ * /faults/delayed/cancel}). A burst is one more instance than each limit lets run at once: three of {@code
+ * faults-limited} (limit 2), a debit and a credit of one of {@value #ACCOUNTS} accounts (one mutex), and three of the
+ * pool {@value LimitedJobs#GROUP} (cluster limit 2); so that every burst makes some wait, on whichever nodes own them.
+ * A burst also holds three of {@code faults-rated} ({@value LimitedJobs#RATE}): fewer than its rate, so that at a
+ * burst a second its runs keep up on average; but two bursts due within a second of each other, common when each is
+ * due a random delay of seconds after it was sent, are more than the rate lets start, and some wait. Writes need
  * credentials, as {@link DelayedLoad}'s do.
  */
 @RestController
@@ -62,7 +65,10 @@ public class LimitedLoad {
                     ScheduleRequest.of(LimitedJobs.CREDIT).key(account),
                     ScheduleRequest.of(LimitedJobs.POOLED_A),
                     ScheduleRequest.of(LimitedJobs.POOLED_B),
-                    ScheduleRequest.of(LimitedJobs.POOLED_A));
+                    ScheduleRequest.of(LimitedJobs.POOLED_A),
+                    ScheduleRequest.of(LimitedJobs.RATED),
+                    ScheduleRequest.of(LimitedJobs.RATED),
+                    ScheduleRequest.of(LimitedJobs.RATED));
             for (ScheduleRequest r : burst) {
                 int seq = requests.size();
                 requests.add(r.after(delay).payload(new DelayedWork(seq, random.nextDouble() < failFirst)));
