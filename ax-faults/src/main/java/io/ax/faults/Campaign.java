@@ -83,7 +83,8 @@ final class Campaign {
                 settings.heartbeat(),
                 settings.lease(),
                 settings.misfire(),
-                settings.redis());
+                settings.redis(),
+                settings.redisPermits());
         FaultLog faultLog = new FaultLog(db);
         try (db;
                 Closing cluster = new Closing(new Cluster(nodeSettings, db, redis, libfaketime))) {

@@ -17,6 +17,7 @@ import java.util.Set;
  * @param faultTime how long faults are injected ({@code --minutes}; the CI plan has its own length)
  * @param nodes how many nodes run at a time
  * @param redis whether the nodes use a private redis-server, each through its own proxy
+ * @param redisPermits whether the nodes keep the permits of their limits on that Redis ({@code --redis-permits})
  * @param ciSchedule whether the plan is the fixed CI one (each kind once) instead of a random one from the seed
  * @param kinds the kinds a random plan draws from
  * @param sampleJar the sample application's executable jar, which every node runs
@@ -42,6 +43,7 @@ record RunSettings(
         Duration faultTime,
         int nodes,
         boolean redis,
+        boolean redisPermits,
         boolean ciSchedule,
         Set<FaultKind> kinds,
         Path sampleJar,
@@ -67,6 +69,7 @@ record RunSettings(
             "minutes",
             "nodes",
             "redis",
+            "redis-permits",
             "schedule",
             "faults",
             "sample-jar",
@@ -98,6 +101,9 @@ record RunSettings(
         if (lease.compareTo(heartbeat.multipliedBy(2)) <= 0) {
             throw new IllegalArgumentException("--lease (" + lease + ") must be more than twice --heartbeat ("
                     + heartbeat + "), as the nodes require");
+        }
+        if (redisPermits && !redis) {
+            throw new IllegalArgumentException("--redis-permits needs --redis");
         }
         if (kinds.contains(FaultKind.REDIS_RESTART) && !redis) {
             throw new IllegalArgumentException("--faults=redis-restart needs --redis");
@@ -136,6 +142,7 @@ record RunSettings(
                 Duration.ofMinutes(o.getInt("minutes", 3)),
                 o.getInt("nodes", 3),
                 redis,
+                o.flag("redis-permits"),
                 schedule.equals("ci"),
                 kinds,
                 Path.of(o.get("sample-jar", defaultSampleJar())),
@@ -170,6 +177,9 @@ record RunSettings(
         out.append(" --nodes=").append(nodes);
         if (redis) {
             out.append(" --redis");
+        }
+        if (redisPermits) {
+            out.append(" --redis-permits");
         }
         return out.toString();
     }

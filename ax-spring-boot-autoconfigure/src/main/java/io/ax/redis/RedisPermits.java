@@ -8,8 +8,10 @@ import io.ax.core.store.OwnedInstance;
 import io.ax.core.store.Permits;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,8 +48,9 @@ import org.springframework.data.redis.core.script.RedisScript;
  * RUNNING (it ended without a release, or its node died and it was taken over), and a pending one older than {@link
  * #PENDING_GRACE} that is not RUNNING either (its claim failed midway), is cleared by a compare-and-delete on the
  * value read before the lookup, and the claim tries again. A permit of a dead node so comes back once its attempt is
- * taken over, as in the database. A release clears its attempt's permits the same way, only once the store has the
- * attempt over: a late release never frees the permit of the same attempt claimed again (the value changed).
+ * taken over, as in the database. A release clears what its claim took, by compare-and-delete on the values with its
+ * token, as soon as the attempt's worker is done: a late release never frees the permit of the same attempt claimed
+ * again (the value changed), so it need not wait for the attempt's end to be stored as the database's does.
  *
  * <p>While Redis does not answer, a claim waits, with the cause in its audit row: permits cannot fall back to the
  * database and stay one set of permits. A Redis that restarted empty has forgotten the holders: the first claim or
@@ -195,11 +198,6 @@ final class RedisPermits implements Permits, AutoCloseable {
                     + " end return 0",
             Long.class);
 
-    /** KEYS: hashes. ARGV: member. The member's value in each ('' for none). */
-    private static final RedisScript<List> READ = RedisScript.of(
-            "local r = {} for i, key in ipairs(KEYS) do r[i] = redis.call('HGET', key, ARGV[1]) or '' end return r",
-            List.class);
-
     /** KEYS: hashes. ARGV: per key its member and the value it must still have. Returns how many were cleared. */
     private static final RedisScript<Long> CLEAR = RedisScript.of(
             "local n = 0 for i, key in ipairs(KEYS) do"
@@ -234,8 +232,11 @@ final class RedisPermits implements Permits, AutoCloseable {
     private final LongSupplier skewMicros;
     private final ScheduledThreadPoolExecutor watch;
 
-    /** Instance id and attempt -> what its claim on this node holds of each limit of attempts at once: hash -> value. */
-    private final Map<String, Map<String, String>> heldHere = new ConcurrentHashMap<>();
+    /**
+     * Instance id and attempt -> what its claims on this node hold of each limit of attempts at once (hash -> value),
+     * oldest first: the same attempt given back unstarted may be claimed again before the first claim's release.
+     */
+    private final Map<String, Deque<Map<String, String>>> heldHere = new ConcurrentHashMap<>();
 
     /** The rate members this node added, by rate set and member, with the end of their window (µs, Redis's clock). */
     private final Map<RateClaim, Long> ratesHere = new ConcurrentHashMap<>();
@@ -384,7 +385,11 @@ final class RedisPermits implements Permits, AutoCloseable {
             lost = "could not be confirmed, Redis did not answer: " + e;
         }
         if (lost == null) {
-            heldHere.put(member, hashes);
+            heldHere.compute(member, (m, claims) -> {
+                Deque<Map<String, String>> all = claims == null ? new ArrayDeque<>() : claims;
+                all.addLast(hashes);
+                return all;
+            });
             return Outcome.CLAIMED;
         }
         giveBack(claim, "returned: a permit of its claim " + lost + "; attempt " + claim.attempt() + " did not start");
@@ -430,11 +435,13 @@ final class RedisPermits implements Permits, AutoCloseable {
                     UUID.randomUUID().toString(),
                     Long.toString(quarantineMicros)));
             int n = 0;
-            for (Map.Entry<String, Map<String, String>> held : heldHere.entrySet()) {
-                for (Map.Entry<String, String> hash : held.getValue().entrySet()) {
-                    keys.add(hash.getKey());
-                    args.addAll(List.of(held.getKey(), hash.getValue(), ""));
-                    n++;
+            for (Map.Entry<String, List<Map<String, String>>> held : heldNow().entrySet()) {
+                for (Map<String, String> claim : held.getValue()) {
+                    for (Map.Entry<String, String> hash : claim.entrySet()) {
+                        keys.add(hash.getKey());
+                        args.addAll(List.of(held.getKey(), hash.getValue(), ""));
+                        n++;
+                    }
                 }
             }
             for (Map.Entry<RateClaim, Long> rate : ratesHere.entrySet()) {
@@ -538,34 +545,67 @@ final class RedisPermits implements Permits, AutoCloseable {
         noteWait.accept(claim, reason);
     }
 
+    /**
+     * Gives back at once what the oldest claim on this node of {@code attempt} holds, each permit only while it still
+     * carries that claim's token: the attempt's worker is done with it (a handler deaf to its timeout's interrupt keeps
+     * its worker, and so its permits), and the same attempt claimed again since holds its own. Unlike the database's,
+     * this does not wait for the attempt's end to be stored, which a slot does not need: the token tells the claims
+     * apart.
+     *
+     * @return 0: nothing stays for the caller to ask about again
+     */
     @Override
     public int release(String instanceId, int attempt) {
         String member = member(instanceId, attempt);
-        Map<String, String> held = heldHere.get(member);
-        if (held == null) {
+        Map<String, String> oldest = oldestClaim(member);
+        if (oldest == null) {
             return 0;
         }
-        List<String> hashes = List.copyOf(held.keySet());
-        List<?> values = link.call(r -> r.execute(READ, hashes, member));
-        List<String> clearKeys = new ArrayList<>();
+        List<String> keys = new ArrayList<>();
         List<String> args = new ArrayList<>();
-        for (int i = 0; i < hashes.size(); i++) {
-            String value = String.valueOf(values.get(i));
-            if (!value.isEmpty()) {
-                clearKeys.add(hashes.get(i));
-                args.add(member);
-                args.add(value);
-            }
+        oldest.forEach((hash, value) -> {
+            keys.add(hash);
+            args.add(member);
+            args.add(value);
+        });
+        try {
+            link.call(r -> r.execute(CLEAR, keys, args.toArray()));
+        } catch (RuntimeException e) {
+            heldHere.compute(member, (m, claims) -> { // asked again: the same claim first
+                Deque<Map<String, String>> all = claims == null ? new ArrayDeque<>() : claims;
+                all.addFirst(oldest);
+                return all;
+            });
+            throw e;
         }
-        if (!clearKeys.isEmpty()
-                && over(List.of(new Holder(member, args.get(1)))).isEmpty()) {
-            return clearKeys.size(); // its end is not stored yet, or it was claimed again: asked again later
-        }
-        if (!clearKeys.isEmpty()) {
-            link.call(r -> r.execute(CLEAR, clearKeys, args.toArray()));
-        }
-        heldHere.remove(member, held);
         return 0;
+    }
+
+    @Override
+    public boolean releasesAtOnce() {
+        return true;
+    }
+
+    /** Takes the oldest claim's holdings of {@code member} off this node's list; null for none. */
+    private Map<String, String> oldestClaim(String member) {
+        Object[] taken = new Object[1];
+        heldHere.computeIfPresent(member, (m, claims) -> {
+            taken[0] = claims.pollFirst();
+            return claims.isEmpty() ? null : claims;
+        });
+        @SuppressWarnings("unchecked")
+        Map<String, String> oldest = (Map<String, String>) taken[0];
+        return oldest;
+    }
+
+    /** A copy of what this node holds, by member. */
+    private Map<String, List<Map<String, String>>> heldNow() {
+        Map<String, List<Map<String, String>>> copy = new HashMap<>();
+        heldHere.forEach((member, claims) -> heldHere.computeIfPresent(member, (m, c) -> {
+            copy.put(m, List.copyOf(c));
+            return c;
+        }));
+        return copy;
     }
 
     /** Stops the watch; permits held stay in Redis until the store has their attempts over. */

@@ -7,17 +7,20 @@ import io.ax.bench.ResultTable;
 import io.ax.bench.ResultTable.Better;
 import io.ax.bench.Scenario;
 import io.ax.bench.db.Postgres;
+import io.ax.bench.db.RedisConnections;
 import io.ax.core.AxTask;
 import io.ax.core.Rate;
 import io.ax.core.ScheduleRequest;
 import io.ax.core.TaskLimits;
 import io.ax.core.engine.AxEngine;
+import io.ax.core.engine.AxEngineBuilder;
 import io.ax.core.engine.ExecutorRouter;
 import io.ax.core.engine.PoolSettings;
 import io.ax.executor.HttpExecutor;
 import io.ax.executor.HttpSettings;
 import io.ax.jdbc.JdbcInstanceStore;
 import io.ax.jdbc.JdbcSchema;
+import io.ax.redis.AxRedis;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,6 +32,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -38,7 +42,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * until every one is SUCCESS in the database. Three columns: no limit; a rate the run never reaches ({@code 100000/1s}:
  * what taking a permit per call costs); and {@code --rate} (200/1s: the limit holding, its calls per second as the
  * rate allows). The server counts the requests it received in every window of the rate's length, so the table says
- * whether any window got more.
+ * whether any window got more. {@code --permits=redis} keeps the rates' permits on the local Redis ({@code
+ * ax.redis.permits=true}; {@code --redis-host}, {@code --redis-port}) instead of the database.
  */
 public final class HttpScenario implements Scenario {
 
@@ -51,6 +56,11 @@ public final class HttpScenario implements Scenario {
         int calls = options.getInt("calls", 5_000, 1_000);
         int threads = options.getInt("threads", 50, 50);
         Rate limit = Rate.parse(options.get("rate", "200/1s"));
+        boolean onRedis = switch (options.get("permits", "store")) {
+            case "store" -> false;
+            case "redis" -> true;
+            default -> throw new IllegalArgumentException("--permits takes store or redis");
+        };
         String held = "rate " + limit;
         List<String> columns = List.of(NONE, COST, held);
         Postgres pg = new Postgres(options);
@@ -69,11 +79,10 @@ public final class HttpScenario implements Scenario {
         String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/call";
         Map<String, double[]> results = new LinkedHashMap<>();
         try {
-            results.put(NONE, round(pg, url, calls, threads, null, arrivals, limit.window()));
-            results.put(
-                    COST,
-                    round(pg, url, calls, threads, new Rate(100_000, Duration.ofSeconds(1)), arrivals, limit.window()));
-            results.put(held, round(pg, url, calls, threads, limit, arrivals, limit.window()));
+            Round r = new Round(pg, url, calls, threads, arrivals, limit.window(), onRedis ? options : null);
+            results.put(NONE, r.run(null));
+            results.put(COST, r.run(new Rate(100_000, Duration.ofSeconds(1))));
+            results.put(held, r.run(limit));
         } finally {
             server.stop(0);
             serverThreads.shutdownNow();
@@ -94,11 +103,15 @@ public final class HttpScenario implements Scenario {
                         + " scheduleAll; timed from the call to scheduleAll until all are SUCCESS in the database. A"
                         + " rate takes a permit per call in the claim's own transaction (one transaction per claim"
                         + " instead of one group of writes). The last row counts the server's arrivals in a sliding"
-                        + " window of the rate's length: with %s it must not exceed %d.",
+                        + " window of the rate's length: with %s it must not exceed %d.%s",
                 threads,
                 calls,
                 held,
-                limit.permits()));
+                limit.permits(),
+                onRedis
+                        ? " The permits were on the local Redis (ax.redis.permits=true): a claim took them there, and"
+                                + " only its change to RUNNING in the database."
+                        : ""));
         return t;
     }
 
@@ -108,7 +121,35 @@ public final class HttpScenario implements Scenario {
         return out;
     }
 
-    /** One round: {calls/s, seconds, most arrivals in a window}. */
+    /**
+     * The rounds' common settings.
+     *
+     * @param redis the options naming the Redis that keeps the permits, or null to keep them in the database
+     */
+    private record Round(
+            Postgres pg,
+            String url,
+            int calls,
+            int threads,
+            ConcurrentLinkedQueue<Long> arrivals,
+            Duration window,
+            Options redis) {
+
+        double[] run(Rate rate) throws Exception {
+            if (redis == null) {
+                return round(pg, url, calls, threads, rate, arrivals, window, null);
+            }
+            LettuceConnectionFactory factory = RedisConnections.factory(redis);
+            // a prefix of its own and no quarantine: nobody holds a permit of the round before it starts
+            try (AxRedis ax = new AxRedis(factory, "axbench:http:" + System.nanoTime() + ":", Duration.ofSeconds(3))) {
+                return round(pg, url, calls, threads, rate, arrivals, window, ax);
+            } finally {
+                factory.destroy();
+            }
+        }
+    }
+
+    /** One round: {calls/s, seconds, most arrivals in a window}; the permits on {@code redis} unless it is null. */
     private static double[] round(
             Postgres pg,
             String url,
@@ -116,15 +157,20 @@ public final class HttpScenario implements Scenario {
             int threads,
             Rate rate,
             ConcurrentLinkedQueue<Long> arrivals,
-            Duration window)
+            Duration window,
+            AxRedis redis)
             throws Exception {
         pg.recreateSchema(SCHEMA);
         arrivals.clear();
         try (HikariDataSource ds = pg.pool(SCHEMA, 6)) {
             JdbcSchema.migrate(ds, "ax_");
             HttpExecutor http = new HttpExecutor(new HttpSettings(List.of(url), 256, Duration.ofSeconds(2), 4));
-            AxEngine engine = AxEngine.builder()
-                    .store(new JdbcInstanceStore(ds, "ax_"))
+            JdbcInstanceStore store = new JdbcInstanceStore(ds, "ax_");
+            AxEngineBuilder builder = AxEngine.builder();
+            if (redis != null) {
+                builder.permits(redis.permits(store, store.permits().orElseThrow(), Duration.ZERO));
+            }
+            AxEngine engine = builder.store(store)
                     .router(new ExecutorRouter(List.of(http)))
                     .pools(Map.of(AxTask.DEFAULT_GROUP, new PoolSettings(threads, calls)))
                     .build();

@@ -72,6 +72,7 @@ final class Launcher {
                 "--ax.misfire.threshold=" + settings.misfire().toMillis() + "ms"));
         if (redisProxy != null) {
             command.add("--spring.data.redis.port=" + redisProxy);
+            command.add("--ax.redis.permits=" + settings.redisPermits());
         }
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)

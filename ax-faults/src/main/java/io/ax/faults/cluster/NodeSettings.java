@@ -19,6 +19,7 @@ import java.time.Duration;
  * @param lease {@code ax.cluster.lease}
  * @param misfire {@code ax.misfire.threshold}
  * @param redis whether the nodes use Redis (the private server, through each node's own proxy)
+ * @param redisPermits whether they keep the permits of their limits on it ({@code ax.redis.permits=true})
  */
 public record NodeSettings(
         Path java,
@@ -33,7 +34,8 @@ public record NodeSettings(
         Duration heartbeat,
         Duration lease,
         Duration misfire,
-        boolean redis) {
+        boolean redis,
+        boolean redisPermits) {
 
     /**
      * The ack timeout: below the lease, as the nodes require, and long enough that a busy machine's slow claim is

@@ -175,6 +175,16 @@ public interface Permits {
     int release(String instanceId, int attempt);
 
     /**
+     * Whether {@link #release} gives back at once what the attempt's claim took, without waiting for its end to be
+     * stored, in one short call: then the engine calls it on the attempt's worker as soon as the worker is done with
+     * it, ahead of the claims waiting for the permits. False (the default): it is called off the worker, and again
+     * while it keeps permits.
+     */
+    default boolean releasesAtOnce() {
+        return false;
+    }
+
+    /**
      * The permits held now, at most {@code limit} rows, by key then slot: rows whose attempt is over are left out.
      */
     List<Held> held(int limit);

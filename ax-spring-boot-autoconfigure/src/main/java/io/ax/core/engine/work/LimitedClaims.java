@@ -339,18 +339,24 @@ public final class LimitedClaims {
             try {
                 work.run();
             } finally {
-                try {
-                    long since = System.nanoTime();
-                    thread.execute(() -> release(due.instanceId(), attempt, limits, RELEASE_AGAIN_FIRST, since));
-                } catch (RejectedExecutionException stopped) {
-                    // the engine stopped: the permits free themselves, their attempt over in the store
+                long since = System.nanoTime();
+                if (permits.releasesAtOnce()) {
+                    // here, not behind the claims queued on this class's threads, which wait for what it gives back
+                    release(due.instanceId(), attempt, limits, RELEASE_AGAIN_FIRST, since);
+                } else {
+                    try {
+                        thread.execute(() -> release(due.instanceId(), attempt, limits, RELEASE_AGAIN_FIRST, since));
+                    } catch (RejectedExecutionException stopped) {
+                        // the engine stopped: the permits free themselves, their attempt over in the store
+                    }
                 }
             }
         };
     }
 
     /**
-     * On this class's threads: gives the attempt's permits back. The worker is done with it, but the store may not have
+     * On this class's threads, or first on the attempt's worker where the permits are given back at once ({@link
+     * Permits#releasesAtOnce}): gives the attempt's permits back. The worker is done with it, but the store may not have
      * its end yet (the end's write is in the group on its way): a permit whose attempt is still RUNNING stays, and is
      * asked for again a little later, waits doubling up to {@link #RELEASE_AGAIN_MAX}, for up to {@link
      * #RELEASE_FOR}; after that the store's own rule frees it once the end is stored, and waiters find it at their
@@ -372,8 +378,12 @@ public final class LimitedClaims {
         if (kept > 0 && System.nanoTime() - since < RELEASE_FOR.toNanos()) {
             Duration next =
                     again.multipliedBy(2).compareTo(RELEASE_AGAIN_MAX) > 0 ? RELEASE_AGAIN_MAX : again.multipliedBy(2);
-            thread.schedule(
-                    () -> release(instanceId, attempt, limits, next, since), again.toNanos(), TimeUnit.NANOSECONDS);
+            try {
+                thread.schedule(
+                        () -> release(instanceId, attempt, limits, next, since), again.toNanos(), TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException stopped) {
+                // the engine stopped: the store's rule frees them once their attempt is over
+            }
             return;
         }
         heldHere.remove(instanceId);
