@@ -217,9 +217,9 @@ public final class AxAutoConfiguration {
         }
         builder.idempotency(idempotency);
         wakeUps.ifAvailable(builder::wakeUps); // Redis pub/sub; else the store's own
-        Permits ownPermits = permits.getIfAvailable(); // Redis with ax.redis.permits=true; else the store's own
-        if (ownPermits != null) {
-            builder.permits(ownPermits);
+        Permits elsewhere = permits.getIfAvailable(); // Redis with ax.redis.permits=true; else the store's own
+        if (elsewhere != null) {
+            builder.permits(elsewhere);
         } else if (environment.getProperty("ax.redis.permits", Boolean.class, false)) {
             throw new InvalidAxSettingsException(
                     "ax.redis",

@@ -26,7 +26,9 @@ public class AxRedisProperties {
     /**
      * Whether the permits of cluster-wide limits (cluster-limit, maxConcurrent, mutex, rate) are kept on Redis rather
      * than in the database: a limited claim then takes its permits in Redis and only its change to RUNNING in the
-     * database. While Redis does not answer, limited work waits. Redis must keep its data while permits are held.
+     * database. While Redis does not answer, limited work waits, and after it restarted empty it waits a quarantine of
+     * the cluster's lease plus heartbeat while the nodes put back what they hold. A failover to a replica that missed
+     * the last writes forgets those permits.
      */
     private boolean permits;
 

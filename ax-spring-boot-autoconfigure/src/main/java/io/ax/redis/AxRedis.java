@@ -11,7 +11,9 @@ import io.ax.core.store.Permits;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Pattern;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -28,8 +30,8 @@ public final class AxRedis implements AutoCloseable {
 
     private final RedisConnectionFactory factory;
     private final RedisLink link;
-    /** What was made here with a thread of its own, closed with this. */
-    private final java.util.List<AutoCloseable> made = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** The permits made here, each with a thread of its own, closed with this. */
+    private final List<RedisPermits> made = new CopyOnWriteArrayList<>();
 
     /**
      * @param factory the application's connection factory
@@ -122,13 +124,7 @@ public final class AxRedis implements AutoCloseable {
      */
     @Override
     public void close() {
-        for (AutoCloseable part : made) {
-            try {
-                part.close();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }
+        made.forEach(RedisPermits::close);
         link.close();
     }
 }

@@ -17,7 +17,9 @@ import java.util.Objects;
  * <p>A permit is taken in the same transaction as the claim it is for ({@link #claim}): either the claim and all its
  * permits commit, or nothing does. No row is ever held by an attempt that is not RUNNING and no RUNNING attempt of a
  * limited task lacks its row, so at most {@code permits} attempts hold a key at any moment, whatever nodes pause, die
- * or lose their connection. Thread-safe.
+ * or lose their connection. That is the stores' own permits; permits kept elsewhere (Redis) cannot share the claim's
+ * transaction and give the same bound by a permit taken before the claim and confirmed after it, an attempt whose
+ * permit was lost meanwhile going back unstarted. Thread-safe.
  */
 public interface Permits {
 
