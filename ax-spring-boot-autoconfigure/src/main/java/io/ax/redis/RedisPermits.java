@@ -400,7 +400,8 @@ final class RedisPermits implements Permits, AutoCloseable {
     /** A claim or a look found the era: a new one means Redis started afresh, and this node puts back what it holds. */
     private void eraSeen(String seen) {
         String was = knownEra;
-        if (was == null) {
+        if (was == null || heldHere.isEmpty() && ratesHere.isEmpty()) {
+            // nothing of this node's to put back: a claim of an older era that confirms later finds its permit gone
             knownEra = seen;
         } else if (!was.equals(seen)) {
             try {
