@@ -458,7 +458,7 @@ final class RedisPermits implements Permits, AutoCloseable {
                     n);
             knownEra = putIn;
         } catch (RuntimeException e) {
-            LOG.log(Level.DEBUG, "The permits' era was not looked at: {0}", e.toString());
+            LOG.log(Level.DEBUG, "The era of the permits was not looked at: {0}", e.toString());
         }
     }
 

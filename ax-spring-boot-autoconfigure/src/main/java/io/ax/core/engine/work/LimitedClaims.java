@@ -1,8 +1,5 @@
 package io.ax.core.engine.work;
 
-import io.ax.core.AxTask;
-import io.ax.core.InstanceOrigin;
-import io.ax.core.Rate;
 import io.ax.core.Transition;
 import io.ax.core.cluster.FencedOutException;
 import io.ax.core.engine.PoolSettings;
@@ -16,15 +13,11 @@ import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.engine.writes.StateWriter;
 import io.ax.core.store.Permits;
 import java.lang.System.Logger.Level;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,9 +54,6 @@ public final class LimitedClaims {
 
     /** How often the first waiter of each limit is tried again, for permits freed elsewhere. */
     static final Duration POLL = Duration.ofMillis(250);
-
-    /** Longer keys are shortened to a prefix and a digest of the whole, so that any template fits the store. */
-    private static final int KEY_ROOM = Permits.MAX_KEY_LENGTH - 80;
 
     /** How many waiting instances' first wait is remembered as audited (beyond, a wait may be audited again). */
     private static final int AUDITED_KEPT = 10_000;
@@ -105,8 +95,7 @@ public final class LimitedClaims {
 
     private final Permits permits;
     private final Function<String, PoolSettings> poolOf;
-    /** The stored payload of an instance: a run's parameters, for a mutex named after one. */
-    private final Function<String, Optional<byte[]>> payloadOf;
+    private final AttemptLimits limitsOf;
 
     private final Claimer claimer;
     private final ExecutionPools pools;
@@ -160,7 +149,7 @@ public final class LimitedClaims {
         this.fencedOut = fencedOut;
         this.permits = permits;
         this.poolOf = poolOf;
-        this.payloadOf = payloadOf;
+        this.limitsOf = new AttemptLimits(poolOf, payloadOf);
         this.claimer = claimer;
         this.pools = pools;
         this.threads = threads;
@@ -190,45 +179,6 @@ public final class LimitedClaims {
     }
 
     /**
-     * On this class's threads: the limits an attempt of {@code due} needs a permit of. A mutex named after a
-     * parameter takes a run's own parameters (a run on demand given some, kept as its payload) over the task's.
-     */
-    List<Permits.Limit> limitsOf(Due due) {
-        AxTask task = due.task();
-        List<Permits.Limit> limits = new ArrayList<>(1);
-        PoolSettings pool = poolOf.apply(task.group());
-        if (pool.clusterLimit() > 0) {
-            limits.add(new Permits.Limit(fit("group:" + task.group()), pool.clusterLimit()));
-        }
-        if (pool.rate() != null) {
-            limits.add(new Permits.Limit(
-                    fit("rate:group:" + task.group()),
-                    pool.rate().permits(),
-                    pool.rate().window()));
-        }
-        Rate rate = task.limits().rate();
-        if (rate != null) {
-            limits.add(new Permits.Limit(fit("rate:task:" + task.name()), rate.permits(), rate.window()));
-        }
-        if (task.limits().maxConcurrent() > 0) {
-            limits.add(
-                    new Permits.Limit(fit("task:" + task.name()), task.limits().maxConcurrent()));
-        }
-        if (task.limits().mutex() != null) {
-            Map<String, String> params = task.params();
-            if (due.origin() == InstanceOrigin.ON_DEMAND && task.limits().mutexNamesParameters()) {
-                params = payloadOf
-                        .apply(due.instanceId())
-                        .map(bytes ->
-                                RunParams.with(task, RunParams.decode(bytes)).params())
-                        .orElse(params);
-            }
-            limits.add(new Permits.Limit(fit("mutex:" + task.limits().mutexKey(params, due.key())), 1));
-        }
-        return limits;
-    }
-
-    /**
      * On the dispatch thread: claims {@code due} with its permits, off this thread. Its place in its pool is reserved
      * and its claim marked ({@link Claimer#claiming}); both are given back unless it starts.
      */
@@ -246,7 +196,7 @@ public final class LimitedClaims {
         Permits.Outcome outcome;
         List<Permits.Limit> limits;
         try {
-            limits = limitsOf(due);
+            limits = limitsOf.of(due);
             boolean audit;
             synchronized (this) {
                 audit = !audited.containsKey(id);
@@ -344,11 +294,7 @@ public final class LimitedClaims {
                     // here, not behind the claims queued on this class's threads, which wait for what it gives back
                     release(due.instanceId(), attempt, limits, RELEASE_AGAIN_FIRST, since);
                 } else {
-                    try {
-                        thread.execute(() -> release(due.instanceId(), attempt, limits, RELEASE_AGAIN_FIRST, since));
-                    } catch (RejectedExecutionException stopped) {
-                        // the engine stopped: the permits free themselves, their attempt over in the store
-                    }
+                    releaseLater(due.instanceId(), attempt, limits, Duration.ZERO, RELEASE_AGAIN_FIRST, since);
                 }
             }
         };
@@ -378,17 +324,23 @@ public final class LimitedClaims {
         if (kept > 0 && System.nanoTime() - since < RELEASE_FOR.toNanos()) {
             Duration next =
                     again.multipliedBy(2).compareTo(RELEASE_AGAIN_MAX) > 0 ? RELEASE_AGAIN_MAX : again.multipliedBy(2);
-            try {
-                thread.schedule(
-                        () -> release(instanceId, attempt, limits, next, since), again.toNanos(), TimeUnit.NANOSECONDS);
-            } catch (RejectedExecutionException stopped) {
-                // the engine stopped: the store's rule frees them once their attempt is over
-            }
+            releaseLater(instanceId, attempt, limits, again, next, since);
             return;
         }
         heldHere.remove(instanceId);
         for (Permits.Limit limit : limits) {
             turnOf(limit.key());
+        }
+    }
+
+    /** The release of an attempt's permits on this class's threads in {@code in}, unless the engine stopped. */
+    private void releaseLater(
+            String instanceId, int attempt, List<Permits.Limit> limits, Duration in, Duration again, long since) {
+        try {
+            thread.schedule(
+                    () -> release(instanceId, attempt, limits, again, since), in.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException stopped) {
+            // the store's own rule frees them once their attempt is over
         }
     }
 
@@ -437,18 +389,5 @@ public final class LimitedClaims {
 
     private void onDispatch(Runnable work) {
         threads.onDispatchThread(work);
-    }
-
-    /** A key that fits the store: a long one keeps a readable prefix and a digest of the whole. */
-    static String fit(String key) {
-        if (key.length() <= Permits.MAX_KEY_LENGTH) {
-            return key;
-        }
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-            return key.substring(0, KEY_ROOM) + "#" + HexFormat.of().formatHex(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JVM", e);
-        }
     }
 }
