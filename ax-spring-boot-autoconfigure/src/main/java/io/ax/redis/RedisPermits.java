@@ -570,6 +570,9 @@ final class RedisPermits implements Permits, AutoCloseable {
             args.add(value);
         });
         try {
+            if (!link.isUp()) { // at once, not after a command's timeout on the attempt's worker
+                throw new IllegalStateException("Redis, which keeps the permits, does not answer");
+            }
             link.call(r -> r.execute(CLEAR, keys, args.toArray()));
         } catch (RuntimeException e) {
             heldHere.compute(member, (m, claims) -> { // asked again: the same claim first
