@@ -31,14 +31,19 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * README's Quick start built as a newcomer builds it, against the jars this build just made: a Maven project of its
  * own whose dependencies are README's dependency snippets, with README's Java class and {@code application.yml},
- * packaged offline by this repository's Maven wrapper into an executable jar and started with {@code java -jar}. It
- * must answer on {@code /actuator/health} and {@code /actuator/ax} and run README's task, without a database (the
- * snippets alone), on H2 and on PostgreSQL.
+ * packaged by this repository's Maven wrapper into an executable jar and started with {@code java -jar}. It must
+ * answer on {@code /actuator/health} and {@code /actuator/ax} and run README's task, without a database (the snippets
+ * alone), on H2 and on PostgreSQL.
  *
  * <p>The AX artifacts reach the nested build through a local repository of its own, in a temporary folder, holding
  * the poms of this repository and the jars of their {@code target/} folders (so this test runs after {@code package},
- * as in {@code ./mvnw verify}); Maven 3.9's chained local repository finds everything else read-only in the user's
- * repository. Nothing is installed. The outputs stay in {@code target/quick-start-build/}, printed when a case fails.
+ * as in {@code ./mvnw verify}); Maven 3.9's chained local repository finds everything else read-only in the outer
+ * build's repository (its {@code maven.repo.local}, passed through). The nested build is online, as a newcomer's first
+ * build is: what the outer build has not needed yet (on an empty machine, the Spring Boot plugin's own dependencies,
+ * which the outer build resolves only when it packages the sample, after this test) is downloaded into the temporary
+ * repository. The in-memory case proves it every time: its outer repository is shown without that plugin and its
+ * dependencies. Nothing is installed. The outputs stay in {@code target/quick-start-build/}, printed when a case
+ * fails.
  */
 class QuickStartBuildTest {
 
@@ -47,6 +52,15 @@ class QuickStartBuildTest {
     private static final Path LOGS = Path.of("target", "quick-start-build").toAbsolutePath();
     private static final String PREFIX = "axqsb_";
     private static final String QUICK_JVM = "-XX:TieredStopAtLevel=1";
+
+    /**
+     * What {@code spring-boot-maven-plugin} needs beyond the application's own dependencies: on an empty machine the
+     * outer build has none of it when this test runs.
+     */
+    private static final List<Path> PACKAGING_PLUGIN = List.of(
+            Path.of("org/springframework/boot/spring-boot-maven-plugin"),
+            Path.of("org/springframework/boot/spring-boot-loader-tools"),
+            Path.of("org/springframework/boot/spring-boot-buildpack-platform"));
 
     @TempDir
     Path work;
@@ -86,7 +100,15 @@ class QuickStartBuildTest {
     @Test
     void theSnippetsAloneMakeAnAppThatRunsItsTaskInMemory() throws Exception {
         QuickStartReadme readme = QuickStartReadme.read(QuickStartProject.ROOT.resolve("README.md"));
-        Path jar = build("in-memory", readme, readme.dependencies(), readme.yaml());
+        // the outer repository without the packaging plugin: the nested build must resolve it, as on an empty machine
+        Path outer = QuickStartProject.repositoryWithout(
+                work.resolve("outer-without-plugin"), QuickStartProject.userRepository(), PACKAGING_PLUGIN);
+        Path jar = build("in-memory", readme, readme.dependencies(), readme.yaml(), outer);
+        for (Path artifact : PACKAGING_PLUGIN) {
+            assertThat(work.resolve("repository").resolve(artifact))
+                    .as("the nested build resolved " + artifact + " itself")
+                    .isDirectory();
+        }
         JsonNode ax = runs("in-memory", readme, jar);
         assertThat(ax.path("storeKind").asString()).isEqualTo("in-memory");
         assertThat(output("in-memory"))
@@ -99,7 +121,12 @@ class QuickStartBuildTest {
     void withTheJdbcStarterAndH2sDriverItRunsItsTaskOnH2() throws Exception {
         QuickStartReadme readme = QuickStartReadme.read(QuickStartProject.ROOT.resolve("README.md"));
         // no URL: with H2's driver and no spring.datasource.url, Spring Boot makes an embedded database
-        Path jar = build("h2", readme, readme.dependencies() + readme.h2Dependencies(), readme.yaml());
+        Path jar = build(
+                "h2",
+                readme,
+                readme.dependencies() + readme.h2Dependencies(),
+                readme.yaml(),
+                QuickStartProject.userRepository());
         JsonNode ax = runs("h2", readme, jar);
         assertThat(ax.path("store").asString()).startsWith("jdbc (H2 at jdbc:h2:mem:");
         assertThat(output("h2")).contains("AX tables (prefix 'ax_') migrated: V1 ax schema");
@@ -116,7 +143,8 @@ class QuickStartBuildTest {
                 "postgresql",
                 readme,
                 readme.dependencies() + readme.databaseDependencies(),
-                readme.yaml() + "\n" + readme.databaseYaml());
+                readme.yaml() + "\n" + readme.databaseYaml(),
+                QuickStartProject.userRepository());
         // README's YAML as written; this machine's database, and tables of this test's own, are given here
         JsonNode ax = runs(
                 "postgresql",
@@ -131,10 +159,11 @@ class QuickStartBuildTest {
     }
 
     /**
-     * Writes the project, builds it with the project's own Maven wrapper, offline, and returns its executable jar,
-     * checked to hold this build's AX jars.
+     * Writes the project, builds it with the project's own Maven wrapper, online, with {@code outer} as the read-only
+     * tail of its local repository, and returns its executable jar, checked to hold this build's AX jars.
      */
-    private Path build(String name, QuickStartReadme readme, String dependencies, String yaml) throws Exception {
+    private Path build(String name, QuickStartReadme readme, String dependencies, String yaml, Path outer)
+            throws Exception {
         long started = System.nanoTime();
         Path repository = Files.createDirectories(work.resolve("repository"));
         Map<String, Path> axJars = QuickStartProject.axRepository(repository, readme);
@@ -142,12 +171,11 @@ class QuickStartBuildTest {
         Path log = logFile(name + "-build");
         List<String> command = List.of(
                 QuickStartProject.mavenWrapper().toString(),
-                "-o",
                 "-B",
                 "-ntp",
                 "-q",
                 "-Dmaven.repo.local=" + repository,
-                "-Dmaven.repo.local.tail=" + QuickStartProject.userRepository(),
+                "-Dmaven.repo.local.tail=" + outer,
                 "package");
         ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(app.toFile())

@@ -182,6 +182,40 @@ final class QuickStartProject {
         return Path.of(System.getProperty("user.home"), ".m2", "repository");
     }
 
+    /**
+     * A view of {@code repository} in {@code view} without the folders {@code omitted} (relative to it): symbolic
+     * links to everything else, so nothing is copied. Returns the view.
+     */
+    static Path repositoryWithout(Path view, Path repository, List<Path> omitted) throws IOException {
+        Files.createDirectories(view);
+        if (!Files.isDirectory(repository)) {
+            return view;
+        }
+        try (var entries = Files.list(repository)) {
+            for (Path entry : entries.toList()) {
+                Path name = entry.getFileName();
+                List<Path> below = new ArrayList<>();
+                boolean omit = false;
+                for (Path o : omitted) {
+                    if (o.equals(name)) {
+                        omit = true;
+                    } else if (o.startsWith(name)) {
+                        below.add(name.relativize(o));
+                    }
+                }
+                if (omit) {
+                    continue;
+                }
+                if (below.isEmpty()) {
+                    Files.createSymbolicLink(view.resolve(name.toString()), entry);
+                } else {
+                    repositoryWithout(view.resolve(name.toString()), entry, below);
+                }
+            }
+        }
+        return view;
+    }
+
     private static Element pomOf(Path pom) throws Exception {
         return DocumentBuilderFactory.newInstance()
                 .newDocumentBuilder()
