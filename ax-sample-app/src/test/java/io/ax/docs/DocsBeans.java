@@ -1,0 +1,19 @@
+package io.ax.docs;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The application's beans that the guides' configured tasks name as their targets ({@code beanName.methodName}). */
+@Configuration(proxyBeanMethods = false)
+class DocsBeans {
+
+    /** {@code cleanupService.purge}: a LOCAL task's target in the jobs guide. */
+    @Bean
+    CleanupService cleanupService() {
+        return new CleanupService();
+    }
+
+    static class CleanupService {
+        public void purge() {}
+    }
+}
