@@ -22,16 +22,26 @@ public class AxProperties {
      */
     private boolean strictProperties;
 
-    /** This node's id in the audit log; default {@code <host>-<pid>}. */
+    /**
+     * This node's id in the cluster and the audit trail, unique among the live nodes; unset, the host name and the
+     * process id. A stable id lets a restarted node resume its own unfinished work at once.
+     */
     private String nodeId;
 
-    /** Time zone of cron expressions that name none; never the system default unless set here. */
+    /** Time zone of cron expressions that name none: UTC unless set here, never the system's default zone. */
     private ZoneId defaultZone = ZoneOffset.UTC;
 
     /** Time wheel settings. */
     private final Wheel wheel = new Wheel();
 
-    /** Execution pools per task group (@AxJob group); a group not listed gets 4 threads and a queue of 1000. */
+    /**
+     * Execution pools by task group (@AxJob group, default 'default'); a group not listed gets the defaults. Each
+     * group takes threads (4: attempts of the group that run at once on this node), queue-capacity (1000: due
+     * instances that wait for a worker; a full queue sends the next back to wait), overtake-limit (30s: how long a
+     * waiting instance may be overtaken by higher priorities), virtual-threads (workers on virtual threads, Java 21
+     * and later), cluster-limit (0: at most this many attempts of the group at once on all nodes together) and rate
+     * (at most so many starts in any window on all nodes together, such as 100/1m).
+     */
     private final Map<String, Pool> pools = new LinkedHashMap<>();
 
     /** Dispatch settings. */
@@ -64,7 +74,7 @@ public class AxProperties {
     /** The 'ax' health component. */
     private final Health health = new Health();
 
-    /** The cluster: leader lease, heartbeats, assignment. */
+    /** The cluster: heartbeats, partitions and the cluster lease. */
     private final Cluster cluster = new Cluster();
 
     /** How long finished history stays in the store. */
@@ -186,7 +196,7 @@ public class AxProperties {
         /** Worker threads of the pool. */
         private int threads = 4;
 
-        /** Dispatched instances that may wait for a worker; beyond it dispatch is rejected and retried later. */
+        /** Due instances that may wait for a worker; beyond it an instance is sent back to wait and tried later. */
         private int queueCapacity = 1000;
 
         /**
@@ -202,8 +212,8 @@ public class AxProperties {
         private Duration overtakeLimit = PoolSettings.DEFAULT_OVERTAKE_LIMIT;
 
         /**
-         * At most this many attempts of the group run at once on all nodes together (a permit each, in the
-         * database); 0 for no limit beyond each node's threads.
+         * At most this many attempts of the group run at once on all nodes together (a permit each, in the database
+         * or, with ax.redis.permits, on Redis); 0 for no limit beyond each node's threads.
          */
         private int clusterLimit;
 
@@ -265,7 +275,7 @@ public class AxProperties {
     /** Dispatch settings. */
     public static class Dispatch {
 
-        /** Wait before an instance rejected by a full pool is dispatched again. */
+        /** Wait before an instance sent back by a full pool is tried again. */
         private Duration rejectionBackoff = Duration.ofSeconds(1);
 
         public Duration getRejectionBackoff() {
@@ -568,7 +578,10 @@ public class AxProperties {
      */
     public static class Retention {
 
-        /** Whether the leader deletes finished history older than its retention; false keeps everything. */
+        /**
+         * Whether finished history older than its retention is deleted (by the node that holds the cluster lease);
+         * false keeps everything.
+         */
         private boolean enabled = true;
 
         /** How long SUCCESS, SKIPPED and CANCELLED instances (with their audit trails) are kept after they finished. */
@@ -580,7 +593,7 @@ public class AxProperties {
          */
         private Duration dead = Duration.ofDays(30);
 
-        /** How often the leader looks for expired history. */
+        /** How often the node that holds the cluster lease looks for expired history. */
         private Duration interval = Duration.ofMinutes(1);
 
         /**
@@ -642,22 +655,30 @@ public class AxProperties {
 
     public static class Cluster {
 
-        /** How often a node writes its heartbeat and the leader renews its lease. */
+        /** How often a node writes its heartbeat, which keeps its partitions, and renews the cluster lease it holds. */
         private Duration heartbeat = Duration.ofSeconds(3);
 
         /**
-         * How long the leader lease and a heartbeat last without renewal, on the database's clock; must be more than
-         * twice the heartbeat. A standby takes over within lease plus one heartbeat of the leader's death.
+         * How long a heartbeat (and with it the node's partitions) and the cluster lease last without renewal, on the
+         * database's clock; more than twice the heartbeat. A dead node's partitions are taken over within the lease
+         * plus one heartbeat.
          */
         private Duration lease = Duration.ofSeconds(10);
 
-        /** How long the leader waits for an assignment's acknowledgement before it assigns it elsewhere. */
+        /**
+         * How long an instance may stay DISPATCHED to a node that has not started it before the owner of its
+         * partition takes it back; below the lease.
+         */
         private Duration ackTimeout = Duration.ofSeconds(3);
 
-        /** How often a node looks for instances assigned to it; at most the ack timeout. */
+        /**
+         * How often a node goes over the bookkeeping of its partitions (paused tasks, instances other nodes hold,
+         * workflow runs); at most the ack timeout. Work written on other nodes arrives by a wake-up, or by a sweep
+         * every second.
+         */
         private Duration pollInterval = Duration.ofMillis(500);
 
-        /** Points per node on the consistent-hash ring that spreads instances over the live nodes. */
+        /** Points per node on the consistent-hash ring that spreads the partitions over the live nodes. */
         private int virtualNodes = 32;
 
         /**

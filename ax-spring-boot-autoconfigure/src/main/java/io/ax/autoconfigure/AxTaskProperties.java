@@ -15,8 +15,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class AxTaskProperties {
 
     /**
-     * Tasks defined in configuration, by name; checked at start-up like @AxJob methods. Durations accept 500ms,
-     * 5s, 2m, 1h, 1d and ISO-8601.
+     * Tasks defined in configuration, by name, checked at start-up like @AxJob methods. Each takes type (LOCAL, HTTP,
+     * SHELL or your executor's), target (beanName.methodName, a URL or a script), params, trigger (cron and zone,
+     * fixed-rate, fixed-delay and initial-delay, or depends-on; none for a task run on demand), retry (times,
+     * backoff, base, max), timeout (60s), concurrent, group, priority, transactional, max-concurrent, mutex, rate,
+     * durability (PERSISTENT or MEMORY) and misfire (FIRE_ONCE, SKIP or FIRE_ALL), as the @AxJob attributes of the same
+     * names. Durations take 500ms, 5s, 2m, 1h, 1d or ISO-8601.
      */
     private final Map<String, Task> tasks = new LinkedHashMap<>();
 
