@@ -13,7 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The fenced snippets of README's "Quick start in your own application", in their order, sorted by what they are for:
+ * The fenced snippets of README's "Quick start", in their order, sorted by what they are for:
  * the dependencies every application adds (the starter, Actuator and web), the ones added for a database (the JDBC
  * starter and PostgreSQL's driver), the Java class, the {@code application.yml} for Actuator and the one for the
  * database.
@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
 record QuickStartReadme(
         String dependencies, String databaseDependencies, String java, String yaml, String databaseYaml) {
 
-    static final String SECTION = "## Quick start in your own application";
+    static final String SECTION = "## Quick start";
 
     private static final Pattern BLOCK = Pattern.compile("```(\\w*)\\n(.*?)```", Pattern.DOTALL);
     private static final Pattern DEPENDENCY = Pattern.compile("<dependency>.*?</dependency>", Pattern.DOTALL);

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 class QuickStartTest {
 
     private static final Duration BOUND = Duration.ofSeconds(90);
-    private static final String SECTION = "## Quick start in your own application";
+    private static final String SECTION = "## Quick start";
 
     @TempDir
     Path app;
