@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * No fire of a series starts before its fire time by the database's clock, beyond the tolerance for the leader's
  * clock offset: fire-time decisions use the cluster's clock, so a node whose own clock is ahead (or jumped) must not
- * fire early (DESIGN.md, "Time").
+ * fire early (docs/design.md, "Time").
  */
 final class EarlyFireCheck implements Check {
 

@@ -4,13 +4,13 @@
  * io.ax.core.cluster.Membership}, threads {@code ax-cluster} and {@code ax-cluster-watch}), the ring ({@link
  * io.ax.core.cluster.HashRing}) and the fencing of writes by epoch. Every time compared here is the store's.
  *
- * <h2>Partitions (owned by the nodes; not yet what the engine plans and runs by)</h2>
+ * <h2>Partitions</h2>
  *
- * <p>The pieces of partitioned ownership, each with its tests, on which the engine's owner role is to be built (see
- * {@code docs/partitioned-ownership.md}). Every node runs the rounds: {@link io.ax.core.cluster.Membership} calls
- * {@link io.ax.core.cluster.PartitionOwnership} after each heartbeat, and {@link io.ax.core.cluster.PartitionTerms}
- * holds what the node owns, at which epochs, until its own deadline; the engine shows them and does not yet act on
- * them.
+ * <p>The pieces of partitioned ownership, each with its tests, on which the engine's owner role
+ * ({@code io.ax.core.engine.ownership}) stands (see {@code docs/design.md}, "The partition protocol"). Every node runs
+ * the rounds: {@link io.ax.core.cluster.Membership} calls {@link io.ax.core.cluster.PartitionOwnership} after each
+ * heartbeat, and {@link io.ax.core.cluster.PartitionTerms} holds what the node owns, at which epochs, until its own
+ * deadline; the engine decides and runs the rows of those partitions.
  *
  * <ul>
  *   <li>{@link io.ax.core.cluster.PartitionLeases} (in the JDBC store, and {@link

@@ -284,7 +284,7 @@ final class EngineParts {
                 partitionLeases,
                 leadership);
         leadership.attach(membership);
-        // the owner of a row's partition decides it (docs/partitioned-ownership.md)
+        // the owner of a row's partition decides it (docs/design.md, "The partition protocol")
         this.terms = DecisionTerms.partitioned(() -> membership.partitions().orElse(null), leadership::fencedOut);
         this.retention = new Retention(stores, activityStore, b.retention, clock, leadership::epoch, insight);
         writer.onRecovery(leadership::storeBack);

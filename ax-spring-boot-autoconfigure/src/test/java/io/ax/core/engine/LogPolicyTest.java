@@ -22,9 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 /**
- * The log policy of DESIGN.md, on what the engine really writes (through System.Logger, SLF4J and Logback): state
- * changes at DEBUG, one summary line per successful instance on {@code io.ax.instances}, a failed attempt as one
- * WARN without stack trace, and the stack trace once, when an instance goes DEAD.
+ * The log policy of docs/design.md ("Errors and logs"), on what the engine really writes (through System.Logger,
+ * SLF4J and Logback): state changes at DEBUG, one summary line per successful instance on {@code io.ax.instances}, a
+ * failed attempt as one WARN without stack trace, and the stack trace once, when an instance goes DEAD.
  */
 class LogPolicyTest {
 
