@@ -23,9 +23,7 @@ public final class Bench {
         SCENARIOS.put("burst", "io.ax.bench.burst.BurstScenario");
         SCENARIOS.put("delayed", "io.ax.bench.delayed.DelayedScenario");
         SCENARIOS.put("cluster", "io.ax.bench.cluster.ClusterScenario");
-        SCENARIOS.put("ack", "io.ax.bench.cluster.AckScenario");
         SCENARIOS.put("locks", "io.ax.bench.locks.LocksScenario");
-        SCENARIOS.put("soak", "io.ax.bench.soak.SoakScenario");
         SCENARIOS.put("cost", "io.ax.bench.cluster.CostScenario");
         SCENARIOS.put("wakeup", "io.ax.bench.wakeup.WakeUpScenario");
         SCENARIOS.put("http", "io.ax.bench.http.HttpScenario");
