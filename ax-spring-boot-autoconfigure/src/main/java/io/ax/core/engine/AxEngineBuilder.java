@@ -100,7 +100,7 @@ public final class AxEngineBuilder {
         return this;
     }
 
-    /** How long {@link #stop()} waits for running work before interrupting it, zero or more. Default 10 s. */
+    /** How long {@link AxEngine#stop()} waits for running work before interrupting it, zero or more. Default 10 s. */
     public AxEngineBuilder shutdownAwait(Duration shutdownAwait) {
         Objects.requireNonNull(shutdownAwait, "shutdownAwait");
         if (shutdownAwait.isNegative()) {
