@@ -15,6 +15,7 @@ public class DeadLetterAlarm {
 
     private final AtomicInteger heard = new AtomicInteger();
 
+    // tag::dead-letter-event[]
     @EventListener
     public void onDeadLetter(AxDeadLetterEvent event) {
         heard.incrementAndGet();
@@ -24,6 +25,7 @@ public class DeadLetterAlarm {
                 event.deadLetter().instanceId(),
                 event.deadLetter().attempts().size());
     }
+    // end::dead-letter-event[]
 
     /** How many dead letters were heard. */
     public int heard() {

@@ -22,6 +22,7 @@ import org.springframework.boot.test.context.SpringBootTest;
  * The sample's jobs tested as README "Testing your jobs" shows: the engine runs on a clock the test moves, so a
  * 30-minute payment window, a minute of a 5-second cron and the retries' back-offs pass in milliseconds.
  */
+// tag::setup[]
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.NONE,
         properties = {
@@ -48,7 +49,9 @@ class SampleJobsTest {
 
     @Autowired
     OrderRepository orders;
+    // end::setup[]
 
+    // tag::cron[]
     @Test
     void theHeartbeatRunsEveryFiveSeconds() {
         Instant from = ax.now();
@@ -61,7 +64,9 @@ class SampleJobsTest {
                 .toList();
         assertThat(beats).hasSize(12).allMatch(i -> i.state() == InstanceState.SUCCESS);
     }
+    // end::cron[]
 
+    // tag::delayed[]
     @Test
     void anUnpaidOrderClosesWhenItsThirtyMinutesAreUp() {
         Order order = shop.open(new OrderController.NewOrder("book")).getBody();
@@ -73,7 +78,9 @@ class SampleJobsTest {
         assertThat(orders.find(order.id()).orElseThrow().state()).isEqualTo(Order.State.CLOSED);
         assertThat(ax.find(order.closeInstance()).orElseThrow()).succeeded().hasAttempts(1);
     }
+    // end::delayed[]
 
+    // tag::retries[]
     @Test
     void flakySucceedsOnItsThirdAttempt() {
         assertThat(ax.runNow("flaky"))
@@ -93,7 +100,9 @@ class SampleJobsTest {
                 .lastErrorContains("the downstream system is gone")
                 .stackTraceContains("SampleJobs.doomed");
     }
+    // end::retries[]
 
+    // tag::workflow[]
     @Test
     void theNightlyExportsStepsFollowItsRoot() {
         InstanceDetails export = ax.runNow("export"); // the root of a workflow starts a run, as its cron at 02:00 does
@@ -106,4 +115,5 @@ class SampleJobsTest {
         assertThat(upload.auditTrail()).anyMatch(e -> e.reason().contains(run));
         assertThat(ax.lastEnded("compress")).succeeded();
     }
+    // end::workflow[]
 }

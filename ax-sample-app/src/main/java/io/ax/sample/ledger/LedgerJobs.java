@@ -36,6 +36,7 @@ public class LedgerJobs {
                 + " (instance_id VARCHAR(64) NOT NULL, attempt INT NOT NULL, node VARCHAR(200) NOT NULL)");
     }
 
+    // tag::transactional[]
     @AxJob(
             name = "book",
             fixedRate = "${sample.ledger.rate:1s}",
@@ -50,4 +51,5 @@ public class LedgerJobs {
                 context.nodeId());
         Thread.sleep(hold.toMillis());
     }
+    // end::transactional[]
 }

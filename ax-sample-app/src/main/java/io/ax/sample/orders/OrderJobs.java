@@ -27,6 +27,7 @@ public class OrderJobs {
      * leaves a paid order alone, and running twice (at-least-once) changes nothing either: the update is fenced by
      * the attempt's token as well as by the order's state.
      */
+    // tag::close-order[]
     @AxJob(name = "closeUnpaidOrder", timeout = "10s", retry = @AxJob.Retry(times = "5", base = "1s", max = "1m"))
     public void closeUnpaidOrder(AxContext context) {
         CloseOrder close = context.payload(CloseOrder.class);
@@ -36,4 +37,5 @@ public class OrderJobs {
             LOG.info("Order {} closed: not paid in time", close.orderId());
         }
     }
+    // end::close-order[]
 }

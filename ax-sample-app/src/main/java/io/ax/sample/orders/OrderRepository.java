@@ -71,6 +71,7 @@ public class OrderRepository {
      *
      * @return whether this attempt closed the order
      */
+    // tag::fenced-close[]
     public boolean close(long id, long fencingToken) {
         return jdbc.update(
                         "UPDATE sample_order SET state = 'CLOSED', close_token = ? WHERE id = ? AND state = 'OPEN'"
@@ -80,6 +81,7 @@ public class OrderRepository {
                         fencingToken)
                 == 1;
     }
+    // end::fenced-close[]
 
     /** OPEN -> {@code to}, only if still OPEN: payment and closing race, and exactly one of them wins. */
     public boolean moveFromOpen(long id, Order.State to) {
