@@ -19,7 +19,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 
 /**
- * The sample's jobs tested as README "Testing your jobs" shows: the engine runs on a clock the test moves, so a
+ * The sample's jobs tested as docs/testing.md shows (its examples are this class's tagged regions): the engine runs on a clock the test moves, so a
  * 30-minute payment window, a minute of a 5-second cron and the retries' back-offs pass in milliseconds.
  */
 // tag::setup[]
