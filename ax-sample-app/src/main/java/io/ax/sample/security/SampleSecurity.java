@@ -75,6 +75,7 @@ public class SampleSecurity {
                         .build());
     }
 
+    // tag::security-filter-chain[]
     @Bean
     SecurityFilterChain sampleSecurityFilterChain(
             HttpSecurity http,
@@ -112,6 +113,7 @@ public class SampleSecurity {
                         .defaultAccessDeniedHandlerFor(new AccessDeniedHandlerImpl(), AnyRequestMatcher.INSTANCE));
         return http.build();
     }
+    // end::security-filter-chain[]
 
     private static final PathPatternRequestMatcher ACTUATOR = PathPatternRequestMatcher.pathPattern("/actuator/**");
 
