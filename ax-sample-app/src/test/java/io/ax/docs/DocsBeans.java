@@ -16,4 +16,20 @@ class DocsBeans {
     static class CleanupService {
         public void purge() {}
     }
+
+    /** {@code exportService.export}: the root of a configured workflow in the jobs guide. */
+    @Bean
+    ExportService exportService() {
+        return new ExportService();
+    }
+
+    static class ExportService {
+        public void export() {}
+    }
+
+    /** The jobs guide's executor of its own, which runs its tasks of type NOTIFY. */
+    @Bean
+    io.ax.docs.jobs.NotifyExecutor notifyExecutor() {
+        return new io.ax.docs.jobs.NotifyExecutor((channel, text) -> true);
+    }
 }
