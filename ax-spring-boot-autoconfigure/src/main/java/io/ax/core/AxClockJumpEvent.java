@@ -14,13 +14,21 @@ import java.util.Objects;
  */
 public record AxClockJumpEvent(Duration jump, Instant detectedAt, Duration pause) {
 
+    /**
+     * Checks that no component is null.
+     *
+     * @param jump how far the wall clock moved beyond the monotonic clock; negative when it went back
+     * @param detectedAt the wall-clock time, after the jump, when it was noticed
+     * @param pause how long trigger decisions wait
+     * @throws NullPointerException when a component is null
+     */
     public AxClockJumpEvent {
         Objects.requireNonNull(jump, "jump");
         Objects.requireNonNull(detectedAt, "detectedAt");
         Objects.requireNonNull(pause, "pause");
     }
 
-    /** Whether the wall clock jumped forwards (else backwards). */
+    /** {@return true when the wall clock jumped forwards, false when it went back} */
     public boolean forwards() {
         return !jump.isNegative();
     }

@@ -9,6 +9,12 @@ import java.util.Objects;
  */
 public record AxDeadLetterEvent(DeadLetter deadLetter) {
 
+    /**
+     * Checks that the dead letter is given.
+     *
+     * @param deadLetter the dead letter that was stored; not null
+     * @throws NullPointerException when {@code deadLetter} is null
+     */
     public AxDeadLetterEvent {
         Objects.requireNonNull(deadLetter, "deadLetter");
     }

@@ -11,6 +11,11 @@ package io.ax.core;
 @FunctionalInterface
 public interface AxDeadLetterHandler {
 
-    /** Handles the dead letter of an instance that just went DEAD. */
+    /**
+     * Handles the dead letter of an instance that just went DEAD.
+     *
+     * @param deadLetter the dead letter, already stored; its parameters' secret values are hidden ({@link
+     *     SecretParams})
+     */
     void handle(DeadLetter deadLetter);
 }

@@ -6,6 +6,9 @@ import java.time.Duration;
  * Idempotency keys for business code: AX runs a task at least once, and a handler that must have an effect exactly
  * once claims a key for it first. The key is shared by every node of the cluster (Redis when present, else the
  * database, else this JVM). Implementations are thread-safe.
+ *
+ * <p>With Redis, a claim falls back to the database (or this JVM) while Redis is down. A key claimed on Redis just
+ * before an outage is unknown to the fallback, so a repeat during the outage may count as a first.
  */
 public interface AxIdempotency {
 
@@ -21,13 +24,15 @@ public interface AxIdempotency {
      */
     boolean claim(String key, Duration ttl);
 
-    /** The longest key accepted. */
+    /** The longest key accepted, in characters. */
     int MAX_KEY_LENGTH = 200;
 
     /**
      * Checks a key and a ttl as {@link #claim} promises; for implementations.
      *
-     * @throws IllegalArgumentException naming what is wrong
+     * @param key the key to check
+     * @param ttl the ttl to check
+     * @throws IllegalArgumentException naming what is wrong: a null, blank or too long key, a null or not positive ttl
      */
     static void check(String key, Duration ttl) {
         if (key == null || key.isBlank()) {

@@ -5,15 +5,18 @@ package io.ax.core;
  */
 public interface AxLock extends AutoCloseable {
 
-    /** The lock's name. */
+    /** {@return the lock's name, as given to {@link AxLocks#tryAcquire(String, Runnable)}} */
     String name();
 
-    /** The holder's token: unique to this acquisition, never reused. */
+    /** {@return the holder's token: unique to this acquisition, never reused} */
     String token();
 
     /**
-     * Whether the lock was lost: a renewal failed or did not come in time, so another caller may hold it now. Once
-     * true, it stays true.
+     * Tells whether the lock was lost: a renewal failed or did not come in time, so another caller may hold it now.
+     * Once true, it stays true. Reading it also checks the lease: a holder that asks after the lease ran out learns of
+     * the loss at once.
+     *
+     * @return true once the lock is lost
      */
     boolean isLost();
 

@@ -8,6 +8,9 @@ import java.util.Optional;
  * When a renewal fails (the store is unreachable, or the lease ran out while renewals were blocked) the holder is
  * told at once through {@link AxLock#isLost()} and its loss callback, and must stop the work the lock guards.
  * Implementations are thread-safe.
+ *
+ * <p>A Spring application has a bean of this type when AX runs with Redis. While Redis does not answer, no lock is
+ * given.
  */
 public interface AxLocks {
 
@@ -19,10 +22,19 @@ public interface AxLocks {
      *     holder's own thread when its {@link AxLock#isLost()} is the first to see the lease run out); must not block
      *     (interrupting the worker thread, setting a flag). Not called after {@link AxLock#close()}
      * @return the lock, renewed until closed; empty when another holder has it, or the store cannot be reached
+     * @throws IllegalArgumentException when {@code name} is null or blank
+     * @throws NullPointerException when {@code onLost} is null
      */
     Optional<AxLock> tryAcquire(String name, Runnable onLost);
 
-    /** {@link #tryAcquire(String, Runnable)} with no callback: the holder polls {@link AxLock#isLost()}. */
+    /**
+     * Takes the lock {@code name} when no one holds it, without a loss callback: the holder polls {@link
+     * AxLock#isLost()}. See {@link #tryAcquire(String, Runnable)}.
+     *
+     * @param name what the lock guards; not blank
+     * @return the lock, renewed until closed; empty when another holder has it, or the store cannot be reached
+     * @throws IllegalArgumentException when {@code name} is null or blank
+     */
     default Optional<AxLock> tryAcquire(String name) {
         return tryAcquire(name, () -> {});
     }

@@ -8,17 +8,19 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * The static definition of a task. Build one with {@link #builder(String)}.
+ * The static definition of a task. Build one with {@link #builder(String)}. Immutable; the constructor checks its
+ * components, so a task that exists is well formed (its executor checks the rest, see {@link AxExecutor#check}).
  *
  * @param name unique name, 1-200 characters of letters, digits and {@code . _ - : $}
  * @param type the executor type, e.g. {@link #LOCAL}; an executor router picks the executor by it
  * @param target what the executor runs (for LOCAL: {@code bean.method})
- * @param params static parameters handed to the executor; immutable
- * @param trigger when it fires
+ * @param params static parameters handed to the executor, in the order they were declared; unmodifiable
+ * @param trigger when it fires: a cron expression, an interval, on demand only, or after its upstream tasks
  * @param retry how failures are retried
  * @param timeout how long one attempt may run before it is interrupted; positive
  * @param concurrent whether a fire may start while the previous instance is still running
- * @param group the execution pool it runs in
+ * @param group the execution pool it runs in ({@code ax.pools.<group>}): 1 to 64 letters, digits, underscores and
+ *     hyphens
  * @param durability where its instances live
  * @param misfire what happens to fire times missed while nothing ran
  * @param priority which of its group's due instances start first when the group's pool is saturated: higher first,
@@ -28,7 +30,8 @@ import java.util.regex.Pattern;
  * @param transactional whether each attempt runs inside one transaction of the store's database that also records
  *     its success: the handler's own writes on that database and the instance's {@code RUNNING -> SUCCESS} commit
  *     together or not at all (see {@code AttemptTransactions})
- * @param limits how many of its attempts may run at once across the cluster: a count, a mutex, or none
+ * @param limits how many of its attempts may run at once, or start in a window, across the cluster: a count, a mutex, a
+ *     rate, or none
  */
 public record AxTask(
         String name,
@@ -76,6 +79,27 @@ public record AxTask(
         return java.util.Collections.unmodifiableMap(copy);
     }
 
+    /**
+     * Checks and copies the components.
+     *
+     * @param name 1-200 characters of letters, digits and {@code . _ - : $}
+     * @param type the executor type; not null
+     * @param target what the executor runs; not null, may be empty
+     * @param params static parameters; neither a name nor a value may be null. Copied in their order
+     * @param trigger when it fires; not null
+     * @param retry how failures are retried; not null
+     * @param timeout how long one attempt may run; positive
+     * @param concurrent whether a fire may start while the previous instance is still running
+     * @param group the execution pool: 1 to 64 letters, digits, underscores and hyphens
+     * @param durability where its instances live; not null
+     * @param misfire what happens to missed fire times; not null
+     * @param priority from {@value #MIN_PRIORITY} to {@value #MAX_PRIORITY}
+     * @param transactional whether each attempt runs inside one transaction with the record of its success
+     * @param limits its cluster-wide limits; not null ({@link TaskLimits#NONE} for none). A mutex may name only {@code
+     *     ${key}}, {@code ${keyPrefix}} and the task's parameters
+     * @throws NullPointerException when a component that must be given is null, naming it and the task
+     * @throws IllegalArgumentException when a component breaks its rule, naming it and the task
+     */
     public AxTask {
         Objects.requireNonNull(name, "name");
         if (!NAME.matcher(name).matches()) {
@@ -110,7 +134,25 @@ public record AxTask(
         }
     }
 
-    /** A task without limits of its own. */
+    /**
+     * A task without limits of its own.
+     *
+     * @param name the task's name, unique in the application
+     * @param type the executor type
+     * @param target what the executor runs
+     * @param params static parameters
+     * @param trigger when it fires
+     * @param retry how failures are retried
+     * @param timeout how long one attempt may run; positive
+     * @param concurrent whether a fire may start while the previous instance is still running
+     * @param group the execution pool
+     * @param durability where its instances live
+     * @param misfire what happens to missed fire times
+     * @param priority from {@value #MIN_PRIORITY} to {@value #MAX_PRIORITY}
+     * @param transactional whether each attempt runs inside one transaction with the record of its success
+     * @throws NullPointerException when a component that must be given is null
+     * @throws IllegalArgumentException when a component breaks its rule
+     */
     public AxTask(
             String name,
             String type,
@@ -142,7 +184,23 @@ public record AxTask(
                 TaskLimits.NONE);
     }
 
-    /** A task of the default priority, 0, whose attempts run outside a transaction. */
+    /**
+     * A task of the default priority, 0, whose attempts run outside a transaction, without limits of its own.
+     *
+     * @param name the task's name, unique in the application
+     * @param type the executor type
+     * @param target what the executor runs
+     * @param params static parameters
+     * @param trigger when it fires
+     * @param retry how failures are retried
+     * @param timeout how long one attempt may run; positive
+     * @param concurrent whether a fire may start while the previous instance is still running
+     * @param group the execution pool
+     * @param durability where its instances live
+     * @param misfire what happens to missed fire times
+     * @throws NullPointerException when a component that must be given is null
+     * @throws IllegalArgumentException when a component breaks its rule
+     */
     public AxTask(
             String name,
             String type,
@@ -171,8 +229,11 @@ public record AxTask(
     }
 
     /**
-     * A builder with the defaults: LOCAL, on demand, no retry, 60 s timeout, not concurrent, default group,
-     * PERSISTENT, FIRE_ONCE on misfire, priority 0.
+     * A builder with the defaults: LOCAL, an empty target, no parameters, on demand, no retry, 60 s timeout, not
+     * concurrent, default group, PERSISTENT, FIRE_ONCE on misfire, priority 0, not transactional, no limits.
+     *
+     * @param name the task's name, unique in the application; checked by {@link Builder#build()}
+     * @return a new builder
      */
     public static Builder builder(String name) {
         return new Builder(name);
@@ -199,74 +260,157 @@ public record AxTask(
             this.name = name;
         }
 
+        /**
+         * Sets the executor type; default {@link #LOCAL}.
+         *
+         * @param type the type an executor claims ({@link AxExecutor#matchTaskType})
+         * @return this builder
+         */
         public Builder type(String type) {
             this.type = type;
             return this;
         }
 
+        /**
+         * Sets what the executor runs; default empty.
+         *
+         * @param target for LOCAL, {@code bean.method}; for other types, what their executor reads
+         * @return this builder
+         */
         public Builder target(String target) {
             this.target = target;
             return this;
         }
 
+        /**
+         * Sets the static parameters; default none. They are copied, in their order, by {@link #build()}.
+         *
+         * @param params the parameters by name; neither a name nor a value may be null
+         * @return this builder
+         */
         public Builder params(Map<String, String> params) {
             this.params = params;
             return this;
         }
 
+        /**
+         * Sets when the task fires; default on demand only.
+         *
+         * @param trigger a cron, interval, on-demand or dependency trigger
+         * @return this builder
+         */
         public Builder trigger(Trigger trigger) {
             this.trigger = trigger;
             return this;
         }
 
+        /**
+         * Sets how failures are retried; default {@link RetryPolicy#none()}.
+         *
+         * @param retry the retry policy
+         * @return this builder
+         */
         public Builder retry(RetryPolicy retry) {
             this.retry = retry;
             return this;
         }
 
+        /**
+         * Sets how long one attempt may run before its thread is interrupted; default {@link #DEFAULT_TIMEOUT}.
+         *
+         * @param timeout the timeout; positive
+         * @return this builder
+         */
         public Builder timeout(Duration timeout) {
             this.timeout = timeout;
             return this;
         }
 
+        /**
+         * Sets whether a fire may start while the previous instance is still running; default false, the fire is then
+         * SKIPPED.
+         *
+         * @param concurrent true to let fires overlap
+         * @return this builder
+         */
         public Builder concurrent(boolean concurrent) {
             this.concurrent = concurrent;
             return this;
         }
 
+        /**
+         * Sets the execution pool; default {@link #DEFAULT_GROUP}.
+         *
+         * @param group the pool's name: 1 to 64 letters, digits, underscores and hyphens
+         * @return this builder
+         */
         public Builder group(String group) {
             this.group = group;
             return this;
         }
 
+        /**
+         * Sets where the task's instances live; default PERSISTENT.
+         *
+         * @param durability PERSISTENT or MEMORY
+         * @return this builder
+         */
         public Builder durability(Durability durability) {
             this.durability = durability;
             return this;
         }
 
+        /**
+         * Sets what happens to fire times missed while nothing ran; default FIRE_ONCE.
+         *
+         * @param misfire the misfire policy
+         * @return this builder
+         */
         public Builder misfire(MisfirePolicy misfire) {
             this.misfire = misfire;
             return this;
         }
 
-        /** Higher starts first when the group's pool is saturated; default 0. */
+        /**
+         * Sets the priority: higher starts first when the group's pool is saturated; default 0.
+         *
+         * @param priority from {@value AxTask#MIN_PRIORITY} to {@value AxTask#MAX_PRIORITY}
+         * @return this builder
+         */
         public Builder priority(int priority) {
             this.priority = priority;
             return this;
         }
 
-        /** Each attempt in one transaction with the record of its success; default false. */
+        /**
+         * Sets whether each attempt runs in one transaction with the record of its success; default false.
+         *
+         * @param transactional true to run each attempt in such a transaction (see {@link AxTask#transactional()})
+         * @return this builder
+         */
         public Builder transactional(boolean transactional) {
             this.transactional = transactional;
             return this;
         }
 
-        /** How many attempts may run at once across the cluster; default none. */
+        /**
+         * Sets how many attempts may run at once, or start in a window, across the cluster; default none.
+         *
+         * @param limits the limits; {@link TaskLimits#NONE} for none
+         * @return this builder
+         */
         public Builder limits(TaskLimits limits) {
             this.limits = limits;
             return this;
         }
 
+        /**
+         * Builds the task.
+         *
+         * @return the task
+         * @throws NullPointerException when a component that must be given is null
+         * @throws IllegalArgumentException when a component breaks its rule (see {@link AxTask})
+         */
         public AxTask build() {
             return new AxTask(
                     name,

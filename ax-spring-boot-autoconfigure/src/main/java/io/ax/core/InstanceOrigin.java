@@ -9,9 +9,12 @@ public enum InstanceOrigin {
     SERIES,
     /** A misfire policy, for a fire time missed while no node ran. Unique per (task, fire time); waits, never skips. */
     CATCH_UP,
-    /** A request to run the task now ({@code triggerNow}). */
+    /** A request to run the task now ({@link AxScheduler#triggerNow(String)}), by the application or an operator. */
     ON_DEMAND,
-    /** A one-shot delayed execution from {@code AxScheduler}: may carry a payload and a caller's key; never skipped. */
+    /**
+     * A one-shot delayed execution from {@link AxScheduler#schedule(ScheduleRequest)}: may carry a payload and a
+     * caller's key; never skipped.
+     */
     DELAYED,
     /**
      * A workflow step: created once all its upstream tasks succeeded in a run, keyed by that run ({@link
@@ -19,7 +22,10 @@ public enum InstanceOrigin {
      */
     WORKFLOW;
 
-    /** Whether instances of this origin are unique per (task, fire time). */
+    /**
+     * {@return whether instances of this origin are a trigger's fires (SERIES or CATCH_UP), unique per (task, fire
+     * time)}
+     */
     public boolean isTriggerFire() {
         return this == SERIES || this == CATCH_UP;
     }

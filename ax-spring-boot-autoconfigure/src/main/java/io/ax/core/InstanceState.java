@@ -14,8 +14,10 @@ import java.util.Set;
  * CREATED -&gt; SCHEDULED -&gt; RUNNING -&gt; SUCCESS
  *               |            |-----&gt; FAILED  --+--&gt; RETRYING -&gt; RUNNING ...
  *               |            '-----&gt; TIMEOUT --'--(retries used up)--&gt; DEAD
- *               +--&gt; CANCELLED   RUNNING -&gt; SCHEDULED    (claimed, never started: its node stopped first)
- *               '--&gt; SKIPPED     (previous instance still running, concurrent = false, or task paused)
+ *               +--&gt; CANCELLED   (cancelled, or a trigger's fire of a paused task)
+ *               '--&gt; SKIPPED     (previous instance still running, concurrent = false)
+ *
+ * RUNNING -&gt; SCHEDULED  (claimed, never started: its node stopped first)
  *
  * CREATED -&gt; SKIPPED  (a workflow step whose upstream failed in its run: recorded, never scheduled)
  *
@@ -45,7 +47,10 @@ import java.util.Set;
 public enum InstanceState {
     /** Written, not yet waiting for its time. */
     CREATED,
-    /** Waiting for its scheduled time. */
+    /**
+     * Waiting for its scheduled time; once due, it may still wait for a permit of a cluster-wide limit, or for its
+     * paused task's resume.
+     */
     SCHEDULED,
     /**
      * Assigned to a node that has not acknowledged it yet: written by earlier versions only (see the class's
@@ -67,7 +72,10 @@ public enum InstanceState {
     RETRYING,
     /** Every attempt failed; a dead letter holds the details. Final, unless an operator replays it. */
     DEAD,
-    /** Cancelled before it ran. Final. */
+    /**
+     * Cancelled while it waited: before its first attempt, or between two attempts. A paused task's pending trigger
+     * fire ends here too. Final.
+     */
     CANCELLED,
     /**
      * Not run: the previous instance of the same task was still running, or (a workflow step) an upstream task of
@@ -97,32 +105,46 @@ public enum InstanceState {
     }
 
     /**
-     * Whether an audit row from {@code from} to {@code to} records something other than a move: a SCHEDULED
+     * Tells whether an audit row from {@code from} to {@code to} records something other than a move: a SCHEDULED
      * instance's new due time, or a wait for a permit of a cluster-wide limit (SCHEDULED or RETRYING, unchanged).
+     *
+     * @param from the row's state before; null for a creation
+     * @param to the row's state after
+     * @return true when the row is such a note
      */
     public static boolean isNote(InstanceState from, InstanceState to) {
         return from == to && (from == SCHEDULED || from == RETRYING);
     }
 
-    /** Whether the state machine allows moving from this state to {@code next}. */
+    /**
+     * Tells whether the state machine allows moving from this state to {@code next}.
+     *
+     * @param next the state to move to
+     * @return true if the move is an arrow of the machine
+     */
     public boolean canMoveTo(InstanceState next) {
         return ALLOWED.get(this).contains(next);
     }
 
-    /** The states this one may move to; empty for final states. */
+    /** {@return the states this one may move to, unmodifiable; empty for SUCCESS, CANCELLED and SKIPPED} */
     public Set<InstanceState> successors() {
         return ALLOWED.get(this);
     }
 
     /**
-     * Whether the instance is finished: SUCCESS, DEAD, CANCELLED or SKIPPED. The engine moves a finished instance
+     * Tells whether the instance is finished: SUCCESS, DEAD, CANCELLED or SKIPPED. The engine moves a finished instance
      * no further; only an operator's replay takes a DEAD one back to RETRYING.
+     *
+     * @return true for SUCCESS, DEAD, CANCELLED and SKIPPED
      */
     public boolean isFinal() {
         return FINAL.contains(this);
     }
 
-    /** The states of an instance that is scheduled and not finished: SCHEDULED up to RETRYING. */
+    /**
+     * {@return a new, modifiable set of the states of an instance that is scheduled and not finished: SCHEDULED,
+     * DISPATCHED, RUNNING, FAILED, TIMEOUT and RETRYING}
+     */
     public static Set<InstanceState> unfinished() {
         return java.util.EnumSet.of(SCHEDULED, DISPATCHED, RUNNING, FAILED, TIMEOUT, RETRYING);
     }

@@ -7,12 +7,17 @@ package io.ax.core;
  */
 public final class InvalidTaskException extends AxException {
 
+    /** The task's name. */
     private final String taskName;
+    /** The attribute at fault. */
     private final String attribute;
+    /** What is wrong. */
     private final String reason;
 
     /**
-     * @param taskName the task
+     * An exception whose message names the task (quoted and bounded), the attribute and the reason.
+     *
+     * @param taskName the task's name
      * @param attribute the attribute at fault, such as {@code target}, {@code type} or {@code params.method}
      * @param reason what is wrong and, where it helps, how to fix it; must not contain secrets
      */
@@ -23,15 +28,17 @@ public final class InvalidTaskException extends AxException {
         this.reason = reason;
     }
 
+    /** {@return the task's name} */
     public String taskName() {
         return taskName;
     }
 
+    /** {@return the attribute at fault, such as {@code target}, {@code type} or {@code params.method}} */
     public String attribute() {
         return attribute;
     }
 
-    /** The reason alone, without the task and attribute. */
+    /** {@return the reason alone, without the task and attribute} */
     public String reason() {
         return reason;
     }

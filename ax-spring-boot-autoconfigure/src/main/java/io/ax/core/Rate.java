@@ -21,6 +21,14 @@ public record Rate(int permits, Duration window) {
     private static final Pattern TEXT =
             Pattern.compile("\\s*(\\d+)\\s*/\\s*(\\d*)\\s*(ms|s|m|h|d)\\s*", Pattern.CASE_INSENSITIVE);
 
+    /**
+     * Checks the components.
+     *
+     * @param permits starts per window; at least 1
+     * @param window the window; positive
+     * @throws NullPointerException when {@code window} is null
+     * @throws IllegalArgumentException when {@code permits} is below 1 or {@code window} is not positive
+     */
     public Rate {
         Objects.requireNonNull(window, "window");
         if (permits < 1) {
@@ -33,8 +41,11 @@ public record Rate(int permits, Duration window) {
 
     /**
      * Reads {@code <count>/<window>}: {@code 100/1m}, {@code 5/s} (a window of 1 s), {@code 20/500ms}; units {@code ms
-     * s m h d}.
+     * s m h d}, in any case; white space around the parts is ignored.
      *
+     * @param text the rate as text; not null
+     * @return the rate
+     * @throws NullPointerException when {@code text} is null
      * @throws IllegalArgumentException naming what is wrong
      */
     public static Rate parse(String text) {
@@ -58,7 +69,10 @@ public record Rate(int permits, Duration window) {
         }
     }
 
-    /** As {@link #parse} reads it. */
+    /**
+     * {@return the rate as {@link #parse} reads it, in the largest unit that divides the window, such as {@code
+     * 100/1m}} Exact only for a window of whole milliseconds.
+     */
     @Override
     public String toString() {
         long ms = window.toMillis();

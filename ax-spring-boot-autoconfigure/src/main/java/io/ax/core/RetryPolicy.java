@@ -8,7 +8,7 @@ import java.util.Objects;
  *
  * @param maxRetries retries after the first attempt; 0 means the first failure is final
  * @param backoff how the wait grows
- * @param base the wait before the first retry; positive when {@code maxRetries > 0}
+ * @param base the wait before the first retry; positive
  * @param max the longest wait; not shorter than {@code base}
  */
 public record RetryPolicy(int maxRetries, Backoff backoff, Duration base, Duration max) {
@@ -16,6 +16,16 @@ public record RetryPolicy(int maxRetries, Backoff backoff, Duration base, Durati
     private static final RetryPolicy NONE =
             new RetryPolicy(0, Backoff.FIXED, Duration.ofSeconds(1), Duration.ofSeconds(1));
 
+    /**
+     * Checks the components.
+     *
+     * @param maxRetries retries after the first attempt; 0 or more
+     * @param backoff how the wait grows; not null
+     * @param base the wait before the first retry; positive, even when {@code maxRetries} is 0
+     * @param max the longest wait; not shorter than {@code base}
+     * @throws NullPointerException when {@code backoff}, {@code base} or {@code max} is null
+     * @throws IllegalArgumentException when a component breaks its rule
+     */
     public RetryPolicy {
         Objects.requireNonNull(backoff, "backoff");
         Objects.requireNonNull(base, "base");
@@ -31,19 +41,27 @@ public record RetryPolicy(int maxRetries, Backoff backoff, Duration base, Durati
         }
     }
 
-    /** No retries: the first failure is final. */
+    /** {@return the policy of no retries: the first failure is final} */
     public static RetryPolicy none() {
         return NONE;
     }
 
-    /** Whether an instance whose attempt {@code attempt} (1-based) just failed may be tried again. */
+    /**
+     * Tells whether an instance whose attempt {@code attempt} just failed may be tried again.
+     *
+     * @param attempt the number of the attempt that failed, 1-based
+     * @return true while {@code attempt} is not above {@link #maxRetries()}
+     */
     public boolean allowsRetryAfter(int attempt) {
         return attempt <= maxRetries;
     }
 
     /**
-     * The wait before retry {@code n} (1-based): {@code base} for FIXED, {@code min(base * 2^(n-1), max)} for
-     * EXPONENTIAL.
+     * Computes the wait before a retry.
+     *
+     * @param n the retry's number, 1-based: 1 for the retry after the first attempt
+     * @return {@code base} for FIXED, {@code min(base * 2^(n-1), max)} for EXPONENTIAL
+     * @throws IllegalArgumentException when {@code n} is below 1
      */
     public Duration delayBeforeRetry(int n) {
         if (n < 1) {

@@ -7,8 +7,10 @@ import java.util.regex.Pattern;
 
 /**
  * Hides the values of task parameters that may hold credentials wherever parameters leave the task (dead letters,
- * descriptions): every HTTP header ({@code header.*}) and every parameter whose name mentions a password, secret,
- * token, credential, key, authorization or cookie. Stateless and thread-safe.
+ * descriptions): every HTTP header ({@code header.*}, {@code header[...]}) and every parameter whose name contains, in
+ * any case, {@code passw}, {@code secret}, {@code token}, {@code credential}, {@code key}, {@code auth}, {@code
+ * cookie}, {@code session} or {@code signature}. A harmless parameter whose name contains one of these, such as {@code
+ * author}, is hidden too. Stateless and thread-safe.
  */
 public final class SecretParams {
 
@@ -20,7 +22,12 @@ public final class SecretParams {
 
     private SecretParams() {}
 
-    /** Whether the value of the parameter {@code name} is hidden. */
+    /**
+     * Tells whether the value of a parameter is hidden.
+     *
+     * @param name the parameter's name; not null
+     * @return true if its value is shown as {@link #HIDDEN}
+     */
     public static boolean isSecret(String name) {
         String lower = name.toLowerCase(Locale.ROOT);
         return lower.startsWith("header.")
@@ -28,7 +35,12 @@ public final class SecretParams {
                 || SECRET_NAME.matcher(lower).matches();
     }
 
-    /** A copy of {@code params} with the values of secret parameters replaced by {@link #HIDDEN}. */
+    /**
+     * Copies parameters with the values of secret ones hidden.
+     *
+     * @param params the parameters by name; not null
+     * @return a new map in the same order, with the values of secret parameters replaced by {@link #HIDDEN}
+     */
     public static Map<String, String> redact(Map<String, String> params) {
         Map<String, String> out = new LinkedHashMap<>();
         params.forEach((name, value) -> out.put(name, isSecret(name) ? HIDDEN : value));

@@ -14,6 +14,16 @@ import java.util.Objects;
  */
 public record TaskDefinition(AxTask task, long version, Instant updatedAt, String updatedBy) {
 
+    /**
+     * Checks the components.
+     *
+     * @param task the task; not null
+     * @param version 0 or more
+     * @param updatedAt when it was registered or last updated, or null
+     * @param updatedBy the node that registered or last updated it, or null
+     * @throws NullPointerException when {@code task} is null
+     * @throws IllegalArgumentException when {@code version} is negative
+     */
     public TaskDefinition {
         Objects.requireNonNull(task, "task");
         if (version < 0) {
@@ -21,12 +31,18 @@ public record TaskDefinition(AxTask task, long version, Instant updatedAt, Strin
         }
     }
 
-    /** A definition to register or update. */
+    /**
+     * A definition to register or update, not stored yet.
+     *
+     * @param task the task
+     * @return a definition of version 0, without time or node
+     * @throws NullPointerException when {@code task} is null
+     */
     public static TaskDefinition of(AxTask task) {
         return new TaskDefinition(task, 0, null, null);
     }
 
-    /** The task's name. */
+    /** {@return the task's name} */
     public String name() {
         return task.name();
     }

@@ -21,12 +21,18 @@ public record TaskLimits(int maxConcurrent, String mutex, Rate rate) {
     /** No limit of its own. */
     public static final TaskLimits NONE = new TaskLimits(0, null, null);
 
-    /** Limits without a rate. */
+    /**
+     * Limits without a rate.
+     *
+     * @param maxConcurrent at most this many attempts run at once on all nodes together; 0 for no such limit
+     * @param mutex null for none; otherwise a template of a key, see {@link #mutex()}
+     * @throws IllegalArgumentException when a component breaks its rule (see the canonical constructor)
+     */
     public TaskLimits(int maxConcurrent, String mutex) {
         this(maxConcurrent, mutex, null);
     }
 
-    /** The longest mutex template. */
+    /** The longest mutex template, in characters. */
     public static final int MAX_MUTEX_LENGTH = 200;
 
     /** The variable that stands for a delayed execution's key. */
@@ -37,6 +43,15 @@ public record TaskLimits(int maxConcurrent, String mutex, Rate rate) {
 
     private static final Pattern VARIABLE = Pattern.compile("\\$\\{([^}]*)}");
 
+    /**
+     * Checks the components. Whether the mutex's variables are the task's parameters is checked by {@link AxTask}.
+     *
+     * @param maxConcurrent 0 or more; 0 for no such limit
+     * @param mutex null, or 1 to {@value #MAX_MUTEX_LENGTH} characters, not blank, whose every {@code ${...}} names a
+     *     variable of letters, digits, {@code .}, {@code _} and {@code -}
+     * @param rate null for none
+     * @throws IllegalArgumentException when a component breaks its rule
+     */
     public TaskLimits {
         if (maxConcurrent < 0) {
             throw new IllegalArgumentException("maxConcurrent must be 0 (no limit) or more, was " + maxConcurrent);
@@ -56,12 +71,12 @@ public record TaskLimits(int maxConcurrent, String mutex, Rate rate) {
         }
     }
 
-    /** Whether the task has a limit of its own. */
+    /** {@return whether the task has a limit of its own: a count, a mutex or a rate} */
     public boolean any() {
         return maxConcurrent > 0 || mutex != null || rate != null;
     }
 
-    /** The variables the mutex names, in order; empty without one. */
+    /** {@return the names of the variables the mutex names, in order, repeats included; empty without a mutex} */
     public java.util.List<String> mutexVariables() {
         if (mutex == null) {
             return java.util.List.of();
@@ -75,10 +90,15 @@ public record TaskLimits(int maxConcurrent, String mutex, Rate rate) {
     }
 
     /**
-     * The mutex's key for one instance: each {@code ${key}} replaced by {@code instanceKey} (empty when null), each
-     * other variable by the task's parameter of that name.
+     * Makes the mutex's key for one instance: each {@code ${key}} replaced by {@code instanceKey} (empty when null),
+     * each {@code ${keyPrefix}} by {@code instanceKey} up to its first {@code :}, each other variable by the parameter
+     * of that name.
      *
-     * @throws IllegalArgumentException when a variable names no parameter of the task
+     * @param params the parameters the instance runs with: the task's, or a run's laid over them
+     * @param instanceKey the instance's key (a delayed execution's), or null
+     * @return the key of which at most one attempt runs at a time across the cluster
+     * @throws IllegalArgumentException when a variable names no parameter in {@code params}
+     * @throws NullPointerException when these limits have no mutex
      */
     public String mutexKey(java.util.Map<String, String> params, String instanceKey) {
         Matcher m = VARIABLE.matcher(mutex);
@@ -99,7 +119,10 @@ public record TaskLimits(int maxConcurrent, String mutex, Rate rate) {
         return out.toString();
     }
 
-    /** Whether the mutex names a variable other than the key: a run's parameters may then be needed. */
+    /**
+     * {@return whether the mutex names a variable other than {@code ${key}} and {@code ${keyPrefix}}} A run's
+     * parameters may then be needed to make its key.
+     */
     public boolean mutexNamesParameters() {
         return mutexVariables().stream().anyMatch(v -> !KEY.equals(v) && !KEY_PREFIX.equals(v));
     }

@@ -6,13 +6,13 @@ import java.util.Objects;
 /**
  * A requested change of one instance's state, applied only if the instance is still in {@code from}.
  *
- * @param instanceId the instance
+ * @param instanceId the instance's id
  * @param from the state the writer expects
  * @param to the new state; must be allowed by {@link InstanceState#canMoveTo}
  * @param attempt the attempt number after the change
  * @param node the node making the change
- * @param at when
- * @param reason why; never null
+ * @param at when it changes
+ * @param reason why, in words, as the audit trail records it; never null
  * @param dueAt when not null, the change applies only if the instance is still due at this time (a rescheduled
  *     instance's old fire loses)
  * @param owner the node the instance is assigned to after the change; null keeps the current owner. A move back to
@@ -47,7 +47,20 @@ public record Transition(
         long fence,
         long partitionEpoch) {
 
-    /** A transition conditional on the state only. */
+    /**
+     * A transition conditional on the state only.
+     *
+     * @param instanceId the instance's id
+     * @param from the state the writer expects
+     * @param to the new state; an arrow of the state machine from {@code from}
+     * @param attempt the attempt number after the change
+     * @param node the node making the change
+     * @param at when it changes
+     * @param reason why; null for none
+     * @throws NullPointerException when {@code instanceId}, {@code from}, {@code to}, {@code node} or {@code at} is
+     *     null
+     * @throws IllegalTransitionException when the state machine has no arrow from {@code from} to {@code to}
+     */
     public Transition(
             String instanceId,
             InstanceState from,
@@ -59,7 +72,21 @@ public record Transition(
         this(instanceId, from, to, attempt, node, at, reason, null);
     }
 
-    /** A transition conditional on the state and, when {@code dueAt} is set, the due time. */
+    /**
+     * A transition conditional on the state and, when {@code dueAt} is set, the due time.
+     *
+     * @param instanceId the instance's id
+     * @param from the state the writer expects
+     * @param to the new state; an arrow of the state machine from {@code from}
+     * @param attempt the attempt number after the change
+     * @param node the node making the change
+     * @param at when it changes
+     * @param reason why; null for none
+     * @param dueAt the due time the instance must still have, or null
+     * @throws NullPointerException when {@code instanceId}, {@code from}, {@code to}, {@code node} or {@code at} is
+     *     null
+     * @throws IllegalTransitionException when the state machine has no arrow from {@code from} to {@code to}
+     */
     public Transition(
             String instanceId,
             InstanceState from,
@@ -72,7 +99,25 @@ public record Transition(
         this(instanceId, from, to, attempt, node, at, reason, dueAt, null, null, 0);
     }
 
-    /** A transition fenced, when {@code fence} is above 0, by the leader's epoch only. */
+    /**
+     * A transition fenced, when {@code fence} is above 0, by the leader's epoch only.
+     *
+     * @param instanceId the instance's id
+     * @param from the state the writer expects
+     * @param to the new state; an arrow of the state machine from {@code from}
+     * @param attempt the attempt number after the change
+     * @param node the node making the change
+     * @param at when it changes
+     * @param reason why; null for none
+     * @param dueAt the due time the instance must still have, or null
+     * @param owner the node the instance is assigned to after the change; null keeps the current owner
+     * @param expectedOwner the node the instance must be assigned to, or null
+     * @param fence the leader epoch the change is conditional on; 0 for none
+     * @throws NullPointerException when {@code instanceId}, {@code from}, {@code to}, {@code node} or {@code at} is
+     *     null
+     * @throws IllegalTransitionException when the state machine has no arrow from {@code from} to {@code to}
+     * @throws IllegalArgumentException when {@code fence} is negative
+     */
     public Transition(
             String instanceId,
             InstanceState from,
@@ -88,6 +133,26 @@ public record Transition(
         this(instanceId, from, to, attempt, node, at, reason, dueAt, owner, expectedOwner, fence, 0);
     }
 
+    /**
+     * Checks the change against the state machine; a null {@code reason} becomes empty.
+     *
+     * @param instanceId the instance's id
+     * @param from the state the writer expects
+     * @param to the new state; an arrow of the state machine from {@code from}
+     * @param attempt the attempt number after the change
+     * @param node the node making the change
+     * @param at when it changes
+     * @param reason why; null for none
+     * @param dueAt the due time the instance must still have, or null
+     * @param owner the node the instance is assigned to after the change; null keeps the current owner
+     * @param expectedOwner the node the instance must be assigned to, or null
+     * @param fence the leader epoch the change is conditional on; 0 for none
+     * @param partitionEpoch the epoch of the instance's partition the change is conditional on; 0 for none
+     * @throws NullPointerException when {@code instanceId}, {@code from}, {@code to}, {@code node} or {@code at} is
+     *     null
+     * @throws IllegalTransitionException when the state machine has no arrow from {@code from} to {@code to}
+     * @throws IllegalArgumentException when {@code fence} or {@code partitionEpoch} is negative
+     */
     public Transition {
         Objects.requireNonNull(instanceId, "instanceId");
         Objects.requireNonNull(from, "from");
@@ -106,19 +171,37 @@ public record Transition(
         }
     }
 
-    /** This change, assigning the instance to {@code newOwner}, by the leader of {@code epoch}. */
+    /**
+     * This change, assigning the instance to {@code newOwner}, by the leader of {@code epoch}.
+     *
+     * @param newOwner the node the instance is assigned to after the change; null keeps the current owner
+     * @param epoch the leader's epoch, the new {@link #fence()}; 0 for none
+     * @return the copy
+     */
     public Transition assignedTo(String newOwner, long epoch) {
         return new Transition(
                 instanceId, from, to, attempt, node, at, reason, dueAt, newOwner, expectedOwner, epoch, partitionEpoch);
     }
 
-    /** This change, made only if the instance is (still) assigned to {@code node}, which keeps it. */
+    /**
+     * This change, made only if the instance is (still) assigned to {@code expected}, which keeps it.
+     *
+     * @param expected the node the instance must be assigned to, and stays assigned to
+     * @return the copy
+     */
     public Transition ownedBy(String expected) {
         return new Transition(
                 instanceId, from, to, attempt, node, at, reason, dueAt, expected, expected, fence, partitionEpoch);
     }
 
-    /** This change, taken from {@code previousOwner} by the leader of {@code epoch}; {@code newOwner} may be null. */
+    /**
+     * This change, taken from {@code previousOwner} by the leader of {@code epoch}.
+     *
+     * @param previousOwner the node the instance must be assigned to now
+     * @param newOwner the node the instance is assigned to after the change; null keeps the current owner
+     * @param epoch the leader's epoch, the new {@link #fence()}; 0 for none
+     * @return the copy
+     */
     public Transition takenFrom(String previousOwner, String newOwner, long epoch) {
         return new Transition(
                 instanceId, from, to, attempt, node, at, reason, dueAt, newOwner, previousOwner, epoch, partitionEpoch);
@@ -127,6 +210,9 @@ public record Transition(
     /**
      * This change, made only while the partition of the instance's row is at {@code epoch} (see {@link
      * #partitionEpoch()}); 0 takes the partition fence off. The leader fence, if any, stays.
+     *
+     * @param epoch the partition's epoch; 0 for none
+     * @return the copy
      */
     public Transition fencedByPartition(long epoch) {
         return new Transition(
@@ -136,6 +222,8 @@ public record Transition(
     /**
      * This change without its leader fence: for a store that cannot check the epoch of a lease kept elsewhere. The
      * partition fence stays: a store keeps its partitions beside its rows.
+     *
+     * @return the copy, or this change when it has no leader fence
      */
     public Transition unfenced() {
         return fence == 0
@@ -155,7 +243,12 @@ public record Transition(
                         partitionEpoch);
     }
 
-    /** The owner the instance has after this change, given the one it had: a move to SCHEDULED clears it. */
+    /**
+     * Tells which node the instance is assigned to after this change: a move to SCHEDULED clears the owner.
+     *
+     * @param current the node the instance is assigned to before the change, or null
+     * @return the owner after the change, or null for none
+     */
     public String ownerAfter(String current) {
         if (to == InstanceState.SCHEDULED) {
             return null;

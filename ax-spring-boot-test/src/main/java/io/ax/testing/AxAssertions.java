@@ -11,12 +11,22 @@ public final class AxAssertions {
 
     private AxAssertions() {}
 
-    /** Assertions on an instance and its audit trail. */
+    /**
+     * Starts assertions on an instance and its audit trail.
+     *
+     * @param actual the instance, as {@link AxTester#runNow} or {@link AxTester#awaitEnd} returns it
+     * @return the assertions
+     */
     public static InstanceAssert assertThat(InstanceDetails actual) {
         return new InstanceAssert(actual);
     }
 
-    /** Assertions on a dead letter. */
+    /**
+     * Starts assertions on a dead letter.
+     *
+     * @param actual the dead letter, as {@link AxTester#deadLetter} finds it
+     * @return the assertions
+     */
     public static DeadLetterAssert assertThat(DeadLetter actual) {
         return new DeadLetterAssert(actual);
     }

@@ -17,7 +17,12 @@ public final class AxTestClock implements AxClock {
 
     private final AtomicReference<Reading> now;
 
-    /** A clock that starts at {@code start}. */
+    /**
+     * A clock that stands at {@code start}, its monotonic reading at 0.
+     *
+     * @param start the wall-clock time to start at; not null
+     * @throws NullPointerException when {@code start} is null
+     */
     public AxTestClock(Instant start) {
         this.now = new AtomicReference<>(new Reading(Objects.requireNonNull(start, "start"), 0));
     }

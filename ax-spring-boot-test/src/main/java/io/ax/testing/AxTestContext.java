@@ -23,7 +23,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * jobs.closeUnpaidOrder(context);
  * }</pre>
  *
- * Its idempotency keys are its own: the first claim of a key is true, every repeat on the same context false.
+ * <p>Unless set, the context is of attempt 1 of instance {@code test-instance}, due at 2026-01-01T00:00:00Z, on node
+ * {@code test-node} under epoch 1, without parameters, key, workflow run or payload. Its idempotency keys are its own:
+ * the first claim of a key is true, every repeat on the same context false; the ttl is checked as the engine checks it,
+ * but never runs out. A builder; not thread-safe. The context it builds is.
  */
 public final class AxTestContext {
 
@@ -44,17 +47,36 @@ public final class AxTestContext {
         this.taskName = requireText(taskName, "taskName");
     }
 
-    /** A context of the first attempt of an instance of {@code taskName}. */
+    /**
+     * Starts a context of the first attempt of an instance of {@code taskName}.
+     *
+     * @param taskName the task's name; not blank
+     * @return a builder with the defaults
+     * @throws IllegalArgumentException when {@code taskName} is null or blank
+     */
     public static AxTestContext forTask(String taskName) {
         return new AxTestContext(taskName);
     }
 
+    /**
+     * Sets the instance's id; default {@code test-instance}.
+     *
+     * @param instanceId the id; not blank
+     * @return this builder
+     * @throws IllegalArgumentException when {@code instanceId} is null or blank
+     */
     public AxTestContext instanceId(String instanceId) {
         this.instanceId = requireText(instanceId, "instanceId");
         return this;
     }
 
-    /** The attempt number, 1 for the first try. */
+    /**
+     * Sets the attempt number; default 1, the first try.
+     *
+     * @param attempt 1 or more
+     * @return this builder
+     * @throws IllegalArgumentException when {@code attempt} is below 1
+     */
     public AxTestContext attempt(int attempt) {
         if (attempt < 1) {
             throw new IllegalArgumentException("attempt must be 1 or more, was " + attempt);
@@ -63,17 +85,37 @@ public final class AxTestContext {
         return this;
     }
 
+    /**
+     * Sets the time the instance was due; default 2026-01-01T00:00:00Z.
+     *
+     * @param scheduledTime the time; not null
+     * @return this builder
+     * @throws NullPointerException when {@code scheduledTime} is null
+     */
     public AxTestContext scheduledTime(Instant scheduledTime) {
         this.scheduledTime = Objects.requireNonNull(scheduledTime, "scheduledTime");
         return this;
     }
 
+    /**
+     * Sets the id of the node that runs the attempt; default {@code test-node}.
+     *
+     * @param nodeId the id; not blank
+     * @return this builder
+     * @throws IllegalArgumentException when {@code nodeId} is null or blank
+     */
     public AxTestContext nodeId(String nodeId) {
         this.nodeId = requireText(nodeId, "nodeId");
         return this;
     }
 
-    /** The leader epoch of the attempt, which its {@link AxContext#fencingToken()} is made of. */
+    /**
+     * Sets the leader epoch of the attempt, which its {@link AxContext#fencingToken()} is made of; default 1.
+     *
+     * @param epoch 0 or more
+     * @return this builder
+     * @throws IllegalArgumentException when {@code epoch} is negative
+     */
     public AxTestContext epoch(long epoch) {
         if (epoch < 0) {
             throw new IllegalArgumentException("epoch must be 0 or more, was " + epoch);
@@ -82,35 +124,78 @@ public final class AxTestContext {
         return this;
     }
 
+    /**
+     * Adds a parameter, or replaces the value of one added before.
+     *
+     * @param name the parameter's name; not blank
+     * @param value its value; not null
+     * @return this builder
+     * @throws IllegalArgumentException when {@code name} is null or blank
+     * @throws NullPointerException when {@code value} is null
+     */
     public AxTestContext param(String name, String value) {
         params.put(requireText(name, "name"), Objects.requireNonNull(value, "value"));
         return this;
     }
 
+    /**
+     * Adds parameters, as {@link #param} adds each.
+     *
+     * @param params the parameters by name
+     * @return this builder
+     * @throws IllegalArgumentException when a name is blank
+     * @throws NullPointerException when a value is null
+     */
     public AxTestContext params(Map<String, String> params) {
         params.forEach(this::param);
         return this;
     }
 
-    /** The caller's key of a scheduled execution. */
+    /**
+     * Sets the caller's key of a delayed execution, which {@link AxContext#key()} returns; default none.
+     *
+     * @param key the key, or null for none
+     * @return this builder
+     */
     public AxTestContext key(String key) {
         this.key = key;
         return this;
     }
 
-    /** Makes it a workflow step of run {@code runId}. */
+    /**
+     * Makes it a workflow step of run {@code runId}, which {@link AxContext#runId()} returns; default none.
+     *
+     * @param runId the run's id, or null for none
+     * @return this builder
+     */
     public AxTestContext runId(String runId) {
         this.runId = runId;
         return this;
     }
 
-    /** The result an upstream task of the workflow step returned. */
+    /**
+     * Adds the result an upstream task of the workflow step returned, for {@link AxContext#upstreamResults()}.
+     *
+     * @param task the upstream task's name; not blank
+     * @param message the message of the {@link io.ax.core.AxResult} it returned; not null, empty for none
+     * @return this builder
+     * @throws IllegalArgumentException when {@code task} is null or blank
+     * @throws NullPointerException when {@code message} is null
+     */
     public AxTestContext upstreamResult(String task, String message) {
         upstreamResults.put(requireText(task, "task"), Objects.requireNonNull(message, "message"));
         return this;
     }
 
-    /** A payload of text or bytes, as {@link io.ax.core.AxScheduler#schedule} stores them. */
+    /**
+     * Sets a payload of text or bytes, as {@link io.ax.core.AxScheduler#schedule} stores them. For any other object use
+     * {@link #payload(Object, PayloadCodec)}.
+     *
+     * @param payload a String (stored as UTF-8) or a byte[] (copied); not null
+     * @return this builder
+     * @throws NullPointerException when {@code payload} is null
+     * @throws io.ax.core.InvalidScheduleException when {@code payload} is neither a String nor a byte[]
+     */
     public AxTestContext payload(Object payload) {
         return payload(payload, PayloadCodec.none());
     }
@@ -118,6 +203,12 @@ public final class AxTestContext {
     /**
      * A payload object, mapped to bytes by {@code codec} as the engine would, and read back by {@link
      * AxContext#payload(Class)} through it. In a Spring test, inject the application's {@link PayloadCodec}.
+     *
+     * @param payload the payload: a String or a byte[] is stored as it is, any other object as {@code codec} writes it;
+     *     not null
+     * @param codec the codec that writes the payload now and reads it in {@link AxContext#payload(Class)}; not null
+     * @return this builder
+     * @throws NullPointerException when {@code payload} or {@code codec} is null
      */
     public AxTestContext payload(Object payload, PayloadCodec codec) {
         Objects.requireNonNull(payload, "payload");
@@ -132,7 +223,11 @@ public final class AxTestContext {
         return this;
     }
 
-    /** The context, immutable but for its idempotency keys. */
+    /**
+     * Builds the context. Later changes to this builder do not reach it.
+     *
+     * @return the context, immutable but for its idempotency keys; thread-safe
+     */
     public AxContext build() {
         return new Built(this);
     }

@@ -73,7 +73,7 @@ public final class AxTester {
         return d;
     }
 
-    /** The test's time, as the engine reads it. */
+    /** {@return the test's time, as the engine reads it} */
     public Instant now() {
         return clock.instant();
     }
@@ -83,6 +83,8 @@ public final class AxTester {
      * fire, retry and timeout), and returns when the engine has settled at the end. Each step costs some real time
      * (10 to 30 ms on the JDBC store with H2): a task that fires every few seconds makes a long jump slow.
      *
+     * @param duration how far to move the test's clock; zero or positive
+     * @throws NullPointerException when {@code duration} is null
      * @throws IllegalArgumentException when the duration is negative
      * @throws AssertionError when the engine did not settle within {@code ax.test.await} at one of the steps
      */
@@ -112,6 +114,7 @@ public final class AxTester {
      * Triggers {@code task} now, as an operator's "run now" would, and waits until its instance has ended, retries
      * included: the back-offs pass on the test's clock at once.
      *
+     * @param task the task's name
      * @return the instance with its audit trail: SUCCESS, DEAD, CANCELLED or SKIPPED
      * @throws io.ax.core.UnknownTaskException when no task has that name
      * @throws AssertionError when it did not end within {@code ax.test.await}
@@ -123,6 +126,13 @@ public final class AxTester {
     /**
      * Triggers {@code task} now with run parameters over its own (see {@link io.ax.core.AxScheduler#triggerNow(String,
      * Map)}), and waits until the instance has ended, retries included.
+     *
+     * @param task the task's name
+     * @param params the run's parameters, each one the task declares
+     * @return the instance with its audit trail: SUCCESS, DEAD, CANCELLED or SKIPPED
+     * @throws io.ax.core.UnknownTaskException when no task has that name
+     * @throws io.ax.core.InvalidTaskException when a parameter is not the task's, or the executor refuses the result
+     * @throws AssertionError when it did not end within {@code ax.test.await}
      */
     public InstanceDetails runNow(String task, Map<String, String> params) {
         long startedNanos = System.nanoTime();
@@ -177,20 +187,33 @@ public final class AxTester {
         settle("awaitQuiet()", startedNanos);
     }
 
-    /** An instance with its audit trail, if a store knows it. */
+    /**
+     * Looks an instance up, without waiting and without moving time.
+     *
+     * @param instanceId the instance's id
+     * @return the instance with its audit trail; empty if no store knows it
+     */
     public Optional<InstanceDetails> find(String instanceId) {
         return engine.find(instanceId);
     }
 
-    /** A task's instances, newest fire time first (at most 500). */
+    /**
+     * Lists a task's newest instances, PERSISTENT and MEMORY alike.
+     *
+     * @param task the task's name
+     * @return at most 500 of its instances, newest fire time first; empty for a task that has none
+     */
     public List<TaskInstance> instances(String task) {
         return engine.instancesOf(task, PAGE);
     }
 
     /**
-     * The task's instance that ended last (by fire time): SUCCESS, DEAD, CANCELLED or SKIPPED.
+     * Finds the task's finished instance with the latest fire time, among its 500 newest ({@link #instances}). That is
+     * the one that ended last unless instances overlap.
      *
-     * @throws AssertionError when none has
+     * @param task the task's name
+     * @return the instance with its audit trail: SUCCESS, DEAD, CANCELLED or SKIPPED
+     * @throws AssertionError when none of those instances has ended
      */
     public InstanceDetails lastEnded(String task) {
         return instances(task).stream()
@@ -201,7 +224,12 @@ public final class AxTester {
                         + "; its instances: " + instances(task)));
     }
 
-    /** The dead letter of a DEAD instance, if it has one. */
+    /**
+     * Reads the dead letter of a DEAD instance.
+     *
+     * @param instanceId the instance's id
+     * @return its dead letter; empty when it has none (it is not DEAD, or is unknown)
+     */
     public Optional<DeadLetter> deadLetter(String instanceId) {
         return engine.store().deadLetter(instanceId);
     }

@@ -11,7 +11,12 @@ public final class DeadLetterAssert extends AbstractAssert<DeadLetterAssert, Dea
         super(actual, DeadLetterAssert.class);
     }
 
-    /** It records {@code attempts} attempts, each with its error. */
+    /**
+     * Asserts that the dead letter records {@code attempts} attempts, each with its error.
+     *
+     * @param attempts the expected number of failed or timed-out attempts
+     * @return this assertion, for chaining
+     */
     public DeadLetterAssert hasAttempts(int attempts) {
         isNotNull();
         if (actual.attempts().size() != attempts) {
@@ -22,7 +27,12 @@ public final class DeadLetterAssert extends AbstractAssert<DeadLetterAssert, Dea
         return this;
     }
 
-    /** The last attempt's error contains {@code text}. */
+    /**
+     * Asserts that the last attempt's error contains {@code text}.
+     *
+     * @param text what the error must contain
+     * @return this assertion, for chaining
+     */
     public DeadLetterAssert lastErrorContains(String text) {
         isNotNull();
         String last = actual.attempts().isEmpty()
@@ -36,7 +46,12 @@ public final class DeadLetterAssert extends AbstractAssert<DeadLetterAssert, Dea
         return this;
     }
 
-    /** Every attempt's error contains {@code text}. */
+    /**
+     * Asserts that every attempt's error contains {@code text}.
+     *
+     * @param text what each error must contain
+     * @return this assertion, for chaining
+     */
     public DeadLetterAssert everyErrorContains(String text) {
         isNotNull();
         for (AttemptError e : actual.attempts()) {
@@ -49,7 +64,13 @@ public final class DeadLetterAssert extends AbstractAssert<DeadLetterAssert, Dea
         return this;
     }
 
-    /** The stack trace of the last failure contains {@code text} (a class or method name, say). */
+    /**
+     * Asserts that the stack trace of the last failure contains {@code text}. When the last attempt timed out or
+     * returned a failure, the dead letter holds its reason instead of a stack trace.
+     *
+     * @param text what the stack trace must contain, such as a class or method name
+     * @return this assertion, for chaining
+     */
     public DeadLetterAssert stackTraceContains(String text) {
         isNotNull();
         if (!actual.lastStackTrace().contains(text)) {

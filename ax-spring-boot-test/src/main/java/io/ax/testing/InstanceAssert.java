@@ -14,27 +14,48 @@ public final class InstanceAssert extends AbstractAssert<InstanceAssert, Instanc
         super(actual, InstanceAssert.class);
     }
 
-    /** It ended in SUCCESS. */
+    /**
+     * Asserts that the instance ended in SUCCESS.
+     *
+     * @return this assertion, for chaining
+     */
     public InstanceAssert succeeded() {
         return isIn(InstanceState.SUCCESS);
     }
 
-    /** It went DEAD: its retries ran out (its dead letter: {@link AxTester#deadLetter}). */
+    /**
+     * Asserts that the instance went DEAD: its retries ran out (its dead letter: {@link AxTester#deadLetter}).
+     *
+     * @return this assertion, for chaining
+     */
     public InstanceAssert died() {
         return isIn(InstanceState.DEAD);
     }
 
-    /** It was CANCELLED. */
+    /**
+     * Asserts that the instance was CANCELLED.
+     *
+     * @return this assertion, for chaining
+     */
     public InstanceAssert wasCancelled() {
         return isIn(InstanceState.CANCELLED);
     }
 
-    /** It was SKIPPED. */
+    /**
+     * Asserts that the instance was SKIPPED.
+     *
+     * @return this assertion, for chaining
+     */
     public InstanceAssert wasSkipped() {
         return isIn(InstanceState.SKIPPED);
     }
 
-    /** It is in {@code state} now. */
+    /**
+     * Asserts that the instance is in {@code state}, as it was read.
+     *
+     * @param state the expected state
+     * @return this assertion, for chaining
+     */
     public InstanceAssert isIn(InstanceState state) {
         isNotNull();
         if (actual.instance().state() != state) {
@@ -43,7 +64,13 @@ public final class InstanceAssert extends AbstractAssert<InstanceAssert, Instanc
         return this;
     }
 
-    /** Its last attempt was number {@code attempts}: 1 when it needed no retry. */
+    /**
+     * Asserts that the instance's last attempt was number {@code attempts}. After a replay, attempts count again from
+     * 1.
+     *
+     * @param attempts the expected attempt number: 1 when it needed no retry
+     * @return this assertion, for chaining
+     */
     public InstanceAssert hasAttempts(int attempts) {
         isNotNull();
         if (actual.instance().attempt() != attempts) {
@@ -57,6 +84,9 @@ public final class InstanceAssert extends AbstractAssert<InstanceAssert, Instanc
     /**
      * Its audit trail passed through these states in this order (others may come between them): {@code
      * wentThrough(RUNNING, FAILED, RETRYING, RUNNING, SUCCESS)}.
+     *
+     * @param states the states, in the order the trail must reach them
+     * @return this assertion, for chaining
      */
     public InstanceAssert wentThrough(InstanceState... states) {
         isNotNull();
@@ -76,7 +106,12 @@ public final class InstanceAssert extends AbstractAssert<InstanceAssert, Instanc
         return this;
     }
 
-    /** An attempt failed or timed out with an error whose text contains {@code text}. */
+    /**
+     * Asserts that an attempt failed or timed out with an error whose text contains {@code text}.
+     *
+     * @param text what the error must contain, such as the exception's message
+     * @return this assertion, for chaining
+     */
     public InstanceAssert failedWith(String text) {
         isNotNull();
         boolean found = actual.auditTrail().stream()
@@ -88,7 +123,11 @@ public final class InstanceAssert extends AbstractAssert<InstanceAssert, Instanc
         return this;
     }
 
-    /** No attempt failed or timed out. */
+    /**
+     * Asserts that no attempt failed or timed out.
+     *
+     * @return this assertion, for chaining
+     */
     public InstanceAssert neverFailed() {
         isNotNull();
         if (actual.auditTrail().stream()
