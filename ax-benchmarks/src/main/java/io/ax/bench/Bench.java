@@ -62,6 +62,6 @@ public final class Bench {
                 ManagementFactory.getRuntimeMXBean().getInputArguments(),
                 String.join(" ", args),
                 seconds);
-        System.exit(table.failed() ? 1 : 0); // a soak whose invariants failed must fail a script that runs it
+        System.exit(table.failed() ? 1 : 0); // a run whose checks failed must fail a script that runs it
     }
 }

@@ -69,7 +69,8 @@ public final class ResultTable {
     }
 
     /**
-     * A check the run failed (the soak's invariants): printed under the notes, and the runner exits with status 1.
+     * A check the run failed (e.g. an instance that never ran): printed under the notes, and the runner exits with
+     * status 1.
      */
     public ResultTable failure(String failure) {
         failures.add(failure);

@@ -14,10 +14,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * AX with its in-memory store. AX has no one-shot "run at" trigger yet, so the burst is one on-demand task
- * (concurrent, MEMORY) triggered {@code tasks} times with {@link AxEngine#triggerNow}; the triggering is inside the
- * measured time. An execution counts when it reached SUCCESS ({@link AxExecutor#onSuccess} runs after that
- * transition).
+ * AX with its in-memory store: the burst is one on-demand task (concurrent, MEMORY) triggered {@code tasks} times
+ * with {@link AxEngine#triggerNow}; the triggering is inside the measured time. An execution counts when it reached
+ * SUCCESS ({@link AxExecutor#onSuccess} runs after that transition).
  */
 final class AxBurst implements BurstSystem {
 

@@ -16,9 +16,9 @@ import java.util.function.Function;
 
 /**
  * Durable burst: {@code --tasks} one-shot executions (100,000; quick 20,000), all due at once, drained by no-op
- * handlers on {@code --threads} workers (20): db-scheduler in its two polling modes, clustered Quartz, and AX with
- * its in-memory store. Each system gets at most {@code --max-seconds} (240; quick 40) to drain; one that does not
- * finish is reported with the rate it reached. {@code --systems} picks columns (a comma list).
+ * handlers on {@code --threads} workers (20): AX with its JDBC store and with its in-memory store, db-scheduler in its
+ * two polling modes, and clustered Quartz. Each system gets at most {@code --max-seconds} (240; quick 40) to drain;
+ * one that does not finish is reported with the rate it reached. {@code --systems} picks columns (a comma list).
  */
 public final class BurstScenario implements Scenario {
 
@@ -104,9 +104,9 @@ public final class BurstScenario implements Scenario {
                 + " concurrent task, due in the past; the \"inserting\" row); its start-up recovery finds them due;"
                 + " its time runs from start until every instance is SUCCESS in the database (checked every 20 ms)."
                 + " Each instance leaves 4 audit rows (CREATED, SCHEDULED, RUNNING, SUCCESS).");
-        t.note("AX (MEMORY): the in-memory store; AX has no one-shot \"run at\" API yet (it comes with AxScheduler),"
-                + " so this burst is one on-demand task (concurrent=true) called with triggerNow() in a loop: the"
-                + " triggering is inside its measured time, from the first triggerNow() to the last SUCCESS.");
+        t.note("AX (MEMORY): the in-memory store; the burst is one on-demand task (concurrent=true) called with"
+                + " triggerNow() in a loop: the triggering is inside its measured time, from the first triggerNow() to"
+                + " the last SUCCESS.");
         t.note("Peers: every execution is a row inserted before the scheduler starts (the \"inserting\" row; not in"
                 + " the rate), due one second ago. Their time runs from scheduler start until every handler has run"
                 + " and the rows are gone (db-scheduler deletes a one-time task's row on completion; Quartz its"

@@ -9,12 +9,12 @@ interface BurstSystem {
     String name();
 
     /**
-     * Makes the burst due without running it: the peers insert their rows before the scheduler starts (not timed);
-     * AX, which has no durable store yet, builds its engine here and schedules in {@link #start}.
+     * Makes the burst due without running it: the peers and AX PERSISTENT write their rows before the scheduler
+     * starts (not timed); AX (MEMORY) builds its engine here and triggers in {@link #start}.
      */
     void prepare(int tasks, int threads, Probe probe) throws Exception;
 
-    /** Starts executing; for AX this also triggers every execution, so it is part of the measured time. */
+    /** Starts executing; for AX (MEMORY) this also triggers every execution, so it is part of the measured time. */
     void start() throws Exception;
 
     /** Whether every execution has left the scheduler's storage (its rows are gone, its instances final). */

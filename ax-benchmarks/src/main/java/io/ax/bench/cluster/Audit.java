@@ -7,9 +7,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * What AX's own tables say about a run (parent side, after the nodes stopped): executions that ran twice, fires
- * written twice, how the work spread over the nodes, and how long the owners took to acknowledge their assignments.
- * Times are the {@code at_us} of the audit rows: each written by the node that made the change, from its own clock
- * when it made it (all nodes run on this host, so they read one clock).
+ * written twice, and how the work spread over the nodes. Times are the {@code at_us} of the audit rows: each written
+ * by the node that made the change, from its own clock when it made it (all nodes run on this host, so they read one
+ * clock).
  */
 final class Audit {
 
@@ -21,8 +21,7 @@ final class Audit {
      * @param seriesTwice (task, fire time) pairs with more than one SERIES instance
      * @param fireRunTwice (task, fire time) pairs of trigger fires (SERIES or CATCH_UP) with more than one instance
      *     that reached RUNNING
-     * @param runningByNode RUNNING rows per node (the node that acknowledged and ran)
-     * @param ack acknowledgement latency
+     * @param runningByNode RUNNING rows per node (the node that claimed and ran)
      * @param states instances per state
      */
     record Checks(
@@ -30,28 +29,12 @@ final class Audit {
             long seriesTwice,
             long fireRunTwice,
             Map<String, Long> runningByNode,
-            Ack ack,
             Map<String, Long> states) {
 
         long duplicates() {
             return runTwice + seriesTwice + fireRunTwice;
         }
     }
-
-    /**
-     * RUNNING {@code at_us} minus the DISPATCHED {@code at_us} just before it, per attempt: all, those assigned to a
-     * node other than the leader that assigned them (which find theirs by a wake-up or their poll), and the
-     * leader's own (which it claims in the write group that assigns them: no wake-up, no poll).
-     */
-    record Ack(
-            long count,
-            double p50Millis,
-            double p99Millis,
-            long remote,
-            double remoteP50Millis,
-            double remoteP99Millis,
-            double ownP50Millis,
-            double ownP99Millis) {}
 
     /**
      * The fires of recurring tasks due in a window of whole seconds.
@@ -77,10 +60,9 @@ final class Audit {
         this.p = prefix;
     }
 
-    /** The checks over the whole run, the spread and acknowledgements over audit rows written in [fromUs, toUs). */
+    /** The checks over the whole run, the spread over audit rows written in [fromUs, toUs). */
     Checks check(long fromUs, long toUs) {
-        return new Checks(
-                runTwice(), seriesTwice(), fireRunTwice(), runningByNode(fromUs, toUs), ack(fromUs, toUs), states());
+        return new Checks(runTwice(), seriesTwice(), fireRunTwice(), runningByNode(fromUs, toUs), states());
     }
 
     long runTwice() {
@@ -121,34 +103,6 @@ final class Audit {
                 fromUs,
                 toUs);
         return out;
-    }
-
-    Ack ack(long fromUs, long toUs) {
-        return jdbc.queryForObject(
-                "WITH t AS (SELECT to_state, at_us, node,"
-                        + " LAG(to_state) OVER w AS prev_state, LAG(at_us) OVER w AS prev_at, LAG(node) OVER w AS prev_node"
-                        + " FROM " + p + "audit WHERE to_state IN ('DISPATCHED', 'RUNNING')"
-                        + " WINDOW w AS (PARTITION BY instance_id ORDER BY id))"
-                        + " SELECT COUNT(*),"
-                        + " PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY at_us - prev_at),"
-                        + " PERCENTILE_DISC(0.99) WITHIN GROUP (ORDER BY at_us - prev_at),"
-                        + " COUNT(*) FILTER (WHERE node <> prev_node),"
-                        + " PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY at_us - prev_at) FILTER (WHERE node <> prev_node),"
-                        + " PERCENTILE_DISC(0.99) WITHIN GROUP (ORDER BY at_us - prev_at) FILTER (WHERE node <> prev_node),"
-                        + " PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY at_us - prev_at) FILTER (WHERE node = prev_node),"
-                        + " PERCENTILE_DISC(0.99) WITHIN GROUP (ORDER BY at_us - prev_at) FILTER (WHERE node = prev_node)"
-                        + " FROM t WHERE to_state = 'RUNNING' AND prev_state = 'DISPATCHED' AND at_us >= ? AND at_us < ?",
-                (rs, i) -> new Ack(
-                        rs.getLong(1),
-                        millis(rs.getObject(2)),
-                        millis(rs.getObject(3)),
-                        rs.getLong(4),
-                        millis(rs.getObject(5)),
-                        millis(rs.getObject(6)),
-                        millis(rs.getObject(7)),
-                        millis(rs.getObject(8))),
-                fromUs,
-                toUs);
     }
 
     Map<String, Long> states() {

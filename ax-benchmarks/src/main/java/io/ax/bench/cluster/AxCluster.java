@@ -17,9 +17,9 @@ import java.util.List;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * AX's tables in schema {@code bench_cluster} ({@code bench_ack} for the {@code ack} scenario), one set per part of
- * the scenario (table prefix {@code axb_}, {@code axr_}, {@code axf_}, {@code axp_} or {@code axa_}), created by
- * AX's own migrations. The burst is written as the {@code burst} scenario writes it, straight into the store
+ * AX's tables in schema {@code bench_cluster} ({@code bench_cost} for the {@code cost} scenario), one set per part of
+ * the scenario (table prefix {@code axb_}, {@code axr_}, {@code axf_} or {@code axp_}), created by AX's own
+ * migrations. The burst is written as the {@code burst} scenario writes it, straight into the store
  * ({@link JdbcInstanceStore#schedule}): SCHEDULED instances of the one concurrent on-demand task, origin DELAYED, no
  * key, each with its CREATED and SCHEDULED audit rows.
  */

@@ -10,13 +10,11 @@ import io.ax.core.AxTask;
 import io.ax.core.TaskLimits;
 import io.ax.core.cluster.ClusterSettings;
 import io.ax.core.cluster.ClusterView;
-import io.ax.core.cluster.WakeUps;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.AxEngineBuilder;
 import io.ax.core.engine.ExecutorRouter;
 import io.ax.core.engine.PoolSettings;
 import io.ax.core.trigger.CronTrigger;
-import io.ax.core.trigger.IntervalTrigger;
 import io.ax.jdbc.JdbcInstanceStore;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -28,12 +26,11 @@ import java.util.UUID;
 /**
  * One AX node in its own JVM: an {@link AxEngine} on its JDBC store (PostgreSQL, the scenario's schema and table
  * prefix), so that it joins the cluster of every other engine on those tables. Its tasks are those of the load: the
- * burst's one on-demand task ({@code concurrent}), {@code tasks} recurring tasks {@code sec-<n>} that fire every
+ * burst's one on-demand task ({@code concurrent}), or {@code tasks} recurring tasks {@code sec-<n>} that fire every
  * second (load {@code recurring}: one shared cron trigger, as in the {@code recurring} scenario, so all at the turn
- * of each second), or as many that fire every second at fixed rate, their phases spread evenly over the second (load
- * {@code spread}). Every handler is a no-op that reports to the node's {@link ExecutionLog}. The wake-ups between the
- * nodes ({@code --wake-ups}): {@code store} (the store's own, PostgreSQL {@code LISTEN/NOTIFY}; the default),
- * {@code redis} (pub/sub, see {@link NodeRedis}) or {@code none} (each node finds its assignments by its poll).
+ * of each second). Every handler is a no-op that reports to the node's {@link ExecutionLog}. The wake-ups between the
+ * nodes are the store's own (PostgreSQL {@code LISTEN/NOTIFY}); with {@code --permits=redis} the permits of
+ * cluster-wide limits are kept on Redis (see {@link NodeRedis}).
  */
 final class AxNode implements NodeSystem {
 
@@ -75,21 +72,8 @@ final class AxNode implements NodeSystem {
                             AxTask.DEFAULT_GROUP,
                             new PoolSettings(threads, queue)
                                     .clusterLimit(o.get("limit", "none").equals("group") ? NEVER_WAITS : 0)));
-            switch (o.get("wake-ups", "store")) {
-                case "store" -> {} // the engine takes the store's own
-                case "none" -> builder.wakeUps(WakeUps.none());
-                case "redis" -> {
-                    redis = NodeRedis.connect(o);
-                    builder.wakeUps(redis.wakeUps(store.wakeUps()));
-                }
-                default ->
-                    throw new IllegalArgumentException(
-                            "--wake-ups takes store, redis or none, was " + o.get("wake-ups", ""));
-            }
             if (o.get("permits", "store").equals("redis")) {
-                if (redis == null) {
-                    redis = NodeRedis.connect(o);
-                }
+                redis = NodeRedis.connect(o);
                 ClusterSettings cluster = settings(o);
                 builder.permits(redis.permits(store, cluster.lease().plus(cluster.heartbeat())));
             }
@@ -99,15 +83,6 @@ final class AxNode implements NodeSystem {
                         .concurrent(true)
                         .limits(burstLimits(o.get("limit", "none")))
                         .build());
-            } else if (load.equals("spread")) {
-                int tasks = o.getInt("tasks", 300, 300);
-                for (int i = 0; i < tasks; i++) {
-                    // task i fires at i/tasks of each second: the fires come one by one, not all at the turn
-                    Duration phase = Duration.ofNanos(1_000_000_000L * i / tasks);
-                    engine.register(AxTask.builder(RECURRING_PREFIX + i)
-                            .trigger(IntervalTrigger.fixedRate(Duration.ofSeconds(1), phase))
-                            .build());
-                }
             } else {
                 CronTrigger everySecond = CronTrigger.of("* * * * * ?", ZoneOffset.UTC);
                 int tasks = o.getInt("tasks", 10_000, 10_000);

@@ -11,7 +11,7 @@ import java.util.Locale;
 
 /**
  * The main class of a node JVM: builds one AX or db-scheduler node ({@code --system=ax|db-scheduler}) with the
- * load's tasks ({@code --load=burst|recurring|spread}; AX also takes {@code --wake-ups=store|redis|none}), starts it, prints {@code @READY ...} and then answers the parent's
+ * load's tasks ({@code --load=burst|recurring}), starts it, prints {@code @READY ...} and then answers the parent's
  * commands, one line each on stdin, with one line on stdout that starts with {@code @}:
  *
  * <ul>

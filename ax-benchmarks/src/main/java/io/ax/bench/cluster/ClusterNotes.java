@@ -80,11 +80,6 @@ final class ClusterNotes {
                 + " between them, (task, fire time) pairs with two SERIES instances, and trigger fires (SERIES or"
                 + " CATCH_UP) of one (task, fire time) run by two instances. Busiest node's share: AX counts the"
                 + " RUNNING audit rows per node, db-scheduler the executions its handlers counted (ideal: 100 / N).");
-        t.note(
-                "Acknowledgement (AX): per attempt, the RUNNING audit row's at_us minus that of the DISPATCHED row before"
-                        + " it. Versions that wrote both changes (in one group, on the owner) measured how long an instance"
-                        + " waited within its owner's dispatch round; since the owner claims in one write (SCHEDULED ->"
-                        + " RUNNING) there is no DISPATCHED row, and no such step to measure. db-scheduler has none either.");
         if (failover != null) {
             t.note(String.format(
                     Locale.ROOT,
@@ -285,17 +280,10 @@ final class ClusterNotes {
         out.append(String.format(
                 Locale.ROOT,
                 ", by the audit trail: %d RUNNING after RUNNING, %d fire times with two SERIES instances, %d fire"
-                        + " times run by two instances; acknowledgements %,d (p50 %.1f ms, p99 %.1f ms), of them"
-                        + " assigned to another node %,d (p50 %.1f ms, p99 %.1f ms); instances by state %s",
+                        + " times run by two instances; instances by state %s",
                 c.runTwice(),
                 c.seriesTwice(),
                 c.fireRunTwice(),
-                c.ack().count(),
-                c.ack().p50Millis(),
-                c.ack().p99Millis(),
-                c.ack().remote(),
-                c.ack().remoteP50Millis(),
-                c.ack().remoteP99Millis(),
                 c.states()));
     }
 

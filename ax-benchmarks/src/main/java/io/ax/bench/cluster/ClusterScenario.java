@@ -14,12 +14,12 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * AX as a cluster of node JVMs beside db-scheduler with as many nodes, on one PostgreSQL (issue 10): a durable burst
- * drained by 1, 2 and 3 nodes, a recurring load of 10,000 fires a second on as many, acknowledgement latency from
- * AX's audit trail, and (AX only) the time a new leader takes over after the leader's JVM is killed. Every node is a
- * JVM of its own, started by this one ({@link NodeProcesses}); the parent writes the work, watches the database and
- * asks the nodes what they ran. Last (AX only), how many partitions move as nodes join and leave, and how long a
- * killed node's partitions take to be owned again ({@link PartitionPhase}). Options: see {@link Settings}.
+ * AX as a cluster of node JVMs beside db-scheduler with as many nodes, on one PostgreSQL: a durable burst drained by
+ * 1, 2 and 3 nodes, a recurring load of 10,000 fires a second on as many, and (AX only) the time a new leader takes
+ * over after the leader's JVM is killed. Every node is a JVM of its own, started by this one ({@link NodeProcesses});
+ * the parent writes the work, watches the database and asks the nodes what they ran. Last (AX only), how many
+ * partitions move as nodes join and leave, and how long a killed node's partitions take to be owned again ({@link
+ * PartitionPhase}). Options: see {@link Settings}.
  */
 public final class ClusterScenario implements Scenario {
 

@@ -45,9 +45,7 @@ interface ClusterSystem extends AutoCloseable {
         RECURRING("axr_"),
         FAILOVER("axf_"),
         /** Partition moves and takeovers (AX only). */
-        PARTITIONS("axp_"),
-        /** The {@code ack} scenario's rounds (AX only). */
-        ACK("axa_");
+        PARTITIONS("axp_");
 
         /** AX's table prefix for this part. */
         final String prefix;

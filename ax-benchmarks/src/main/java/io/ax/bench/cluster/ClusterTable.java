@@ -49,7 +49,6 @@ final class ClusterTable {
         t.row(p + "executions run twice", "count", Better.LOWER, values(r, x -> (double) x.duplicates()));
         t.row(p + "node JVMs' CPU", "s", Better.LOWER, values(r, BurstPhase.Result::nodeCpu));
         t.row(p + "PostgreSQL server CPU", "s", Better.LOWER, values(r, BurstPhase.Result::serverCpu));
-        ackRows(t, p, values(r, x -> x.checks() == null ? null : x.checks().ack()), n);
     }
 
     private static void recurringRows(ResultTable t, int tasks, int n, Map<String, RecurringPhase.Result> r) {
@@ -64,23 +63,6 @@ final class ClusterTable {
         t.row(p + "busiest node's share", "%", Better.LOWER, values(r, x -> busiestShare(x.perNode())));
         t.row(p + "node JVMs' CPU", "s", Better.LOWER, values(r, RecurringPhase.Result::nodeCpu));
         t.row(p + "PostgreSQL server CPU", "s", Better.LOWER, values(r, RecurringPhase.Result::serverCpu));
-        ackRows(t, p, values(r, x -> x.checks() == null ? null : x.checks().ack()), n);
-    }
-
-    private static void ackRows(ResultTable t, String p, Map<String, Audit.Ack> acks, int n) {
-        Audit.Ack ack = acks.get(ClusterScenario.AX);
-        if (ack == null) {
-            return;
-        }
-        t.row(p + "acknowledgement p50", "ms", Better.LOWER, Map.of(ClusterScenario.AX, ack.p50Millis()));
-        t.row(p + "acknowledgement p99", "ms", Better.LOWER, Map.of(ClusterScenario.AX, ack.p99Millis()));
-        if (n > 1) {
-            t.row(
-                    p + "acknowledgement p99, assigned to another node",
-                    "ms",
-                    Better.LOWER,
-                    Map.of(ClusterScenario.AX, ack.remoteP99Millis()));
-        }
     }
 
     private static void failoverRows(ResultTable t, FailoverPhase.Result f) {

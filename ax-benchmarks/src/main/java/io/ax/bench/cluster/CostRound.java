@@ -46,8 +46,6 @@ final class CostRound {
      * @param due executions due in the measured part (recurring: tasks times the turns of the second in it); fewer
      *     finished than due says the system did not keep up, and then the figures per execution are not those of a
      *     steady state
-     * @param remoteShare AX: the share of the runs whose RUNNING row was written by another node than their
-     *     DISPATCHED row (run by a node the leader assigned them to, not by the leader itself); NaN for db-scheduler
      * @param seconds how long the measured part took (burst: from the start of the write to the last one done)
      * @param usage what the database did meanwhile (burst: the write included)
      * @param serverCpu PostgreSQL's CPU seconds meanwhile (its processes only)
@@ -66,7 +64,6 @@ final class CostRound {
             int nodes,
             long executions,
             long due,
-            double remoteShare,
             double seconds,
             CostUsage usage,
             double serverCpu,
@@ -168,12 +165,7 @@ final class CostRound {
                 killed = group.stop();
             }
         }
-        double remote;
-        try {
-            remote = CostSchema.remoteShare(system, ClusterSystem.Part.BURST, 0, Long.MAX_VALUE);
-        } finally {
-            system.close(); // the writer's connections: their backends report their table counters as they exit
-        }
+        system.close(); // the writer's connections: their backends report their table counters as they exit
         probe.awaitClosed(CostSettings.NODE_APPLICATION, CLOSE);
         probe.awaitClosed(CostSettings.WRITER_APPLICATION, CLOSE);
         CostCounters closed = probe.read(schema);
@@ -190,7 +182,6 @@ final class CostRound {
                 n,
                 finished,
                 tasks,
-                remote,
                 seconds,
                 CostUsage.between(beforeWrite, done, closed),
                 runCpu,
@@ -219,7 +210,6 @@ final class CostRound {
         double seconds;
         long executions;
         long due;
-        double remote;
         Map<String, Long> perNode = new TreeMap<>();
         Map<String, String> storeCalls = new TreeMap<>();
         try {
@@ -265,11 +255,6 @@ final class CostRound {
             cpuSeconds = cpu.seconds();
             executions = CostSchema.recurringDone(probe, system, group) - doneBefore;
             due = (long) rate * (toWall.getEpochSecond() - fromWall.getEpochSecond());
-            remote = CostSchema.remoteShare(
-                    system,
-                    ClusterSystem.Part.RECURRING,
-                    RecurringPhase.micros(fromWall),
-                    RecurringPhase.micros(toWall));
             usage = CostUsage.between(from, to);
             List<NodeGroup.Report> reports = group.report();
             ClusterScenario.logStoreCalls(label, reports);
@@ -291,7 +276,6 @@ final class CostRound {
                 n,
                 executions,
                 due,
-                remote,
                 seconds,
                 usage,
                 cpuSeconds,

@@ -44,18 +44,6 @@ final class CostSchema {
         return group.executions();
     }
 
-    /**
-     * AX: the share of the runs in [fromUs, toUs) (by their RUNNING audit row) that a node ran which did not assign
-     * them; NaN for db-scheduler, or when nothing ran.
-     */
-    static double remoteShare(ClusterSystem system, ClusterSystem.Part part, long fromUs, long toUs) {
-        if (!(system instanceof AxCluster ax)) {
-            return Double.NaN;
-        }
-        Audit.Ack ack = new Audit(ax.jdbc(), part.prefix).ack(fromUs, toUs);
-        return ack.count() == 0 ? Double.NaN : (double) ack.remote() / ack.count();
-    }
-
     private static long successes(CostProbe probe, AxCluster ax) throws Exception {
         return probe.count(
                 "SELECT COUNT(*) FROM " + AX_SCHEMA + "." + ax.prefix() + "instance WHERE state = 'SUCCESS'");

@@ -80,14 +80,6 @@ final class CostTable {
                 p + "executions measured / due",
                 "count",
                 cells(r, x -> String.format(Locale.ROOT, "%,d / %,d", x.executions(), x.due())));
-        t.text(
-                p + "runs on a node that did not assign them",
-                "%",
-                cells(
-                        r,
-                        x -> Double.isNaN(x.remoteShare())
-                                ? "—"
-                                : String.format(Locale.ROOT, "%.1f", 100 * x.remoteShare())));
         t.row(p + "statements", "1/exec", Better.LOWER, values(r, x -> x.usage().calls()));
         t.text(
                 p + "statements by kind: select / insert / update / delete / BEGIN+COMMIT / other",

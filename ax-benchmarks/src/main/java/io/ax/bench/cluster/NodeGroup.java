@@ -38,10 +38,7 @@ final class NodeGroup {
 
     /**
      * Starts {@code ids.size()} nodes with {@code args} and waits until each says it is ready: the first alone, then
-     * the others at once. Not all at once: AX engines that start together on empty tables race to insert their task
-     * rows, and the loser's {@code start()} fails with a duplicate key (its {@code saveTasks} updates, finds no row,
-     * and inserts one that another node inserted meanwhile). Once the first node has written them, the others only
-     * update them.
+     * the others at once (in an AX round the first writes the task rows and forms the cluster the others join).
      *
      * @param label names the round in the log files: {@code <label>-<node id>.log}
      */

@@ -2,7 +2,6 @@ package io.ax.bench.cluster;
 
 import io.ax.bench.Options;
 import io.ax.bench.db.RedisConnections;
-import io.ax.core.cluster.WakeUps;
 import io.ax.core.store.Permits;
 import io.ax.jdbc.JdbcInstanceStore;
 import io.ax.redis.AxRedis;
@@ -36,11 +35,6 @@ final class NodeRedis implements AutoCloseable {
 
     static String prefix(Options o) {
         return o.get("redis-prefix", "axbench:");
-    }
-
-    /** Wake-ups over Redis pub/sub, through {@code fallback} while Redis does not answer. */
-    WakeUps wakeUps(WakeUps fallback) {
-        return redis.wakeUps(fallback);
     }
 
     /** The permits of cluster-wide limits on Redis, held by {@code store}'s rule, as {@link AxRedis#permits}. */

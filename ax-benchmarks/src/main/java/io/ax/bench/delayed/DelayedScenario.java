@@ -15,8 +15,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Delayed one-shot executions at scale (issue 5): AX PERSISTENT ({@code AxScheduler.scheduleAll}) beside
- * db-scheduler on the same PostgreSQL, plus AX MEMORY's heap per pending execution. Options (full / quick):
+ * Delayed one-shot executions at scale: AX PERSISTENT ({@code AxScheduler.scheduleAll}) beside db-scheduler on the
+ * same PostgreSQL, plus AX MEMORY's heap per pending execution. Options (full / quick):
  * {@code --pending} far-future executions (1,000,000 / 100,000), {@code --burst} executions due at once (100,000 /
  * 20,000), {@code --late} executions whose lateness is measured (20,000 / 5,000) due over {@code --late-from} to
  * {@code --late-to} seconds (10-30 / 5-15), {@code --memory} MEMORY executions for the heap (1,000,000 / 200,000),

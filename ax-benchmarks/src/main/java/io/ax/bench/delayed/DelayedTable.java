@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
-/** The table of the "delayed" scenario: rows per metric, the goals of issue 5, and how each row was measured. */
+/** The table of the "delayed" scenario: rows per metric, its goals, and how each row was measured. */
 final class DelayedTable {
 
     private static final double HEAP_GOAL_BYTES = 100;

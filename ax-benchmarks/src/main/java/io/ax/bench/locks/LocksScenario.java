@@ -21,7 +21,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Throughput of AX's Redis locks ({@code AxRedis.locks}, i.e. {@code RedisLocks}) beside Redis's own {@code
- * redis-benchmark} sending the same commands to the same server (issue 14): acquire ({@code SET NX PX}), release (the
+ * redis-benchmark} sending the same commands to the same server: acquire ({@code SET NX PX}), release (the
  * compare-and-delete script) and renew (the compare-and-extend script). Options (full / {@code --quick}): {@code
  * --threads} (8), {@code --iterations} per thread (10,000 / 2,000), {@code --renew-locks} held during the renewal
  * window (1,000), {@code --renew-seconds} (10 / 5), {@code --redis-host} (127.0.0.1), {@code --redis-port} (6379),

@@ -47,10 +47,6 @@ final class RunLog {
         return sent.keySet().stream().filter(id -> !started.containsKey(id)).count();
     }
 
-    int scheduledCount() {
-        return sent.size();
-    }
-
     /** The round's figures: latencies of the measured window, split by the node that ran them. */
     Tally tally(String scheduler) {
         Histogram remote = new Histogram(3);

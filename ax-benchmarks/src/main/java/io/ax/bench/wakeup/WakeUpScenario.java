@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * How soon the owner of a partition runs work another node created in it, by database and wake-up kind (issue 22):
+ * How soon the owner of a partition runs work another node created in it, by database and wake-up kind:
  * {@code --nodes} AX engines (2) in this JVM over one database, each with its own store and pool, partitioned
  * ownership (the default), split between them before the clock starts. The first node schedules {@code --rate}
  * delayed one-shot instances a second (20), due at once, through its public API; each instance's latency is its
