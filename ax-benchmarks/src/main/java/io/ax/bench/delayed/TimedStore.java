@@ -1,5 +1,6 @@
 package io.ax.bench.delayed;
 
+import io.ax.core.cluster.ClusterStore;
 import io.ax.core.store.InstanceStore;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -14,6 +15,11 @@ import java.util.concurrent.atomic.LongAdder;
  * An {@link InstanceStore} that passes every call on and adds up, per method, the calls, the time spent in them
  * and the rows they returned. The engine offers no hook that says how long loading its window took; timing the
  * store calls it makes while starting answers that without touching the engine. Thread-safe.
+ *
+ * <p>The view is a {@link ClusterStore} too when the store is one, as the JDBC store is: the engine finds its cluster
+ * (the lease, the node registry, the partitions) through it, as it finds it through the store itself. A view that hid
+ * it would make the engine a cluster of its own in this JVM, whose new rows carry no partition (a later engine then
+ * fills the partition of every row before it is ready).
  */
 final class TimedStore implements InvocationHandler {
 
@@ -46,8 +52,10 @@ final class TimedStore implements InvocationHandler {
     }
 
     InstanceStore store() {
-        return (InstanceStore) Proxy.newProxyInstance(
-                InstanceStore.class.getClassLoader(), new Class<?>[] {InstanceStore.class}, this);
+        Class<?>[] views = target instanceof ClusterStore
+                ? new Class<?>[] {InstanceStore.class, ClusterStore.class}
+                : new Class<?>[] {InstanceStore.class};
+        return (InstanceStore) Proxy.newProxyInstance(InstanceStore.class.getClassLoader(), views, this);
     }
 
     /** The calls of {@code method} (an {@link InstanceStore} method name) so far. */

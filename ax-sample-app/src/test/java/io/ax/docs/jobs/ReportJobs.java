@@ -46,7 +46,7 @@ public class ReportJobs {
     // tag::intervals[]
     @AxJob(name = "pollInbox", fixedRate = "30s", timeout = "20s")
     public void pollInbox() {
-        services.pollInbox(); // fires at :00 and :30, however long a run takes
+        services.pollInbox(); // every 30 s from the start, however long a run takes
     }
 
     @AxJob(name = "syncCatalog", fixedDelay = "5m", initialDelay = "1m", timeout = "2m")
