@@ -6,6 +6,7 @@ import io.ax.bench.Options;
 import io.ax.bench.ResultTable;
 import io.ax.bench.ResultTable.Better;
 import io.ax.bench.Scenario;
+import io.ax.bench.db.Logging;
 import io.ax.bench.db.Postgres;
 import io.ax.bench.db.RedisConnections;
 import io.ax.core.AxTask;
@@ -53,6 +54,7 @@ public final class HttpScenario implements Scenario {
 
     @Override
     public ResultTable run(Options options) throws Exception {
+        Logging.configure(options); // AX's INFO line per finished call off, as in the other database scenarios
         int calls = options.getInt("calls", 5_000, 1_000);
         int threads = options.getInt("threads", 50, 50);
         Rate limit = Rate.parse(options.get("rate", "200/1s"));
@@ -92,7 +94,7 @@ public final class HttpScenario implements Scenario {
         t.row("time for " + String.format(Locale.ROOT, "%,d", calls) + " calls", "s", Better.LOWER, column(results, 1));
         t.row(
                 "most requests the server got in any " + limit.window().toMillis() + " ms",
-                "",
+                "requests",
                 Better.LOWER,
                 column(results, 2));
         t.withoutRatios();
