@@ -121,9 +121,12 @@ final class JdbcPermits implements Permits {
                 + " ORDER BY until_us LIMIT ?";
         held = "SELECT p.permit_key, p.slot, p.instance_id, p.attempt, p.node" + joined + " WHERE " + live
                 + " ORDER BY p.permit_key, p.slot LIMIT ?";
-        // a note from the instance's state to the same, at the attempt it has, only while it is still in that state
+        // a note from the instance's state to the same, at the attempt it has, only while it is still in that state:
+        // the read locks the row, so a change of the state in flight (a cancel on another node) is waited for and
+        // read, not the state before it, which would note a wait after the change in the trail
         noteWait = "INSERT INTO " + prefix + "audit (instance_id, from_state, to_state, node, attempt, at_us, reason)"
-                + " SELECT id, state, state, ?, attempt, ?, ? FROM " + prefix + "instance WHERE id = ? AND state = ?";
+                + " SELECT id, state, state, ?, attempt, ?, ? FROM " + prefix + "instance WHERE id = ? AND state = ?"
+                + dialect.sharedLock();
     }
 
     private static List<String> plus(List<String> list, String last) {

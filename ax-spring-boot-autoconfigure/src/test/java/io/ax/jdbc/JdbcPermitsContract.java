@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
+import io.ax.core.AuditEntry;
 import io.ax.core.InstanceState;
 import io.ax.core.store.Permits.Held;
 import io.ax.core.store.Permits.Limit;
@@ -11,9 +12,14 @@ import io.ax.core.store.Permits.Outcome;
 import io.ax.core.store.Permits.Result;
 import io.ax.test.jdbc.TestDatabase;
 import io.ax.test.store.PermitsContract;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,6 +54,51 @@ abstract class JdbcPermitsContract extends PermitsContract<JdbcInstanceStore> {
                                 + " WHERE until_us IS NOT NULL",
                         us,
                         us);
+    }
+
+    /**
+     * A wait's note reads the instance's state, and a cancel on another node may be changing it at that moment: the
+     * note waits for that write and finds the instance CANCELLED, rather than read the state before it and leave a
+     * trail whose last step does not start where the cancel ended.
+     */
+    @Test
+    void aWaitIsNotNotedOnAnInstanceThatAWriteInFlightCancels() throws Exception {
+        String a = due();
+        ExecutorService noter = Executors.newSingleThreadExecutor();
+        try (Connection cancel = database().dataSource().getConnection()) {
+            cancel.setAutoCommit(false);
+            try (PreparedStatement update = cancel.prepareStatement(
+                    "UPDATE " + PREFIX + "instance SET state = 'CANCELLED' WHERE id = ? AND state = 'SCHEDULED'")) {
+                update.setString(1, a);
+                assertThat(update.executeUpdate()).isOne();
+            }
+            Future<?> note = noter.submit(
+                    () -> permits.noteWait(claim(a), "waits for a permit of " + MUTEX.key() + " (1 of 1 held)"));
+            await().atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(10))
+                    .until(() -> note.isDone() || lockWaits() > 0);
+            cancel.commit();
+            note.get(10, TimeUnit.SECONDS);
+        } finally {
+            noter.shutdownNow();
+        }
+        assertThat(store.auditTrail(a))
+                .as("no note after the cancel")
+                .extracting(AuditEntry::to)
+                .containsExactly(InstanceState.CREATED, InstanceState.SCHEDULED);
+    }
+
+    /** Statements of this database that wait for a lock another transaction holds. */
+    private int lockWaits() {
+        String sql = switch (database()) {
+            case POSTGRESQL ->
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                        + " AND datname = current_database()";
+            case MARIADB -> "SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'";
+            case H2 -> "SELECT COUNT(*) FROM INFORMATION_SCHEMA.SESSIONS WHERE BLOCKER_ID IS NOT NULL";
+        };
+        Integer n = jdbc().queryForObject(sql, Integer.class);
+        return n == null ? 0 : n;
     }
 
     @Test
