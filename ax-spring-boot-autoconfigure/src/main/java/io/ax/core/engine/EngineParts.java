@@ -443,7 +443,7 @@ final class EngineParts {
                 claimer,
                 limited,
                 taskRegistry::isPaused,
-                runner::isEnding,
+                runner,
                 () -> membership.isCutOff(),
                 fires);
         this.actions = new TaskActions(

@@ -64,6 +64,16 @@ public final class Dispatcher {
         void ended(Due due);
     }
 
+    /** What this node's workers hold: the attempts handed to its pools. */
+    public interface Attempts {
+
+        /** Whether a worker here has the instance's final outcome and is about to free its task's slot. */
+        boolean isEnding(String instanceId);
+
+        /** Whether an attempt of the instance is handed to a pool here: waiting for a worker, or run by one. */
+        boolean holds(String instanceId);
+    }
+
     /**
      * What the dispatch asks of this node's ownership about a non-overlapping task's slot held on another node (its
      * partition came here while the instance ran there). The questions to the store are asked on the ownership's
@@ -102,8 +112,8 @@ public final class Dispatcher {
     private final Duration rejectionBackoff;
     /** Whether a task is paused. */
     private final Predicate<String> paused;
-    /** Whether an instance's attempt has its final outcome on this node, its slot about to be freed. */
-    private final Predicate<String> ending;
+    /** The attempts this node's workers hold, and those whose slot is about to be freed. */
+    private final Attempts attempts;
     /** Whether this node is cut off from the cluster store: it then claims no PERSISTENT attempt. */
     private final BooleanSupplier cutOff;
 
@@ -166,7 +176,7 @@ public final class Dispatcher {
             Claimer claimer,
             LimitedClaims limited,
             Predicate<String> paused,
-            Predicate<String> ending,
+            Attempts attempts,
             BooleanSupplier cutOff,
             Series series) {
         this.nodeId = nodeId;
@@ -182,7 +192,7 @@ public final class Dispatcher {
         this.claimer = claimer;
         this.limited = limited;
         this.paused = paused;
-        this.ending = ending;
+        this.attempts = attempts;
         this.series = series;
     }
 
@@ -362,7 +372,7 @@ public final class Dispatcher {
                 }
             } else if (due.origin() == InstanceOrigin.SERIES && mayAwaitEnd && holders.runsElsewhere(previous)) {
                 awaitEnd(due, previous, decisions, ordered, now, epoch, true);
-            } else if (mayAwaitEnd && ending.test(previous)) {
+            } else if (mayAwaitEnd && attempts.isEnding(previous)) {
                 // it ended here, and its worker is freeing the slot right now: skipping this fire would be a guess
                 // about a race of a few microseconds, so it waits for the release (which dispatches it)
                 awaitEnd(due, previous, decisions, ordered, now, epoch, false);
@@ -581,6 +591,12 @@ public final class Dispatcher {
                 release(due);
                 return;
             }
+            if (row.owner().equals(nodeId) && !runsHere(due.instanceId())) {
+                // this node's own earlier attempt, which ended here: its worker freed the slot, and its end waits in
+                // the writer, so the store still says RUNNING. Nothing here will free the slot again
+                release(due);
+                return;
+            }
             insight.released(due);
             if (!row.owner().equals(nodeId)) {
                 holders.assigned(new Due(due.task(), row.instance()), row.owner());
@@ -594,6 +610,11 @@ public final class Dispatcher {
                     due.task().name(),
                     row.owner());
         });
+    }
+
+    /** Whether an attempt of the instance is claimed or run here, and not about to free its slot. */
+    private boolean runsHere(String instanceId) {
+        return claimer.isClaiming(instanceId) || (attempts.holds(instanceId) && !attempts.isEnding(instanceId));
     }
 
     private void skipped(Due due, Transition t) {

@@ -47,7 +47,7 @@ import java.util.TreeSet;
  * <p>Why it is long: one attempt's whole life is decided here, on the threads that run it (start, timeout, success,
  * failure, retry, death with its dead letter), each outcome written conditionally.
  */
-public final class InstanceRunner {
+public final class InstanceRunner implements Dispatcher.Attempts {
 
     private static final System.Logger LOG = EngineLog.get();
     /** One line per successful instance; its own logger, so a busy application can quiet it alone. */
@@ -148,6 +148,7 @@ public final class InstanceRunner {
      * a worker or run by one. The store says RUNNING from the claim on, and may say it a while after the worker is
      * done: the end of an attempt is recorded without waiting, and waits in the writer while the database is away.
      */
+    @Override
     public boolean holds(String instanceId) {
         return held.containsKey(instanceId);
     }
@@ -170,6 +171,7 @@ public final class InstanceRunner {
      * Whether a worker of this node has the final outcome of the instance (SUCCESS or DEAD) and is about to free
      * its task's slot: the instance has ended in all but the bookkeeping.
      */
+    @Override
     public boolean isEnding(String instanceId) {
         Execution ex = held.get(instanceId);
         return ex != null && ex.ending;
