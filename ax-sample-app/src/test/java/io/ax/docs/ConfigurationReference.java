@@ -33,6 +33,7 @@ final class ConfigurationReference {
         SECTIONS.put("ax", "General");
         SECTIONS.put("ax.retry", "Retry defaults ([failures](failures.md))");
         SECTIONS.put("ax.misfire", "Misfires ([jobs and triggers](jobs-and-triggers.md))");
+        SECTIONS.put("ax.adopt", "Adopting existing schedules");
         SECTIONS.put("ax.payload", "Payloads of delayed tasks ([jobs and triggers](jobs-and-triggers.md))");
         SECTIONS.put("ax.wheel", "The time wheel");
         SECTIONS.put("ax.dispatch", "Dispatch");

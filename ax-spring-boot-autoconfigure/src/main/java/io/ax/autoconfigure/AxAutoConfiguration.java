@@ -1,5 +1,6 @@
 package io.ax.autoconfigure;
 
+import io.ax.autoconfigure.adopt.AdoptedTasks;
 import io.ax.core.AxDeadLetterHandler;
 import io.ax.core.AxExecutor;
 import io.ax.core.AxIdempotency;
@@ -358,6 +359,12 @@ public final class AxAutoConfiguration {
     @ConditionalOnMissingBean
     AxEngineLifecycle axEngineLifecycle(AxEngine engine) {
         return new AxEngineLifecycle(engine);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    AdoptedTasks axAdoptedTasks() {
+        return new AdoptedTasks();
     }
 
     @Bean

@@ -1,5 +1,8 @@
 package io.ax.autoconfigure;
 
+import io.ax.autoconfigure.adopt.AdoptedTask;
+import io.ax.autoconfigure.adopt.AdoptedTaskSource;
+import io.ax.autoconfigure.adopt.AdoptedTasks;
 import io.ax.core.AxContext;
 import io.ax.core.AxJob;
 import io.ax.core.AxTask;
@@ -125,6 +128,21 @@ final class AxJobRegistrar implements BeanPostProcessor, SmartInitializingSingle
             }
             defined.add(AxTask.LOCAL.equals(task.type()) ? local(task, source) : new Defined(task, null, null));
         });
+        AdoptedTasks adopted = beanFactory.getBean(AdoptedTasks.class);
+        beanFactory.getBeanProvider(AdoptedTaskSource.class).orderedStream().forEach(adoption -> {
+            for (AdoptedTask a : adoption.adoptedTasks()) {
+                AxTask task = a.task();
+                TaskSpec.Source source = adoptedSource(a.origin());
+                String other = names.putIfAbsent(task.name(), a.origin());
+                if (other != null) {
+                    throw source.invalid("name", "the name '" + task.name() + "' is already used by " + other);
+                }
+                check(router, task, source);
+                sources.put(task.name(), source);
+                adopted.add(task.name(), a.origin());
+                defined.add(new Defined(task, a.bean(), a.method()));
+            }
+        });
         checkWorkflows(engine, defined, sources);
         for (Defined d : defined) {
             if (d.bean() != null) {
@@ -156,6 +174,21 @@ final class AxJobRegistrar implements BeanPostProcessor, SmartInitializingSingle
             }
             throw source.invalid(e.attribute(), e.reason());
         }
+    }
+
+    /** Where an adopted task comes from: its attributes are named as the other scheduler names them. */
+    private static TaskSpec.Source adoptedSource(String origin) {
+        return new TaskSpec.Source() {
+            @Override
+            public String attribute(String annotationName) {
+                return annotationName;
+            }
+
+            @Override
+            public InvalidJobDefinitionException invalid(String annotationName, String reason) {
+                return InvalidJobDefinitionException.ofAdopted(origin, annotationName, reason);
+            }
+        };
     }
 
     /** A task ready to register, with the bean method it runs when it is LOCAL. */

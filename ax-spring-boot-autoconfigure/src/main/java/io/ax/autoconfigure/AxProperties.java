@@ -83,6 +83,9 @@ public class AxProperties {
     /** The operator's web dashboard. */
     private final Dashboard dashboard = new Dashboard();
 
+    /** Existing schedules that AX runs instead of their own scheduler: Spring's {@code @Scheduled}, Quartz jobs. */
+    private final Adopt adopt = new Adopt();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -169,6 +172,10 @@ public class AxProperties {
 
     public Retention getRetention() {
         return retention;
+    }
+
+    public Adopt getAdopt() {
+        return adopt;
     }
 
     public Dashboard getDashboard() {
@@ -284,6 +291,62 @@ public class AxProperties {
 
         public void setRejectionBackoff(Duration rejectionBackoff) {
             this.rejectionBackoff = rejectionBackoff;
+        }
+    }
+
+    /** Which Spring {@code @Scheduled} methods AX adopts. */
+    public enum ScheduledAdoption {
+        /** None: Spring's scheduler runs them all, on every node. */
+        OFF,
+        /** Only those that also carry ShedLock's {@code @SchedulerLock}: the ones meant to run once per cluster. */
+        LOCKED,
+        /** All of them. */
+        ALL
+    }
+
+    /** Existing schedules that AX runs, once per fire across the cluster, instead of their own scheduler. */
+    public static class Adopt {
+
+        /**
+         * Which Spring @Scheduled methods AX runs instead of Spring's scheduler: off, locked (only those that also
+         * carry ShedLock's @SchedulerLock) or all.
+         */
+        private ScheduledAdoption scheduled = ScheduledAdoption.OFF;
+
+        /**
+         * Whether AX runs the Quartz jobs and triggers that spring-boot-starter-quartz would schedule, instead of
+         * Quartz's scheduler.
+         */
+        private boolean quartz = false;
+
+        /**
+         * How long one run of an adopted job may take before it is interrupted, where the job sets no bound of its
+         * own (ShedLock's lockAtMostFor is one).
+         */
+        private Duration timeout = Duration.ofHours(1);
+
+        public ScheduledAdoption getScheduled() {
+            return scheduled;
+        }
+
+        public void setScheduled(ScheduledAdoption scheduled) {
+            this.scheduled = scheduled;
+        }
+
+        public boolean isQuartz() {
+            return quartz;
+        }
+
+        public void setQuartz(boolean quartz) {
+            this.quartz = quartz;
+        }
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
         }
     }
 

@@ -3,8 +3,9 @@ package io.ax.autoconfigure;
 import io.ax.core.AxException;
 
 /**
- * A task definition that cannot run as written, an {@code @AxJob} or an {@code ax.tasks.<name>} entry; thrown at
- * start-up, naming the definition, the attribute and why. Both kinds of definition give the same reasons.
+ * A task definition that cannot run as written, an {@code @AxJob}, an {@code ax.tasks.<name>} entry or an adopted
+ * schedule; thrown at start-up, naming the definition, the attribute and why. All kinds of definition give the same
+ * reasons.
  */
 public final class InvalidJobDefinitionException extends AxException {
 
@@ -37,6 +38,25 @@ public final class InvalidJobDefinitionException extends AxException {
         String property = "ax.tasks." + taskKey + "." + attribute;
         return new InvalidJobDefinitionException(
                 null, "task ax.tasks." + taskKey, attribute, reason, "Fix property " + property + ".");
+    }
+
+    /**
+     * A schedule of another scheduler that AX cannot adopt as written.
+     *
+     * @param origin what it is, as {@code @Scheduled on com.example.Jobs.report()} or {@code Quartz trigger
+     *     DEFAULT.nightly}
+     * @param attribute the attribute at fault, as that scheduler names it ({@code cron}, {@code misfireInstruction})
+     * @param reason why
+     * @return the exception that fails start-up
+     */
+    public static InvalidJobDefinitionException ofAdopted(String origin, String attribute, String reason) {
+        return new InvalidJobDefinitionException(
+                null,
+                origin,
+                attribute,
+                reason,
+                "Fix attribute '" + attribute + "' of the " + origin
+                        + ", or leave it out of the adoption (see ax.adopt.*).");
     }
 
     /** The annotated method, as {@code com.example.Jobs.report()}; null for a task defined in properties. */
