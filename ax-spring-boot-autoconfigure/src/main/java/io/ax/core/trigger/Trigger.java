@@ -7,7 +7,8 @@ import java.util.Optional;
  * When a task fires. Implementations are immutable values: two tasks whose triggers are equal fire at the same
  * times and share one wheel entry per fire time.
  */
-public sealed interface Trigger permits CronTrigger, IntervalTrigger, OnDemandTrigger, DependencyTrigger {
+public sealed interface Trigger
+        permits CronTrigger, IntervalTrigger, OnDemandTrigger, DependencyTrigger, SpacedTrigger {
 
     /** The first fire time strictly after {@code now}, or empty when the trigger never fires on its own. */
     Optional<Instant> firstFireTime(Instant now);

@@ -11,6 +11,7 @@ import io.ax.core.trigger.CronTrigger;
 import io.ax.core.trigger.DependencyTrigger;
 import io.ax.core.trigger.IntervalTrigger;
 import io.ax.core.trigger.OnDemandTrigger;
+import io.ax.core.trigger.SpacedTrigger;
 import io.ax.core.trigger.Trigger;
 import java.io.IOException;
 import java.io.StringReader;
@@ -42,6 +43,10 @@ final class TaskDefinitionText {
         p.put("target", task.target());
         task.params().forEach((k, v) -> p.put(PARAM + k, v));
         Trigger trigger = task.trigger();
+        if (trigger instanceof SpacedTrigger spaced) {
+            p.put("min-spacing", spaced.minSpacing().toString()); // absent means none: texts stored before it match
+            trigger = spaced.trigger();
+        }
         if (trigger instanceof CronTrigger cron) {
             p.put("trigger", "cron");
             p.put("cron", cron.expression().toString());
@@ -128,6 +133,12 @@ final class TaskDefinitionText {
     }
 
     private static Trigger trigger(Properties p) {
+        Trigger trigger = unspaced(p);
+        String spacing = p.getProperty("min-spacing");
+        return spacing == null ? trigger : new SpacedTrigger(trigger, Duration.parse(spacing));
+    }
+
+    private static Trigger unspaced(Properties p) {
         return switch (get(p, "trigger")) {
             case "cron" -> CronTrigger.of(get(p, "cron"), ZoneId.of(get(p, "zone")));
             case "fixed-rate" ->

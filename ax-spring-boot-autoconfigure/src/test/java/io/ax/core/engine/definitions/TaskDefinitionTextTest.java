@@ -43,4 +43,19 @@ class TaskDefinitionTextTest {
                 .doesNotContain("rate");
         assertThat(TaskDefinitionText.read(text).limits()).isEqualTo(TaskLimits.NONE);
     }
+
+    @Test
+    void aSpacingIsStoredAndReadBackAndNoneLeavesTheTextAsItWas() {
+        AxTask spaced = AxTask.builder("spaced")
+                .target("jobs.spaced")
+                .trigger(new io.ax.core.trigger.SpacedTrigger(
+                        io.ax.core.trigger.CronTrigger.of("0/5 * * * * ?", java.time.ZoneOffset.UTC),
+                        java.time.Duration.ofSeconds(12)))
+                .build();
+        assertThat(TaskDefinitionText.read(TaskDefinitionText.write(spaced))).isEqualTo(spaced);
+
+        String text = TaskDefinitionText.write(
+                AxTask.builder("plain").target("jobs.plain").build());
+        assertThat(text).doesNotContain("min-spacing");
+    }
 }
