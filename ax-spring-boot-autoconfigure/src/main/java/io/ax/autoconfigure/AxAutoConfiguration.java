@@ -1,6 +1,7 @@
 package io.ax.autoconfigure;
 
 import io.ax.autoconfigure.adopt.AdoptedTasks;
+import io.ax.autoconfigure.definitions.AxJobRegistrar;
 import io.ax.core.AxDeadLetterHandler;
 import io.ax.core.AxExecutor;
 import io.ax.core.AxIdempotency;

@@ -1,5 +1,6 @@
 package io.ax.autoconfigure;
 
+import io.ax.autoconfigure.definitions.AxTaskProperties;
 import io.ax.core.AxDeadLetterEvent;
 import io.ax.core.AxDeadLetterHandler;
 import io.ax.core.RetryPolicy;

@@ -868,7 +868,7 @@ public class AxProperties {
         }
 
         /** The role that reads stack traces: its own, or the write role. */
-        String stackTraceRole() {
+        public String stackTraceRole() {
             return stackTraceRole == null || stackTraceRole.isBlank() ? writeRole : stackTraceRole;
         }
 

@@ -11,7 +11,13 @@ public final class InvalidAxSettingsException extends AxException {
     private final String settings;
     private final String fix;
 
-    InvalidAxSettingsException(String settings, String reason, String fix, Throwable cause) {
+    /**
+     * @param settings the prefix of the settings at fault, e.g. {@code ax.cluster}
+     * @param reason why they cannot work, naming the values
+     * @param fix what to set instead
+     * @param cause the failure that showed it, or null
+     */
+    public InvalidAxSettingsException(String settings, String reason, String fix, Throwable cause) {
         super("Invalid AX settings " + settings + ": " + reason, cause);
         this.settings = settings;
         this.fix = fix;

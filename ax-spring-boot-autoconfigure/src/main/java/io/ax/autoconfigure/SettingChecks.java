@@ -7,7 +7,7 @@ import java.time.Duration;
  * not the properties. A value that cannot work fails with an {@link InvalidAxSettingsException} that names the
  * property, the rule and the value, and says what the property means and its default.
  */
-final class SettingChecks {
+public final class SettingChecks {
 
     private SettingChecks() {}
 
@@ -41,7 +41,7 @@ final class SettingChecks {
     }
 
     /** A value of {@code property} that breaks {@code rule}; the settings at fault are the property's group. */
-    static InvalidAxSettingsException invalid(String property, String rule, String meaning, String byDefault) {
+    public static InvalidAxSettingsException invalid(String property, String rule, String meaning, String byDefault) {
         return new InvalidAxSettingsException(
                 property.substring(0, property.lastIndexOf('.')),
                 property + " " + rule,

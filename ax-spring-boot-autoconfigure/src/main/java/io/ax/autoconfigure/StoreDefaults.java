@@ -9,24 +9,24 @@ import io.ax.core.store.InMemoryIdempotency;
 import io.ax.core.store.InstanceStore;
 
 /** What the store offers without Redis: the database paths, and what Redis falls back to. */
-final class StoreDefaults {
+public final class StoreDefaults {
 
     private StoreDefaults() {}
 
     /** The store's idempotency keys (a table), or this JVM's for a store without any. */
-    static AxIdempotency idempotency(InstanceStore store, AxClock clock) {
+    public static AxIdempotency idempotency(InstanceStore store, AxClock clock) {
         return store instanceof ClusterStore shared
                 ? shared.idempotency().orElseGet(() -> new InMemoryIdempotency(clock))
                 : new InMemoryIdempotency(clock);
     }
 
     /** The store's wake-ups (PostgreSQL's LISTEN/NOTIFY), or none. */
-    static WakeUps wakeUps(InstanceStore store) {
+    public static WakeUps wakeUps(InstanceStore store) {
         return store instanceof ClusterStore shared ? shared.wakeUps() : WakeUps.none();
     }
 
     /** The store's clock, or null when it has none (a node alone). */
-    static TimeReference timeReference(InstanceStore store) {
+    public static TimeReference timeReference(InstanceStore store) {
         return store instanceof ClusterStore shared ? shared.timeReference().orElse(null) : null;
     }
 }

@@ -1,5 +1,7 @@
 package io.ax.autoconfigure;
 
+import io.ax.autoconfigure.definitions.AxTaskProperties;
+import io.ax.autoconfigure.redis.AxRedisProperties;
 import java.beans.IntrospectionException;
 import java.beans.Introspector;
 import java.beans.PropertyDescriptor;

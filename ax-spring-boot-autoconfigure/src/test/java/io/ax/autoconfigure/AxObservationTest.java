@@ -4,6 +4,7 @@ import static io.micrometer.observation.tck.TestObservationRegistryAssert.assert
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.ax.autoconfigure.observation.AxObservationAutoConfiguration;
 import io.ax.core.AxJob;
 import io.ax.core.InstanceState;
 import io.ax.core.engine.AttemptTracer;

@@ -3,6 +3,10 @@ package io.ax.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.ax.autoconfigure.endpoint.AxEndpoint;
+import io.ax.autoconfigure.endpoint.AxEndpointAutoConfiguration;
+import io.ax.autoconfigure.health.AxHealthAutoConfiguration;
+import io.ax.autoconfigure.metrics.AxMetricsAutoConfiguration;
 import io.ax.core.AxJob;
 import io.ax.core.engine.AxEngine;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -128,7 +132,7 @@ class AxOperationsAutoConfigurationTest {
                 .withConfiguration(AutoConfigurations.of(AxAutoConfiguration.class, AxMetricsAutoConfiguration.class))
                 .run(context -> {
                     assertThat(context).hasSingleBean(AxEngine.class);
-                    assertThat(context).doesNotHaveBean(AxMetrics.class);
+                    assertThat(context).doesNotHaveBean("axMetrics");
                 });
     }
 
@@ -147,11 +151,11 @@ class AxOperationsAutoConfigurationTest {
                 .withConfiguration(AutoConfigurations.of(AxAutoConfiguration.class, AxEndpointAutoConfiguration.class));
         web.run(context -> {
             assertThat(context).doesNotHaveBean(AxEndpoint.class);
-            assertThat(context).doesNotHaveBean(TaskActivity.class);
+            assertThat(context).doesNotHaveBean("axTaskActivity");
         });
         web.withPropertyValues("management.endpoints.web.exposure.include=ax").run(context -> {
             assertThat(context).hasSingleBean(AxEndpoint.class);
-            assertThat(context).hasSingleBean(TaskActivity.class);
+            assertThat(context).hasBean("axTaskActivity");
         });
     }
 
@@ -159,7 +163,7 @@ class AxOperationsAutoConfigurationTest {
     void turnsOffWithTheRestOfAx() {
         metrics.withPropertyValues("ax.enabled=false").run(context -> {
             assertThat(context).doesNotHaveBean(AxEngine.class);
-            assertThat(context).doesNotHaveBean(AxMetrics.class);
+            assertThat(context).doesNotHaveBean("axMetrics");
         });
     }
 

@@ -3,10 +3,16 @@ package io.ax.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.ax.autoconfigure.endpoint.AxDescriptors;
+import io.ax.autoconfigure.endpoint.AxEndpoint;
+import io.ax.autoconfigure.endpoint.AxEndpointAutoConfiguration;
+import io.ax.autoconfigure.health.AxHealthAutoConfiguration;
+import io.ax.autoconfigure.jdbc.AxJdbcAutoConfiguration;
+import io.ax.autoconfigure.metrics.AxMetricsAutoConfiguration;
+import io.ax.autoconfigure.redis.AxRedisAutoConfiguration;
 import io.ax.core.AxIdempotency;
 import io.ax.core.AxLock;
 import io.ax.core.AxLocks;
-import io.ax.core.clock.AxClock;
 import io.ax.core.cluster.EpochMirroringLease;
 import io.ax.core.cluster.LeaderLease;
 import io.ax.core.engine.AxEngine;
@@ -22,6 +28,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -79,15 +86,13 @@ class AxRedisAutoConfigurationTest {
 
     @Test
     void showsTheClusterClockOffsetInTheEndpointAndAsMeters() {
-        runner().withConfiguration(AutoConfigurations.of(AxMetricsAutoConfiguration.class))
+        runner().withConfiguration(
+                        AutoConfigurations.of(AxMetricsAutoConfiguration.class, AxEndpointAutoConfiguration.class))
                 .withBean(SimpleMeterRegistry.class)
+                .withPropertyValues("management.endpoints.web.exposure.include=ax")
                 .run(context -> {
-                    AxEngine engine = context.getBean(AxEngine.class);
-                    AxDescriptors.ClusterTime shown = new AxEndpoint(
-                                    engine, new TaskActivity(), AxClock.system(), "OPERATOR")
-                            .node()
-                            .clock()
-                            .clusterTime();
+                    AxDescriptors.ClusterTime shown =
+                            context.getBean(AxEndpoint.class).node().clock().clusterTime();
                     assertThat(shown.source()).isEqualTo("redis");
                     assertThat(Math.abs(shown.offsetMicros())).isLessThan(1_000_000);
                     assertThat(shown.uncertaintyMicros()).isNotNegative().isLessThan(1_000_000);
@@ -242,7 +247,7 @@ class AxRedisAutoConfigurationTest {
                         .withBean(RedisConnectionFactory.class, () -> privateRedis)
                         .withPropertyValues("ax.redis.retry=200ms")
                         .run(context -> {
-                            AxHealthIndicator health = context.getBean(AxHealthIndicator.class);
+                            HealthIndicator health = context.getBean("axHealthIndicator", HealthIndicator.class);
                             assertThat(redisDetail(health.health(true))).containsEntry("status", "UP");
 
                             server.kill();

@@ -2,6 +2,7 @@ package io.ax.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ax.autoconfigure.jdbc.AxJdbcAutoConfiguration;
 import io.ax.core.AxJob;
 import io.ax.core.engine.AxEngine;
 import java.net.InetAddress;

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import brave.handler.MutableSpan;
 import brave.handler.SpanHandler;
 import brave.propagation.TraceContext;
+import io.ax.autoconfigure.observation.AxObservationAutoConfiguration;
+import io.ax.autoconfigure.observation.AxTracingAutoConfiguration;
 import io.ax.core.AxContext;
 import io.ax.core.AxJob;
 import io.ax.core.Backoff;

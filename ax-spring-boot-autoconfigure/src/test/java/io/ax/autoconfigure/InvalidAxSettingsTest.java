@@ -3,6 +3,7 @@ package io.ax.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ax.autoconfigure.jdbc.AxJdbcAutoConfiguration;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.UUID;

@@ -3,6 +3,7 @@ package io.ax.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.ax.autoconfigure.definitions.InvalidJobDefinitionException;
 import io.ax.core.AxContext;
 import io.ax.core.AxJob;
 import io.ax.core.AxResult;

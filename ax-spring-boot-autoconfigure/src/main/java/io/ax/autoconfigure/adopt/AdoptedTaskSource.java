@@ -8,6 +8,6 @@ import java.util.List;
  */
 public interface AdoptedTaskSource {
 
-    /** The tasks adopted; an invalid schedule throws {@link io.ax.autoconfigure.InvalidJobDefinitionException}. */
+    /** The tasks adopted; an invalid schedule throws {@link io.ax.autoconfigure.definitions.InvalidJobDefinitionException}. */
     List<AdoptedTask> adoptedTasks();
 }

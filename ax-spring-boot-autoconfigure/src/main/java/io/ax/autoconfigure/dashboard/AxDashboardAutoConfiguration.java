@@ -1,8 +1,8 @@
 package io.ax.autoconfigure.dashboard;
 
-import io.ax.autoconfigure.AxEndpoint;
-import io.ax.autoconfigure.AxEndpointAutoConfiguration;
 import io.ax.autoconfigure.AxProperties;
+import io.ax.autoconfigure.endpoint.AxEndpoint;
+import io.ax.autoconfigure.endpoint.AxEndpointAutoConfiguration;
 import io.ax.core.engine.AxEngine;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.EndpointAccessResolver;

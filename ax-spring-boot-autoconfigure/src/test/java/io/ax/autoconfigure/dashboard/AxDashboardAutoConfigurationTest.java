@@ -3,7 +3,7 @@ package io.ax.autoconfigure.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ax.autoconfigure.AxAutoConfiguration;
-import io.ax.autoconfigure.AxEndpointAutoConfiguration;
+import io.ax.autoconfigure.endpoint.AxEndpointAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
