@@ -13,7 +13,9 @@ import java.util.regex.Pattern;
 /**
  * A trigger as an operator reads it on the dashboard: "every 5 seconds", "at 02:00 every day, Europe/Berlin",
  * "every 1 minute after the previous run ends". Cron expressions of the common shapes are put in words; any other
- * keeps its text ("cron '0 15 10 ? * 6L' in UTC"), which is exact.
+ * keeps its text ("cron '0 15 10 ? * 6L' in UTC", "Spring cron '0 0 9 * * 1' in UTC"), which is exact. The shapes
+ * read here mean the same in Quartz's and in Spring's syntax (they take day names, not day numbers, which differ), so
+ * a Spring expression is worded as well.
  */
 final class TriggerWords {
 

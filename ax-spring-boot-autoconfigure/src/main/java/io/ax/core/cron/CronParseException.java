@@ -1,7 +1,9 @@
 package io.ax.core.cron;
 
 /**
- * Thrown by {@link CronExpression#parse(String)} when an expression is not valid Quartz cron syntax.
+ * Thrown by {@link CronExpression#parse(String)} when an expression is not valid Quartz cron syntax, and by {@link
+ * CronExpression#parseSpring(String)} when it is not valid in Spring's syntax (the message then starts with {@code
+ * Invalid Spring cron expression}).
  *
  * <p>The message quotes the expression, names the field when the problem is specific to one field,
  * and gives the 0-based character index into the expression where the problem was found, for
@@ -39,16 +41,28 @@ public class CronParseException extends IllegalArgumentException {
      * @param hint how to fix it, such as the expression the user most likely meant; or {@code null}
      */
     CronParseException(String expression, String field, int position, String detail, String hint) {
-        super(message(expression, position, detail) + (hint == null ? "" : "; " + hint));
+        this(CronExpression.Syntax.QUARTZ, expression, field, position, detail, hint);
+    }
+
+    /**
+     * Creates an exception for an expression of the given syntax, whose name the message carries.
+     *
+     * @param syntax the syntax the expression was read in
+     */
+    CronParseException(
+            CronExpression.Syntax syntax, String expression, String field, int position, String detail, String hint) {
+        super(message(syntax, expression, position, detail) + (hint == null ? "" : "; " + hint));
         this.expression = expression;
         this.field = field;
         this.position = position;
     }
 
-    private static String message(String expression, int position, String detail) {
+    private static String message(CronExpression.Syntax syntax, String expression, int position, String detail) {
         String quoted = expression == null ? "null" : "'" + expression + "'";
         String where = position < 0 ? "" : " at position " + position;
-        return "Invalid cron expression " + quoted + ": " + detail + where;
+        String kind =
+                syntax == CronExpression.Syntax.SPRING ? "Invalid Spring cron expression " : "Invalid cron expression ";
+        return kind + quoted + ": " + detail + where;
     }
 
     /** Returns the rejected expression exactly as given, or {@code null} if {@code null} was given. */

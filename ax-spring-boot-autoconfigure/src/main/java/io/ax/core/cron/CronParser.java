@@ -67,7 +67,10 @@ final class CronParser {
             years = new long[3];
             setRange(years, CronField.YEAR.min, CronField.YEAR.max, 1, CronField.YEAR);
         }
-        return new CronExpression(expression, seconds, minutes, hours, days, months, years);
+        return new CronExpression(
+                expression,
+                CronExpression.Syntax.QUARTZ,
+                new QuartzSchedule(seconds, minutes, hours, days, months, years));
     }
 
     /** Splits on whitespace; each token is {start, end}. */

@@ -7,24 +7,55 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Fires at the times of a Quartz-compatible cron expression, evaluated in a time zone.
+ * Fires at the times of a cron expression, evaluated in a time zone: a Quartz expression (AX's own syntax, {@link
+ * #of(String, ZoneId)}) or one in Spring's syntax, as {@code @Scheduled(cron = ...)} takes it ({@link #ofSpring(String,
+ * ZoneId)}), each with its own meaning (see {@link CronExpression}).
+ *
+ * <p>The expression keeps its syntax ({@link CronExpression#syntax()}), and {@link #describe()} and {@link #toString()}
+ * name a Spring expression as such: its text is not rewritten into Quartz's syntax, because Spring's fire times (both
+ * day fields ANDed, a repeated wall time firing twice) have no Quartz expression that says the same. Whoever stores a
+ * trigger to read it again stores the syntax beside the text.
  *
  * @param expression the parsed expression
  * @param zone the zone in which the fields are read; never the silent system default
  */
 public record CronTrigger(CronExpression expression, ZoneId zone) implements Trigger {
 
+    /**
+     * Creates a trigger.
+     *
+     * @throws NullPointerException if an argument is {@code null}
+     */
     public CronTrigger {
         Objects.requireNonNull(expression, "expression");
         Objects.requireNonNull(zone, "zone");
     }
 
     /**
-     * Parses {@code expression}; throws {@link io.ax.core.cron.CronParseException} when it is invalid or can never
-     * fire (see {@link CronExpression#requireCanFire()}).
+     * Parses a Quartz {@code expression}; throws {@link io.ax.core.cron.CronParseException} when it is invalid or can
+     * never fire (see {@link CronExpression#requireCanFire()}).
+     *
+     * @param expression a Quartz cron expression, such as {@code 0 15 10 ? * MON-FRI}
+     * @param zone the zone in which its fields are read
+     * @return the trigger
      */
     public static CronTrigger of(String expression, ZoneId zone) {
         return new CronTrigger(CronExpression.parse(expression).requireCanFire(), zone);
+    }
+
+    /**
+     * Parses an {@code expression} in Spring's syntax, for a method scheduled by {@code @Scheduled(cron = ...)} that AX
+     * runs instead: it fires when Spring would have fired it. Throws {@link io.ax.core.cron.CronParseException} when
+     * the expression is invalid in Spring's syntax (everything Spring refuses) or can never fire (which Spring accepts
+     * and silently never runs).
+     *
+     * @param expression a cron expression in Spring's syntax, such as {@code 0 15 10 * * MON-FRI} or {@code @daily}
+     * @param zone the zone in which its fields are read: the {@code zone} attribute of {@code @Scheduled}, or the zone
+     *     Spring would have used in its absence
+     * @return the trigger
+     */
+    public static CronTrigger ofSpring(String expression, ZoneId zone) {
+        return new CronTrigger(CronExpression.parseSpring(expression).requireCanFire(), zone);
     }
 
     @Override
@@ -46,8 +77,19 @@ public record CronTrigger(CronExpression expression, ZoneId zone) implements Tri
         return expression.next(after.atZone(zone)).map(t -> t.toInstant());
     }
 
+    /**
+     * {@return {@code cron '0 15 10 ? * MON-FRI' in Europe/Berlin} for a Quartz expression, {@code Spring cron '0 15
+     * 10 * * MON-FRI' in Europe/Berlin} for one in Spring's syntax}
+     */
     @Override
     public String describe() {
-        return "cron '" + expression + "' in " + zone;
+        String kind = expression.syntax() == CronExpression.Syntax.SPRING ? "Spring cron '" : "cron '";
+        return kind + expression + "' in " + zone;
+    }
+
+    /** {@return the same as {@link #describe()}} */
+    @Override
+    public String toString() {
+        return describe();
     }
 }

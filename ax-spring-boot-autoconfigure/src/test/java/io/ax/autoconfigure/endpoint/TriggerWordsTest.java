@@ -54,6 +54,19 @@ class TriggerWordsTest {
     }
 
     @Test
+    void springExpressionsOfTheCommonShapesAreSaidInWordsAndAnyOtherIsNamedSpring() {
+        assertThat(TriggerWords.of(CronTrigger.ofSpring("*/5 * * * * *", BERLIN)))
+                .isEqualTo("every 5 seconds, Europe/Berlin");
+        assertThat(TriggerWords.of(CronTrigger.ofSpring("0 30 2 * * MON-FRI", BERLIN)))
+                .isEqualTo("at 02:30 on weekdays, Europe/Berlin");
+        assertThat(TriggerWords.of(CronTrigger.ofSpring("@weekly", BERLIN)))
+                .isEqualTo("at 00:00 every Sunday, Europe/Berlin");
+        // day 1 is Monday in Spring's syntax and Sunday in Quartz's: never worded from the number
+        assertThat(TriggerWords.of(CronTrigger.ofSpring("0 0 9 * * 1", BERLIN)))
+                .isEqualTo("Spring cron '0 0 9 * * 1' in Europe/Berlin");
+    }
+
+    @Test
     void anyOtherCronKeepsItsExactText() {
         assertThat(TriggerWords.of(CronTrigger.of("0 15 10 ? * 6L", BERLIN))).contains("0 15 10 ? * 6L");
         assertThat(TriggerWords.of(CronTrigger.of("0 0 12 1W * ?", BERLIN))).contains("0 0 12 1W * ?");

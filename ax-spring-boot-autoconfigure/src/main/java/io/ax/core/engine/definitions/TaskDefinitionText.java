@@ -7,6 +7,7 @@ import io.ax.core.MisfirePolicy;
 import io.ax.core.Rate;
 import io.ax.core.RetryPolicy;
 import io.ax.core.TaskLimits;
+import io.ax.core.cron.CronExpression;
 import io.ax.core.trigger.CronTrigger;
 import io.ax.core.trigger.DependencyTrigger;
 import io.ax.core.trigger.IntervalTrigger;
@@ -28,7 +29,8 @@ import java.util.TreeMap;
 /**
  * A task as text, for the store's runtime definitions: {@code key=value} lines (the JDK's properties format, which
  * escapes whatever a value holds), sorted so that the same task always reads the same. Reading it back parses the
- * cron expression again, with the same checks as at definition time. Stateless.
+ * cron expression again, in the syntax it was written in (a Spring expression is marked so), with the same checks as
+ * at definition time. Stateless.
  */
 final class TaskDefinitionText {
 
@@ -51,6 +53,10 @@ final class TaskDefinitionText {
             p.put("trigger", "cron");
             p.put("cron", cron.expression().toString());
             p.put("zone", cron.zone().getId());
+            if (cron.expression().syntax() == CronExpression.Syntax.SPRING) {
+                // the same text can mean other times in Quartz's syntax; absent means Quartz: older texts match
+                p.put("cron-syntax", "spring");
+            }
         } else if (trigger instanceof IntervalTrigger interval) {
             p.put("trigger", interval.fixedDelay() ? "fixed-delay" : "fixed-rate");
             p.put("period", interval.period().toString());
@@ -140,7 +146,7 @@ final class TaskDefinitionText {
 
     private static Trigger unspaced(Properties p) {
         return switch (get(p, "trigger")) {
-            case "cron" -> CronTrigger.of(get(p, "cron"), ZoneId.of(get(p, "zone")));
+            case "cron" -> cron(p);
             case "fixed-rate" ->
                 IntervalTrigger.fixedRate(Duration.parse(get(p, "period")), Duration.parse(get(p, "initial-delay")));
             case "fixed-delay" ->
@@ -149,6 +155,15 @@ final class TaskDefinitionText {
                 new DependencyTrigger(Arrays.asList(get(p, "depends-on").split(",")));
             case "on-demand" -> OnDemandTrigger.INSTANCE;
             default -> throw new IllegalArgumentException("unknown trigger '" + p.getProperty("trigger") + "'");
+        };
+    }
+
+    private static CronTrigger cron(Properties p) {
+        String syntax = p.getProperty("cron-syntax", "quartz");
+        return switch (syntax) {
+            case "quartz" -> CronTrigger.of(get(p, "cron"), ZoneId.of(get(p, "zone")));
+            case "spring" -> CronTrigger.ofSpring(get(p, "cron"), ZoneId.of(get(p, "zone")));
+            default -> throw new IllegalArgumentException("unknown cron syntax '" + syntax + "'");
         };
     }
 

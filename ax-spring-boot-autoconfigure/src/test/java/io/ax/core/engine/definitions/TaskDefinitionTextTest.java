@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ax.core.AxTask;
 import io.ax.core.Rate;
 import io.ax.core.TaskLimits;
+import io.ax.core.cron.CronExpression;
+import io.ax.core.trigger.CronTrigger;
+import java.time.ZoneId;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +27,31 @@ class TaskDefinitionTextTest {
         assertThat(text).doesNotContain("priority").doesNotContain("transactional");
         assertThat(TaskDefinitionText.read(text).priority()).isZero();
         assertThat(TaskDefinitionText.read(text).transactional()).isFalse();
+    }
+
+    @Test
+    void aSpringCronIsReadBackInSpringsSyntaxAndAQuartzCronAsBefore() {
+        // the same text, Monday in Spring's syntax and Sunday in Quartz's
+        AxTask spring = AxTask.builder("spring")
+                .target("jobs.spring")
+                .trigger(CronTrigger.ofSpring("0 0 9 ? * 1", ZoneId.of("Europe/Berlin")))
+                .build();
+        AxTask quartz = AxTask.builder("quartz")
+                .target("jobs.quartz")
+                .trigger(CronTrigger.of("0 0 9 ? * 1", ZoneId.of("Europe/Berlin")))
+                .build();
+
+        String springText = TaskDefinitionText.write(spring);
+        assertThat(springText).contains("cron-syntax=spring");
+        assertThat(TaskDefinitionText.read(springText)).isEqualTo(spring);
+        assertThat(((CronTrigger) TaskDefinitionText.read(springText).trigger())
+                        .expression()
+                        .syntax())
+                .isEqualTo(CronExpression.Syntax.SPRING);
+        String quartzText = TaskDefinitionText.write(quartz);
+        assertThat(quartzText).doesNotContain("cron-syntax");
+        assertThat(TaskDefinitionText.read(quartzText)).isEqualTo(quartz);
+        assertThat(TaskDefinitionText.read(quartzText)).isNotEqualTo(TaskDefinitionText.read(springText));
     }
 
     @Test
