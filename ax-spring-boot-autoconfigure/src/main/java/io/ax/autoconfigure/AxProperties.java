@@ -325,6 +325,21 @@ public class AxProperties {
          */
         private Duration timeout = Duration.ofHours(1);
 
+        /**
+         * Whether the run of an adopted method under ShedLock's @SchedulerLock also takes its lock from ShedLock's
+         * LockProvider: for a rolling switch, while replicas without AX still run the method under ShedLock. The
+         * first to get the lock runs the method; the other passes its turn, as ShedLock does.
+         */
+        private boolean takeShedlockLocks = false;
+
+        public boolean isTakeShedlockLocks() {
+            return takeShedlockLocks;
+        }
+
+        public void setTakeShedlockLocks(boolean takeShedlockLocks) {
+            this.takeShedlockLocks = takeShedlockLocks;
+        }
+
         public ScheduledAdoption getScheduled() {
             return scheduled;
         }

@@ -383,7 +383,9 @@
           const last = (t.lastInstances || []).find(i => FINAL.includes(i.state));
           const next = (t.nextFireTimes || []).slice(0, 3);
           return h('tr', {'data-task': t.name},
-            h('td', {class: 'name'}, h('a', {href: '#/task/' + seg(t.name), 'data-task-link': t.name}, t.name)),
+            h('td', {class: 'name'}, h('a', {href: '#/task/' + seg(t.name), 'data-task-link': t.name}, t.name),
+              t.adoptedFrom ? [' ', h('span', {class: 'state adopted', 'data-adopted': 'true', title: t.adoptedFrom},
+                'adopted')] : null),
             h('td', {title: t.trigger}, t.triggerInWords || t.trigger),
             h('td', {}, t.group),
             h('td', {class: 'paused'}, t.paused
@@ -460,6 +462,8 @@
         return h('div', {'data-task-detail': t.name},
           h('dl', {class: 'facts'},
             h('dt', {}, 'Trigger'), h('dd', {title: t.trigger}, t.triggerInWords || t.trigger),
+            t.adoptedFrom ? [h('dt', {}, 'Adopted from'), h('dd', {'data-adopted-from': t.adoptedFrom}, t.adoptedFrom)]
+              : null,
             h('dt', {}, 'Group'), h('dd', {}, t.group + (t.priority ? ', priority ' + t.priority : '')),
             h('dt', {}, 'Transactional'), h('dd', {}, t.transactional
               ? 'yes: its database writes commit with its success' : 'no'),

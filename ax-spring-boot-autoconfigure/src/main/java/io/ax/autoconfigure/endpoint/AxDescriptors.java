@@ -234,6 +234,8 @@ public final class AxDescriptors {
      * @param outcomesUnavailable why the store did not answer, when it did not; null otherwise
      * @param params the parameters it declares, with their values: what a trigger with parameters may set (the
      *     values of secret ones, such as HTTP headers and passwords, hidden)
+     * @param adoptedFrom the schedule of another scheduler it was adopted from ({@code @Scheduled on
+     *     com.example.Reports.nightly()}); null for a task defined for AX
      */
     public record Task(
             String name,
@@ -251,7 +253,8 @@ public final class AxDescriptors {
             long deadLetters,
             String outcomesScope,
             String outcomesUnavailable,
-            Map<String, String> params) {}
+            Map<String, String> params,
+            String adoptedFrom) {}
 
     /**
      * What a bulk replay of a task's dead letters did.

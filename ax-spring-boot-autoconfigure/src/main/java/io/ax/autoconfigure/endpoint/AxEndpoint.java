@@ -1,5 +1,6 @@
 package io.ax.autoconfigure.endpoint;
 
+import io.ax.autoconfigure.adopt.AdoptedTasks;
 import io.ax.autoconfigure.endpoint.AxDescriptors.DeadLetterSummary;
 import io.ax.autoconfigure.endpoint.AxDescriptors.InstanceSummary;
 import io.ax.core.AuditEntry;
@@ -27,6 +28,7 @@ import io.ax.core.store.InstanceStore;
 import io.ax.core.store.StoreDescription;
 import io.ax.core.store.StoredTask;
 import io.ax.core.trigger.CronTrigger;
+import io.ax.core.trigger.SpacedTrigger;
 import io.ax.core.trigger.Trigger;
 import java.time.Duration;
 import java.time.Instant;
@@ -99,6 +101,7 @@ public class AxEndpoint {
     private static final int REPLAY_PAGE = 500;
 
     private final AxEngine engine;
+    private final AdoptedTasks adopted;
     private final EngineStatus status;
     private final InstanceStore store;
     private final TaskOutcomes outcomes;
@@ -106,8 +109,9 @@ public class AxEndpoint {
     /** Who may read a dead letter's stack trace on its instance: a stack trace tells much of the code behind it. */
     private final String stackTraceRole;
 
-    AxEndpoint(AxEngine engine, TaskActivity activity, AxClock clock, String stackTraceRole) {
+    AxEndpoint(AxEngine engine, TaskActivity activity, AxClock clock, String stackTraceRole, AdoptedTasks adopted) {
         this.engine = engine;
+        this.adopted = adopted;
         this.status = engine.status();
         this.store = engine.store();
         this.outcomes = new TaskOutcomes(
@@ -300,7 +304,7 @@ public class AxEndpoint {
                 task.name(),
                 task.trigger().describe(),
                 TriggerWords.of(task.trigger()),
-                task.trigger() instanceof CronTrigger cron ? cron.zone().getId() : null,
+                zone(task.trigger()),
                 task.group(),
                 task.priority(),
                 task.transactional(),
@@ -317,7 +321,14 @@ public class AxEndpoint {
                 counts.deadLetters(),
                 ended.cluster() ? "cluster" : "node",
                 ended.unavailable(),
-                SecretParams.redact(task.params()));
+                SecretParams.redact(task.params()),
+                adopted.origin(task.name()).orElse(null));
+    }
+
+    /** The zone of a cron trigger, spaced or not; null for other triggers. */
+    private static String zone(Trigger trigger) {
+        Trigger fires = trigger instanceof SpacedTrigger spaced ? spaced.trigger() : trigger;
+        return fires instanceof CronTrigger cron ? cron.zone().getId() : null;
     }
 
     /**

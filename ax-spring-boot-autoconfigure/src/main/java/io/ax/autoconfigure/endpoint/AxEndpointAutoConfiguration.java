@@ -2,6 +2,7 @@ package io.ax.autoconfigure.endpoint;
 
 import io.ax.autoconfigure.AxAutoConfiguration;
 import io.ax.autoconfigure.AxProperties;
+import io.ax.autoconfigure.adopt.AdoptedTasks;
 import io.ax.core.clock.AxClock;
 import io.ax.core.engine.AxEngine;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -28,7 +29,8 @@ public final class AxEndpointAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnAvailableEndpoint(AxEndpoint.class)
-    AxEndpoint axEndpoint(AxEngine engine, TaskActivity activity, AxClock clock, AxProperties properties) {
-        return new AxEndpoint(engine, activity, clock, properties.getDashboard().stackTraceRole());
+    AxEndpoint axEndpoint(
+            AxEngine engine, TaskActivity activity, AxClock clock, AxProperties properties, AdoptedTasks adopted) {
+        return new AxEndpoint(engine, activity, clock, properties.getDashboard().stackTraceRole(), adopted);
     }
 }

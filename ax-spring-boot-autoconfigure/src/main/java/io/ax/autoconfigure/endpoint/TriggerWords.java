@@ -4,6 +4,7 @@ import io.ax.core.trigger.CronTrigger;
 import io.ax.core.trigger.DependencyTrigger;
 import io.ax.core.trigger.IntervalTrigger;
 import io.ax.core.trigger.OnDemandTrigger;
+import io.ax.core.trigger.SpacedTrigger;
 import io.ax.core.trigger.Trigger;
 import java.time.Duration;
 import java.util.Map;
@@ -52,6 +53,9 @@ final class TriggerWords {
     private TriggerWords() {}
 
     static String of(Trigger trigger) {
+        if (trigger instanceof SpacedTrigger spaced) {
+            return of(spaced.trigger()) + ", at least " + duration(spaced.minSpacing()) + " apart";
+        }
         if (trigger instanceof IntervalTrigger i) {
             String words = "every " + duration(i.period()) + (i.fixedDelay() ? " after the previous run ends" : "");
             return i.initialDelay().isZero()

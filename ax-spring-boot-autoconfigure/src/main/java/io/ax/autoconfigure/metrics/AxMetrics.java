@@ -1,5 +1,6 @@
 package io.ax.autoconfigure.metrics;
 
+import io.ax.autoconfigure.adopt.AdoptedTasks;
 import io.ax.core.AxClockJumpEvent;
 import io.ax.core.AxTask;
 import io.ax.core.InstanceState;
@@ -44,10 +45,18 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
 
     private record Key(String name, String a, String b, String c) {}
 
-    AxMetrics(MeterRegistry registry, ObjectProvider<AxEngine> engines, boolean taskTag, Collection<String> groups) {
+    AxMetrics(
+            MeterRegistry registry,
+            ObjectProvider<AxEngine> engines,
+            boolean taskTag,
+            Collection<String> groups,
+            AdoptedTasks adopted) {
         this.registry = registry;
         this.engines = engines;
         this.taskTag = taskTag;
+        Gauge.builder("ax.tasks.adopted", adopted, a -> a.all().size())
+                .description("Tasks that AX runs for another scheduler: Spring @Scheduled methods, Quartz jobs")
+                .register(registry);
         Gauge.builder("ax.wheel.entries", this, m -> m.read(e -> e.status().wheelSize()))
                 .description("Entries in the time wheel: fire batches, retries waiting for their back-off, timeouts")
                 .register(registry);

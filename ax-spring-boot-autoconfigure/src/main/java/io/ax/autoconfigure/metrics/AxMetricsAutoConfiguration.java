@@ -2,6 +2,7 @@ package io.ax.autoconfigure.metrics;
 
 import io.ax.autoconfigure.AxAutoConfiguration;
 import io.ax.autoconfigure.AxProperties;
+import io.ax.autoconfigure.adopt.AdoptedTasks;
 import io.ax.core.AxTask;
 import io.ax.core.engine.AxEngine;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -31,10 +32,19 @@ public final class AxMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    AxMetrics axMetrics(MeterRegistry registry, ObjectProvider<AxEngine> engine, AxProperties properties) {
+    AxMetrics axMetrics(
+            MeterRegistry registry,
+            ObjectProvider<AxEngine> engine,
+            AxProperties properties,
+            ObjectProvider<AdoptedTasks> adopted) {
         Set<String> groups = new LinkedHashSet<>();
         groups.add(AxTask.DEFAULT_GROUP);
         groups.addAll(properties.getPools().keySet());
-        return new AxMetrics(registry, engine, properties.getMetrics().isTaskTag(), groups);
+        return new AxMetrics(
+                registry,
+                engine,
+                properties.getMetrics().isTaskTag(),
+                groups,
+                adopted.getIfAvailable(AdoptedTasks::new));
     }
 }
