@@ -19,6 +19,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
@@ -83,10 +84,13 @@ public final class QuartzAdoptionAutoConfiguration {
                 properties.getAdopt().getTimeout(),
                 retry,
                 properties.getMisfire().getThreshold());
+        // read as Spring Boot's Quartz properties bind them
+        Binder binder = Binder.get(environment);
         QuartzAdoption.Settings settings = new QuartzAdoption.Settings(
-                environment.getProperty("spring.quartz.auto-startup", Boolean.class, true),
-                environment.getProperty("spring.quartz.startup-delay", Duration.class, Duration.ZERO),
-                environment.getProperty("spring.quartz.overwrite-existing-jobs", Boolean.class, false));
+                binder.bind("spring.quartz.auto-startup", Boolean.class).orElse(true),
+                binder.bind("spring.quartz.startup-delay", Duration.class).orElse(Duration.ZERO),
+                binder.bind("spring.quartz.overwrite-existing-jobs", Boolean.class)
+                        .orElse(false));
         return new QuartzAdoption(
                 () -> new QuartzAdoption.Beans(
                         List.copyOf(beans.getBeansOfType(JobDetail.class).values()),
