@@ -15,6 +15,7 @@ import io.ax.core.Transition;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.store.TaskDataStore;
 import io.ax.test.FakeClock;
+import io.ax.test.store.FailingStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -136,12 +137,16 @@ class QuartzJobExecutorTest {
     }
 
     private QuartzJobExecutor executor() {
+        return executor(store);
+    }
+
+    private QuartzJobExecutor executor(io.ax.core.store.InstanceStore on) {
         beans.registerBean(Runs.class, () -> runs);
         beans.registerBean(io.ax.core.store.InstanceStore.class, () -> store);
         beans.refresh();
         SpringBeanJobFactory factory = new SpringBeanJobFactory();
         factory.setApplicationContext(beans);
-        executor = new QuartzJobExecutor(store, clock, factory, () -> null, paused::add);
+        executor = new QuartzJobExecutor(on, clock, factory, () -> null, paused::add);
         return executor;
     }
 
@@ -323,6 +328,36 @@ class QuartzJobExecutorTest {
         assertThat(job.getJobDataMap().getInt("count"))
                 .as("the bean's own map is left as it was")
                 .isZero();
+    }
+
+    @Test
+    void aRunWhoseDataMapCannotBeReadOrWrittenFailsAndTheStoredMapStaysAsItWas() throws Exception {
+        FailingStore failing = new FailingStore(store);
+        executor(failing);
+        JobDetail job = JobBuilder.newJob(CountingJob.class)
+                .withIdentity("fragile")
+                .usingJobData("count", 0)
+                .build();
+        AdoptedJob adopted = adopt(job, cron(job, "fragile"));
+        String task = adopted.task().name();
+        TaskDataStore data = store.taskData().orElseThrow();
+        executor.execute(adopted.task(), context(task, "run-1", 1, FIRE, Map.of()));
+
+        failing.failWrites(1);
+        assertThatThrownBy(() -> executor.execute(adopted.task(), context(task, "run-2", 1, FIRE, Map.of())))
+                .isInstanceOf(FailingStore.InjectedFailure.class);
+        failing.down();
+        assertThatThrownBy(() -> executor.execute(adopted.task(), context(task, "run-3", 1, FIRE, Map.of())))
+                .isInstanceOf(FailingStore.InjectedFailure.class);
+        assertThat(data.read("quartz:DEFAULT.fragile").orElseThrow().version()).isEqualTo(1);
+
+        failing.up();
+        executor.execute(adopted.task(), context(task, "run-4", 1, FIRE, Map.of()));
+        TaskDataStore.TaskData stored = data.read("quartz:DEFAULT.fragile").orElseThrow();
+        assertThat(stored.version()).isEqualTo(2);
+        assertThat(JobDataCodec.decode(stored.value()))
+                .containsEntry("count", 2)
+                .containsEntry("last", "run-4");
     }
 
     @Test
