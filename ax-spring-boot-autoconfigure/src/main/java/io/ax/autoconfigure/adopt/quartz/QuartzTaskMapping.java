@@ -28,7 +28,8 @@ import org.quartz.spi.OperableTrigger;
  * they may be the beans Spring Boot would hand to Quartz, or rows of a Quartz job store. Stateless.
  *
  * <p>Each trigger becomes a task named {@code quartz:<trigger group>.<trigger name>}; a durable job without a
- * trigger a task run on demand named {@code quartz:<job group>.<job name>}.
+ * trigger a task run on demand named {@code quartz:<job group>.<job name>}. A weekly or monthly calendar is written
+ * into its cron trigger's expression ({@link CalendarFold}).
  */
 final class QuartzTaskMapping {
 
@@ -76,8 +77,12 @@ final class QuartzTaskMapping {
             throw refused(origin, "jobKey", "it fires job " + trigger.getJobKey() + ", not " + job.getKey());
         }
         checkJob(job, origin);
-        if (trigger.getCalendarName() != null) {
-            throw calendarRefused(trigger, calendar, origin);
+        if (trigger.getCalendarName() != null && calendar == null) {
+            throw refused(
+                    origin,
+                    "calendarName",
+                    "it names calendar '" + trigger.getCalendarName() + "', and there is no Calendar bean of that"
+                            + " name");
         }
         if (trigger.getEndTime() != null) {
             throw refused(
@@ -103,7 +108,13 @@ final class QuartzTaskMapping {
                             + " OperableTrigger), nor one AX can");
         }
         if (trigger instanceof CronTrigger cron) {
-            cron(cron, now, origin, task);
+            cron(cron, calendar, now, origin, task);
+        } else if (calendar != null) {
+            throw refused(
+                    origin,
+                    "calendarName",
+                    "calendar '" + trigger.getCalendarName() + "' excludes times from its fires, and AX writes a"
+                            + " calendar only into the expression of a cron trigger");
         } else if (trigger instanceof SimpleTrigger simple) {
             simple(simple, now, origin, task);
         } else {
@@ -118,7 +129,8 @@ final class QuartzTaskMapping {
             // job holds a fire back until the run before it ends, as Quartz does
             task.limits(new TaskLimits(0, mutex(job.getKey(), origin)));
         }
-        return new AdoptedJob(build(task, origin), origin, job, withoutJobDetail(trigger), null, dataKey(job, origin));
+        return new AdoptedJob(
+                build(task, origin), origin, job, withoutJobDetail(trigger), calendar, dataKey(job, origin));
     }
 
     /**
@@ -172,7 +184,7 @@ final class QuartzTaskMapping {
         }
     }
 
-    private void cron(CronTrigger cron, Instant now, String origin, AxTask.Builder task) {
+    private void cron(CronTrigger cron, Calendar calendar, Instant now, String origin, AxTask.Builder task) {
         if (cron.getStartTime() != null && cron.getStartTime().toInstant().isAfter(now)) {
             throw refused(
                     origin,
@@ -180,11 +192,29 @@ final class QuartzTaskMapping {
                     "it starts firing at " + cron.getStartTime().toInstant() + ", and an AX cron series starts at"
                             + " once; leave startTime (and startDelay) out");
         }
+        String expression = cron.getCronExpression();
+        if (calendar != null) {
+            try {
+                expression = CalendarFold.fold(expression, cron.getTimeZone(), calendar);
+            } catch (IllegalArgumentException e) {
+                throw refused(
+                        origin,
+                        "calendarName",
+                        "calendar '" + cron.getCalendarName() + "' (a "
+                                + calendar.getClass().getSimpleName() + "): " + e.getMessage());
+            }
+        }
         try {
             task.trigger(io.ax.core.trigger.CronTrigger.of(
-                    cron.getCronExpression(), cron.getTimeZone().toZoneId()));
+                    expression, cron.getTimeZone().toZoneId()));
         } catch (CronParseException e) {
-            throw refused(origin, "cronExpression", e.getMessage());
+            throw refused(
+                    origin,
+                    "cronExpression",
+                    expression.equals(cron.getCronExpression())
+                            ? e.getMessage()
+                            : "with calendar '" + cron.getCalendarName() + "' written in, '" + expression + "': "
+                                    + e.getMessage());
         }
         task.misfire(
                 switch (cron.getMisfireInstruction()) {
@@ -333,23 +363,6 @@ final class QuartzTaskMapping {
         OperableTrigger copy = (OperableTrigger) ((OperableTrigger) trigger).clone();
         copy.getJobDataMap().remove(JOB_DETAIL_KEY);
         return copy;
-    }
-
-    private static InvalidJobDefinitionException calendarRefused(Trigger trigger, Calendar calendar, String origin) {
-        if (calendar == null) {
-            return refused(
-                    origin,
-                    "calendarName",
-                    "it names calendar '" + trigger.getCalendarName() + "', and there is no Calendar bean of that"
-                            + " name");
-        }
-        return refused(
-                origin,
-                "calendarName",
-                "calendar '" + trigger.getCalendarName() + "' (a "
-                        + calendar.getClass().getSimpleName()
-                        + ") excludes times from its fires, and AX has no calendars; express the exclusion in the cron"
-                        + " expression, or leave the calendar out");
     }
 
     private static InvalidJobDefinitionException unknownMisfire(Trigger trigger, String origin) {

@@ -22,7 +22,7 @@ import org.quartz.PersistJobDataAfterExecution;
 import org.quartz.SimpleScheduleBuilder;
 import org.quartz.Trigger;
 import org.quartz.TriggerBuilder;
-import org.quartz.impl.calendar.WeeklyCalendar;
+import org.quartz.impl.calendar.HolidayCalendar;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.quartz.autoconfigure.QuartzAutoConfiguration;
 import org.springframework.boot.quartz.autoconfigure.SchedulerFactoryBeanCustomizer;
@@ -116,15 +116,17 @@ class QuartzAdoptionRefusalsTest {
         }
 
         @Bean
-        WeeklyCalendar weekdays() {
-            return new WeeklyCalendar();
+        HolidayCalendar holidays() {
+            HolidayCalendar holidays = new HolidayCalendar();
+            holidays.addExcludedDate(Date.from(Instant.parse("2030-12-25T00:00:00Z")));
+            return holidays;
         }
 
         @Bean
         Trigger workdays(JobDetail report) {
             return triggerOf(report, "workdays")
                     .withSchedule(CronScheduleBuilder.cronSchedule("0 0 9 * * ?"))
-                    .modifiedByCalendar("weekdays")
+                    .modifiedByCalendar("holidays")
                     .build();
         }
     }
@@ -285,8 +287,9 @@ class QuartzAdoptionRefusalsTest {
                 Arguments.of(
                         WithCalendar.class,
                         List.of(),
-                        "attribute 'calendarName': calendar 'weekdays' (a WeeklyCalendar) excludes times from its"
-                                + " fires, and AX has no calendars"),
+                        "attribute 'calendarName': calendar 'holidays' (a HolidayCalendar): it excludes times from"
+                                + " the trigger's fires, and AX writes only a WeeklyCalendar or a MonthlyCalendar into a"
+                                + " cron expression"),
                 Arguments.of(
                         MissingCalendar.class,
                         List.of(),

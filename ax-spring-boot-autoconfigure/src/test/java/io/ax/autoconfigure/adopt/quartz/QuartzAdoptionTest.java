@@ -14,8 +14,10 @@ import io.ax.core.trigger.CronTrigger;
 import io.ax.core.trigger.IntervalTrigger;
 import io.ax.core.trigger.OnDemandTrigger;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
+import java.util.TimeZone;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.quartz.CronScheduleBuilder;
@@ -28,6 +30,7 @@ import org.quartz.Scheduler;
 import org.quartz.SimpleScheduleBuilder;
 import org.quartz.Trigger;
 import org.quartz.TriggerBuilder;
+import org.quartz.impl.calendar.WeeklyCalendar;
 import org.quartz.impl.matchers.GroupMatcher;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -128,6 +131,25 @@ class QuartzAdoptionTest {
         }
 
         @Bean
+        WeeklyCalendar weekdays() {
+            WeeklyCalendar weekdays = new WeeklyCalendar(TimeZone.getTimeZone("Europe/Paris"));
+            weekdays.setDayExcluded(java.util.Calendar.SATURDAY, true);
+            weekdays.setDayExcluded(java.util.Calendar.SUNDAY, true);
+            return weekdays;
+        }
+
+        @Bean
+        Trigger workdays(JobDetail greetingJob) {
+            return TriggerBuilder.newTrigger()
+                    .forJob(greetingJob)
+                    .withIdentity("workdays")
+                    .modifiedByCalendar("weekdays")
+                    .withSchedule(CronScheduleBuilder.cronSchedule("0 0 9 * * ?")
+                            .inTimeZone(TimeZone.getTimeZone("Europe/Paris")))
+                    .build();
+        }
+
+        @Bean
         JobDetail refiringJob() {
             return JobBuilder.newJob(RefiringJob.class)
                     .withIdentity("refiring")
@@ -162,6 +184,11 @@ class QuartzAdoptionTest {
                                     .trigger())
                             .as("a durable job without a trigger runs on demand")
                             .isEqualTo(OnDemandTrigger.INSTANCE);
+                    assertThat(engine.task("quartz:DEFAULT.workdays")
+                                    .orElseThrow()
+                                    .trigger())
+                            .as("the weekly calendar written into the expression")
+                            .isEqualTo(CronTrigger.of("0 0 9 ? * 2,3,4,5,6", ZoneId.of("Europe/Paris")));
                     assertThat(context.getBean(AdoptedTasks.class).origin("quartz:DEFAULT.every-second"))
                             .hasValue("Quartz trigger DEFAULT.every-second of job DEFAULT.greeting");
 
@@ -255,7 +282,7 @@ class QuartzAdoptionTest {
             Scheduler quartz = context.getBean(Scheduler.class);
             assertThat(quartz.getTriggerKeys(GroupMatcher.anyTriggerGroup()))
                     .extracting(Object::toString)
-                    .containsExactlyInAnyOrder("DEFAULT.every-second", "slow.every-hour");
+                    .containsExactlyInAnyOrder("DEFAULT.every-second", "slow.every-hour", "DEFAULT.workdays");
             Runs runs = context.getBean(Runs.class);
             await().atMost(BOUND).until(() -> !runs.contexts.isEmpty());
             assertThat(engine.store().find(runs.contexts.get(0).getFireInstanceId()))
