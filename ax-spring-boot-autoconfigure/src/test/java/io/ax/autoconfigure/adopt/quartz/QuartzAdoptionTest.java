@@ -35,6 +35,7 @@ import org.quartz.impl.matchers.GroupMatcher;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.quartz.autoconfigure.QuartzAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -269,6 +270,19 @@ class QuartzAdoptionTest {
                             .orElseThrow();
                     assertThat(run.getMergedJobDataMap().getString("name")).isEqualTo("operator");
                     assertThat(run.getTrigger().getKey().getGroup()).isEqualTo("MANUAL_TRIGGER");
+                });
+    }
+
+    @Test
+    void anApplicationWithoutQuartzStartsWithThePropertyAndAdoptsNothing() {
+        runner.withClassLoader(new FilteredClassLoader(
+                        "org.quartz", "org.springframework.scheduling.quartz", "org.springframework.boot.quartz"))
+                .withPropertyValues("ax.adopt.quartz=true")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).hasSingleBean(AxEngine.class);
+                    assertThat(context).doesNotHaveBean(QuartzJobExecutor.class);
+                    assertThat(context).doesNotHaveBean(QuartzAdoption.class);
                 });
     }
 
