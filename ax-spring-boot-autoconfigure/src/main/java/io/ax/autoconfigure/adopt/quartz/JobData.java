@@ -93,6 +93,24 @@ final class JobData {
                 + " data should not overlap: annotate it with @DisallowConcurrentExecution");
     }
 
+    /** Who a map taken over from Quartz's own job store is written by, in place of an attempt. */
+    static final String FROM_QUARTZ = "quartz-job-store";
+
+    /**
+     * Takes over the map a Quartz job store kept for the job, when AX keeps none for it yet: its first value is
+     * Quartz's. A node that seeds it at the same time as another loses the write, and the map is the same.
+     *
+     * @return whether this call wrote it
+     * @throws IllegalArgumentException naming an entry whose value cannot be kept
+     */
+    boolean seed(AdoptedJob job, Map<String, Object> kept, Instant now) {
+        if (job.dataKey() == null || store().read(job.dataKey()).isPresent()) {
+            return false;
+        }
+        byte[] value = JobDataCodec.encode(kept);
+        return store().write(job.dataKey(), 0, value, new TaskDataStore.Writer(FROM_QUARTZ, 0, now));
+    }
+
     private TaskDataStore store() {
         if (store == null) {
             throw new AxException("AX's store keeps no task data, where a Quartz job's data map is kept");

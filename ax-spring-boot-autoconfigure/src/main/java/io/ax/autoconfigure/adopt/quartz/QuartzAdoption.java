@@ -29,7 +29,8 @@ import org.springframework.scheduling.quartz.SchedulerContextAware;
  * Adopts the Quartz jobs, triggers and calendars that Spring Boot's Quartz auto-configuration would hand to its
  * scheduler (the application's {@code JobDetail}, {@code Trigger} and {@code Calendar} beans): one task per trigger,
  * one task run on demand per durable job without a trigger, each run by the {@link QuartzJobExecutor}. The scheduler
- * itself is left without them ({@link QuartzSchedulingCleared}). Refuses, failing start-up, what AX cannot run as
+ * itself is left without them ({@link QuartzSchedulingCleared}), and a JDBC job store loses those it kept from earlier
+ * starts. Refuses, failing start-up, what AX cannot run as
  * Quartz would: a feature of a trigger or job (see {@link QuartzTaskMapping}), a listener that would hear an adopted
  * job, a setting of {@code spring.quartz.*} that adopted jobs cannot keep.
  */
@@ -114,6 +115,7 @@ final class QuartzAdoption implements AdoptedTaskSource {
         if (quartz != null) {
             checkListeners(quartz, adopted);
             schedulerContext(quartz);
+            takeOverStored(quartz, adopted);
         }
         List<AdoptedTask> tasks = new ArrayList<>();
         for (AdoptedJob a : adopted) {
@@ -208,6 +210,60 @@ final class QuartzAdoption implements AdoptedTaskSource {
                 "listeners",
                 listener + " would hear its runs, and AX does not call Quartz's listeners; leave the job out of the"
                         + " listener's matchers, or listen to AX (EngineObserver, AxDeadLetterEvent)");
+    }
+
+    /**
+     * A persistent Quartz job store (spring.quartz.job-store-type=jdbc) keeps the jobs and triggers of earlier starts,
+     * and Quartz's scheduler would fire them from there, beans or not: the adopted ones are deleted from it before it
+     * starts (without the adoption, Spring Boot stores them again from the beans). The data map Quartz kept for a job
+     * with {@code @PersistJobDataAfterExecution} becomes the first value of AX's.
+     */
+    private void takeOverStored(Scheduler quartz, List<AdoptedJob> adopted) {
+        Map<JobKey, AdoptedJob> jobs = new LinkedHashMap<>();
+        adopted.forEach(a -> jobs.putIfAbsent(a.job().getKey(), a));
+        List<String> taken = new ArrayList<>();
+        try {
+            // the maps first: the last trigger's removal takes a job that is not durable with it
+            for (AdoptedJob a : jobs.values()) {
+                JobDetail stored = quartz.getJobDetail(a.job().getKey());
+                if (stored != null && a.dataKey() != null) {
+                    seed(a, stored);
+                }
+            }
+            for (AdoptedJob a : adopted) {
+                if (a.trigger() != null && quartz.unscheduleJob(a.trigger().getKey())) {
+                    taken.add(a.trigger().getKey().toString());
+                }
+            }
+            for (AdoptedJob a : jobs.values()) {
+                if (quartz.deleteJob(a.job().getKey())) {
+                    taken.add(a.job().getKey().toString());
+                }
+            }
+        } catch (SchedulerException e) {
+            throw refused(
+                    "Quartz scheduler",
+                    "jobStore",
+                    "the adopted jobs and triggers cannot be taken out of its job store: " + e.getMessage());
+        }
+        if (!taken.isEmpty()) {
+            LOG.info(
+                    "AX took the adopted jobs and triggers out of Quartz's job store, which no longer fires them: {}",
+                    taken);
+        }
+    }
+
+    private void seed(AdoptedJob job, JobDetail stored) {
+        try {
+            if (executor.seedJobData(job, stored.getJobDataMap().getWrappedMap())) {
+                LOG.info(
+                        "AX keeps the data map of Quartz job {} from now on, starting from the one Quartz's job store"
+                                + " kept",
+                        job.job().getKey());
+            }
+        } catch (IllegalArgumentException e) {
+            throw refused(job.origin(), "jobDataMap", "the map Quartz's job store kept: " + e.getMessage());
+        }
     }
 
     /** The scheduler's context goes to the jobs' bean properties, as Quartz's own job factory gives it. */

@@ -96,6 +96,15 @@ final class QuartzJobExecutor implements AxExecutor {
         return jobFactory;
     }
 
+    /**
+     * Takes over the data map Quartz's own job store kept for an adopted job (see {@link JobData#seed}).
+     *
+     * @return whether it was written
+     */
+    boolean seedJobData(AdoptedJob job, java.util.Map<String, Object> kept) {
+        return data.seed(job, kept, clock.instant());
+    }
+
     /** Adds an adopted job, before its task is registered. */
     void add(AdoptedJob job) {
         jobs.put(job.task().name(), job);
