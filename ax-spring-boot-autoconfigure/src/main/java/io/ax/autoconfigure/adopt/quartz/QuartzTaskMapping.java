@@ -49,12 +49,15 @@ final class QuartzTaskMapping {
     private final Duration misfireThreshold;
 
     /**
-     * @param timeout how long a run may take (Quartz sets no bound): {@code ax.adopt.timeout}
+     * @param timeout how long a run may take (Quartz sets no bound): {@code ax.adopt.timeout}; positive
      * @param retry what follows a failed run, as for every task that sets none: {@code ax.retry.*}
      * @param misfireThreshold how late a first fire may be before it counts as missed: {@code ax.misfire.threshold}
      */
     QuartzTaskMapping(Duration timeout, RetryPolicy retry, Duration misfireThreshold) {
         this.timeout = Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isZero() || timeout.isNegative()) {
+            throw refused("ax.adopt settings", "ax.adopt.timeout", "it must be a positive duration, was " + timeout);
+        }
         this.retry = Objects.requireNonNull(retry, "retry");
         this.misfireThreshold = Objects.requireNonNull(misfireThreshold, "misfireThreshold");
     }

@@ -337,6 +337,10 @@ class QuartzAdoptionRefusalsTest {
                         List.of("spring.quartz.startup-delay=10s"),
                         "attribute 'spring.quartz.startup-delay': AX fires the jobs it adopts from its start"),
                 Arguments.of(
+                        EndTime.class,
+                        List.of("ax.adopt.timeout=0s"),
+                        "Invalid ax.adopt settings: attribute 'ax.adopt.timeout': it must be a positive duration"),
+                Arguments.of(
                         UnkeepableData.class,
                         List.of("spring.quartz.overwrite-existing-jobs=true"),
                         "attribute 'spring.quartz.overwrite-existing-jobs': true resets the data map"));
