@@ -84,23 +84,34 @@ final class QuartzAdoption implements AdoptedTaskSource {
         }
         checkSettings(found);
         Map<JobKey, JobDetail> jobs = new LinkedHashMap<>();
-        found.jobs().forEach(j -> jobs.put(j.getKey(), j));
+        for (JobDetail j : found.jobs()) {
+            if (jobs.putIfAbsent(j.getKey(), j) != null) {
+                throw refused(
+                        "Quartz job " + j.getKey(),
+                        "key",
+                        "two JobDetail beans have this key, and Quartz would keep only one of them; give each its own");
+            }
+        }
         Map<JobKey, Integer> triggersOfJob = new LinkedHashMap<>();
-        Map<Trigger, JobDetail> jobOf = new LinkedHashMap<>();
+        // a list, not a map: a trigger's equality is its key's, and two triggers of one key are two definitions
+        List<Map.Entry<Trigger, JobDetail>> jobOf = new ArrayList<>();
         for (Trigger t : found.triggers()) {
             JobDetail job = jobOf(t, jobs);
-            jobOf.put(t, job);
+            jobOf.add(Map.entry(t, job));
             jobs.putIfAbsent(job.getKey(), job);
             triggersOfJob.merge(job.getKey(), 1, Integer::sum);
         }
         Instant now = clock.instant();
         List<AdoptedJob> adopted = new ArrayList<>();
-        jobOf.forEach((trigger, job) -> adopted.add(mapping.map(
-                job,
-                trigger,
-                trigger.getCalendarName() == null ? null : found.calendars().get(trigger.getCalendarName()),
-                triggersOfJob.get(job.getKey()),
-                now)));
+        for (Map.Entry<Trigger, JobDetail> e : jobOf) {
+            Trigger trigger = e.getKey();
+            adopted.add(mapping.map(
+                    e.getValue(),
+                    trigger,
+                    trigger.getCalendarName() == null ? null : found.calendars().get(trigger.getCalendarName()),
+                    triggersOfJob.get(e.getValue().getKey()),
+                    now));
+        }
         jobs.values().stream()
                 .filter(j -> !triggersOfJob.containsKey(j.getKey()))
                 .forEach(j -> adopted.add(mapping.onDemand(j)));

@@ -226,6 +226,41 @@ class QuartzAdoptionRefusalsTest {
     }
 
     @Configuration(proxyBeanMethods = false)
+    static class SameJobKey {
+        @Bean
+        JobDetail report() {
+            return job("report");
+        }
+
+        @Bean
+        JobDetail reportAgain() {
+            return job("report");
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class SameTriggerKey {
+        @Bean
+        JobDetail report() {
+            return job("report");
+        }
+
+        @Bean
+        Trigger nightly(JobDetail report) {
+            return triggerOf(report, "nightly")
+                    .withSchedule(CronScheduleBuilder.cronSchedule("0 0 2 * * ?"))
+                    .build();
+        }
+
+        @Bean
+        Trigger nightlyAgain(JobDetail report) {
+            return triggerOf(report, "nightly")
+                    .withSchedule(CronScheduleBuilder.cronSchedule("0 0 3 * * ?"))
+                    .build();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
     static class Listener {
         @Bean
         JobDetail report() {
@@ -319,6 +354,15 @@ class QuartzAdoptionRefusalsTest {
                         BadName.class,
                         List.of(),
                         "attribute 'name': AX names its task 'quartz:DEFAULT.every night', and a task name has"),
+                Arguments.of(
+                        SameJobKey.class,
+                        List.of(),
+                        "Invalid Quartz job DEFAULT.report: attribute 'key': two JobDetail beans have this key"),
+                Arguments.of(
+                        SameTriggerKey.class,
+                        List.of(),
+                        "attribute 'name': the name 'quartz:DEFAULT.nightly' is already used by Quartz trigger"
+                                + " DEFAULT.nightly of job DEFAULT.report"),
                 Arguments.of(
                         Listener.class,
                         List.of(),
