@@ -112,13 +112,14 @@ final class QuartzTaskMapping {
         }
         if (trigger instanceof CronTrigger cron) {
             cron(cron, calendar, now, origin, task);
-        } else if (calendar != null) {
-            throw refused(
-                    origin,
-                    "calendarName",
-                    "calendar '" + trigger.getCalendarName() + "' excludes times from its fires, and AX writes a"
-                            + " calendar only into the expression of a cron trigger");
         } else if (trigger instanceof SimpleTrigger simple) {
+            if (calendar != null) {
+                throw refused(
+                        origin,
+                        "calendarName",
+                        "calendar '" + trigger.getCalendarName() + "' excludes times from its fires, and AX writes a"
+                                + " calendar only into the expression of a cron trigger");
+            }
             simple(simple, now, origin, task);
         } else {
             throw refused(
