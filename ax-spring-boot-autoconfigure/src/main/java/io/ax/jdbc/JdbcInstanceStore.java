@@ -29,6 +29,7 @@ import io.ax.core.store.Permits;
 import io.ax.core.store.StoreDescription;
 import io.ax.core.store.StoredDefinition;
 import io.ax.core.store.StoredTask;
+import io.ax.core.store.TaskDataStore;
 import io.ax.jdbc.GroupWriter.NextFire;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -78,6 +79,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     private final JdbcIdempotency idempotency;
     private final JdbcPermits permits;
     private final JdbcActivityStore activity;
+    private final JdbcTaskData taskData;
     /**
      * The cluster's partition count as {@link #partitions} last read it from its table; 0 until then. Every new
      * instance is written with its partition for it, or without one while it is 0.
@@ -141,6 +143,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
         this.idempotency = new JdbcIdempotency(jdbc, tablePrefix, dialect);
         this.permits = new JdbcPermits(jdbc, tx, dialect, tablePrefix, this::transition);
         this.activity = new JdbcActivityStore(jdbc, batches, tx, dialect, tablePrefix);
+        this.taskData = new JdbcTaskData(jdbc, tablePrefix, dialect);
         this.partitioned = new PartitionedInstances(jdbc, batches, tx, sql);
     }
 
@@ -172,6 +175,12 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     @Override
     public Optional<ActivityStore> activity() {
         return Optional.of(activity);
+    }
+
+    /** The data tasks keep between runs, in this store's {@code task_data} table, shared by every node on it. */
+    @Override
+    public Optional<TaskDataStore> taskData() {
+        return Optional.of(taskData);
     }
 
     /** The database's clock. */

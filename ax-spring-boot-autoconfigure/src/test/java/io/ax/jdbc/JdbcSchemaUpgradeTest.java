@@ -37,7 +37,7 @@ class JdbcSchemaUpgradeTest {
             String pending = v1Instance(jdbc, "report", T2, "SCHEDULED");
             String triggered = v1Instance(jdbc, "adhoc", T2, "SCHEDULED");
 
-            assertThat(JdbcSchema.migrate(dataSource, PREFIX)).as("V2 to V14").isEqualTo(13);
+            assertThat(JdbcSchema.migrate(dataSource, PREFIX)).as("V2 to V15").isEqualTo(14);
 
             JdbcInstanceStore store = new JdbcInstanceStore(dataSource, PREFIX);
             assertThat(store.find(pending).orElseThrow())
@@ -87,7 +87,7 @@ class JdbcSchemaUpgradeTest {
             String running = v9Instance(jdbc, "ship", T1.plusSeconds(2), "RUNNING", "WORKFLOW", "@run:run-7");
             String done = v9Instance(jdbc, "report", T1.minusSeconds(60), "SUCCESS", "SERIES", "@0");
 
-            assertThat(JdbcSchema.migrate(dataSource, PREFIX)).as("V10 to V14").isEqualTo(5);
+            assertThat(JdbcSchema.migrate(dataSource, PREFIX)).as("V10 to V15").isEqualTo(6);
 
             JdbcInstanceStore store = new JdbcInstanceStore(dataSource, PREFIX);
             assertThat(partitionIds(jdbc))

@@ -128,6 +128,8 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
 
     /** The cluster-wide limits' permits, beside the rows whose states say which are held. */
     private final InMemoryPermits permits = new InMemoryPermits(this);
+    /** The data tasks keep between runs, shared by the engines on this store. */
+    private final InMemoryTaskData taskData = new InMemoryTaskData();
 
     private record TaskKey(String task, String key) {}
 
@@ -900,5 +902,11 @@ public final class InMemoryInstanceStore implements InstanceStore, ClusterStore 
     @Override
     public Optional<ActivityStore> activity() {
         return Optional.of(activity);
+    }
+
+    /** The data tasks keep between runs, shared by the engines on this store and gone with it. */
+    @Override
+    public Optional<TaskDataStore> taskData() {
+        return Optional.of(taskData);
     }
 }

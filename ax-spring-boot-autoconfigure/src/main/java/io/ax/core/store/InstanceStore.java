@@ -425,6 +425,17 @@ public interface InstanceStore {
         return java.util.Optional.empty();
     }
 
+    // ---- task data ---------------------------------------------------------------------------------------------
+
+    /**
+     * The small data that tasks keep between runs, with this store's rows (see {@link TaskDataStore}); empty when the
+     * store keeps none, and a task that needs it is then refused where it is defined. The in-memory and JDBC stores
+     * keep it.
+     */
+    default java.util.Optional<TaskDataStore> taskData() {
+        return java.util.Optional.empty();
+    }
+
     // ---- runtime task definitions ------------------------------------------------------------------------------
 
     /**

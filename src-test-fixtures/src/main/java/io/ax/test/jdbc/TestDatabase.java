@@ -110,6 +110,7 @@ public enum TestDatabase {
                 "partition",
                 "activity",
                 "permit",
+                "task_data",
                 "schema_history"
             }) {
                 s.execute("DROP TABLE IF EXISTS " + prefix + table);
@@ -154,7 +155,8 @@ public enum TestDatabase {
                 "task_definition",
                 "task_definition_audit",
                 "partition",
-                "permit"
+                "permit",
+                "task_data"
             }) {
                 s.execute("DELETE FROM " + prefix + table);
             }

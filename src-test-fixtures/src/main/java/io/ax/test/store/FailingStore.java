@@ -427,4 +427,24 @@ public final class FailingStore implements InstanceStore, ClusterStore {
             }
         });
     }
+
+    /**
+     * The wrapped store's task data: a read fails while the store is {@link #down}, a write also as {@link
+     * #failWrites} says; a failed write writes nothing.
+     */
+    @Override
+    public Optional<io.ax.core.store.TaskDataStore> taskData() {
+        return store.taskData().map(inner -> new io.ax.core.store.TaskDataStore() {
+            @Override
+            public Optional<TaskData> read(String key) {
+                return FailingStore.this.read("taskData.read", () -> inner.read(key));
+            }
+
+            @Override
+            public boolean write(String key, long expectedVersion, byte[] value, Writer writer) {
+                return FailingStore.this.write(
+                        "taskData.write", () -> inner.write(key, expectedVersion, value, writer));
+            }
+        });
+    }
 }

@@ -622,7 +622,7 @@ public final class InstanceRunner implements Dispatcher.Attempts {
             // this node owns the instance now, and what follows carries the takeover's epoch
             Execution ex = new Execution(l.ex().due, l.ex().attempt, l.fence().epoch());
             decided.add(new LostAttempt(ex, l.message(), null, Fence.NONE));
-            next.add(nextAfterFailure(ex, InstanceState.FAILED, null, Fence.NONE));
+            next.add(nextAfterFailure(ex, InstanceState.FAILED, null, Fence.NONE, false));
         }
         GroupWrite second = GroupWrite.of(writer, next);
         // one line for the retries of the lot, not one each: a dead node may leave thousands (each instance's own
@@ -671,17 +671,21 @@ public final class InstanceRunner implements Dispatcher.Attempts {
             long tookNanos,
             String takenFrom,
             Fence fence) {
-        Transition next = nextAfterFailure(ex, outcome, takenFrom, fence);
+        Transition next = nextAfterFailure(ex, outcome, takenFrom, fence, retriesNow(error));
         if (writer.apply(next)) {
             followFailure(ex, next.to(), outcome, message, error, tookNanos, fence, Level.WARNING);
         } // else: decided elsewhere meanwhile
     }
 
-    /** The change that follows a failed attempt: to RETRYING while its policy allows one more, else to DEAD. */
-    private Transition nextAfterFailure(Execution ex, InstanceState outcome, String takenFrom, Fence fence) {
+    /**
+     * The change that follows a failed attempt: to RETRYING while its policy allows one more (or, with {@code now},
+     * whatever it says), else to DEAD.
+     */
+    private Transition nextAfterFailure(
+            Execution ex, InstanceState outcome, String takenFrom, Fence fence, boolean now) {
         RetryPolicy retry = ex.task().retry();
-        if (retry.allowsRetryAfter(ex.attempt)) {
-            Duration wait = retry.delayBeforeRetry(ex.attempt);
+        if (now || retry.allowsRetryAfter(ex.attempt)) {
+            Duration wait = now ? Duration.ZERO : retry.delayBeforeRetry(ex.attempt);
             return writer.owned(
                     ex.instanceId(),
                     outcome,
@@ -720,7 +724,7 @@ public final class InstanceRunner implements Dispatcher.Attempts {
             return;
         }
         AxTask task = ex.task();
-        Duration wait = task.retry().delayBeforeRetry(ex.attempt);
+        Duration wait = retriesNow(error) ? Duration.ZERO : task.retry().delayBeforeRetry(ex.attempt);
         int next = ex.attempt + 1;
         insight.retried(task);
         LOG.log(
@@ -803,6 +807,11 @@ public final class InstanceRunner implements Dispatcher.Attempts {
                     task.name(),
                     e.toString());
         }
+    }
+
+    /** Whether the attempt's failure asks for the next attempt at once, whatever the retry policy says. */
+    private static boolean retriesNow(Throwable error) {
+        return error instanceof io.ax.core.RetryNowException;
     }
 
     private static Throwable unwrap(Throwable t) {
