@@ -21,13 +21,17 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * Every {@code java} block of README and {@code docs/} is code that this build compiles: the text of a tagged region
  * ({@code // tag::name[]} ... {@code // end::name[]}) of a source file of the sample application, its main code or its
- * tests (the guides' own examples are under {@code src/test/java/io/ax/docs/}, outside the sample's component scan).
+ * tests (the guides' own examples are under {@code src/test/java/io/ax/docs/}, outside the sample's component scan), or
+ * of the adoption sample (the ordinary application of the migration guide).
  * Compare after removing the common indentation and trailing blanks; a block that is a fragment on purpose says so in
  * the comment before it ({@code <!-- fragment: why -->}).
  */
 class DocsJavaTest {
 
-    private static final Path SOURCES = Markdown.ROOT.resolve("ax-sample-app/src");
+    /** The sample's sources, and the adoption sample's: the application whose jobs the migration guide shows. */
+    private static final List<Path> SOURCES =
+            List.of(Markdown.ROOT.resolve("ax-sample-app/src"), Markdown.ROOT.resolve("ax-adoption-sample/src"));
+
     private static final Pattern TAG = Pattern.compile("^\\s*//\\s*(tag|end)::([\\w-]+)\\[]\\s*$");
 
     @TestFactory
@@ -64,13 +68,16 @@ class DocsJavaTest {
     /** Every tagged region of the sample's Java sources, by {@code file#name}, normalized. */
     static Map<String, String> regions() {
         Map<String, String> regions = new LinkedHashMap<>();
-        try (Stream<Path> files = Files.walk(SOURCES)) {
-            for (Path file :
-                    files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
-                regionsOf(file, Files.readAllLines(file), regions);
+        for (Path sources : SOURCES) {
+            try (Stream<Path> files = Files.walk(sources)) {
+                for (Path file : files.filter(f -> f.toString().endsWith(".java"))
+                        .sorted()
+                        .toList()) {
+                    regionsOf(file, Files.readAllLines(file), regions);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
         return regions;
     }
@@ -88,7 +95,7 @@ class DocsJavaTest {
                     assertThat(region)
                             .as("end::" + name + " in " + file + " closes a region")
                             .isNotNull();
-                    regions.put(SOURCES.relativize(file) + "#" + name, normalized(region.toString()));
+                    regions.put(Markdown.ROOT.relativize(file) + "#" + name, normalized(region.toString()));
                 }
                 continue;
             }
