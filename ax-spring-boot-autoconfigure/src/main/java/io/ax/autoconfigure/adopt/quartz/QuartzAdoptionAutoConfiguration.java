@@ -71,6 +71,22 @@ public final class QuartzAdoptionAutoConfiguration {
     }
 
     @Bean
+    QuartzStoreImport axQuartzStoreImport(
+            AxProperties properties,
+            RetryPolicy retry,
+            AxClock clock,
+            QuartzJobExecutor axQuartzJobExecutor,
+            AxScheduler axScheduler) {
+        Duration threshold = properties.getMisfire().getThreshold();
+        return new QuartzStoreImport(
+                new QuartzTaskMapping(properties.getAdopt().getTimeout(), retry, threshold),
+                axQuartzJobExecutor,
+                axScheduler,
+                clock,
+                threshold);
+    }
+
+    @Bean
     QuartzAdoption axQuartzAdoption(
             ListableBeanFactory beans,
             Environment environment,
