@@ -201,12 +201,16 @@ public final class QuartzStoreImport {
         } catch (InvalidJobDefinitionException e) {
             return refused(stored, job, e.getMessage());
         }
-        if (adopted.dataKey() != null && !executor.keepsJobData()) {
+        if (!executor.keepsJobData()) {
             return refused(
                     stored,
                     job,
-                    "its job keeps its data map between runs (PersistJobDataAfterExecution), and AX's store keeps"
-                            + " no task data");
+                    "AX's store keeps no task data, where an imported job is kept for every node to run it");
+        }
+        String unkept =
+                ImportedJobs.refusal(adopted.task().name(), adopted.job(), adopted.trigger(), adopted.calendar());
+        if (unkept != null) {
+            return refused(stored, job, unkept);
         }
         if (stored.trigger() instanceof SimpleTrigger simple) {
             // the same grid as Quartz's, pinned to the next fire time so that every node plans it alike
@@ -290,7 +294,7 @@ public final class QuartzStoreImport {
         try {
             for (Plan p : imported) {
                 AdoptedJob job = p.job();
-                executor.add(job);
+                executor.addImported(job);
                 if (job.dataKey() != null) {
                     executor.seedJobData(job, job.job().getJobDataMap().getWrappedMap());
                 }
