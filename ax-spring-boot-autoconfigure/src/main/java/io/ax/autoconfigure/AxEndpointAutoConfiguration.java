@@ -1,7 +1,9 @@
 package io.ax.autoconfigure;
 
+import io.ax.autoconfigure.adopt.quartz.QuartzImportOperation;
 import io.ax.core.clock.AxClock;
 import io.ax.core.engine.AxEngine;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -26,7 +28,13 @@ public final class AxEndpointAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnAvailableEndpoint(AxEndpoint.class)
-    AxEndpoint axEndpoint(AxEngine engine, TaskActivity activity, AxClock clock, AxProperties properties) {
-        return new AxEndpoint(engine, activity, clock, properties.getDashboard().stackTraceRole());
+    AxEndpoint axEndpoint(
+            AxEngine engine,
+            TaskActivity activity,
+            AxClock clock,
+            AxProperties properties,
+            ObjectProvider<QuartzImportOperation> quartzImport) {
+        return new AxEndpoint(
+                engine, activity, clock, properties.getDashboard().stackTraceRole(), quartzImport::getIfAvailable);
     }
 }
