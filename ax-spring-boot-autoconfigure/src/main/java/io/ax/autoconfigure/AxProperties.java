@@ -304,6 +304,16 @@ public class AxProperties {
         ALL
     }
 
+    /** What AX does at start with the Quartz JDBC job store of the application ({@code spring.quartz.*}). */
+    public enum QuartzImportAtStart {
+        /** Nothing. */
+        OFF,
+        /** Reads it and logs what an import would do, writing nothing. */
+        DRY_RUN,
+        /** Imports it and logs what was done. */
+        APPLY
+    }
+
     /** Existing schedules that AX runs, once per fire across the cluster, instead of their own scheduler. */
     public static class Adopt {
 
@@ -338,6 +348,21 @@ public class AxProperties {
 
         public void setTakeShedlockLocks(boolean takeShedlockLocks) {
             this.takeShedlockLocks = takeShedlockLocks;
+        }
+
+        /**
+         * Whether AX imports the application's Quartz JDBC job store (the tables and scheduler that spring.quartz.*
+         * names) once at start, with ax.adopt.quartz=true: off, dry-run (logs the report, writes nothing) or apply
+         * (imports and logs the report).
+         */
+        private QuartzImportAtStart quartzImport = QuartzImportAtStart.OFF;
+
+        public QuartzImportAtStart getQuartzImport() {
+            return quartzImport;
+        }
+
+        public void setQuartzImport(QuartzImportAtStart quartzImport) {
+            this.quartzImport = quartzImport;
         }
 
         public ScheduledAdoption getScheduled() {

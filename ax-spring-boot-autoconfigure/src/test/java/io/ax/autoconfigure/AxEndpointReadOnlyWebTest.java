@@ -63,6 +63,9 @@ class AxEndpointReadOnlyWebTest {
                     .as(action)
                     .isEqualTo(404);
         }
+        assertThat(http.post("/actuator/ax/quartz-import").status())
+                .as("a GET is mapped to this path, the write is not")
+                .isEqualTo(405);
         assertThat(http.post("/actuator/ax/instances/" + waiting + "/cancel").status())
                 .isEqualTo(404);
         assertThat(http.post("/actuator/ax/dead-letters/" + waiting + "/replay").status())

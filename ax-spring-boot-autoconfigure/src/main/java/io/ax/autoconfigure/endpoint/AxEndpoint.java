@@ -1,6 +1,7 @@
 package io.ax.autoconfigure.endpoint;
 
 import io.ax.autoconfigure.adopt.AdoptedTasks;
+import io.ax.autoconfigure.adopt.quartz.QuartzImportOperation;
 import io.ax.autoconfigure.endpoint.AxDescriptors.DeadLetterSummary;
 import io.ax.autoconfigure.endpoint.AxDescriptors.InstanceSummary;
 import io.ax.core.AuditEntry;
@@ -80,7 +81,9 @@ import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
  *   <li>{@code POST /actuator/ax/dead-letters/{id}/replay} (or {@code POST .../instances/{id}/replay}): a new cycle
  *       of attempts of a DEAD instance;
  *   <li>{@code POST /actuator/ax/tasks/{name}/replay-dead-letters}: the same for every dead letter of a task (at
- *       most {@value #MAX_REPLAY} a call).
+ *       most {@value #MAX_REPLAY} a call);
+ *   <li>{@code POST /actuator/ax/quartz-import}: reports what an import of the application's Quartz JDBC job store
+ *       would do, or does it with {@code apply} (see {@link #importStore}).
  * </ul>
  *
  * Unknown tasks, instances and paths answer 404 (an id AX cannot have made is simply unknown, and never reaches a
@@ -89,6 +92,8 @@ import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
  */
 @WebEndpoint(id = "ax", defaultAccess = Access.READ_ONLY)
 public class AxEndpoint {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(AxEndpoint.class);
 
     static final int DEFAULT_PAGE_SIZE = 20;
     static final int MAX_PAGE_SIZE = 200;
@@ -109,9 +114,23 @@ public class AxEndpoint {
     /** Who may read a dead letter's stack trace on its instance: a stack trace tells much of the code behind it. */
     private final String stackTraceRole;
 
+    /** The import of the application's Quartz job store; gives null without Quartz or {@code ax.adopt.quartz}. */
+    private final Supplier<QuartzImportOperation> quartzImport;
+
     AxEndpoint(AxEngine engine, TaskActivity activity, AxClock clock, String stackTraceRole, AdoptedTasks adopted) {
+        this(engine, activity, clock, stackTraceRole, adopted, () -> null);
+    }
+
+    AxEndpoint(
+            AxEngine engine,
+            TaskActivity activity,
+            AxClock clock,
+            String stackTraceRole,
+            AdoptedTasks adopted,
+            Supplier<QuartzImportOperation> quartzImport) {
         this.engine = engine;
         this.adopted = adopted;
+        this.quartzImport = quartzImport;
         this.status = engine.status();
         this.store = engine.store();
         this.outcomes = new TaskOutcomes(
@@ -229,6 +248,44 @@ public class AxEndpoint {
                 .map(p -> ok(
                         () -> new AxDescriptors.Triggered(id, engine.triggerNow(id, p, EndpointOperators.current()))))
                 .orElseGet(() -> error(400, RunParameters.MALFORMED));
+    }
+
+    /**
+     * {@code quartz-import} with the JSON body {@code {"apply": "true", "tablePrefix": "QRTZ_", "schedulerName":
+     * "quartzScheduler"}} (each optional): imports the application's Quartz JDBC job store ({@link
+     * QuartzImportOperation}); a dry run, which writes nothing, unless {@code apply} is {@code true}. Answers the
+     * report; 404 when the application does not adopt Quartz ({@code ax.adopt.quartz}).
+     */
+    @WriteOperation
+    public WebEndpointResponse<Object> importStore(
+            @Selector String section,
+            @Nullable String apply,
+            @Nullable String tablePrefix,
+            @Nullable String schedulerName) {
+        if (!"quartz-import".equals(section)) {
+            return notFound(section);
+        }
+        QuartzImportOperation operation = quartzImport.get();
+        if (operation == null) {
+            return error(404, "No Quartz import here: it needs Quartz and ax.adopt.quartz=true");
+        }
+        if (apply != null && !apply.equals("true") && !apply.equals("false")) {
+            return error(400, "apply must be true or false, was '" + apply + "'");
+        }
+        boolean applying = "true".equals(apply);
+        Operator by = EndpointOperators.current();
+        LOG.info(
+                "Quartz import ({}) of scheduler '{}', tables {}, asked by {} from {}",
+                applying ? "apply" : "dry run",
+                schedulerName == null ? "of spring.quartz" : schedulerName,
+                tablePrefix == null ? "of spring.quartz" : tablePrefix + "*",
+                by.name(),
+                by.address());
+        try {
+            return ok(() -> operation.run(tablePrefix, schedulerName, applying));
+        } catch (IllegalArgumentException e) {
+            return error(400, e.getMessage());
+        }
     }
 
     /** An operator's action on a task, an instance or a dead letter; who asks is audited (see {@link EndpointOperators}). */

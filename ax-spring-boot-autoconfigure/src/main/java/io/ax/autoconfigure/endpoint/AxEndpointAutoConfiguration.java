@@ -3,8 +3,10 @@ package io.ax.autoconfigure.endpoint;
 import io.ax.autoconfigure.AxAutoConfiguration;
 import io.ax.autoconfigure.AxProperties;
 import io.ax.autoconfigure.adopt.AdoptedTasks;
+import io.ax.autoconfigure.adopt.quartz.QuartzImportOperation;
 import io.ax.core.clock.AxClock;
 import io.ax.core.engine.AxEngine;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -30,7 +32,18 @@ public final class AxEndpointAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnAvailableEndpoint(AxEndpoint.class)
     AxEndpoint axEndpoint(
-            AxEngine engine, TaskActivity activity, AxClock clock, AxProperties properties, AdoptedTasks adopted) {
-        return new AxEndpoint(engine, activity, clock, properties.getDashboard().stackTraceRole(), adopted);
+            AxEngine engine,
+            TaskActivity activity,
+            AxClock clock,
+            AxProperties properties,
+            AdoptedTasks adopted,
+            ObjectProvider<QuartzImportOperation> quartzImport) {
+        return new AxEndpoint(
+                engine,
+                activity,
+                clock,
+                properties.getDashboard().stackTraceRole(),
+                adopted,
+                quartzImport::getIfAvailable);
     }
 }

@@ -7,17 +7,24 @@ import java.util.Optional;
 
 /**
  * Fires repeatedly at a fixed period: either at a fixed rate (every {@code period} from the first fire) or with a
- * fixed delay (every {@code period} after the previous run ended).
+ * fixed delay (every {@code period} after the previous run ended). A fixed rate may be pinned to a start instant
+ * ({@link #fixedRateFrom}): its fires are then {@code start + k * period}, whichever node plans them and whenever.
  *
  * @param period the time between fires; positive
- * @param initialDelay the wait before the first fire; zero or positive
+ * @param initialDelay the wait before the first fire; zero or positive; zero when {@code start} is set
  * @param fixedDelay true to count the period from the end of the previous run
+ * @param start the first fire time of a fixed rate pinned to it, or null: the first fire is {@code initialDelay} after
+ *     the series starts
  */
-public record IntervalTrigger(Duration period, Duration initialDelay, boolean fixedDelay) implements Trigger {
+public record IntervalTrigger(Duration period, Duration initialDelay, boolean fixedDelay, Instant start)
+        implements Trigger {
 
     public IntervalTrigger {
         Objects.requireNonNull(period, "period");
         Objects.requireNonNull(initialDelay, "initialDelay");
+        if (start != null && (fixedDelay || !initialDelay.isZero())) {
+            throw new IllegalArgumentException("a start instant pins a fixed rate without an initial delay only");
+        }
         if (period.isZero() || period.isNegative()) {
             throw new IllegalArgumentException("period must be positive, was " + period);
         }
@@ -26,8 +33,30 @@ public record IntervalTrigger(Duration period, Duration initialDelay, boolean fi
         }
     }
 
+    /**
+     * A trigger without a start instant.
+     *
+     * @param period the time between fires; positive
+     * @param initialDelay the wait before the first fire; zero or positive
+     * @param fixedDelay true to count the period from the end of the previous run
+     */
+    public IntervalTrigger(Duration period, Duration initialDelay, boolean fixedDelay) {
+        this(period, initialDelay, fixedDelay, null);
+    }
+
     public static IntervalTrigger fixedRate(Duration period, Duration initialDelay) {
         return new IntervalTrigger(period, initialDelay, false);
+    }
+
+    /**
+     * A fixed rate whose fires are {@code start + k * period}: the first is {@code start} when it is still ahead,
+     * else the first of those times after the present (a series planned late keeps its phase).
+     *
+     * @param period the time between fires; positive
+     * @param start the first fire time
+     */
+    public static IntervalTrigger fixedRateFrom(Duration period, Instant start) {
+        return new IntervalTrigger(period, Duration.ZERO, false, Objects.requireNonNull(start, "start"));
     }
 
     public static IntervalTrigger fixedDelay(Duration period, Duration initialDelay) {
@@ -36,7 +65,10 @@ public record IntervalTrigger(Duration period, Duration initialDelay, boolean fi
 
     @Override
     public Optional<Instant> firstFireTime(Instant now) {
-        return Optional.of(now.plus(initialDelay));
+        if (start == null) {
+            return Optional.of(now.plus(initialDelay));
+        }
+        return Optional.of(start.isAfter(now) ? start : resumeAfter(start, now).orElseThrow());
     }
 
     @Override
@@ -65,6 +97,7 @@ public record IntervalTrigger(Duration period, Duration initialDelay, boolean fi
     public String describe() {
         return (fixedDelay ? "fixed delay " : "fixed rate ")
                 + period
-                + (initialDelay.isZero() ? "" : " after " + initialDelay);
+                + (initialDelay.isZero() ? "" : " after " + initialDelay)
+                + (start == null ? "" : " from " + start);
     }
 }

@@ -9,12 +9,14 @@ import io.ax.core.engine.AxEngine;
 import io.ax.core.store.InstanceStore;
 import java.time.Duration;
 import java.util.List;
+import javax.sql.DataSource;
 import org.quartz.Calendar;
 import org.quartz.JobDetail;
 import org.quartz.Scheduler;
 import org.quartz.Trigger;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -68,6 +70,38 @@ public final class QuartzAdoptionAutoConfiguration {
                 jobFactory,
                 scheduler::getIfUnique,
                 task -> axScheduler.getObject().pause(task));
+    }
+
+    @Bean
+    QuartzStoreImport axQuartzStoreImport(
+            AxProperties properties,
+            RetryPolicy retry,
+            AxClock clock,
+            QuartzJobExecutor axQuartzJobExecutor,
+            AxScheduler axScheduler) {
+        Duration threshold = properties.getMisfire().getThreshold();
+        return new QuartzStoreImport(
+                new QuartzTaskMapping(properties.getAdopt().getTimeout(), retry, threshold),
+                axQuartzJobExecutor,
+                axScheduler,
+                clock,
+                threshold);
+    }
+
+    @Bean
+    QuartzImportOperation axQuartzImportOperation(
+            QuartzStoreImport axQuartzStoreImport, ObjectProvider<DataSource> dataSource, Environment environment) {
+        return new ApplicationQuartzImport(axQuartzStoreImport, dataSource::getIfUnique, environment);
+    }
+
+    @Bean
+    ApplicationRunner axQuartzImportAtStart(AxProperties properties, QuartzImportOperation axQuartzImportOperation) {
+        AxProperties.QuartzImportAtStart mode = properties.getAdopt().getQuartzImport();
+        return args -> {
+            if (mode != AxProperties.QuartzImportAtStart.OFF) {
+                axQuartzImportOperation.run(null, null, mode == AxProperties.QuartzImportAtStart.APPLY);
+            }
+        };
     }
 
     @Bean

@@ -63,6 +63,7 @@ final class QuartzJobExecutor implements AxExecutor {
     private final Supplier<Scheduler> scheduler;
     private final Consumer<String> pause;
     private final JobData data;
+    private final ImportedJobs imported;
 
     /**
      * @param store the engine's store: its instances tell a run's origin and previous fire, its task data keeps the
@@ -84,6 +85,7 @@ final class QuartzJobExecutor implements AxExecutor {
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         this.pause = Objects.requireNonNull(pause, "pause");
         this.data = new JobData(store.taskData().orElse(null));
+        this.imported = new ImportedJobs(store.taskData().orElse(null));
     }
 
     /** Whether this executor can keep data maps between runs: the store keeps task data. */
@@ -110,6 +112,15 @@ final class QuartzJobExecutor implements AxExecutor {
         jobs.put(job.task().name(), job);
     }
 
+    /**
+     * Adds a job imported from a Quartz job store, before its task is registered, and keeps it in the store's task
+     * data, where every other node (and this one after a restart) finds it when the task's definition reaches it.
+     */
+    void addImported(AdoptedJob job) {
+        imported.keep(job, clock.instant());
+        add(job);
+    }
+
     @Override
     public boolean matchTaskType(String type) {
         return QuartzTaskMapping.TYPE.equals(type);
@@ -117,18 +128,37 @@ final class QuartzJobExecutor implements AxExecutor {
 
     @Override
     public void check(AxTask task) {
-        if (!jobs.containsKey(task.name())) {
+        if (job(task) == null) {
             throw new InvalidTaskException(
                     task.name(),
                     "type",
                     "type " + QuartzTaskMapping.TYPE + " is for the Quartz jobs AX adopts at start-up"
-                            + " (ax.adopt.quartz=true); this task is none of them");
+                            + " (ax.adopt.quartz=true) or imports from a Quartz job store; this task is none of them");
         }
+    }
+
+    /**
+     * The job of a task: adopted or imported by this node, or imported by another (or before a restart), as the
+     * import kept it; null when none.
+     */
+    private AdoptedJob job(AxTask task) {
+        AdoptedJob known = jobs.get(task.name());
+        if (known != null) {
+            return known;
+        }
+        Optional<AdoptedJob> kept;
+        try {
+            kept = imported.find(task);
+        } catch (AxException e) {
+            throw new InvalidTaskException(task.name(), "type", e.getMessage());
+        }
+        kept.ifPresent(j -> jobs.putIfAbsent(task.name(), j));
+        return kept.orElse(null);
     }
 
     @Override
     public AxResult execute(AxTask task, AxContext context) throws Exception {
-        AdoptedJob adopted = jobs.get(task.name());
+        AdoptedJob adopted = job(task);
         if (adopted == null) {
             throw new AxException("task '" + task.name() + "' is no adopted Quartz job");
         }

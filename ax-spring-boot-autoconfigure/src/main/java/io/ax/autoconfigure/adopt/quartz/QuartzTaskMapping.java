@@ -329,7 +329,7 @@ final class QuartzTaskMapping {
     }
 
     /** The key a job's data map is kept under between runs, or null when it keeps none. */
-    private static String dataKey(JobDetail job, String origin) {
+    static String dataKey(JobDetail job, String origin) {
         if (!job.isPersistJobDataAfterExecution()) {
             return null;
         }

@@ -19,6 +19,7 @@ import java.io.StringReader;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -61,6 +62,9 @@ final class TaskDefinitionText {
             p.put("trigger", interval.fixedDelay() ? "fixed-delay" : "fixed-rate");
             p.put("period", interval.period().toString());
             p.put("initial-delay", interval.initialDelay().toString());
+            if (interval.start() != null) {
+                p.put("start", interval.start().toString()); // absent: texts stored before it read the same
+            }
         } else if (trigger instanceof DependencyTrigger dependency) {
             p.put("trigger", "depends-on");
             p.put("depends-on", String.join(",", dependency.upstream())); // task names hold no comma
@@ -148,7 +152,11 @@ final class TaskDefinitionText {
         return switch (get(p, "trigger")) {
             case "cron" -> cron(p);
             case "fixed-rate" ->
-                IntervalTrigger.fixedRate(Duration.parse(get(p, "period")), Duration.parse(get(p, "initial-delay")));
+                p.getProperty("start") == null
+                        ? IntervalTrigger.fixedRate(
+                                Duration.parse(get(p, "period")), Duration.parse(get(p, "initial-delay")))
+                        : IntervalTrigger.fixedRateFrom(
+                                Duration.parse(get(p, "period")), Instant.parse(p.getProperty("start")));
             case "fixed-delay" ->
                 IntervalTrigger.fixedDelay(Duration.parse(get(p, "period")), Duration.parse(get(p, "initial-delay")));
             case "depends-on" ->

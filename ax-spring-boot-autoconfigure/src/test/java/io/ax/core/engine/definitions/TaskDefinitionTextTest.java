@@ -86,4 +86,22 @@ class TaskDefinitionTextTest {
                 AxTask.builder("plain").target("jobs.plain").build());
         assertThat(text).doesNotContain("min-spacing");
     }
+
+    @Test
+    void aFixedRatePinnedToAStartIsStoredAndReadBackAndKeepsItsPhase() {
+        java.time.Instant start = java.time.Instant.parse("2030-01-01T00:00:00.123Z");
+        AxTask pinned = AxTask.builder("pinned")
+                .target("jobs.pinned")
+                .trigger(io.ax.core.trigger.IntervalTrigger.fixedRateFrom(java.time.Duration.ofMinutes(7), start))
+                .build();
+        AxTask read = TaskDefinitionText.read(TaskDefinitionText.write(pinned));
+        assertThat(read).isEqualTo(pinned);
+        assertThat(read.trigger().firstFireTime(start.minusSeconds(1))).contains(start);
+        assertThat(read.trigger().firstFireTime(start))
+                .as("a start that passed: the next time on its grid")
+                .contains(start.plusSeconds(7 * 60));
+        assertThat(TaskDefinitionText.write(
+                        AxTask.builder("plain").target("jobs.plain").build()))
+                .doesNotContain("start");
+    }
 }
