@@ -39,7 +39,9 @@ public final class StartupCost {
                 "--logging.level.root=WARN",
                 "--ax.adopt.scheduled=" + adopt)) {
             long millis = (System.nanoTime() - start) / 1_000_000;
-            System.out.printf("adopt=%s methods=%d started in %d ms%n", adopt, methods, millis);
+            int tasks =
+                    context.getBean(io.ax.core.engine.AxEngine.class).tasks().size();
+            System.out.printf("adopt=%s methods=%d AX tasks=%d started in %d ms%n", adopt, methods, tasks, millis);
         }
     }
 
