@@ -18,6 +18,7 @@ import org.springframework.scheduling.quartz.QuartzJobBean;
 @Configuration(proxyBeanMethods = false)
 public class QuartzJobs {
 
+    // tag::quartz-before[]
     /** Counts its fires in its job data, which Quartz keeps from one fire to the next. */
     @PersistJobDataAfterExecution
     @DisallowConcurrentExecution
@@ -37,6 +38,7 @@ public class QuartzJobs {
             data.put("count", count);
         }
     }
+    // end::quartz-before[]
 
     /** Takes longer than its interval: must never overlap itself, on any replica. */
     @DisallowConcurrentExecution
@@ -77,6 +79,7 @@ public class QuartzJobs {
         }
     }
 
+    // tag::quartz-beans[]
     @Bean
     JobDetail counterJob() {
         return JobBuilder.newJob(CounterJob.class)
@@ -94,6 +97,7 @@ public class QuartzJobs {
                 .withSchedule(CronScheduleBuilder.cronSchedule("0/2 * * * * ?"))
                 .build();
     }
+    // end::quartz-beans[]
 
     @Bean
     JobDetail slowJob() {

@@ -52,7 +52,9 @@ final class ScheduledTriggers {
                 initialDelay = duration(value, unit, origin, "initialDelayString");
             }
         }
-        Optional<Trigger> trigger = null;
+        // a schedule found: a cron (its trigger null when it is "-"), a fixed delay or a fixed rate
+        boolean hasSchedule = false;
+        Trigger trigger = null;
         if (StringUtils.hasText(scheduled.cron())) {
             String cron = placeholders.apply(scheduled.cron());
             String zone = placeholders.apply(scheduled.zone());
@@ -62,23 +64,25 @@ final class ScheduledTriggers {
                         origin,
                         "initialDelay",
                         "'initialDelay' not supported for cron triggers");
-                trigger =
-                        Scheduled.CRON_DISABLED.equals(cron) ? Optional.empty() : Optional.of(cron(cron, zone, origin));
+                hasSchedule = true;
+                trigger = Scheduled.CRON_DISABLED.equals(cron) ? null : cron(cron, zone, origin);
             }
         }
         Duration start = initialDelay.isNegative() ? Duration.ZERO : initialDelay;
         Duration fixedDelay =
                 interval(scheduled.fixedDelay(), scheduled.fixedDelayString(), unit, origin, "fixedDelay");
         if (fixedDelay != null) {
-            require(trigger == null, origin, "fixedDelay", EXACTLY_ONE);
-            trigger = Optional.of(IntervalTrigger.fixedDelay(positive(fixedDelay, origin, "fixedDelay"), start));
+            require(!hasSchedule, origin, "fixedDelay", EXACTLY_ONE);
+            hasSchedule = true;
+            trigger = IntervalTrigger.fixedDelay(positive(fixedDelay, origin, "fixedDelay"), start);
         }
         Duration fixedRate = interval(scheduled.fixedRate(), scheduled.fixedRateString(), unit, origin, "fixedRate");
         if (fixedRate != null) {
-            require(trigger == null, origin, "fixedRate", EXACTLY_ONE);
-            trigger = Optional.of(IntervalTrigger.fixedRate(positive(fixedRate, origin, "fixedRate"), start));
+            require(!hasSchedule, origin, "fixedRate", EXACTLY_ONE);
+            hasSchedule = true;
+            trigger = IntervalTrigger.fixedRate(positive(fixedRate, origin, "fixedRate"), start);
         }
-        if (trigger == null) {
+        if (!hasSchedule) {
             // Spring runs it once per start of each node: there is no fire to share between nodes
             throw InvalidJobDefinitionException.ofAdopted(
                     origin,
@@ -86,7 +90,7 @@ final class ScheduledTriggers {
                     "its schedule resolves to none, which makes it a one-time task; AX adopts only recurring ones."
                             + " Give it a schedule, or drop it from the adoption with ax.adopt.scheduled=locked");
         }
-        return trigger;
+        return Optional.ofNullable(trigger);
     }
 
     /** Both forms of an interval: the number (negative when unset), or the text (placeholders, units). */
