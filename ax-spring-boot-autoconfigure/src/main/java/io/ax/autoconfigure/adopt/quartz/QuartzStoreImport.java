@@ -291,9 +291,11 @@ public final class QuartzStoreImport {
             }
         }
         List<String> registered = new ArrayList<>();
+        List<String> added = new ArrayList<>();
         try {
             for (Plan p : imported) {
                 AdoptedJob job = p.job();
+                added.add(job.task().name());
                 executor.addImported(job);
                 if (job.dataKey() != null) {
                     executor.seedJobData(job, job.job().getJobDataMap().getWrappedMap());
@@ -306,6 +308,7 @@ public final class QuartzStoreImport {
             }
         } catch (RuntimeException e) {
             unregister(registered, e);
+            added.forEach(executor::dropImported);
             throw new AxException(
                     "AX refused a task of the Quartz import, and nothing was imported: " + e.getMessage(), e);
         }
@@ -324,6 +327,7 @@ public final class QuartzStoreImport {
             } catch (RuntimeException again) {
                 cause.addSuppressed(again);
             }
+            executor.dropImported(name);
         }
     }
 
