@@ -14,6 +14,11 @@ public final class AdoptedTasks {
         origins.put(name, origin);
     }
 
+    /** Forgets the task {@code name}: it is no longer adopted (an import that failed took it back). */
+    public void remove(String name) {
+        origins.remove(name);
+    }
+
     /** What the task {@code name} was adopted from, or empty when it was defined for AX. */
     public Optional<String> origin(String name) {
         return Optional.ofNullable(origins.get(name));

@@ -16,19 +16,37 @@ import java.util.Optional;
  * day fields ANDed, a repeated wall time firing twice) have no Quartz expression that says the same. Whoever stores a
  * trigger to read it again stores the syntax beside the text.
  *
+ * <p>A trigger may have its first fire pinned ({@link #firstFireFrom(Instant)}): its series then starts at the first
+ * time of the expression at or after that instant, whichever node plans it and whenever, so that a series taken over
+ * from another scheduler starts where that one stopped. When that time has passed by the time the series is planned,
+ * it is a late fire of the series, and the task's misfire policy says what becomes of it.
+ *
  * @param expression the parsed expression
  * @param zone the zone in which the fields are read; never the silent system default
+ * @param from the instant the first fire is pinned to, or {@code null}: the series starts with the first time after
+ *     it is planned
  */
-public record CronTrigger(CronExpression expression, ZoneId zone) implements Trigger {
+public record CronTrigger(CronExpression expression, ZoneId zone, Instant from) implements Trigger {
 
     /**
      * Creates a trigger.
      *
-     * @throws NullPointerException if an argument is {@code null}
+     * @throws NullPointerException if the expression or the zone is {@code null}
      */
     public CronTrigger {
         Objects.requireNonNull(expression, "expression");
         Objects.requireNonNull(zone, "zone");
+    }
+
+    /**
+     * Creates a trigger whose series starts with the first time after it is planned.
+     *
+     * @param expression the parsed expression
+     * @param zone the zone in which the fields are read
+     * @throws NullPointerException if an argument is {@code null}
+     */
+    public CronTrigger(CronExpression expression, ZoneId zone) {
+        this(expression, zone, null);
     }
 
     /**
@@ -58,9 +76,26 @@ public record CronTrigger(CronExpression expression, ZoneId zone) implements Tri
         return new CronTrigger(CronExpression.parseSpring(expression).requireCanFire(), zone);
     }
 
+    /**
+     * The same trigger with its first fire pinned: the first time of the expression at or after {@code from}, even
+     * once that time has passed.
+     *
+     * @param from the earliest first fire time
+     * @return the pinned trigger
+     * @throws NullPointerException if {@code from} is {@code null}
+     */
+    public CronTrigger firstFireFrom(Instant from) {
+        return new CronTrigger(expression, zone, Objects.requireNonNull(from, "from"));
+    }
+
+    /**
+     * {@return the first time after {@code now}; for a pinned trigger, the first time at or after its {@link #from()}
+     * instant, which may have passed}
+     */
     @Override
     public Optional<Instant> firstFireTime(Instant now) {
-        return next(now);
+        // the expression's times are whole seconds at the finest: a nanosecond earlier makes "after" "at or after"
+        return from == null ? next(now) : next(from.minusNanos(1));
     }
 
     @Override
@@ -79,12 +114,13 @@ public record CronTrigger(CronExpression expression, ZoneId zone) implements Tri
 
     /**
      * {@return {@code cron '0 15 10 ? * MON-FRI' in Europe/Berlin} for a Quartz expression, {@code Spring cron '0 15
-     * 10 * * MON-FRI' in Europe/Berlin} for one in Spring's syntax}
+     * 10 * * MON-FRI' in Europe/Berlin} for one in Spring's syntax; a pinned trigger adds {@code from} and the
+     * instant}
      */
     @Override
     public String describe() {
         String kind = expression.syntax() == CronExpression.Syntax.SPRING ? "Spring cron '" : "cron '";
-        return kind + expression + "' in " + zone;
+        return kind + expression + "' in " + zone + (from == null ? "" : " from " + from);
     }
 
     /** {@return the same as {@link #describe()}} */

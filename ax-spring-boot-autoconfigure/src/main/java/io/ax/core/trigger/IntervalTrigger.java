@@ -8,7 +8,8 @@ import java.util.Optional;
 /**
  * Fires repeatedly at a fixed period: either at a fixed rate (every {@code period} from the first fire) or with a
  * fixed delay (every {@code period} after the previous run ended). A fixed rate may be pinned to a start instant
- * ({@link #fixedRateFrom}): its fires are then {@code start + k * period}, whichever node plans them and whenever.
+ * ({@link #fixedRateFrom}): its fires are then {@code start + k * period}, the first at {@code start} even when that
+ * has passed, whichever node plans them and whenever.
  *
  * @param period the time between fires; positive
  * @param initialDelay the wait before the first fire; zero or positive; zero when {@code start} is set
@@ -49,8 +50,9 @@ public record IntervalTrigger(Duration period, Duration initialDelay, boolean fi
     }
 
     /**
-     * A fixed rate whose fires are {@code start + k * period}: the first is {@code start} when it is still ahead,
-     * else the first of those times after the present (a series planned late keeps its phase).
+     * A fixed rate whose fires are {@code start + k * period}, the first at {@code start}: when that has passed by the
+     * time the series is planned, it is a late fire of the series, and the task's misfire policy says what becomes of
+     * it (the series goes on in its phase).
      *
      * @param period the time between fires; positive
      * @param start the first fire time
@@ -68,7 +70,7 @@ public record IntervalTrigger(Duration period, Duration initialDelay, boolean fi
         if (start == null) {
             return Optional.of(now.plus(initialDelay));
         }
-        return Optional.of(start.isAfter(now) ? start : resumeAfter(start, now).orElseThrow());
+        return Optional.of(start);
     }
 
     @Override

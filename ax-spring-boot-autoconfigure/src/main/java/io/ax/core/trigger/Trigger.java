@@ -10,7 +10,11 @@ import java.util.Optional;
 public sealed interface Trigger
         permits CronTrigger, IntervalTrigger, OnDemandTrigger, DependencyTrigger, SpacedTrigger {
 
-    /** The first fire time strictly after {@code now}, or empty when the trigger never fires on its own. */
+    /**
+     * The first fire time strictly after {@code now}, or empty when the trigger never fires on its own. A trigger
+     * whose first fire is pinned ({@link CronTrigger#firstFireFrom}, {@link IntervalTrigger#fixedRateFrom}) returns
+     * that time even when it has passed: the engine then plans it as a late fire of the series.
+     */
     Optional<Instant> firstFireTime(Instant now);
 
     /**

@@ -52,4 +52,33 @@ class CronTriggerTest {
         assertThat(CronTrigger.ofSpring("0 0 9 ? * 1", BERLIN)).isNotEqualTo(CronTrigger.of("0 0 9 ? * 1", BERLIN));
         assertThat(CronTrigger.ofSpring("0 0 9 ? * 1", BERLIN)).isEqualTo(CronTrigger.ofSpring("0 0 9 ? * 1", BERLIN));
     }
+
+    @Test
+    void aPinnedTriggerFiresFirstAtItsFirstTimeAtOrAfterTheInstantEvenOnceItPassed() {
+        CronTrigger pinned =
+                CronTrigger.of("0/10 * * * * ?", BERLIN).firstFireFrom(Instant.parse("2024-05-01T10:00:10Z"));
+
+        assertThat(pinned.from()).isEqualTo(Instant.parse("2024-05-01T10:00:10Z"));
+        assertThat(pinned.firstFireTime(Instant.parse("2024-05-01T09:00:00Z")))
+                .as("ahead: at the instant, which is a time of the expression")
+                .contains(Instant.parse("2024-05-01T10:00:10Z"));
+        assertThat(pinned.firstFireTime(Instant.parse("2024-05-01T10:00:13Z")))
+                .as("passed: still that time, for the engine to plan as a late fire")
+                .contains(Instant.parse("2024-05-01T10:00:10Z"));
+        assertThat(CronTrigger.of("0/10 * * * * ?", BERLIN)
+                        .firstFireFrom(Instant.parse("2024-05-01T10:00:10.001Z"))
+                        .firstFireTime(Instant.parse("2024-05-01T10:00:13Z")))
+                .as("an instant between two times: the next one")
+                .contains(Instant.parse("2024-05-01T10:00:20Z"));
+        // after the first fire the series goes on as an unpinned one does
+        assertThat(pinned.nextFireTime(Instant.parse("2024-05-01T10:00:10Z"), null))
+                .contains(Instant.parse("2024-05-01T10:00:20Z"));
+        assertThat(pinned.resumeAfter(Instant.parse("2024-05-01T10:00:10Z"), Instant.parse("2024-05-01T10:00:43Z")))
+                .contains(Instant.parse("2024-05-01T10:00:50Z"));
+        assertThat(pinned.describe()).isEqualTo("cron '0/10 * * * * ?' in Europe/Berlin from 2024-05-01T10:00:10Z");
+        assertThat(pinned).isNotEqualTo(CronTrigger.of("0/10 * * * * ?", BERLIN));
+        assertThat(CronTrigger.of("0/10 * * * * ?", BERLIN).from()).isNull();
+        assertThatThrownBy(() -> CronTrigger.of("0/10 * * * * ?", BERLIN).firstFireFrom(null))
+                .isInstanceOf(NullPointerException.class);
+    }
 }

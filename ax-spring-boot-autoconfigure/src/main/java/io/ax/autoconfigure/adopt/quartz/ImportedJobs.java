@@ -116,10 +116,14 @@ final class ImportedJobs {
         } catch (IOException | ClassCastException e) {
             throw new AxException("The Quartz job of imported task '" + task.name() + "' cannot be read: " + e, e);
         }
-        String origin =
-                "Quartz trigger " + d.trigger().getKey() + " of job " + d.job().getKey() + " (imported)";
+        String origin = origin(d.job(), d.trigger());
         return Optional.of(new AdoptedJob(
                 task, origin, d.job(), d.trigger(), d.calendar(), QuartzTaskMapping.dataKey(d.job(), origin)));
+    }
+
+    /** What an imported task was adopted from, for people; the same on every node. */
+    static String origin(JobDetail job, OperableTrigger trigger) {
+        return "Quartz trigger " + trigger.getKey() + " of job " + job.getKey() + " (imported)";
     }
 
     private static String key(String taskName) {

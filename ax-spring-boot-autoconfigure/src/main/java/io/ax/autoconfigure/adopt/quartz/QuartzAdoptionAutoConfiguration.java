@@ -2,6 +2,7 @@ package io.ax.autoconfigure.adopt.quartz;
 
 import io.ax.autoconfigure.AxAutoConfiguration;
 import io.ax.autoconfigure.AxProperties;
+import io.ax.autoconfigure.adopt.AdoptedTasks;
 import io.ax.core.AxScheduler;
 import io.ax.core.RetryPolicy;
 import io.ax.core.clock.AxClock;
@@ -60,7 +61,8 @@ public final class QuartzAdoptionAutoConfiguration {
             InstanceStore store,
             AxClock clock,
             ObjectProvider<Scheduler> scheduler,
-            ObjectProvider<AxScheduler> axScheduler) {
+            ObjectProvider<AxScheduler> axScheduler,
+            AdoptedTasks adopted) {
         // each run's job is made as Spring Boot's scheduler factory makes it: a bean of the application
         SpringBeanJobFactory jobFactory = new SpringBeanJobFactory();
         jobFactory.setApplicationContext(context);
@@ -69,7 +71,8 @@ public final class QuartzAdoptionAutoConfiguration {
                 clock,
                 jobFactory,
                 scheduler::getIfUnique,
-                task -> axScheduler.getObject().pause(task));
+                task -> axScheduler.getObject().pause(task),
+                adopted);
     }
 
     @Bean

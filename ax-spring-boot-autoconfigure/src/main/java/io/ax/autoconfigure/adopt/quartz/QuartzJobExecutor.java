@@ -1,5 +1,6 @@
 package io.ax.autoconfigure.adopt.quartz;
 
+import io.ax.autoconfigure.adopt.AdoptedTasks;
 import io.ax.core.AxContext;
 import io.ax.core.AxException;
 import io.ax.core.AxExecutor;
@@ -64,6 +65,7 @@ final class QuartzJobExecutor implements AxExecutor {
     private final Consumer<String> pause;
     private final JobData data;
     private final ImportedJobs imported;
+    private final AdoptedTasks adopted;
 
     /**
      * @param store the engine's store: its instances tell a run's origin and previous fire, its task data keeps the
@@ -72,18 +74,22 @@ final class QuartzJobExecutor implements AxExecutor {
      * @param jobFactory makes each run's job
      * @param scheduler the application's Quartz scheduler, handed to jobs in their context; may give null
      * @param pause pauses a task by name: what a job's request to unschedule its trigger does
+     * @param adopted where the tasks imported from a Quartz job store are marked as adopted, on whichever node
+     *     learns of them
      */
     QuartzJobExecutor(
             InstanceStore store,
             AxClock clock,
             JobFactory jobFactory,
             Supplier<Scheduler> scheduler,
-            Consumer<String> pause) {
+            Consumer<String> pause,
+            AdoptedTasks adopted) {
         this.store = Objects.requireNonNull(store, "store");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.jobFactory = Objects.requireNonNull(jobFactory, "jobFactory");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         this.pause = Objects.requireNonNull(pause, "pause");
+        this.adopted = Objects.requireNonNull(adopted, "adopted");
         this.data = new JobData(store.taskData().orElse(null));
         this.imported = new ImportedJobs(store.taskData().orElse(null));
     }
@@ -119,6 +125,13 @@ final class QuartzJobExecutor implements AxExecutor {
     void addImported(AdoptedJob job) {
         imported.keep(job, clock.instant());
         add(job);
+        adopted.add(job.task().name(), ImportedJobs.origin(job.job(), job.trigger()));
+    }
+
+    /** Takes back a job {@link #addImported} added, for an import that failed: its task is no longer adopted. */
+    void dropImported(String taskName) {
+        jobs.remove(taskName);
+        adopted.remove(taskName);
     }
 
     @Override
@@ -152,7 +165,11 @@ final class QuartzJobExecutor implements AxExecutor {
         } catch (AxException e) {
             throw new InvalidTaskException(task.name(), "type", e.getMessage());
         }
-        kept.ifPresent(j -> jobs.putIfAbsent(task.name(), j));
+        kept.ifPresent(j -> {
+            jobs.putIfAbsent(task.name(), j);
+            // another node imported it (or this one, before a restart): the task is adopted here as well
+            adopted.add(task.name(), j.origin());
+        });
         return kept.orElse(null);
     }
 

@@ -10,6 +10,7 @@ import io.ax.core.AxTask;
 import io.ax.core.MisfirePolicy;
 import io.ax.core.TaskDefinition;
 import io.ax.core.clock.AxClock;
+import io.ax.core.trigger.CronTrigger;
 import io.ax.core.trigger.IntervalTrigger;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -67,10 +68,10 @@ public final class QuartzStoreImport {
     }
 
     /** What a run read and did, and what is left to do once Quartz's store committed. */
-    private record Outcomes(QuartzImportReport report, List<String> registered, List<String> lateFires) {}
+    private record Outcomes(QuartzImportReport report, List<String> registered) {}
 
     /** A trigger's entry in the report, with the job AX runs for it when it is imported. */
-    private record Plan(StoredTrigger stored, TriggerEntry entry, AdoptedJob job, boolean runLateFire) {}
+    private record Plan(StoredTrigger stored, TriggerEntry entry, AdoptedJob job) {}
 
     private final QuartzTaskMapping mapping;
     private final QuartzJobExecutor executor;
@@ -119,8 +120,6 @@ public final class QuartzStoreImport {
                     unregister(outcomes.registered(), e);
                     throw e;
                 }
-                // a fire time that passed while the store was read: Quartz would have fired it late, as AX does now
-                outcomes.lateFires().forEach(scheduler::triggerNow);
                 return outcomes.report();
             } catch (SQLException | RuntimeException e) {
                 connection.rollback();
@@ -154,11 +153,7 @@ public final class QuartzStoreImport {
                 now,
                 plans.stream().map(Plan::entry).toList(),
                 jobsWithoutTriggers);
-        List<String> lateFires = plans.stream()
-                .filter(Plan::runLateFire)
-                .map(p -> p.job().task().name())
-                .toList();
-        return new Outcomes(report, registered, lateFires);
+        return new Outcomes(report, registered);
     }
 
     /** What becomes of one trigger: the task it is imported as, or why it is not. */
@@ -182,8 +177,7 @@ public final class QuartzStoreImport {
                             null,
                             false,
                             "an earlier import made it an AX task"),
-                    null,
-                    false);
+                    null);
         }
         boolean paused = PAUSED.contains(stored.state());
         if (!paused && !FIRING.contains(stored.state())) {
@@ -212,35 +206,41 @@ public final class QuartzStoreImport {
         if (unkept != null) {
             return refused(stored, job, unkept);
         }
+        // the first fire is pinned to Quartz's next fire time, so that AX runs that fire even when its time passes
+        // before the task is registered, or before the node that decides the task plans it
         if (stored.trigger() instanceof SimpleTrigger simple) {
-            // the same grid as Quartz's, pinned to the next fire time so that every node plans it alike
-            adopted = withTask(
-                    adopted,
-                    withTrigger(
-                            adopted.task(),
-                            IntervalTrigger.fixedRateFrom(Duration.ofMillis(simple.getRepeatInterval()), quartzNext)));
+            Duration period = Duration.ofMillis(simple.getRepeatInterval());
+            IntervalTrigger grid = IntervalTrigger.fixedRateFrom(period, quartzNext);
+            if (paused && !quartzNext.isAfter(now)) {
+                // no fire of a paused trigger is late: its grid starts after the import, in Quartz's phase
+                grid = IntervalTrigger.fixedRateFrom(
+                        period, grid.resumeAfter(quartzNext, now).orElseThrow());
+            }
+            adopted = withTask(adopted, withTrigger(adopted.task(), grid));
+        } else if (!paused && adopted.task().trigger() instanceof CronTrigger cron) {
+            adopted = withTask(adopted, withTrigger(adopted.task(), cron.firstFireFrom(quartzNext)));
         }
         AxTask task = adopted.task();
         Instant axFirst = task.trigger().firstFireTime(now).orElse(null);
         String note = null;
-        boolean runLate = false;
         if (paused) {
             axFirst = null;
             note = "paused, as in Quartz; its series starts again when it is resumed";
-        } else if (quartzNext.isAfter(now)) {
-            if (!quartzNext.equals(axFirst)) {
-                return refused(
-                        stored,
-                        job,
-                        "AX would fire it first at " + axFirst + ", and Quartz's next fire time is " + quartzNext);
-            }
-        } else {
+        } else if (!quartzNext.equals(axFirst)) {
+            return refused(
+                    stored,
+                    job,
+                    "AX would fire it first at " + axFirst + ", and Quartz's next fire time is " + quartzNext);
+        } else if (!quartzNext.isAfter(now)) {
             Duration late = Duration.between(quartzNext, now);
-            runLate = late.compareTo(misfireThreshold) <= 0 || task.misfire() != MisfirePolicy.SKIP;
+            boolean runs = late.compareTo(misfireThreshold) <= 0 || task.misfire() != MisfirePolicy.SKIP;
+            if (!runs) {
+                axFirst = task.trigger().resumeAfter(quartzNext, now).orElse(null);
+            }
             note = "its fire time " + quartzNext + " passed (" + late.toMillis() + " ms ago, misfire policy "
                     + task.misfire() + "): "
-                    + (runLate ? "it runs once at the import, then" : "it is skipped;") + " the series goes on at "
-                    + axFirst;
+                    + (runs ? "AX runs it at once, as the fire of that time;" : "it is skipped;")
+                    + " the series goes on from there";
         }
         TriggerEntry entry = new TriggerEntry(
                 key,
@@ -253,7 +253,7 @@ public final class QuartzStoreImport {
                 axFirst,
                 paused,
                 note);
-        return new Plan(stored, entry, adopted, runLate);
+        return new Plan(stored, entry, adopted);
     }
 
     private static Plan refused(StoredTrigger stored, String job, String why) {
@@ -272,8 +272,7 @@ public final class QuartzStoreImport {
                         null,
                         PAUSED.contains(stored.state()),
                         why),
-                null,
-                false);
+                null);
     }
 
     /**
@@ -291,9 +290,11 @@ public final class QuartzStoreImport {
             }
         }
         List<String> registered = new ArrayList<>();
+        List<String> added = new ArrayList<>();
         try {
             for (Plan p : imported) {
                 AdoptedJob job = p.job();
+                added.add(job.task().name());
                 executor.addImported(job);
                 if (job.dataKey() != null) {
                     executor.seedJobData(job, job.job().getJobDataMap().getWrappedMap());
@@ -306,6 +307,7 @@ public final class QuartzStoreImport {
             }
         } catch (RuntimeException e) {
             unregister(registered, e);
+            added.forEach(executor::dropImported);
             throw new AxException(
                     "AX refused a task of the Quartz import, and nothing was imported: " + e.getMessage(), e);
         }
@@ -324,6 +326,7 @@ public final class QuartzStoreImport {
             } catch (RuntimeException again) {
                 cause.addSuppressed(again);
             }
+            executor.dropImported(name);
         }
     }
 

@@ -34,6 +34,8 @@ final class QuartzStoreReader {
     static final String IMPORTED = "AX_IMPORTED";
 
     private static final String LOCK = "TRIGGER_ACCESS";
+    private static final String WAITING = "WAITING";
+    private static final String ACQUIRED = "ACQUIRED";
     private static final Pattern PREFIX = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,30}");
 
     /** A trigger as the store keeps it, or why it cannot be read (its job class missing, say). */
@@ -193,9 +195,17 @@ final class QuartzStoreReader {
      * after, and one that acquired it before finds it no longer {@code ACQUIRED} when it comes to fire it, and drops
      * it.
      *
-     * @return whether it was in {@code expected} state and moved
+     * <p>A {@code WAITING} trigger may have become {@code ACQUIRED} since it was read: a Quartz node acquiring one
+     * trigger at a time does so without the lock, by a conditional update of its state alone (its next fire time
+     * stays, and it cannot fire it before this transaction ends), so that change is taken as well.
+     *
+     * @return whether it was in {@code expected} state (or acquired meanwhile) and moved
      */
     boolean markImported(TriggerKey key, String expected) throws SQLException {
+        if (WAITING.equals(expected)) {
+            return delegate.updateTriggerStateFromOtherStates(connection, key, IMPORTED, WAITING, ACQUIRED, ACQUIRED)
+                    == 1;
+        }
         return delegate.updateTriggerStateFromOtherState(connection, key, IMPORTED, expected) == 1;
     }
 }

@@ -58,6 +58,9 @@ final class TaskDefinitionText {
                 // the same text can mean other times in Quartz's syntax; absent means Quartz: older texts match
                 p.put("cron-syntax", "spring");
             }
+            if (cron.from() != null) {
+                p.put("from", cron.from().toString()); // absent: texts stored before it read the same
+            }
         } else if (trigger instanceof IntervalTrigger interval) {
             p.put("trigger", interval.fixedDelay() ? "fixed-delay" : "fixed-rate");
             p.put("period", interval.period().toString());
@@ -168,11 +171,13 @@ final class TaskDefinitionText {
 
     private static CronTrigger cron(Properties p) {
         String syntax = p.getProperty("cron-syntax", "quartz");
-        return switch (syntax) {
+        CronTrigger cron = switch (syntax) {
             case "quartz" -> CronTrigger.of(get(p, "cron"), ZoneId.of(get(p, "zone")));
             case "spring" -> CronTrigger.ofSpring(get(p, "cron"), ZoneId.of(get(p, "zone")));
             default -> throw new IllegalArgumentException("unknown cron syntax '" + syntax + "'");
         };
+        String from = p.getProperty("from");
+        return from == null ? cron : cron.firstFireFrom(Instant.parse(from));
     }
 
     private static String get(Properties p, String key) {

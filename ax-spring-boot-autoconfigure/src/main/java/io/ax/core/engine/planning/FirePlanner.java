@@ -163,13 +163,26 @@ public final class FirePlanner implements Reconciliation.Planner, Dispatcher.Ser
                 "fire time of " + task.trigger().describe());
     }
 
-    /** Plans the first fire of a task's series from now; none while it is paused (its resume plans it). */
+    /**
+     * Plans the first fire of a task's series from now; none while it is paused (its resume plans it). A first fire
+     * pinned to a time that passed more than the misfire threshold ago is a missed fire of the series: the task's
+     * misfire policy decides whether it still runs, with its own fire time.
+     */
     @Override
     public void planFirst(AxTask task, List<Pending> out) {
         if (tasks.paused(task.name())) {
             return;
         }
-        task.trigger().firstFireTime(clock.instant()).ifPresent(t -> out.add(seriesFire(task, t)));
+        Instant now = clock.instant();
+        Optional<Instant> first = task.trigger().firstFireTime(now);
+        if (first.isEmpty()) {
+            return;
+        }
+        if (isMisfire(first.get(), now)) {
+            planMissed(task, first.get(), now, true, out);
+        } else {
+            out.add(seriesFire(task, first.get()));
+        }
     }
 
     /**
@@ -637,8 +650,12 @@ public final class FirePlanner implements Reconciliation.Planner, Dispatcher.Ser
         boolean pending = store.findByTask(task.name(), 100).stream()
                 .anyMatch(i -> !i.state().isFinal() && i.origin().isTriggerFire());
         if (!pending) {
+            Instant now = clock.instant();
+            // a pinned first fire that passed belongs to the series before the pause: it goes on from now
             task.trigger()
-                    .firstFireTime(clock.instant())
+                    .firstFireTime(now)
+                    .flatMap(t ->
+                            t.isAfter(now) ? Optional.of(t) : task.trigger().resumeAfter(t, now))
                     .ifPresent(t -> planned.add(new Pending(
                             task,
                             t,

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.ax.autoconfigure.AxAutoConfiguration;
+import io.ax.autoconfigure.adopt.AdoptedTasks;
 import io.ax.autoconfigure.jdbc.AxJdbcAutoConfiguration;
 import io.ax.core.AxTask;
 import io.ax.core.TaskDefinition;
@@ -116,6 +117,10 @@ class QuartzImportedJobsClusterTest {
                             .untilAsserted(() -> assertThat(engineB.tasks())
                                     .extracting(AxTask::name)
                                     .contains(task));
+                    // both nodes show it as adopted: the one that imported it, and the one that learned of it
+                    String origin = "Quartz trigger DEFAULT.every-second of job DEFAULT.greeter (imported)";
+                    assertThat(a.getBean(AdoptedTasks.class).origin(task)).contains(origin);
+                    assertThat(b.getBean(AdoptedTasks.class).origin(task)).contains(origin);
                 });
                 // the importing node stopped: the node that only read the definition runs the task
                 await().atMost(BOUND).until(() -> runsOn("quartz-b") >= 2);

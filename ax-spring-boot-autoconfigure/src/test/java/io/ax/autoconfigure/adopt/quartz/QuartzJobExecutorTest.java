@@ -3,6 +3,7 @@ package io.ax.autoconfigure.adopt.quartz;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ax.autoconfigure.adopt.AdoptedTasks;
 import io.ax.core.AxContext;
 import io.ax.core.AxException;
 import io.ax.core.AxResult;
@@ -146,7 +147,7 @@ class QuartzJobExecutorTest {
         beans.refresh();
         SpringBeanJobFactory factory = new SpringBeanJobFactory();
         factory.setApplicationContext(beans);
-        executor = new QuartzJobExecutor(on, clock, factory, () -> null, paused::add);
+        executor = new QuartzJobExecutor(on, clock, factory, () -> null, paused::add, new AdoptedTasks());
         return executor;
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.ax.autoconfigure.AxAutoConfiguration;
+import io.ax.autoconfigure.adopt.AdoptedTasks;
 import io.ax.autoconfigure.adopt.quartz.QuartzImportReport.Outcome;
 import io.ax.autoconfigure.adopt.quartz.QuartzImportReport.TriggerEntry;
 import io.ax.core.TaskDefinition;
@@ -12,6 +13,9 @@ import io.ax.core.engine.AxEngine;
 import io.ax.test.jdbc.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Date;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -28,13 +32,17 @@ import org.quartz.SimpleScheduleBuilder;
 import org.quartz.TriggerBuilder;
 import org.quartz.TriggerKey;
 import org.quartz.impl.calendar.WeeklyCalendar;
+import org.quartz.impl.jdbcjobstore.JobStoreTX;
+import org.quartz.spi.OperableTrigger;
+import org.quartz.spi.TriggerFiredResult;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
  * A Quartz JDBC store filled by Quartz itself (its own tables, on PostgreSQL and MariaDB) is imported: a dry run
  * reports and writes nothing; an import creates the AX tasks with Quartz's next fire times, keeps paused triggers
- * paused, reports and leaves to Quartz what AX cannot run, and takes the imported triggers out of Quartz's hands.
+ * paused, reports and leaves to Quartz what AX cannot run, and takes the imported triggers out of Quartz's hands, even
+ * one a Quartz node had already acquired for its next fire.
  */
 class QuartzStoreImportTest {
 
@@ -133,6 +141,84 @@ class QuartzStoreImportTest {
                 QuartzImportReport again = importer.run(store.dataSource, dryRun);
                 assertThat(byTrigger(again).get("DEFAULT.nightly").outcome()).isEqualTo(Outcome.ALREADY_IMPORTED);
             });
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = TestDatabase.class,
+            names = {"POSTGRESQL", "MARIADB"})
+    void aTriggerQuartzAcquiredBeforeTheImportIsNotFiredByQuartz(TestDatabase database) throws Exception {
+        try (QuartzStores store = new QuartzStores(database)) {
+            JobStoreTX quartz = store.jobStore("quartz-1");
+            try {
+                JobDetail report =
+                        JobBuilder.newJob(NoopJob.class).withIdentity("report").build();
+                // half an hour ahead, so that the fire time is still to come when the import reads it
+                int minute = (java.time.LocalTime.now().getMinute() + 30) % 60;
+                OperableTrigger hourly = (OperableTrigger) TriggerBuilder.newTrigger()
+                        .withIdentity("hourly")
+                        .forJob(report)
+                        .withSchedule(CronScheduleBuilder.cronSchedule("0 " + minute + " * * * ?"))
+                        .build();
+                Date next = hourly.computeFirstFireTime(null);
+                quartz.storeJobAndTrigger(report, hourly);
+                // AX refuses it (a repeat count): it stays Quartz's, so the same acquisition shows Quartz firing it
+                JobDetail thrice =
+                        JobBuilder.newJob(NoopJob.class).withIdentity("thrice").build();
+                OperableTrigger threeTimes = (OperableTrigger) TriggerBuilder.newTrigger()
+                        .withIdentity("three-times")
+                        .forJob(thrice)
+                        .startAt(next)
+                        .withSchedule(SimpleScheduleBuilder.repeatHourlyForTotalCount(3))
+                        .build();
+                threeTimes.computeFirstFireTime(null);
+                quartz.storeJobAndTrigger(thrice, threeTimes);
+
+                // what a scheduler's thread does ahead of a fire time: acquire, then wait for the time to come
+                List<OperableTrigger> acquired = quartz.acquireNextTriggers(next.getTime(), 2, 0);
+                assertThat(acquired)
+                        .extracting(t -> t.getKey().getName())
+                        .containsExactlyInAnyOrder("hourly", "three-times");
+                assertThat(store.state("hourly")).isEqualTo("ACQUIRED");
+
+                ax.run(context -> {
+                    QuartzImportReport applied = context.getBean(QuartzStoreImport.class)
+                            .run(
+                                    store.dataSource,
+                                    new QuartzStoreImport.Request(store.prefix, store.schedulerName, false, true));
+                    TriggerEntry entry = byTrigger(applied).get("DEFAULT.hourly");
+                    assertThat(entry.quartzState()).isEqualTo("ACQUIRED");
+                    assertThat(entry.outcome()).isEqualTo(Outcome.IMPORTED);
+                    assertThat(entry.axNextFire()).isEqualTo(next.toInstant());
+                    assertThat(byTrigger(applied).get("DEFAULT.three-times").outcome())
+                            .isEqualTo(Outcome.REFUSED);
+
+                    // the fire time came: Quartz's thread fires what it acquired
+                    Map<String, TriggerFiredResult> fired = new HashMap<>();
+                    List<TriggerFiredResult> results = quartz.triggersFired(acquired);
+                    for (int i = 0; i < acquired.size(); i++) {
+                        fired.put(acquired.get(i).getKey().getName(), results.get(i));
+                    }
+                    assertThat(fired.get("hourly").getTriggerFiredBundle())
+                            .as("Quartz drops the imported trigger it had acquired")
+                            .isNull();
+                    assertThat(fired.get("hourly").getException()).isNull();
+                    assertThat(fired.get("three-times").getTriggerFiredBundle())
+                            .as("Quartz fires the trigger it still owns")
+                            .isNotNull();
+                    assertThat(store.state("hourly")).isEqualTo(QuartzStoreReader.IMPORTED);
+                    AxEngine engine = context.getBean(AxEngine.class);
+                    await().atMost(BOUND)
+                            .untilAsserted(() -> assertThat(plannedFire(engine, "quartz:DEFAULT.hourly"))
+                                    .as("AX fires it at the time Quartz had acquired it for")
+                                    .contains(next.toInstant()));
+                    assertThat(context.getBean(AdoptedTasks.class).origin("quartz:DEFAULT.hourly"))
+                            .contains("Quartz trigger DEFAULT.hourly of job DEFAULT.report (imported)");
+                });
+            } finally {
+                quartz.shutdown();
+            }
         }
     }
 

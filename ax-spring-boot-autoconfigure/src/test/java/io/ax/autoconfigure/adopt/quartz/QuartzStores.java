@@ -13,9 +13,15 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
+import org.quartz.JobKey;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
+import org.quartz.Trigger;
 import org.quartz.impl.StdSchedulerFactory;
+import org.quartz.impl.jdbcjobstore.InvalidConfigurationException;
+import org.quartz.impl.jdbcjobstore.JobStoreTX;
+import org.quartz.simpl.CascadingClassLoadHelper;
+import org.quartz.spi.SchedulerSignaler;
 import org.quartz.utils.ConnectionProvider;
 import org.quartz.utils.DBConnectionManager;
 
@@ -74,6 +80,43 @@ final class QuartzStores implements AutoCloseable {
         p.setProperty("org.quartz.jobStore.dataSource", provider);
         p.setProperty("org.quartz.scheduler.skipUpdateCheck", "true");
         return new StdSchedulerFactory(p).getScheduler();
+    }
+
+    /**
+     * The clustered job store of the store's scheduler by itself, with no scheduler around it: a test drives its
+     * acquisitions and fires by hand, as a scheduler's thread would. Shut it down after.
+     */
+    JobStoreTX jobStore(String node) throws SchedulerException, InvalidConfigurationException {
+        JobStoreTX store = new JobStoreTX();
+        store.setDataSource(provider);
+        store.setTablePrefix(prefix);
+        store.setInstanceName(schedulerName);
+        store.setInstanceId(node);
+        store.setIsClustered(true);
+        store.setDriverDelegateClass(
+                database == TestDatabase.POSTGRESQL
+                        ? "org.quartz.impl.jdbcjobstore.PostgreSQLDelegate"
+                        : "org.quartz.impl.jdbcjobstore.StdJDBCDelegate");
+        CascadingClassLoadHelper classes = new CascadingClassLoadHelper();
+        classes.initialize();
+        store.initialize(classes, new SchedulerSignaler() {
+            // the store tells its scheduler of changes; without one, nobody listens
+            @Override
+            public void notifyTriggerListenersMisfired(Trigger trigger) {}
+
+            @Override
+            public void notifySchedulerListenersFinalized(Trigger trigger) {}
+
+            @Override
+            public void notifySchedulerListenersJobDeleted(JobKey jobKey) {}
+
+            @Override
+            public void signalSchedulingChange(long candidateNewNextFireTime) {}
+
+            @Override
+            public void notifySchedulerListenersError(String message, SchedulerException cause) {}
+        });
+        return store;
     }
 
     /** The state Quartz's store keeps for a trigger of the default group. */

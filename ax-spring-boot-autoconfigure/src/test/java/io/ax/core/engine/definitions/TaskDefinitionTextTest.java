@@ -88,7 +88,7 @@ class TaskDefinitionTextTest {
     }
 
     @Test
-    void aFixedRatePinnedToAStartIsStoredAndReadBackAndKeepsItsPhase() {
+    void aFixedRatePinnedToAStartIsStoredAndReadBack() {
         java.time.Instant start = java.time.Instant.parse("2030-01-01T00:00:00.123Z");
         AxTask pinned = AxTask.builder("pinned")
                 .target("jobs.pinned")
@@ -97,11 +97,42 @@ class TaskDefinitionTextTest {
         AxTask read = TaskDefinitionText.read(TaskDefinitionText.write(pinned));
         assertThat(read).isEqualTo(pinned);
         assertThat(read.trigger().firstFireTime(start.minusSeconds(1))).contains(start);
-        assertThat(read.trigger().firstFireTime(start))
-                .as("a start that passed: the next time on its grid")
+        assertThat(read.trigger().firstFireTime(start.plusSeconds(60)))
+                .as("a start that passed is still the first fire: a late one")
+                .contains(start);
+        assertThat(read.trigger().resumeAfter(start, start.plusSeconds(60)))
+                .as("the series keeps its phase")
                 .contains(start.plusSeconds(7 * 60));
         assertThat(TaskDefinitionText.write(
                         AxTask.builder("plain").target("jobs.plain").build()))
                 .doesNotContain("start");
+    }
+
+    @Test
+    void aCronTriggerPinnedToAFirstFireIsStoredAndReadBack() {
+        java.time.Instant from = java.time.Instant.parse("2030-01-01T00:00:00.500Z");
+        AxTask pinned = AxTask.builder("pinned-cron")
+                .target("jobs.pinned")
+                .trigger(io.ax.core.trigger.CronTrigger.of("0/10 * * * * ?", java.time.ZoneOffset.UTC)
+                        .firstFireFrom(from))
+                .build();
+        String text = TaskDefinitionText.write(pinned);
+        AxTask read = TaskDefinitionText.read(text);
+        assertThat(read).isEqualTo(pinned);
+        assertThat(read.trigger().firstFireTime(from.plusSeconds(3600)))
+                .as("the first cron time at or after the pinned instant, though it passed")
+                .contains(java.time.Instant.parse("2030-01-01T00:00:10Z"));
+
+        String older = text.lines()
+                .filter(line -> !line.startsWith("from="))
+                .collect(java.util.stream.Collectors.joining("\n", "", "\n"));
+        assertThat(TaskDefinitionText.read(older).trigger())
+                .as("a text stored before the key: a cron trigger that is not pinned")
+                .isEqualTo(io.ax.core.trigger.CronTrigger.of("0/10 * * * * ?", java.time.ZoneOffset.UTC));
+        assertThat(TaskDefinitionText.write(AxTask.builder("cron")
+                        .target("jobs.cron")
+                        .trigger(io.ax.core.trigger.CronTrigger.of("0/10 * * * * ?", java.time.ZoneOffset.UTC))
+                        .build()))
+                .doesNotContain("from=");
     }
 }
