@@ -88,9 +88,22 @@ public class ChildJvms implements AutoCloseable {
         assertThat(kill.exitValue()).as("kill -" + signal).isZero();
     }
 
-    /** Kills every process this started that still runs. */
+    /**
+     * Kills every process this started that still runs, and waits until they are gone: a check that reads the
+     * database afterwards must not see a node's last writes land between two of its queries.
+     */
     @Override
     public void close() {
         processes.forEach(Process::destroyForcibly);
+        for (Process process : processes) {
+            try {
+                if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("node " + process.pid() + " still runs 30 s after SIGKILL");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the nodes to end", e);
+            }
+        }
     }
 }
