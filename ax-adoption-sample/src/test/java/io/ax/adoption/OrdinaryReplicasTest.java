@@ -24,12 +24,12 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * ax.adopt.scheduled=all} and {@code ax.adopt.quartz=true}; halfway one replica is killed with SIGKILL and another
  * started. Judged from the jobs' own records: every fire of every job ran once (none twice, none missed), no job
  * overlapped itself, the Quartz counter kept in the job's data went on without a gap or a repeat across replicas.
- * The run lasts {@code -Dax.adoption.seconds} (default 80).
+ * The run lasts {@code -Dax.adoption.seconds} (default 40).
  */
 class OrdinaryReplicasTest {
 
     private static final String PREFIX = "axadopt_";
-    private static final Duration RUN = Duration.ofSeconds(Long.getLong("ax.adoption.seconds", 80));
+    private static final Duration RUN = Duration.ofSeconds(Long.getLong("ax.adoption.seconds", 40));
     private static final Duration BOUND = Duration.ofSeconds(120);
     private static final Duration HEARTBEAT = Duration.ofMillis(300);
     private static final Duration LEASE = Duration.ofMillis(1_500);
