@@ -58,9 +58,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *
  * <p>Sizes and lengths take system properties, so that the issue's full load runs by hand: {@code
  * -Dax.outage.tasks=10000} (recurring tasks, each every second; 1,000 by default, which two cores carry with room),
- * {@code -Dax.outage.seconds} (the outage under recurring load, 30), {@code -Dax.outage.burst} (delayed executions,
- * 5,000), {@code -Dax.outage.burst-seconds} (10), {@code -Dax.outage.cuts-seconds} (how long single connections are
- * cut, 15) and {@code -Dax.outage.seed}.
+ * {@code -Dax.outage.seconds} (the outage under recurring load, 15; 30 for the full run), {@code -Dax.outage.burst}
+ * (delayed executions, 5,000), {@code -Dax.outage.burst-seconds} (6; 10), {@code -Dax.outage.cuts-seconds} (how long
+ * single connections are cut, 8; 15) and {@code -Dax.outage.seed}. The defaults keep the CI suite short; every check
+ * is the same at any length.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PostgresOutageTest {
@@ -69,10 +70,10 @@ class PostgresOutageTest {
     private static final TestDatabase PG = TestDatabase.POSTGRESQL;
 
     private static final int TASKS = Integer.getInteger("ax.outage.tasks", 1_000);
-    private static final Duration OUTAGE = Duration.ofSeconds(Long.getLong("ax.outage.seconds", 30));
+    private static final Duration OUTAGE = Duration.ofSeconds(Long.getLong("ax.outage.seconds", 15));
     private static final int BURST = Integer.getInteger("ax.outage.burst", 5_000);
-    private static final Duration BURST_OUTAGE = Duration.ofSeconds(Long.getLong("ax.outage.burst-seconds", 10));
-    private static final Duration CUTS_FOR = Duration.ofSeconds(Long.getLong("ax.outage.cuts-seconds", 15));
+    private static final Duration BURST_OUTAGE = Duration.ofSeconds(Long.getLong("ax.outage.burst-seconds", 6));
+    private static final Duration CUTS_FOR = Duration.ofSeconds(Long.getLong("ax.outage.cuts-seconds", 8));
     private static final long SEED = Long.getLong("ax.outage.seed", 20_261_130L);
 
     private static final Duration PERIOD = Duration.ofSeconds(1);
