@@ -492,7 +492,19 @@ final class EngineParts {
                 b.prefetchWindow,
                 b.prefetchPage,
                 b.prefetchLimit);
-        leadership.attach(fires, dispatcher, prefetcher, runner, id -> claimer.isClaiming(id) || runner.holds(id));
+        leadership.attach(
+                fires,
+                dispatcher,
+                prefetcher,
+                runner,
+                id -> claimer.isClaiming(id) || runner.holds(id),
+                () -> writer.isFailing() || endWriter.isFailing() || fireWriter.isFailing(),
+                () -> {
+                    java.util.function.BooleanSupplier states = writer.barrier();
+                    java.util.function.BooleanSupplier ends = endWriter.barrier();
+                    java.util.function.BooleanSupplier newFires = fireWriter.barrier();
+                    return () -> states.getAsBoolean() && ends.getAsBoolean() && newFires.getAsBoolean();
+                });
         MemoryExecutions memory =
                 new MemoryExecutions(stores, nodeId, threads.wheel(), this::deadlineOf, fires::becameDue);
         this.delayed = new DelayedTasks(

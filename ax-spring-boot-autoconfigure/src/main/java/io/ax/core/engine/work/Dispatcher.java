@@ -731,7 +731,12 @@ public final class Dispatcher {
 
             @Override
             public void notClaimed(boolean storeFailed) {
-                insight.released(due); // taken back by the store's owner if it stays unclaimed, as any claim
+                insight.released(due);
+                if (storeFailed && !fence.any()) {
+                    // its row stays RETRYING (or SCHEDULED) under this node, and no sweep or takeover looks at a
+                    // live node's retry: it asks again after the back-off, until its claim applies or loses
+                    threads.after(rejectionBackoff, () -> dispatch(due, from, attempt, takenFrom, fence, epoch));
+                }
             }
         });
     }
