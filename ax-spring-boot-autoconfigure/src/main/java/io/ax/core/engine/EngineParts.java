@@ -488,6 +488,16 @@ final class EngineParts {
                     public boolean enqueue(Due due) {
                         return fires.enqueue(due);
                     }
+
+                    @Override
+                    public void dispatchAgain(Due due) {
+                        if (limited.waits(due.instanceId())) {
+                            return; // its turn comes with a permit: LimitedClaims tries its waiters again and again
+                        }
+                        fires.dequeue(due.instanceId());
+                        dispatcher.forgetExpected(due.instanceId());
+                        fires.enqueue(due);
+                    }
                 },
                 b.prefetchWindow,
                 b.prefetchPage,

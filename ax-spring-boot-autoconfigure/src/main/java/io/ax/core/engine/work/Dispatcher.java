@@ -258,6 +258,14 @@ public final class Dispatcher {
         pipeline.add(due.instanceId());
     }
 
+    /**
+     * An instance this node held as on its way to dispatch is not any more: the store has kept it SCHEDULED and
+     * overdue for so long that what held it here is taken for lost, and it is dispatched again from the wheel.
+     */
+    public void forgetExpected(String instanceId) {
+        pipeline.remove(instanceId);
+    }
+
     /** Whether an instance is on its way to dispatch, or its claim on its way to the store. */
     public boolean expects(String instanceId) {
         return pipeline.contains(instanceId);
