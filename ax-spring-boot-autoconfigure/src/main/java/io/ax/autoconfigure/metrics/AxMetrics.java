@@ -136,6 +136,13 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
                 .description("Series the leader found without their next fire and repaired")
                 .register(registry);
         FunctionCounter.builder(
+                        "ax.inflight.repaired",
+                        this,
+                        m -> m.read(e -> e.status().repairedInFlight()))
+                .description("This node's own instances in flight that it found in the store without anything here"
+                        + " moving them on (an attempt it did not run, a retry not on its way), and moved on")
+                .register(registry);
+        FunctionCounter.builder(
                         "ax.events.dropped", this, m -> m.read(e -> e.status().droppedEvents()))
                 .description("Events not told to the application's listeners because they fell behind")
                 .register(registry);
