@@ -124,16 +124,24 @@ final class UnheldWork {
     }
 
     void look() {
-        // taken before the read: an end handed to a writer before the row was read is settled when the mark says so
-        BooleanSupplier writes = writesBarrier.get();
         Instant now = clock.instant();
+        List<OwnedInstance> unheld = new ArrayList<>();
+        for (OwnedInstance o : store.findOwned(CHECKED, nodeId, PAGE)) {
+            String id = o.instance().id();
+            if (!InstanceIds.isMemory(id) && nodeId.equals(o.owner()) && !heldHere.test(id)) {
+                unheld.add(o);
+            }
+        }
+        // taken once they are found not held: a worker hands its attempt's end to a writer before it lets the attempt
+        // go, so the end of each of them, if there is one, is among the writes this mark covers
+        BooleanSupplier writes = writesBarrier.get();
         Map<String, Seen> stuck = new HashMap<>();
         List<InstanceRunner.LostAttempt> lost = new ArrayList<>();
         int moved = 0;
-        for (OwnedInstance o : store.findOwned(CHECKED, nodeId, PAGE)) {
+        for (OwnedInstance o : unheld) {
             TaskInstance in = o.instance();
             AxTask task = tasks.get(in.taskName());
-            if (task == null || InstanceIds.isMemory(in.id()) || !nodeId.equals(o.owner()) || heldHere.test(in.id())) {
+            if (task == null) {
                 continue;
             }
             if (in.state() == InstanceState.RETRYING
