@@ -658,6 +658,20 @@ public class AxProperties {
          */
         private String backlogStatus = "DEGRADED";
 
+        /**
+         * How long a probe waits for the component's check at most: past it, the probe gets the last answer (marked
+         * as such), and DOWN once a check has not finished for ten times this long (a machine too starved to tell).
+         */
+        private Duration timeout = Duration.ofSeconds(1);
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+
         public Duration getMaxBacklogAge() {
             return maxBacklogAge;
         }

@@ -841,6 +841,15 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     }
 
     @Override
+    public io.ax.core.store.DueCount dueCount(Instant now, int countUpTo) {
+        long bound = Micros.of(now);
+        Long count = jdbc.queryForObject(sql.dueCount, Long.class, bound, countUpTo);
+        Long oldest = jdbc.queryForObject(sql.oldestDue, Long.class, bound);
+        long n = count == null ? 0 : count;
+        return new io.ax.core.store.DueCount(n, n >= countUpTo, oldest == null ? null : Micros.instant(oldest));
+    }
+
+    @Override
     public long deadLetterCount() {
         Long n = jdbc.queryForObject(sql.countDeadLetters, Long.class);
         return n == null ? 0 : n;

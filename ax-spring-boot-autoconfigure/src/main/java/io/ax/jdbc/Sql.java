@@ -43,6 +43,8 @@ final class Sql {
     final String deadLetterOf;
     final String countDeadLetters;
     private final String findByStatesPrefix;
+    final String dueCount;
+    final String oldestDue;
     final String findScheduledFirst;
     final String findScheduledAfter;
     private final String findScheduledInPrefix;
@@ -131,6 +133,13 @@ final class Sql {
         // LIMIT. The cursor is spelt out, not a row comparison (scheduled_us, id) > (?, ?), which MariaDB scans from
         // the start of the state.
         String due = dialect.dueRange(p);
+        // The backlog in the store, for health and metrics: both from the due-time index, the count stopped at its
+        // cap. Bound as: the bound, [the cap]
+        String notPaused = " AND task_name NOT IN (SELECT name FROM " + p + "task WHERE paused = TRUE)";
+        dueCount = "SELECT COUNT(*) FROM (SELECT 1 FROM " + due + " WHERE state = 'SCHEDULED' AND scheduled_us < ?"
+                + notPaused + " LIMIT ?) d";
+        oldestDue =
+                "SELECT MIN(scheduled_us) FROM " + due + " WHERE state = 'SCHEDULED' AND scheduled_us < ?" + notPaused;
         findScheduledFirst = "SELECT " + INSTANCE_COLUMNS + " FROM " + due
                 + " WHERE state = 'SCHEDULED' AND scheduled_us < ?"
                 + " ORDER BY scheduled_us, id LIMIT ?";

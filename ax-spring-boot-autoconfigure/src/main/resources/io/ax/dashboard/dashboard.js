@@ -264,6 +264,8 @@
             card('Tasks', node.tasks, 'tasks'),
             card('Backlog', backlog + (backlog ? ' (oldest ' + millis(node.oldestBacklogAgeMillis) + priorities + ')'
               : ''), 'backlog'),
+            card('Due in the store', node.dueInStore == null ? 'not read yet' : node.dueInStore
+              + (node.dueInStore ? ' (oldest ' + millis(node.oldestDueInStoreMillis) + ')' : ''), 'due-in-store'),
             card('Executing', node.executing, 'executing'),
             card('Waiting for permits', waitingForPermits(node), 'permits'),
             card('Dead letters', node.deadLetters, 'dead-letters'),

@@ -39,6 +39,10 @@ public final class AxDescriptors {
      * @param nodes the live nodes
      * @param reassigned instances this node, as leader, took back from their node, by reason
      * @param partitions the cluster's partitions as this node sees them; null before its engine started
+     * @param dueInStore instances the store held due ({@code SCHEDULED}), loaded by a node or not, at its last read in
+     *     the background; null before the first read answered
+     * @param oldestDueInStoreMillis how long the earliest of them had been due at that read; null with {@code
+     *     dueInStore}
      */
     public record Node(
             String node,
@@ -61,7 +65,9 @@ public final class AxDescriptors {
             Instant leaseExpiresAt,
             List<Member> nodes,
             Map<String, Long> reassigned,
-            Partitions partitions) {}
+            Partitions partitions,
+            Long dueInStore,
+            Long oldestDueInStoreMillis) {}
 
     /**
      * The cluster's partitions as this node sees them, from what it holds (no query).

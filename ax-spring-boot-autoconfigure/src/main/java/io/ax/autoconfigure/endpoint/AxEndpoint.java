@@ -190,7 +190,9 @@ public class AxEndpoint {
                                 n.capacityFree()))
                         .toList(),
                 status.reassigned(),
-                status.partitions().map(AxDescriptors.Partitions::of).orElse(null));
+                status.partitions().map(AxDescriptors.Partitions::of).orElse(null),
+                status.dueInStore().map(d -> d.count()).orElse(null),
+                status.dueInStore().map(d -> d.oldestAge(d.readAt()).toMillis()).orElse(null));
     }
 
     /**

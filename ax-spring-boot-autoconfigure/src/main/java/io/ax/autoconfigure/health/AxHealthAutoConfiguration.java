@@ -32,6 +32,7 @@ public final class AxHealthAutoConfiguration {
                 engine,
                 health.getMaxBacklogAge(),
                 new Status(health.getBacklogStatus().trim().toUpperCase(Locale.ROOT)),
-                details.orderedStream().toList());
+                details.orderedStream().toList(),
+                health.getTimeout());
     }
 }

@@ -8,6 +8,7 @@ import io.ax.core.engine.Backlog;
 import io.ax.core.engine.EngineStatus;
 import io.ax.core.store.StoreDescription;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -29,14 +30,19 @@ import org.springframework.boot.health.contributor.Status;
  *   <li>UP otherwise.
  * </ul>
  *
- * A DOWN here says that this node cannot do AX's work now, not that the process is broken: the component belongs in
+ * The check runs on its own thread ({@code ax-health}) and a probe waits for it at most {@code ax.health.timeout}: on a
+ * starved machine a probe then gets the last answer, marked as such, and DOWN once a check has not finished for ten
+ * times that bound (see {@link BoundedCheck}). The oldest due age is the older of this node's backlog and the store's
+ * due instances as last read in the background (whether a node loaded them or not).
+ *
+ * <p>A DOWN here says that this node cannot do AX's work now, not that the process is broken: the component belongs in
  * the readiness group, not the liveness group (a liveness probe would restart every pod of a cluster that waits for
  * its database). Details: node, storeKind and storeDescription (for JDBC the database and its URL without
  * credentials), role, leader, epoch, backlog per pool, the oldest due-but-not-started age, clock, the cluster time
  * offset, dead letters (as last counted, with the time of that count), and parts AX can do without (Redis), which
  * never change the status.
  */
-final class AxHealthIndicator extends AbstractHealthIndicator {
+final class AxHealthIndicator extends AbstractHealthIndicator implements AutoCloseable {
 
     private final AxEngine engine;
     private final EngineStatus status;
@@ -44,28 +50,65 @@ final class AxHealthIndicator extends AbstractHealthIndicator {
     private final Status backlogStatus;
 
     private final List<AxHealthDetail> details;
+    private final BoundedCheck bounded;
 
     AxHealthIndicator(AxEngine engine, Duration maxBacklogAge, Status backlogStatus, List<AxHealthDetail> details) {
+        this(engine, maxBacklogAge, backlogStatus, details, DEFAULT_TIMEOUT);
+    }
+
+    /** @param timeout how long a probe waits for the check at most */
+    AxHealthIndicator(
+            AxEngine engine,
+            Duration maxBacklogAge,
+            Status backlogStatus,
+            List<AxHealthDetail> details,
+            Duration timeout) {
         super("AX health check failed");
         this.engine = engine;
         this.status = engine.status();
         this.details = List.copyOf(details);
         this.maxBacklogAge = maxBacklogAge;
         this.backlogStatus = backlogStatus;
+        this.bounded = new BoundedCheck(this::check, timeout, timeout.multipliedBy(10), InstantSource.system());
     }
+
+    /** How long a probe waits for the check when no timeout is configured. */
+    static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(1);
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
+        Health answer = bounded.answer();
+        builder.status(answer.getStatus()).withDetails(answer.getDetails());
+    }
+
+    @Override
+    public void close() {
+        bounded.close();
+    }
+
+    /** On ax-health: the component's answer from what the engine holds. */
+    private Health check() {
+        Health.Builder builder = new Health.Builder();
+        try {
+            check(builder);
+        } catch (RuntimeException e) {
+            builder.down(e);
+        }
+        return builder.build();
+    }
+
+    private void check(Health.Builder builder) {
         ClusterView cluster = status.cluster();
         Backlog backlog = status.backlog();
         ClockStatus clock = status.clockStatus();
+        Duration oldestDue = status.oldestDueAge();
         builder.withDetail("node", cluster.nodeId())
                 .withDetail("role", cluster.role().name().toLowerCase(Locale.ROOT))
                 .withDetail("leader", cluster.leader() == null ? "unknown" : cluster.leader())
                 .withDetail("epoch", cluster.epoch())
                 .withDetail("liveNodes", cluster.liveNodes())
                 .withDetail("backlog", backlog.perGroup())
-                .withDetail("oldestDueNotStartedMillis", backlog.oldestAge().toMillis())
+                .withDetail("oldestDueNotStartedMillis", oldestDue.toMillis())
                 .withDetail(
                         "clock",
                         clock.paused() ? "paused for " + clock.pauseLeft().toMillis() + " ms" : "ok");
@@ -79,6 +122,9 @@ final class AxHealthIndicator extends AbstractHealthIndicator {
                 .ifPresent(p -> builder.withDetail(
                         "partitions",
                         p.owned().size() + " of " + p.count() + " owned" + (p.decides() ? "" : ", not deciding")));
+        status.dueInStore()
+                .ifPresent(d -> builder.withDetail("dueInStore", (d.capped() ? "more than " : "") + d.count())
+                        .withDetail("dueInStoreReadAt", d.readAt()));
         for (AxHealthDetail detail : details) { // shown, never deciding the status: AX does without them
             builder.withDetail(detail.name(), detail.value());
         }
@@ -128,7 +174,7 @@ final class AxHealthIndicator extends AbstractHealthIndicator {
         } else if (status.leaderlessFor().compareTo(status.clusterSettings().lease()) > 0) {
             builder.outOfService()
                     .withDetail("leaderlessMillis", status.leaderlessFor().toMillis());
-        } else if (backlog.oldestAge().compareTo(maxBacklogAge) > 0) {
+        } else if (oldestDue.compareTo(maxBacklogAge) > 0) {
             builder.status(backlogStatus).withDetail("maxBacklogAgeMillis", maxBacklogAge.toMillis());
         } else {
             builder.up();

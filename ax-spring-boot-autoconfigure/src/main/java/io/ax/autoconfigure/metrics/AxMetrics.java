@@ -67,6 +67,27 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
                 .description("Seconds the oldest instance due on this node and not started yet has waited; 0 when none")
                 .baseUnit("seconds")
                 .register(registry);
+        Gauge.builder(
+                        "ax.store.due",
+                        this,
+                        m -> m.read(
+                                e -> e.status().dueInStore().map(d -> d.count()).orElse(0L)))
+                .description(
+                        "Instances the store held SCHEDULED and due at its last read (every few seconds), loaded by"
+                                + " a node or not: the cluster's backlog")
+                .register(registry);
+        Gauge.builder(
+                        "ax.store.due.oldest",
+                        this,
+                        m -> m.read(e -> e.status()
+                                        .dueInStore()
+                                        .map(d -> d.oldestAge(d.readAt()))
+                                        .orElse(java.time.Duration.ZERO)
+                                        .toMillis()
+                                / 1000.0))
+                .description("Seconds the earliest instance due in the store had waited at its last read; 0 when none")
+                .baseUnit("seconds")
+                .register(registry);
         Gauge.builder("ax.leader", this, m -> m.read(e -> e.status().cluster().isLeader() ? 1 : 0))
                 .description("1 while this node makes the trigger decisions, else 0")
                 .register(registry);
@@ -113,6 +134,13 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
         FunctionCounter.builder(
                         "ax.series.repaired", this, m -> m.read(e -> e.status().repairedSeries()))
                 .description("Series the leader found without their next fire and repaired")
+                .register(registry);
+        FunctionCounter.builder(
+                        "ax.inflight.repaired",
+                        this,
+                        m -> m.read(e -> e.status().repairedInFlight()))
+                .description("This node's own instances in flight that it found in the store without anything here"
+                        + " moving them on (an attempt it did not run, a retry not on its way), and moved on")
                 .register(registry);
         FunctionCounter.builder(
                         "ax.events.dropped", this, m -> m.read(e -> e.status().droppedEvents()))

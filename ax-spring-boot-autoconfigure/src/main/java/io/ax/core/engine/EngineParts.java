@@ -488,11 +488,33 @@ final class EngineParts {
                     public boolean enqueue(Due due) {
                         return fires.enqueue(due);
                     }
+
+                    @Override
+                    public void dispatchAgain(Due due) {
+                        if (limited.waits(due.instanceId())) {
+                            return; // its turn comes with a permit: LimitedClaims tries its waiters again and again
+                        }
+                        fires.dequeue(due.instanceId());
+                        dispatcher.forgetExpected(due.instanceId());
+                        fires.enqueue(due);
+                    }
                 },
                 b.prefetchWindow,
                 b.prefetchPage,
                 b.prefetchLimit);
-        leadership.attach(fires, dispatcher, prefetcher, runner, id -> claimer.isClaiming(id) || runner.holds(id));
+        leadership.attach(
+                fires,
+                dispatcher,
+                prefetcher,
+                runner,
+                id -> claimer.isClaiming(id) || runner.holds(id),
+                () -> writer.isFailing() || endWriter.isFailing() || fireWriter.isFailing(),
+                () -> {
+                    java.util.function.BooleanSupplier states = writer.barrier();
+                    java.util.function.BooleanSupplier ends = endWriter.barrier();
+                    java.util.function.BooleanSupplier newFires = fireWriter.barrier();
+                    return () -> states.getAsBoolean() && ends.getAsBoolean() && newFires.getAsBoolean();
+                });
         MemoryExecutions memory =
                 new MemoryExecutions(stores, nodeId, threads.wheel(), this::deadlineOf, fires::becameDue);
         this.delayed = new DelayedTasks(

@@ -47,6 +47,24 @@ public interface EngineStatus {
     Backlog backlog();
 
     /**
+     * The instances the store held SCHEDULED and due when last read, loaded by a node or not: the cluster's backlog.
+     * Read again in the background when older than a few seconds; never waits. Empty until the first read answered.
+     */
+    default Optional<DueInStore> dueInStore() {
+        return Optional.empty();
+    }
+
+    /**
+     * How long the oldest due instance has waited, in the store (as of its last read) or on this node, whichever is
+     * older: the figure health compares with its maximum backlog age.
+     */
+    default Duration oldestDueAge() {
+        Duration here = backlog().oldestAge();
+        Duration stored = dueInStore().map(d -> d.oldestAge(d.readAt())).orElse(Duration.ZERO);
+        return here.compareTo(stored) >= 0 ? here : stored;
+    }
+
+    /**
      * How many instances wait on this node for a permit of a cluster-wide limit, by the limit's key ({@code
      * group:<name>}, {@code task:<name>}, {@code mutex:<key>}); empty when none waits.
      */
@@ -100,6 +118,14 @@ public interface EngineStatus {
 
     /** Series this node's reconciliation found stopped and gave their next fire again, since the node started. */
     long repairedSeries();
+
+    /**
+     * This node's own instances in flight that it found in the store without anything here moving them on (an
+     * attempt it did not run, a retry not on its way), and moved on, since the node started.
+     */
+    default long repairedInFlight() {
+        return 0;
+    }
 
     /**
      * How many dead letters the store held when last read, and when: read again in the background when older than a

@@ -176,6 +176,16 @@ final class LiveStatus implements EngineStatus {
     }
 
     @Override
+    public long repairedInFlight() {
+        return leadership.repairedInFlight();
+    }
+
+    @Override
+    public Optional<DueInStore> dueInStore() {
+        return figures.dueInStore();
+    }
+
+    @Override
     public Optional<DeadLetterCount> deadLetterCount() {
         return figures.deadLetters();
     }

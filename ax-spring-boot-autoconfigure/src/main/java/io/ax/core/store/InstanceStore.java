@@ -366,6 +366,30 @@ public interface InstanceStore {
     long deadLetterCount();
 
     /**
+     * The instances SCHEDULED and due before {@code now}, counted up to {@code countUpTo}, with the earliest due time
+     * among them; a paused task's are left out. Read now and then in the background for health and metrics, so it
+     * must stay cheap: a store that can should answer from its due-time index. The default reads the due instances.
+     */
+    default DueCount dueCount(Instant now, int countUpTo) {
+        java.util.Set<String> paused = new java.util.HashSet<>();
+        for (StoredTask t : findTasks()) {
+            if (t.paused()) {
+                paused.add(t.name());
+            }
+        }
+        long count = 0;
+        Instant oldest = null;
+        List<TaskInstance> due = findScheduled(now, null, null, countUpTo);
+        for (TaskInstance i : due) {
+            if (!paused.contains(i.taskName())) {
+                count++;
+                oldest = oldest == null || i.scheduledTime().isBefore(oldest) ? i.scheduledTime() : oldest;
+            }
+        }
+        return new DueCount(count, due.size() >= countUpTo, oldest);
+    }
+
+    /**
      * The dead letter of one instance, if it has one. The default pages through {@link #deadLetters}; a store that
      * can find it by its instance answers with one read.
      */

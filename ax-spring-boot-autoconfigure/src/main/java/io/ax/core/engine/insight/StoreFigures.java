@@ -2,6 +2,7 @@ package io.ax.core.engine.insight;
 
 import io.ax.core.clock.AxClock;
 import io.ax.core.engine.DeadLetterCount;
+import io.ax.core.engine.DueInStore;
 import io.ax.core.engine.threads.NamedThreadFactory;
 import io.ax.core.store.InstanceStore;
 import java.time.Duration;
@@ -14,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Figures of the store that health and insight show (the dead letters), kept here with the time they were read,
+ * Figures of the store that health and insight show (the dead letters, the due instances), kept here with the time they were read,
  * and read again in the background (thread {@code ax-figures}) when asked for once they are older than their refresh
  * period: a caller never waits for the store, which during an outage would hold it for the pool's connection timeout
  * (30 s with HikariCP), far beyond a probe's timeout. A read that fails, or has not answered for a while, is how a
@@ -24,6 +25,10 @@ public final class StoreFigures {
 
     /** A read in flight longer than this counts as unanswered. */
     private static final Duration HANGS_AFTER = Duration.ofSeconds(1);
+    /** How many due instances are counted at most: beyond, the figure says "more than". */
+    static final int DUE_COUNTED_UP_TO = 10_000;
+    /** The due instances are read this many dead-letter periods apart: a count over an index, not a lookup. */
+    private static final int DUE_PERIODS = 5;
 
     private final InstanceStore store;
     private final AxClock clock;
@@ -33,6 +38,8 @@ public final class StoreFigures {
 
     private volatile DeadLetterCount deadLetters;
     private volatile long readNanos;
+    private volatile DueInStore due;
+    private volatile long dueReadNanos;
     /** When (monotonic nanos) the read on its way began; meaningful while {@link #reading}. */
     private volatile long readingSinceNanos;
     /** Since when reads fail, and why; null while they answer. */
@@ -68,6 +75,22 @@ public final class StoreFigures {
             readSoon();
         }
         return Optional.ofNullable(known);
+    }
+
+    /**
+     * The due instances as last read; empty until the first read answered. Starts a read when they are old. Never
+     * waits.
+     */
+    public Optional<DueInStore> dueInStore() {
+        DueInStore known = due;
+        if (known == null || failing != null || dueStale()) {
+            readSoon();
+        }
+        return Optional.ofNullable(known);
+    }
+
+    private boolean dueStale() {
+        return clock.nanoTime() - dueReadNanos >= refreshNanos * DUE_PERIODS;
     }
 
     /**
@@ -109,9 +132,16 @@ public final class StoreFigures {
     private void read() {
         Instant began = clock.instant();
         try {
-            long count = store.deadLetterCount();
-            deadLetters = new DeadLetterCount(count, clock.instant());
-            readNanos = clock.nanoTime();
+            if (deadLetters == null || failing != null || clock.nanoTime() - readNanos >= refreshNanos) {
+                long count = store.deadLetterCount();
+                deadLetters = new DeadLetterCount(count, clock.instant());
+                readNanos = clock.nanoTime();
+            }
+            if (due == null || failing != null || dueStale()) {
+                io.ax.core.store.DueCount d = store.dueCount(clock.instant(), DUE_COUNTED_UP_TO);
+                due = new DueInStore(d.count(), d.capped(), d.oldest(), clock.instant());
+                dueReadNanos = clock.nanoTime();
+            }
             failing = null;
         } catch (RuntimeException e) {
             Unanswered was = failing;

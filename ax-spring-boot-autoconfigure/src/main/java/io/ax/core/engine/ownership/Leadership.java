@@ -89,6 +89,8 @@ public final class Leadership
     private RemoteHolders holders;
     /** The takeover of dead nodes' work; built by attach. */
     private OrphanAdoption orphans;
+    /** This node's own rows in flight that nothing here moves on; built by attach. */
+    private UnheldWork unheld;
 
     private final AtomicLong failovers = new AtomicLong();
     private final Reconciliation reconciliation;
@@ -151,13 +153,17 @@ public final class Leadership
      *
      * @param heldHere whether this node holds an attempt of an instance: claiming it, or handed to its pool until its
      *     worker is done; a row RUNNING on this node that it does not hold has ended here (its end on its way)
+     * @param storeFailing whether the store refuses this node's writes now
+     * @param writesBarrier a mark of the writes this node's writers hold now, which says when they are all settled
      */
     public void attach(
             FirePlanner fires,
             Dispatcher dispatcher,
             Prefetcher prefetcher,
             InstanceRunner runner,
-            java.util.function.Predicate<String> heldHere) {
+            java.util.function.Predicate<String> heldHere,
+            java.util.function.BooleanSupplier storeFailing,
+            java.util.function.Supplier<java.util.function.BooleanSupplier> writesBarrier) {
         this.fires = fires;
         this.dispatcher = dispatcher;
         this.prefetcher = prefetcher;
@@ -177,6 +183,17 @@ public final class Leadership
                 runner,
                 holders,
                 settings.lease().plus(settings.safetyMargin()));
+        this.unheld = new UnheldWork(
+                nodeId,
+                clock,
+                stores,
+                tasks,
+                heldHere,
+                storeFailing,
+                writesBarrier,
+                dispatcher,
+                runner,
+                settings.lease());
     }
 
     public void start() {
@@ -541,6 +558,16 @@ public final class Leadership
 
     private void tick() {
         takeUpMoves(); // partitions a failed batch left, or gained while the engine started
+        try {
+            // this node's own rows, whatever it owns now: an attempt moves on where it was claimed
+            unheld.tick();
+        } catch (RuntimeException e) {
+            LOG.log(
+                    Level.WARNING,
+                    "Node {0} could not check its own instances in flight; trying again: {1}",
+                    nodeId,
+                    e.toString());
+        }
         Term term = currentTerm();
         if (term == null) {
             if (heartbeatSeen) {
@@ -700,6 +727,11 @@ public final class Leadership
     /** Series the reconciliation gave their next fire again. */
     public long repairedSeries() {
         return reconciliation.repaired();
+    }
+
+    /** This node's own instances in flight that it found no longer moved on, and moved on, since it started. */
+    public long repairedInFlight() {
+        return unheld == null ? 0 : unheld.repaired();
     }
 
     /** Instances taken back from their node, by reason: {@code ack-timeout} or {@code node-gone}. */

@@ -65,6 +65,14 @@ public final class Prefetcher {
 
         /** Puts the instance into the wheel; false when it is there already. */
         boolean enqueue(Due due);
+
+        /**
+         * An instance the store has held SCHEDULED and overdue for a long while, which this node takes for on its way
+         * (in the wheel, or to dispatch): what it holds of it is dropped and it is dispatched again, unless it waits
+         * here for a permit (then its claims wait in the store's order). Its claim is conditional, so a dispatch that
+         * was on its way after all loses nothing.
+         */
+        default void dispatchAgain(Due due) {}
     }
 
     private final InstanceStore store;
@@ -88,6 +96,19 @@ public final class Prefetcher {
 
     private String sweepAfterId;
     private final Set<String> unknownTasks = ConcurrentHashMap.newKeySet();
+    /**
+     * How long a sweep leaves an overdue row to what this node holds of it (the wheel, the dispatch) before it takes
+     * that for lost: half the window (a row's whole way from the store to a worker), 5 to 30 s; far beyond the
+     * dispatch of a loaded node, short beside an operator's patience.
+     */
+    private final Duration stuckAfter;
+    /** Overdue rows a sweep left to what holds them here, with when it first did; guarded by this. */
+    private final Map<String, Long> leftSince = new java.util.HashMap<>();
+    /** The most rows {@link #leftSince} keeps: beyond, the oldest go (and are judged later). */
+    private static final int LEFT_KEPT = 100_000;
+    /** How many rows the sweeps dispatched again since this node started. */
+    private final java.util.concurrent.atomic.AtomicLong dispatchedAgain = new java.util.concurrent.atomic.AtomicLong();
+
     private volatile boolean failing;
     /** Whether the last load stopped at the limit, with more to load. */
     private volatile boolean capped;
@@ -118,6 +139,10 @@ public final class Prefetcher {
         this.window = window;
         this.pageSize = pageSize;
         this.limit = limit;
+        Duration half = window.dividedBy(2);
+        this.stuckAfter = half.compareTo(Duration.ofSeconds(5)) < 0
+                ? Duration.ofSeconds(5)
+                : half.compareTo(Duration.ofSeconds(30)) > 0 ? Duration.ofSeconds(30) : half;
         this.thread = new ScheduledThreadPoolExecutor(1, new NamedThreadFactory("ax-prefetch", true));
         this.thread.setRemoveOnCancelPolicy(true);
     }
@@ -294,12 +319,20 @@ public final class Prefetcher {
         // the last one stopped, so rows it leaves (a paused task's, an unknown task's, catch-ups waiting for their
         // task) cannot hide the rows behind them for good
         int barren = 0;
+        long now = clock.nanoTime();
+        int again = 0;
         for (int pages = 0; pages < SWEEP_PAGES; pages++) {
             List<TaskInstance> rows = scheduled(overdue, sweepAfterTime, sweepAfterId, page);
             int before = found;
             for (TaskInstance instance : rows) {
-                if (!paused.test(instance.taskName()) && enqueue(instance)) {
+                if (paused.test(instance.taskName())) {
+                    continue;
+                }
+                if (enqueue(instance)) {
                     found++;
+                    leftSince.remove(instance.id());
+                } else if (dispatchAgainIfStuck(instance, now)) {
+                    again++;
                 }
             }
             if (rows.size() < page) {
@@ -313,6 +346,16 @@ public final class Prefetcher {
                 break;
             }
         }
+        forgetOldLeft(now);
+        if (again > 0) {
+            dispatchedAgain.addAndGet(again);
+            LOG.log(
+                    Level.WARNING,
+                    "AX found {0} instance(s) SCHEDULED and overdue in the store that this node had held as on their"
+                            + " way for more than {1} s, yet never dispatched; dispatching them again",
+                    again,
+                    stuckAfter.toSeconds());
+        }
         if (found > 0) {
             // DEBUG: catch-ups that wait for a long run of their task are found here again and again
             LOG.log(
@@ -321,6 +364,38 @@ public final class Prefetcher {
                             + " left by a failed write); running them now",
                     found);
         }
+    }
+
+    /**
+     * An overdue row that this node holds as on its way: the first sweep that finds so notes it, one at least {@link
+     * #stuckAfter} later dispatches it again. True when it was.
+     */
+    private boolean dispatchAgainIfStuck(TaskInstance instance, long now) {
+        AxTask task = tasks.get(instance.taskName());
+        if (task == null) {
+            return false;
+        }
+        Long since = leftSince.putIfAbsent(instance.id(), now);
+        if (since == null || now - since < stuckAfter.toNanos()) {
+            return false;
+        }
+        leftSince.remove(instance.id());
+        wheel.dispatchAgain(new Due(task, instance));
+        return true;
+    }
+
+    /** Rows noted long ago and not found again (they ran, or the sweep reads elsewhere now) are forgotten. */
+    private void forgetOldLeft(long now) {
+        long tooOld = stuckAfter.multipliedBy(4).toNanos();
+        leftSince.values().removeIf(since -> now - since > tooOld);
+        if (leftSince.size() > LEFT_KEPT) {
+            leftSince.clear();
+        }
+    }
+
+    /** Overdue instances the sweeps found held here as on their way for too long, and dispatched again. */
+    public long dispatchedAgain() {
+        return dispatchedAgain.get();
     }
 
     /** A page of the SCHEDULED rows this node loads: every row, or its partitions' rows. */

@@ -258,6 +258,14 @@ public final class Dispatcher {
         pipeline.add(due.instanceId());
     }
 
+    /**
+     * An instance this node held as on its way to dispatch is not any more: the store has kept it SCHEDULED and
+     * overdue for so long that what held it here is taken for lost, and it is dispatched again from the wheel.
+     */
+    public void forgetExpected(String instanceId) {
+        pipeline.remove(instanceId);
+    }
+
     /** Whether an instance is on its way to dispatch, or its claim on its way to the store. */
     public boolean expects(String instanceId) {
         return pipeline.contains(instanceId);
@@ -731,7 +739,12 @@ public final class Dispatcher {
 
             @Override
             public void notClaimed(boolean storeFailed) {
-                insight.released(due); // taken back by the store's owner if it stays unclaimed, as any claim
+                insight.released(due);
+                if (storeFailed && !fence.any()) {
+                    // its row stays RETRYING (or SCHEDULED) under this node, and no sweep or takeover looks at a
+                    // live node's retry: it asks again after the back-off, until its claim applies or loses
+                    threads.after(rejectionBackoff, () -> dispatch(due, from, attempt, takenFrom, fence, epoch));
+                }
             }
         });
     }

@@ -380,6 +380,18 @@ public final class LimitedClaims {
         }
     }
 
+    /** Whether an instance waits here for a permit. */
+    public synchronized boolean waits(String instanceId) {
+        for (PriorityQueue<Waiter> queue : waiting.values()) {
+            for (Waiter w : queue) {
+                if (w.due().instanceId().equals(instanceId)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** How many instances wait for a permit, per limit key (for the console). */
     public synchronized Map<String, Integer> waitingByLimit() {
         Map<String, Integer> counts = new java.util.TreeMap<>();

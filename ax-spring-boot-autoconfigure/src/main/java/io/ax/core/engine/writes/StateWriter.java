@@ -113,6 +113,10 @@ public final class StateWriter {
 
     /** Whether a group is on its way to the store. */
     private volatile boolean flushing;
+    /** Writes handed to this writer, and writes settled, so far: see {@link #barrier}. */
+    private final java.util.concurrent.atomic.AtomicLong handed = new java.util.concurrent.atomic.AtomicLong();
+
+    private final java.util.concurrent.atomic.AtomicLong settled = new java.util.concurrent.atomic.AtomicLong();
     /** Notified when this writer has nothing queued or on its way (see {@link #awaitIdle}). */
     private final Object idle = new Object();
     /** The writer this one gives way to, and for how long at most per group; null when it gives way to none. */
@@ -163,6 +167,16 @@ public final class StateWriter {
             throw new IllegalArgumentException("writes must be >= 1, was " + writes);
         }
         this.firstGroupAfterIdle = Math.min(writes, MAX_BATCH);
+    }
+
+    /**
+     * A mark of every write handed to this writer so far: the answer says whether each of them is settled now (written,
+     * refused, or given up), so that a reader of the store knows no change of this node from before the mark is still
+     * on its way. Thread-safe; the answer never waits.
+     */
+    public java.util.function.BooleanSupplier barrier() {
+        long mark = handed.get();
+        return () -> settled.get() >= mark;
     }
 
     /** Whether no write is queued or on its way to the store. */
@@ -289,6 +303,7 @@ public final class StateWriter {
     }
 
     private void enqueue(Write write, String what) {
+        handed.incrementAndGet();
         if (Thread.currentThread() == thread) {
             own.add(write);
             return;
@@ -301,10 +316,12 @@ public final class StateWriter {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            settled.incrementAndGet();
             throw new AxException("Interrupted while handing a state change to the AX writer: " + what, e);
         }
         if (phase != Phase.RUNNING && queue.remove(write)) {
             // checked after the offer: a stop that began meanwhile either drains this write or it is refused here
+            settled.incrementAndGet();
             throw new AxException(
                     "The AX engine is " + (phase == Phase.NEW ? "not started" : "stopped") + "; cannot record " + what);
         }
@@ -361,6 +378,7 @@ public final class StateWriter {
             }
             queue.drainTo(batch, max - batch.size());
             flush(batch);
+            settled.addAndGet(batch.size());
             batch.clear();
             flushing = false;
             wasIdle = queue.isEmpty() && own.isEmpty();

@@ -402,6 +402,12 @@ public final class StoreRouter implements InstanceStore {
         return durable.deadLetterCount();
     }
 
+    /** Both stores' due instances: the MEMORY executions due and not started count as much as the others. */
+    @Override
+    public io.ax.core.store.DueCount dueCount(Instant now, int countUpTo) {
+        return durable.dueCount(now, countUpTo).plus(memory.dueCount(now, countUpTo));
+    }
+
     @Override
     public java.util.Optional<DeadLetter> deadLetter(String instanceId) {
         return durable.deadLetter(instanceId);
