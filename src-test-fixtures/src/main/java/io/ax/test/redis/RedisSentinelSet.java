@@ -70,26 +70,40 @@ public final class RedisSentinelSet implements AutoCloseable {
         replicaArgs.addAll(List.of("--replicaof", "127.0.0.1", Integer.toString(primaryPort)));
         replica = processes.start(replicaPort, "replica", replicaArgs);
         for (int i = 0; i < 3; i++) {
-            int port = TestRedis.freePort();
-            sentinelPorts.add(port);
+            sentinelPorts.add(TestRedis.freePort());
+        }
+        // each sentinel told of the replica and the others, so none waits for the discovery (seconds) to find them
+        for (int i = 0; i < 3; i++) {
+            int port = sentinelPorts.get(i);
             String conf = "sentinel-" + i + ".conf";
-            processes.write(
-                    conf,
-                    List.of(
-                            "port " + port,
-                            "bind 127.0.0.1",
-                            "daemonize no",
-                            "dir " + processes.dir(),
-                            "sentinel monitor " + MASTER + " 127.0.0.1 " + primaryPort + " 2",
-                            "sentinel down-after-milliseconds " + MASTER + " " + downAfter.toMillis(),
-                            "sentinel failover-timeout " + MASTER + " " + Math.max(2_000, downAfter.toMillis() * 3),
-                            "sentinel parallel-syncs " + MASTER + " 1"));
+            List<String> lines = new ArrayList<>(List.of(
+                    "port " + port,
+                    "bind 127.0.0.1",
+                    "daemonize no",
+                    "dir " + processes.dir(),
+                    "sentinel myid " + sentinelId(i),
+                    "sentinel monitor " + MASTER + " 127.0.0.1 " + primaryPort + " 2",
+                    "sentinel down-after-milliseconds " + MASTER + " " + downAfter.toMillis(),
+                    "sentinel failover-timeout " + MASTER + " " + Math.max(2_000, downAfter.toMillis() * 3),
+                    "sentinel parallel-syncs " + MASTER + " 1",
+                    "sentinel known-replica " + MASTER + " 127.0.0.1 " + replicaPort));
+            for (int other = 0; other < 3; other++) {
+                if (other != i) {
+                    lines.add("sentinel known-sentinel " + MASTER + " 127.0.0.1 " + sentinelPorts.get(other) + " "
+                            + sentinelId(other));
+                }
+            }
+            processes.write(conf, lines);
             processes.start(port, "sentinel-" + i, List.of(conf, "--sentinel"));
         }
         Awaitility.await("the replica in sync and the sentinels knowing each other and the replica")
                 .atMost(Duration.ofSeconds(20))
                 .pollInterval(Duration.ofMillis(100))
                 .until(this::settled);
+    }
+
+    private static String sentinelId(int i) {
+        return String.format("%040x", 0xa0 + i);
     }
 
     private static List<String> server(int port) {
