@@ -1,8 +1,11 @@
 package io.ax.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.ax.core.AxException;
+import io.ax.core.AxIdempotency;
 import io.ax.core.AxLock;
 import io.ax.core.InstanceOrigin;
 import io.ax.core.InstanceState;
@@ -23,11 +26,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Two nodes on a real Sentinel set (a primary, a replica, three sentinels) and one database, across a failover to a
@@ -36,7 +41,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * and a lock, none of which the new primary has. Then: node b starts no attempt beyond the limit (the new primary's
  * replication id starts a new era, whose quarantine lets a put its permits back); the key is not accepted again (the
  * database decided it); the lock goes to b only after a was told it lost it. The figures (kill to Redis used again,
- * the quarantine) are printed for the docs; they are not asserted.
+ * the quarantine) are printed for the docs; they are not asserted. And on this replicated Redis, a first idempotency
+ * claim that the database cannot decide is refused, and taken back from Redis.
  */
 class RedisSentinelFailoverTest {
 
@@ -56,7 +62,12 @@ class RedisSentinelFailoverTest {
     private final List<AutoCloseable> toClose = new ArrayList<>();
 
     /** One node's view of Redis. */
-    private record Node(RedisLink link, RedisPermits permits, RedisIdempotency idempotency, RedisLocks locks) {}
+    private record Node(
+            LettuceConnectionFactory factory,
+            RedisLink link,
+            RedisPermits permits,
+            RedisIdempotency idempotency,
+            RedisLocks locks) {}
 
     @BeforeEach
     void start() {
@@ -84,7 +95,11 @@ class RedisSentinelFailoverTest {
         RedisLocks locks = new RedisLocks(link, TTL, RENEW, System::nanoTime);
         toClose.add(locks);
         return new Node(
-                link, permits, new RedisIdempotency(link, store.idempotency().orElseThrow()), locks);
+                factory,
+                link,
+                permits,
+                new RedisIdempotency(link, store.idempotency().orElseThrow()),
+                locks);
     }
 
     @Test
@@ -190,6 +205,33 @@ class RedisSentinelFailoverTest {
                 QUARANTINE.toMillis(),
                 ms(toldAt.get() - killed),
                 ms(secondHolder[0] - killed));
+    }
+
+    @Test
+    void aFirstClaimThatTheDatabaseCannotDecideIsRefusedAndTakenBackFromRedis() {
+        Node a = node();
+        AtomicBoolean databaseDown = new AtomicBoolean(true);
+        AxIdempotency database = store.idempotency().orElseThrow();
+        RedisIdempotency keys = new RedisIdempotency(a.link(), (key, ttl) -> {
+            if (databaseDown.get()) {
+                throw new AxException("the database does not answer");
+            }
+            return database.claim(key, ttl);
+        });
+        Duration ttl = Duration.ofMinutes(10);
+        StringRedisTemplate redis = new StringRedisTemplate(a.factory());
+
+        assertThatThrownBy(() -> keys.claim("refund:7", ttl))
+                .isInstanceOf(AxException.class)
+                .hasMessageContaining("does not answer");
+        assertThat(redis.hasKey(prefix + "idem:refund:7"))
+                .as("taken back: a retry is not refused by Redis")
+                .isFalse();
+
+        databaseDown.set(false);
+        assertThat(keys.claim("refund:7", ttl)).isTrue();
+        assertThat(keys.claim("refund:7", ttl)).isFalse();
+        assertThat(database.claim("refund:7", ttl)).as("the database has it").isFalse();
     }
 
     private static long ms(long nanos) {
