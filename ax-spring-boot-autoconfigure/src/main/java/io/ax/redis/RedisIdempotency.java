@@ -51,7 +51,8 @@ final class RedisIdempotency implements AxIdempotency {
             String token = UUID.randomUUID().toString();
             Long outcome = null;
             try {
-                outcome = link.call(r -> r.execute(CLAIM, List.of(redisKey), token, Long.toString(ttl.toMillis())));
+                outcome = link.call(
+                        r -> r.execute(CLAIM, List.of(redisKey), token, Long.toString(Math.max(1, ttl.toMillis()))));
             } catch (RuntimeException e) {
                 LOG.log(Level.DEBUG, "Idempotency key {0} goes to the fallback: {1}", key, e.toString());
             }

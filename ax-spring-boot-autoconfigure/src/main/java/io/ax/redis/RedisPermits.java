@@ -334,8 +334,9 @@ final class RedisPermits implements Permits, AutoCloseable {
                 eraSeen(String.valueOf(reply.get(1)));
                 return Outcome.unavailable(
                         limits.get(0),
-                        "Redis keeps the permits afresh (it restarted empty, failed over, or is new to them), and the nodes put"
-                                + " back what they hold for " + (number(reply, 2) / 1000) + " ms more");
+                        "Redis keeps the permits afresh (it restarted empty, failed over, or is new to them),"
+                                + " and the nodes put back what they hold for " + (number(reply, 2) / 1000)
+                                + " ms more");
             }
             if (number(reply, 0) == 1) {
                 lastNowMicros = number(reply, 1);
@@ -469,9 +470,8 @@ final class RedisPermits implements Permits, AutoCloseable {
             String putIn = link.call(r -> r.execute(PUT_BACK, keys, args.toArray()));
             LOG.log(
                     Level.WARNING,
-                    "Redis lost the permits of cluster-wide limits (it restarted empty, or failed over): this node put back"
-                            + " the {0}"
-                            + " it holds; limited claims wait for the other nodes to do the same",
+                    "Redis lost the permits of cluster-wide limits (it restarted empty, or failed over): this node"
+                            + " put back the {0} it holds; limited claims wait for the other nodes to do the same",
                     n);
             knownEra = putIn;
         } catch (RuntimeException e) {
