@@ -70,7 +70,11 @@ public final class AxRedis implements AutoCloseable {
         return new RedisLeaderLease(link, fence);
     }
 
-    /** Idempotency keys on Redis, in {@code fallback} while Redis is down. */
+    /**
+     * Idempotency keys on Redis, in {@code fallback} while Redis is down. On a Redis with a replica, {@code fallback}
+     * decides each first claim too, so that a failover that loses the claim on Redis cannot accept the key twice;
+     * when it cannot decide, the claim is refused ({@link io.ax.core.AxException}) and taken back from Redis.
+     */
     public AxIdempotency idempotency(AxIdempotency fallback) {
         return new RedisIdempotency(link, Objects.requireNonNull(fallback, "fallback"));
     }
@@ -89,7 +93,8 @@ public final class AxRedis implements AutoCloseable {
      * Cluster-wide permits kept on Redis, held by the rule of {@code store}'s own ({@code inStore}): an attempt holds
      * one while the store has it RUNNING. No fallback: while Redis is down, limited claims wait. Closed with this.
      *
-     * @param quarantine how long every claim waits after Redis started afresh (restarted empty), while the nodes put
+     * @param quarantine how long every claim waits after Redis started afresh (restarted empty, or failed over to a
+     *     replica), while the nodes put
      *     back the permits they hold: the cluster's lease plus its heartbeat, so that a node paused up to its lease
      *     has done so
      */

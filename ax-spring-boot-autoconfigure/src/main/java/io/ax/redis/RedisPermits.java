@@ -57,10 +57,11 @@ import org.springframework.data.redis.core.script.RedisScript;
  * look that finds no era (a hash naming the permits' current one) makes a new one with a quarantine, during which
  * every claim waits, and each node that holds permits sees the era change (its watch, thread {@code
  * ax-permits-watch}, looks every {@link #WATCH}) and puts back what it holds, rates' members within their window
- * included. The quarantine is the cluster's lease plus its heartbeat: a node paused for longer has lost its lease and
- * its attempts are taken over, so the store says what they held is free. What this cannot see: a failover to a replica
- * that missed the last writes keeps the era and forgets those permits; until their holders end, more attempts may run
- * than the limit. All keys share one hash tag, so Redis Cluster keeps them in one slot. Thread-safe.
+ * included. A failover to a replica that missed the last writes is seen the same way: the era names the replication id
+ * of the primary it was made on, which the promoted replica does not have, so the first claim or look on it makes a new
+ * era. The quarantine is the cluster's lease plus its heartbeat: a node paused for longer has lost its lease and its
+ * attempts are taken over, so the store says what they held is free. All keys share one hash tag, so Redis Cluster
+ * keeps them in one slot. Thread-safe.
  */
 final class RedisPermits implements Permits, AutoCloseable {
 
@@ -90,13 +91,16 @@ final class RedisPermits implements Permits, AutoCloseable {
             + " local now = tonumber(t[1]) * 1000000 + tonumber(t[2]) + tonumber(ARGV[1]) ";
 
     /**
-     * The era: KEYS[1] names, with its id, the time until which claims wait after Redis started afresh. Made by the
-     * first claim or look that finds none, with ARGV[2] (an id) and ARGV[3] (the quarantine, µs); sets {@code era}.
+     * The era: KEYS[1] names, with its id, the time until which claims wait after Redis started afresh, and the
+     * replication id of the primary it was made on. Made by the first claim or look that finds none, or one made on
+     * another primary (a failover, or a restart: either may have lost permits), with ARGV[2] (an id) and ARGV[3] (the
+     * quarantine, µs); sets {@code era}.
      */
-    private static final String ERA = "local era = redis.call('HMGET', KEYS[1], 'id', 'until')"
-            + " if not era[1] then"
+    private static final String ERA = Replication.REPLID
+            + "local era = redis.call('HMGET', KEYS[1], 'id', 'until', 'replid')"
+            + " if not era[1] or era[3] ~= replid then"
             + "  era = {ARGV[2], string.format('%d', now + tonumber(ARGV[3]))}"
-            + "  redis.call('HSET', KEYS[1], 'id', era[1], 'until', era[2])"
+            + "  redis.call('HSET', KEYS[1], 'id', era[1], 'until', era[2], 'replid', replid)"
             + " end ";
 
     /**
@@ -171,6 +175,12 @@ final class RedisPermits implements Permits, AutoCloseable {
                     + " end"
                     + " end return era[1]",
             String.class);
+
+    /**
+     * KEYS: the era. ARGV: skew, a new era's id, quarantine. Returns the era, made anew when there is none or it was
+     * made on another primary: a node that holds permits so sees a failover without waiting for a claim.
+     */
+    private static final RedisScript<String> LOOK = RedisScript.of(NOW + ERA + "return era[1]", String.class);
 
     /**
      * KEYS: the limits' hashes. ARGV: member, token. Marks each permit confirmed while it carries the token; returns
@@ -324,8 +334,9 @@ final class RedisPermits implements Permits, AutoCloseable {
                 eraSeen(String.valueOf(reply.get(1)));
                 return Outcome.unavailable(
                         limits.get(0),
-                        "Redis keeps the permits afresh (it restarted empty, or is new to them), and the nodes put"
-                                + " back what they hold for " + (number(reply, 2) / 1000) + " ms more");
+                        "Redis keeps the permits afresh (it restarted empty, failed over, or is new to them),"
+                                + " and the nodes put back what they hold for " + (number(reply, 2) / 1000)
+                                + " ms more");
             }
             if (number(reply, 0) == 1) {
                 lastNowMicros = number(reply, 1);
@@ -414,8 +425,9 @@ final class RedisPermits implements Permits, AutoCloseable {
 
     /**
      * On the watch thread, every {@link #WATCH}: when this node holds permits and the era is not the one they were
-     * taken in (Redis restarted empty: the era and every permit are gone, or a claim made a new era since), puts them
-     * back, making the era if there is none, whose quarantine holds every claim until the live nodes have done so.
+     * taken in (Redis restarted empty: the era and every permit are gone; it failed over; or a claim made a new era
+     * since), puts them back, making the era if there is none, whose quarantine holds every claim until the live nodes
+     * have done so.
      */
     private void watchEra() {
         long now = lastNowMicros;
@@ -424,8 +436,13 @@ final class RedisPermits implements Permits, AutoCloseable {
             return;
         }
         try {
-            Object current = link.call(r -> r.opsForHash().get(era, "id"));
-            if (current != null && current.equals(knownEra)) {
+            String current = link.call(r -> r.execute(
+                    LOOK,
+                    List.of(era),
+                    Long.toString(skewMicros.getAsLong()),
+                    UUID.randomUUID().toString(),
+                    Long.toString(quarantineMicros)));
+            if (current.equals(knownEra)) {
                 return;
             }
             List<String> keys = new ArrayList<>();
@@ -453,8 +470,8 @@ final class RedisPermits implements Permits, AutoCloseable {
             String putIn = link.call(r -> r.execute(PUT_BACK, keys, args.toArray()));
             LOG.log(
                     Level.WARNING,
-                    "Redis lost the permits of cluster-wide limits (it restarted empty?): this node put back the {0}"
-                            + " it holds; limited claims wait for the other nodes to do the same",
+                    "Redis lost the permits of cluster-wide limits (it restarted empty, or failed over): this node"
+                            + " put back the {0} it holds; limited claims wait for the other nodes to do the same",
                     n);
             knownEra = putIn;
         } catch (RuntimeException e) {

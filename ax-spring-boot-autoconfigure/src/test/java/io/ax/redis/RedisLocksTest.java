@@ -141,7 +141,7 @@ class RedisLocksTest {
     @Test
     void aStalledHolderLosesItsLockToASecondHolderAndIsTold() throws Exception {
         // the holder talks to Redis through a proxy; its commands wait longer than its lease
-        FaultProxy proxy = FaultProxy.start("127.0.0.1", 6379);
+        FaultProxy proxy = FaultProxy.start(TestRedis.host(), TestRedis.port());
         toClose.add(proxy);
         LettuceConnectionFactory slow = new LettuceConnectionFactory(
                 new org.springframework.data.redis.connection.RedisStandaloneConfiguration("127.0.0.1", proxy.port()),

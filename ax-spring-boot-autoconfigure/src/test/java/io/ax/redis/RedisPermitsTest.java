@@ -83,7 +83,7 @@ class RedisPermitsTest extends PermitsContract<InMemoryInstanceStore> {
 
     @Test
     void whileRedisDoesNotAnswerAClaimWaitsWithTheCauseInItsAuditRowAndWritesNothingElse() throws Exception {
-        FaultProxy proxy = FaultProxy.start("127.0.0.1", TestRedis.port());
+        FaultProxy proxy = FaultProxy.start(TestRedis.host(), TestRedis.port());
         toClose.add(proxy);
         LettuceConnectionFactory proxied = TestRedis.factory("127.0.0.1", proxy.port());
         toClose.add(proxied::destroy);

@@ -26,9 +26,8 @@ public class AxRedisProperties {
     /**
      * Whether the permits of cluster-wide limits (cluster-limit, maxConcurrent, mutex, rate) are kept on Redis rather
      * than in the database: a limited claim then takes its permits in Redis and only its change to RUNNING in the
-     * database. While Redis does not answer, limited work waits, and after it restarted empty it waits a quarantine of
-     * the cluster's lease plus heartbeat while the nodes put back what they hold. A failover to a replica that missed
-     * the last writes forgets those permits.
+     * database. While Redis does not answer, limited work waits, and after it restarted empty or failed over it waits
+     * a quarantine of the cluster's lease plus heartbeat while the nodes put back what they hold.
      */
     private boolean permits;
 
@@ -74,7 +73,11 @@ public class AxRedisProperties {
     /** Locks with lease renewal. */
     public static class Lock {
 
-        /** The lease of a lock in Redis: how long it outlives a holder that stops renewing it. */
+        /**
+         * The lease of a lock in Redis: how long it outlives a holder that stops renewing it. After a failover or a
+         * restart of the Redis primary, no lock is given on it for this long, so that a holder it forgot is told
+         * first.
+         */
         private Duration ttl = Duration.ofSeconds(10);
 
         /** How often a held lock is renewed; below the ttl. */

@@ -52,6 +52,11 @@ public final class TestRedis {
         return factory;
     }
 
+    /** The host of the machine's Redis the tests use. */
+    public static String host() {
+        return HOST;
+    }
+
     /** The port of the machine's Redis the tests use. */
     public static int port() {
         return PORT;
