@@ -32,7 +32,11 @@ public final class Cluster implements AutoCloseable {
     private static final Duration POLL = Duration.ofMillis(100);
 
     private final NodeSettings settings;
+    /** The store: AX's tables, what the nodes' engines write. */
     private final RunDatabase db;
+    /** The runner's and the recorders' tables (the store itself on one server). */
+    private final RunDatabase witness;
+
     private final RedisServerProcess redis;
     private final Launcher launcher;
     private final ExecutorService exits;
@@ -46,17 +50,21 @@ public final class Cluster implements AutoCloseable {
     private final Map<String, Node> nodes = new LinkedHashMap<>();
 
     /**
+     * @param db the store (AX's tables)
+     * @param witness where the runner and the recorders write (the store itself in a run on one server)
      * @param redis the private redis-server, or null for a run without Redis
      * @param libfaketime the preloadable library that fakes clocks, or null when there is none
      */
-    public Cluster(NodeSettings settings, RunDatabase db, RedisServerProcess redis, Path libfaketime) {
+    public Cluster(
+            NodeSettings settings, RunDatabase db, RunDatabase witness, RedisServerProcess redis, Path libfaketime) {
         this.settings = settings;
         this.db = db;
+        this.witness = witness;
         this.redis = redis;
         // one named thread records the exits of the node processes; it never holds more than their number
         this.exits = new ThreadPoolExecutor(
                 1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(256), r -> new Thread(r, "faults-exits"));
-        this.launcher = new Launcher(settings, db, libfaketime, exits);
+        this.launcher = new Launcher(settings, witness, libfaketime, exits);
     }
 
     public NodeSettings settings() {
@@ -70,7 +78,7 @@ public final class Cluster implements AutoCloseable {
     /** Adds a node with its own proxies, not started. */
     public synchronized Node add() {
         String name = "n" + (nodes.size() + 1);
-        FaultProxy dbProxy = FaultProxy.start(settings.pgHost(), settings.pgPort());
+        DbProxies dbProxy = DbProxies.start(settings.upstreamHost(), settings.upstreams());
         FaultProxy redisProxy = redis == null ? null : FaultProxy.start("127.0.0.1", redis.port());
         Node node = new Node(name, dbProxy, redisProxy, launcher);
         nodes.put(name, node);
@@ -89,6 +97,11 @@ public final class Cluster implements AutoCloseable {
     /** Takes a node out of the cluster for good (a replaced leader); it is not started again. */
     public void retire(Node node) {
         node.retire();
+    }
+
+    /** The witness database's clock now (the machine's, which the pair shares), in microseconds. */
+    public long nowMicros() {
+        return witness.nowMicros();
     }
 
     /** The private redis-server, or null. */
@@ -157,8 +170,17 @@ public final class Cluster implements AutoCloseable {
      * (still starting, or its process ended).
      */
     public boolean startAndAwait(Node node, NodeClock clock, Duration bound) {
-        long since = db.nowMicros();
-        node.start(clock);
+        return startAndAwait(node, clock, null, bound);
+    }
+
+    /**
+     * Starts a node with the pair's server on port {@code firstServer} first in its URL (null: the pair's order),
+     * and waits up to {@code bound} until it has written a heartbeat since (to the store it reaches); false when it
+     * did not.
+     */
+    public boolean startAndAwait(Node node, NodeClock clock, Integer firstServer, Duration bound) {
+        long since = witness.nowMicros();
+        node.start(clock, firstServer);
         return awaitHeartbeat(node, since, bound);
     }
 
@@ -188,11 +210,12 @@ public final class Cluster implements AutoCloseable {
     public boolean awaitTables(Node node, Duration bound) {
         long deadline = System.nanoTime() + bound.toNanos();
         while (System.nanoTime() < deadline && node.isRunning()) {
-            Boolean all = jdbc().queryForObject(
-                            "SELECT to_regclass('sample_order') IS NOT NULL AND to_regclass('faults_run') IS NOT NULL"
-                                    + " AND to_regclass('faults_limit') IS NOT NULL",
+            Boolean orders = jdbc().queryForObject("SELECT to_regclass('sample_order') IS NOT NULL", Boolean.class);
+            Boolean recorders = witness.jdbc()
+                    .queryForObject(
+                            "SELECT to_regclass('faults_run') IS NOT NULL AND to_regclass('faults_limit') IS NOT NULL",
                             Boolean.class);
-            if (Boolean.TRUE.equals(all)) {
+            if (Boolean.TRUE.equals(orders) && Boolean.TRUE.equals(recorders)) {
                 return true;
             }
             LockSupport.parkNanos(POLL.toNanos());

@@ -45,7 +45,8 @@ final class Launcher {
      * @param exitHow asked once the process has exited: how it was ended (what the runner did to it, or null when
      *     it exited by itself)
      */
-    NodeProcess launch(String node, int dbProxy, Integer redisProxy, NodeClock clock, Supplier<String> exitHow) {
+    NodeProcess launch(
+            String node, List<Integer> dbProxies, Integer redisProxy, NodeClock clock, Supplier<String> exitHow) {
         int port = freePort();
         Path log = settings.workDir().resolve(node + "-" + started.incrementAndGet() + ".log");
         List<String> command = new ArrayList<>(List.of(
@@ -58,7 +59,7 @@ final class Launcher {
                 "-jar",
                 settings.sampleJar().toAbsolutePath().toString(),
                 "--spring.profiles.active=postgres,no-demo-tasks,faults" + (redisProxy != null ? ",faults-redis" : ""),
-                "--spring.datasource.url=" + settings.proxiedUrl(dbProxy),
+                "--spring.datasource.url=" + settings.proxiedUrl(dbProxies),
                 "--spring.datasource.username=" + settings.pgUser(),
                 "--spring.datasource.password=" + settings.pgPassword(),
                 "--faults.record.url=" + settings.directUrl(),
