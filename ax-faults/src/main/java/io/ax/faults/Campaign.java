@@ -183,6 +183,8 @@ final class Campaign {
                     timelines.read(f.id(), f.done());
                 }
                 TableCopy.copy(pair.url(), witness.url(), settings.pgUser(), settings.pgPassword());
+                pair.close();
+                pair.deleteData();
             }
 
             Log.info("checking the history");

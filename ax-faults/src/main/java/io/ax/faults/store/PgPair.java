@@ -12,11 +12,13 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.UserPrincipal;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 
 /**
  * The run's own PostgreSQL primary and streaming standby, on two fixed free ports ({@code a} and {@code b}) of
@@ -388,6 +390,21 @@ public final class PgPair implements AutoCloseable {
 
     String database() {
         return database;
+    }
+
+    /**
+     * Deletes the servers' data folders (the current pair's and those of stopped primaries), keeping their logs: once
+     * the lost rows are read and the tables copied to the witness, nothing reads them. Call after {@link #close()}.
+     */
+    public void deleteData() throws IOException {
+        try (Stream<Path> children = Files.list(root)) {
+            for (Path dir : children.filter(Files::isDirectory).toList()) {
+                try (Stream<Path> files = Files.walk(dir)) {
+                    files.sorted(Comparator.reverseOrder())
+                            .forEach(p -> p.toFile().delete());
+                }
+            }
+        }
     }
 
     /** Stops whatever of the pair still runs; the data stays in the work folder. */
