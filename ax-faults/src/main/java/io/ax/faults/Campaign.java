@@ -13,6 +13,7 @@ import io.ax.faults.inject.FaultLog;
 import io.ax.faults.inject.FaultPlan;
 import io.ax.faults.inject.Injector;
 import io.ax.faults.load.Traffic;
+import io.ax.faults.store.NodeSayings;
 import io.ax.faults.store.PgPair;
 import io.ax.faults.store.StoreReports;
 import io.ax.faults.store.TableCopy;
@@ -171,6 +172,7 @@ final class Campaign {
             long markUs = mark(db, quietUs);
             recordSettings(witness, Map.of("quiet_us", Long.toString(quietUs), "mark_us", Long.toString(markUs)));
             Duration settle = settle(db, markUs);
+            NodeSayings.record(httpPorts(cluster.cluster), witness.jdbc(), witness.nowMicros());
             Log.info("stopping the nodes");
             cluster.cluster.stopAll(STOP_BOUND);
             cluster.close();
@@ -321,6 +323,16 @@ final class Campaign {
         all.put("early_tolerance_ms", Long.toString(settings.earlyTolerance().toMillis()));
         all.putAll(more);
         db.recordSettings(all);
+    }
+
+    private static Map<String, Integer> httpPorts(Cluster cluster) {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        for (Node n : cluster.nodes()) {
+            if (n.httpPort() > 0) {
+                out.put(n.name(), n.httpPort());
+            }
+        }
+        return out;
     }
 
     /** How many attempts the nodes' recorders could not write (each a WARN line in a node's log). */

@@ -46,6 +46,14 @@ final class RunReport {
                     "violations in a lost window that AX reported (allowed)",
                     failovers.reportedCount() + " " + render(counts(failovers.reported())));
             r.row("failovers: what each lost, what AX said", String.join("<br>", failovers.each()));
+            List<String> atEnd = h.failovers().said().stream()
+                    .filter(s -> !s.logged())
+                    .map(s -> s.node() + " " + s.source() + ": "
+                            + (s.line().length() > 200 ? s.line().substring(0, 200) + "..." : s.line()))
+                    .toList();
+            r.row(
+                    "store-regression metrics above 0 and AX health not UP, at the end of the run",
+                    atEnd.isEmpty() ? "none" : String.join("<br>", atEnd));
         }
         Metrics m = f.metrics();
         r.row(

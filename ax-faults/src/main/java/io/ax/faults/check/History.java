@@ -115,8 +115,18 @@ public final class History {
      */
     public record LostRow(long failoverId, String what, String instanceId, String detail, long atUs) {}
 
-    /** An ERROR of a node that said its store went back in time or changed, with the instances it named. */
-    public record Said(String node, long atUs, String line, java.util.Set<String> instanceIds) {}
+    /**
+     * What a node said of its store going back in time or changing: an ERROR of its log ({@code source} {@code log},
+     * with the instances it named), or at the end of the run a store-regression metric above 0 ({@code metric}) or
+     * AX's health not UP ({@code health}).
+     */
+    public record Said(String source, String node, long atUs, String line, java.util.Set<String> instanceIds) {
+
+        /** Whether it is an ERROR of the log, which the lost windows are judged by. */
+        public boolean logged() {
+            return source.equals("log");
+        }
+    }
 
     /** The failovers of a run, what each lost, and what the nodes said of it; all empty in a run on one server. */
     public record Failovers(List<Failover> failovers, List<LostRow> lost, List<Said> said) {
@@ -381,14 +391,15 @@ public final class History {
                 (rs, n) ->
                         new LostRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5)));
         List<Said> said = db.query(
-                "SELECT node, at_us, line, instance_ids FROM faults_said ORDER BY at_us, id",
+                "SELECT source, node, at_us, line, instance_ids FROM faults_said ORDER BY at_us, id",
                 (rs, n) -> new Said(
                         rs.getString(1),
-                        rs.getLong(2),
-                        rs.getString(3),
-                        rs.getString(4).isEmpty()
+                        rs.getString(2),
+                        rs.getLong(3),
+                        rs.getString(4),
+                        rs.getString(5).isEmpty()
                                 ? java.util.Set.of()
-                                : java.util.Set.of(rs.getString(4).split(","))));
+                                : java.util.Set.of(rs.getString(5).split(","))));
         return new Failovers(failovers, lost, said);
     }
 

@@ -50,7 +50,7 @@ final class LostWindows {
     /** Whether a node said, after the failover began, that the store went back, naming the instance if there is one. */
     boolean reported(History.Failover f, String instanceId) {
         for (History.Said s : h.failovers().said()) {
-            if (s.atUs() < f.replayedUntilUs() - CLOCK_US) {
+            if (!s.logged() || s.atUs() < f.replayedUntilUs() - CLOCK_US) {
                 continue;
             }
             if (instanceId == null || s.instanceIds().contains(instanceId)) {
@@ -60,10 +60,10 @@ final class LostWindows {
         return false;
     }
 
-    /** What the nodes said after the failover began. */
+    /** The ERRORs the nodes logged about their store after the failover began. */
     List<History.Said> saidAfter(History.Failover f) {
         return h.failovers().said().stream()
-                .filter(s -> s.atUs() >= f.replayedUntilUs() - CLOCK_US)
+                .filter(s -> s.logged() && s.atUs() >= f.replayedUntilUs() - CLOCK_US)
                 .toList();
     }
 

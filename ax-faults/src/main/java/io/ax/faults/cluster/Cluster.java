@@ -20,6 +20,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -149,10 +150,16 @@ public final class Cluster implements AutoCloseable {
 
     /** The node holding an unexpired lease, on the database's clock; null when none does. */
     public String leader() {
-        List<String> holders = jdbc().queryForList(
-                        "SELECT holder FROM " + RunDatabase.PREFIX + "leader WHERE name = 'leader'"
-                                + " AND expires_us > CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)",
-                        String.class);
+        List<String> holders;
+        try {
+            holders = jdbc().queryForList(
+                            "SELECT holder FROM " + RunDatabase.PREFIX + "leader WHERE name = 'leader'"
+                                    + " AND expires_us > CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)",
+                            String.class);
+        } catch (DataAccessException e) {
+            // the store fails over under the runner too: no leader it can see just now
+            return null;
+        }
         return holders.isEmpty() ? null : holders.get(0);
     }
 
@@ -191,12 +198,16 @@ public final class Cluster implements AutoCloseable {
             if (!node.isRunning()) {
                 return false;
             }
-            List<Long> beats = jdbc().queryForList(
-                            "SELECT heartbeat_us FROM " + RunDatabase.PREFIX + "node WHERE node_id = ?",
-                            Long.class,
-                            node.name());
-            if (!beats.isEmpty() && beats.get(0) > sinceMicros) {
-                return true;
+            try {
+                List<Long> beats = jdbc().queryForList(
+                                "SELECT heartbeat_us FROM " + RunDatabase.PREFIX + "node WHERE node_id = ?",
+                                Long.class,
+                                node.name());
+                if (!beats.isEmpty() && beats.get(0) > sinceMicros) {
+                    return true;
+                }
+            } catch (DataAccessException e) {
+                // the store is failing over: ask again
             }
             LockSupport.parkNanos(POLL.toNanos());
         }

@@ -163,6 +163,8 @@ public final class RunDatabase implements AutoCloseable {
             config.setPassword(password);
             config.setMaximumPoolSize(4);
             config.setPoolName("faults-runner");
+            // a query of the runner while the pair fails over fails in seconds, not Hikari's 30
+            config.setConnectionTimeout(5_000);
             pool = new HikariDataSource(config);
         }
         return pool;

@@ -43,7 +43,7 @@ final class Histories {
 
     /** An ERROR of {@code node} saying its store went back, naming {@code instanceIds}. */
     Histories said(String node, double at, String... instanceIds) {
-        said.add(new History.Said(node, (long) (at * S), "store went back", java.util.Set.of(instanceIds)));
+        said.add(new History.Said("log", node, (long) (at * S), "store went back", java.util.Set.of(instanceIds)));
         return this;
     }
 
