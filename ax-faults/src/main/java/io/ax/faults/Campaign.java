@@ -18,6 +18,7 @@ import io.ax.faults.store.PgPair;
 import io.ax.faults.store.StoreReports;
 import io.ax.faults.store.TableCopy;
 import io.ax.faults.store.TimelineReader;
+import io.ax.test.redis.RedisSentinelSet;
 import io.ax.test.redis.RedisServerProcess;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -43,6 +44,9 @@ final class Campaign {
     private static final Duration QUIESCE_BOUND = Duration.ofSeconds(180);
 
     private static final Duration POLL = Duration.ofMillis(250);
+
+    /** The sentinels' down-after-milliseconds: a killed primary is replaced within a few seconds. */
+    private static final Duration SENTINEL_DOWN_AFTER = Duration.ofSeconds(2);
 
     private final RunSettings settings;
 
@@ -116,7 +120,13 @@ final class Campaign {
     }
 
     private Outcome run(RunDatabase witness, RunDatabase db, PgPair pair) throws Exception {
-        RedisServerProcess redis = settings.redis() ? redis() : null;
+        RedisSentinelSet sentinel = settings.sentinel() ? RedisSentinelSet.start(SENTINEL_DOWN_AFTER) : null;
+        RedisServerProcess redis = settings.redis() && sentinel == null ? redis() : null;
+        if (sentinel != null) {
+            Log.info(
+                    "Sentinel set up: primary %d, replica %d, sentinels %s",
+                    sentinel.primaryPort(), sentinel.replicaPort(), sentinel.sentinelNodes());
+        }
         Path libfaketime = FakeTime.library();
         if (libfaketime == null) {
             Log.info("no libfaketime on this machine: clock faults are skipped (apt-get install -y faketime)");
@@ -136,9 +146,10 @@ final class Campaign {
                 settings.lease(),
                 settings.misfire(),
                 settings.redis(),
-                settings.redisPermits());
+                settings.redisPermits(),
+                sentinel == null ? "" : sentinel.sentinelNodes());
         FaultLog faultLog = new FaultLog(witness);
-        try (Closing cluster = new Closing(new Cluster(nodeSettings, db, witness, redis, libfaketime))) {
+        try (Closing cluster = new Closing(new Cluster(nodeSettings, db, witness, redis, sentinel, libfaketime))) {
             // a runner stopped by a signal takes its nodes with it
             Thread hook = new Thread(cluster.cluster::killNow, "faults-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
@@ -316,6 +327,7 @@ final class Campaign {
         all.put("command", settings.command());
         all.put("nodes", Integer.toString(settings.nodes()));
         all.put("redis", Boolean.toString(settings.redis()));
+        all.put("sentinel", Boolean.toString(settings.sentinel()));
         all.put("pair", settings.pair());
         all.put("lease_ms", Long.toString(settings.lease().toMillis()));
         all.put("heartbeat_ms", Long.toString(settings.heartbeat().toMillis()));

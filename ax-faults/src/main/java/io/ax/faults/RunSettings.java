@@ -18,6 +18,8 @@ import java.util.Set;
  * @param nodes how many nodes run at a time
  * @param redis whether the nodes use a private redis-server, each through its own proxy
  * @param redisPermits whether the nodes keep the permits of their limits on that Redis ({@code --redis-permits})
+ * @param sentinel whether the run's Redis is a Sentinel set (a primary, a replica, three sentinels) that the nodes
+ *     reach through the sentinels, without proxies ({@code --sentinel}, with {@code --redis})
  * @param pair {@code async} or {@code sync}: the nodes' store is a PostgreSQL primary and streaming standby the run
  *     starts itself, replicating that way, and the server at {@code pgHost} holds the witness; empty: the store is a
  *     database on that server
@@ -47,6 +49,7 @@ record RunSettings(
         int nodes,
         boolean redis,
         boolean redisPermits,
+        boolean sentinel,
         String pair,
         boolean ciSchedule,
         Set<FaultKind> kinds,
@@ -75,6 +78,7 @@ record RunSettings(
             "redis",
             "redis-permits",
             "pair",
+            "sentinel",
             "schedule",
             "faults",
             "sample-jar",
@@ -109,6 +113,16 @@ record RunSettings(
         }
         if (redisPermits && !redis) {
             throw new IllegalArgumentException("--redis-permits needs --redis");
+        }
+        if (sentinel && !redis) {
+            throw new IllegalArgumentException("--sentinel needs --redis");
+        }
+        if (kinds.contains(FaultKind.REDIS_RESTART) && sentinel) {
+            throw new IllegalArgumentException("--faults=redis-restart restarts the one redis-server of a run without"
+                    + " --sentinel; with it, use redis-sentinel-failover");
+        }
+        if (kinds.contains(FaultKind.REDIS_SENTINEL_FAILOVER) && !sentinel) {
+            throw new IllegalArgumentException("--faults=redis-sentinel-failover needs --redis --sentinel");
         }
         if (kinds.contains(FaultKind.REDIS_RESTART) && !redis) {
             throw new IllegalArgumentException("--faults=redis-restart needs --redis");
@@ -151,7 +165,7 @@ record RunSettings(
                 kinds.add(FaultKind.fromCli(name));
             }
         } else {
-            kinds.addAll(defaultKinds(redis, pair));
+            kinds.addAll(defaultKinds(redis, o.flag("sentinel"), pair));
         }
         return new RunSettings(
                 seed,
@@ -159,6 +173,7 @@ record RunSettings(
                 o.getInt("nodes", 3),
                 redis,
                 o.flag("redis-permits"),
+                o.flag("sentinel"),
                 pair,
                 schedule.equals("ci"),
                 kinds,
@@ -198,10 +213,13 @@ record RunSettings(
         if (redisPermits) {
             out.append(" --redis-permits");
         }
+        if (sentinel) {
+            out.append(" --sentinel");
+        }
         if (!pair.isEmpty()) {
             out.append(" --pair=").append(pair);
         }
-        if (!ciSchedule && !kinds.equals(defaultKinds(redis, pair))) {
+        if (!ciSchedule && !kinds.equals(defaultKinds(redis, sentinel, pair))) {
             out.append(" --faults=")
                     .append(String.join(
                             ",", kinds.stream().map(FaultKind::cliName).toList()));
@@ -215,10 +233,13 @@ record RunSettings(
     }
 
     /** The kinds a random plan draws from when {@code --faults} names none. */
-    private static Set<FaultKind> defaultKinds(boolean redis, String pair) {
+    private static Set<FaultKind> defaultKinds(boolean redis, boolean sentinel, String pair) {
         Set<FaultKind> kinds = EnumSet.allOf(FaultKind.class);
-        if (!redis) {
+        if (!redis || sentinel) {
             kinds.remove(FaultKind.REDIS_RESTART);
+        }
+        if (!sentinel) {
+            kinds.remove(FaultKind.REDIS_SENTINEL_FAILOVER);
         }
         // a split brain is drawn only when named: nothing AX can do fences it (see the README)
         kinds.remove(FaultKind.PG_OLD_PRIMARY_BACK);

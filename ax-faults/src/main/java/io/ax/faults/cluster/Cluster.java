@@ -3,6 +3,7 @@ package io.ax.faults.cluster;
 import io.ax.faults.Log;
 import io.ax.faults.db.RunDatabase;
 import io.ax.test.net.FaultProxy;
+import io.ax.test.redis.RedisSentinelSet;
 import io.ax.test.redis.RedisServerProcess;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,6 +40,7 @@ public final class Cluster implements AutoCloseable {
     private final RunDatabase witness;
 
     private final RedisServerProcess redis;
+    private final RedisSentinelSet sentinel;
     private final Launcher launcher;
     private final ExecutorService exits;
     /** Starts again what exited by itself, as an orchestrator does (thread {@code faults-supervisor}). */
@@ -53,11 +55,18 @@ public final class Cluster implements AutoCloseable {
     /**
      * @param db the store (AX's tables)
      * @param witness where the runner and the recorders write (the store itself in a run on one server)
-     * @param redis the private redis-server, or null for a run without Redis
+     * @param redis the private redis-server, or null for a run without Redis or with a Sentinel set
+     * @param sentinel the run's Sentinel set, or null
      * @param libfaketime the preloadable library that fakes clocks, or null when there is none
      */
     public Cluster(
-            NodeSettings settings, RunDatabase db, RunDatabase witness, RedisServerProcess redis, Path libfaketime) {
+            NodeSettings settings,
+            RunDatabase db,
+            RunDatabase witness,
+            RedisServerProcess redis,
+            RedisSentinelSet sentinel,
+            Path libfaketime) {
+        this.sentinel = sentinel;
         this.settings = settings;
         this.db = db;
         this.witness = witness;
@@ -103,6 +112,11 @@ public final class Cluster implements AutoCloseable {
     /** The witness database's clock now (the machine's, which the pair shares), in microseconds. */
     public long nowMicros() {
         return witness.nowMicros();
+    }
+
+    /** The run's Sentinel set, or null. */
+    public RedisSentinelSet sentinel() {
+        return sentinel;
     }
 
     /** The private redis-server, or null. */
@@ -319,6 +333,9 @@ public final class Cluster implements AutoCloseable {
         if (redis != null) {
             redis.kill();
         }
+        if (sentinel != null) {
+            sentinel.close();
+        }
     }
 
     /** Kills whatever still runs, closes the proxies, and waits for the exits to be recorded. */
@@ -340,6 +357,9 @@ public final class Cluster implements AutoCloseable {
         exits.awaitTermination(10, TimeUnit.SECONDS);
         if (redis != null) {
             redis.close();
+        }
+        if (sentinel != null) {
+            sentinel.close();
         }
     }
 }

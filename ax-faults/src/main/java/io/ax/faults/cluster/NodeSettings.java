@@ -23,6 +23,8 @@ import java.util.List;
  * @param misfire {@code ax.misfire.threshold}
  * @param redis whether the nodes use Redis (the private server, through each node's own proxy)
  * @param redisPermits whether they keep the permits of their limits on it ({@code ax.redis.permits=true})
+ * @param sentinelNodes the sentinels of the run's Sentinel set ({@code host:port,...}), through which the nodes find
+ *     the Redis primary, without a proxy; empty when the run's Redis is one server
  */
 public record NodeSettings(
         Path java,
@@ -39,7 +41,8 @@ public record NodeSettings(
         Duration lease,
         Duration misfire,
         boolean redis,
-        boolean redisPermits) {
+        boolean redisPermits,
+        String sentinelNodes) {
 
     /**
      * The ack timeout: below the lease, as the nodes require, and long enough that a busy machine's slow claim is

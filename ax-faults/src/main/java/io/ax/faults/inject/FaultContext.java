@@ -26,6 +26,8 @@ public final class FaultContext {
     private final Node jumpy;
     private final Duration startBound;
     private final PgPair pair;
+    private final java.util.concurrent.atomic.AtomicBoolean sentinelFailedOver =
+            new java.util.concurrent.atomic.AtomicBoolean();
 
     /**
      * @param jumpy the node started with {@link NodeClock#fromFile}, or null when no clock can be faked
@@ -38,6 +40,11 @@ public final class FaultContext {
         this.jumpy = jumpy;
         this.startBound = startBound;
         this.pair = pair;
+    }
+
+    /** True the first time it is asked: the Sentinel set fails over once a run. */
+    boolean firstSentinelFailover() {
+        return sentinelFailedOver.compareAndSet(false, true);
     }
 
     /** The run's PostgreSQL pair, or null. */

@@ -38,7 +38,18 @@ public enum FaultKind {
      * again with the old one first in its URL, so that it connects to it: a split brain nothing fenced; the old one
      * is stopped again after the fault's length ({@code --pair} only, never drawn unless named).
      */
-    PG_OLD_PRIMARY_BACK;
+    PG_OLD_PRIMARY_BACK,
+    /**
+     * The Sentinel set's replica made to miss the last writes ({@code SIGSTOP}, its link killed), then {@code kill
+     * -9} of the primary; the sentinels promote the replica ({@code --sentinel} only, once a run: the set has no
+     * replica left).
+     */
+    REDIS_SENTINEL_FAILOVER;
+
+    /** Whether the kind needs the run's Redis to be a Sentinel set ({@code --sentinel}). */
+    public boolean needsSentinel() {
+        return this == REDIS_SENTINEL_FAILOVER;
+    }
 
     /** Whether the kind needs the run's PostgreSQL pair ({@code --pair}). */
     public boolean needsPair() {

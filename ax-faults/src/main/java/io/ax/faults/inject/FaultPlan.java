@@ -55,6 +55,7 @@ public record FaultPlan(List<Step> steps) {
         w.put(FaultKind.PG_FAILOVER, 2);
         w.put(FaultKind.PG_LAGGING_FAILOVER, 2);
         w.put(FaultKind.PG_OLD_PRIMARY_BACK, 1);
+        w.put(FaultKind.REDIS_SENTINEL_FAILOVER, 1);
         return w;
     }
 
@@ -98,6 +99,8 @@ public record FaultPlan(List<Step> steps) {
             case PG_LAGGING_FAILOVER -> Duration.ofMillis(2_000 + random.nextInt(3_000));
             // how long the old primary runs beside the new one
             case PG_OLD_PRIMARY_BACK -> Duration.ofSeconds(5 + random.nextInt(10));
+            // how long the primary takes writes its replica misses before it is killed
+            case REDIS_SENTINEL_FAILOVER -> Duration.ofMillis(1_000 + random.nextInt(2_000));
         };
     }
 
