@@ -70,7 +70,7 @@ final class Campaign {
                 "run %d: %d nodes%s%s, %s plan, logs in %s",
                 settings.seed(),
                 settings.nodes(),
-                settings.redis() ? " with Redis" : "",
+                settings.redis() ? (settings.sentinel() ? " with Redis Sentinel" : " with Redis") : "",
                 settings.onPair() ? " on a PostgreSQL pair (" + settings.pair() + ")" : "",
                 settings.ciSchedule() ? "the CI" : "a random",
                 settings.workDir().toAbsolutePath());

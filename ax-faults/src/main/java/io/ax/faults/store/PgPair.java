@@ -3,18 +3,11 @@ package io.ax.faults.store;
 import io.ax.faults.Log;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.UserPrincipal;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -29,19 +22,17 @@ import java.util.stream.Stream;
  * it had and the new primary lost. One fault acts on the pair at a time (the callers serialise on it); the runner's
  * progress lines tell each step.
  *
- * <p>Runs {@code /usr/lib/postgresql/15/bin} (or {@code AX_FAULTS_PG_BIN}); {@code initdb} refuses root, so under root
- * every server command runs as user {@code postgres} through {@code runuser}.
+ * <p>The servers' programs run through {@link PgCommands}.
  */
 public final class PgPair implements AutoCloseable {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration TIMEOUT = PgCommands.TIMEOUT;
     private static final Duration POLL = Duration.ofMillis(50);
 
-    private final Path bin;
+    private final PgCommands pg;
     private final Path root;
     private final String database;
     private final boolean synchronous;
-    private final boolean asPostgres;
     private final Server a;
     private final Server b;
     private Server primary;
@@ -51,20 +42,6 @@ public final class PgPair implements AutoCloseable {
     /** Held by the fault acting on the pair: one failover at a time, tryLock only. */
     private final ReentrantLock claim = new ReentrantLock();
 
-    /** Whether the pair's servers can be run here; the reason when not, else null. */
-    public static String unavailable() {
-        Path bin = binaries();
-        for (String program : new String[] {"initdb", "pg_ctl", "pg_basebackup", "psql", "postgres"}) {
-            if (!Files.isExecutable(bin.resolve(program))) {
-                return bin.resolve(program) + " is missing (apt-get install -y postgresql, or set AX_FAULTS_PG_BIN)";
-            }
-        }
-        if ("root".equals(System.getProperty("user.name")) && !Files.isExecutable(Path.of("/usr/sbin/runuser"))) {
-            return "running as root, the servers must run as user postgres, and runuser is missing";
-        }
-        return null;
-    }
-
     /**
      * Creates the primary (with the run's {@code database}) and its standby, and waits until the standby streams
      * (synchronously, when asked).
@@ -72,7 +49,7 @@ public final class PgPair implements AutoCloseable {
      * @param root an empty folder for both servers' data; user {@code postgres} must be able to reach it
      */
     public static PgPair start(Path root, String database, boolean synchronous) {
-        PgPair pair = new PgPair(binaries(), root.toAbsolutePath(), database, synchronous);
+        PgPair pair = new PgPair(root.toAbsolutePath(), database, synchronous);
         try {
             pair.create();
         } catch (RuntimeException e) {
@@ -82,14 +59,18 @@ public final class PgPair implements AutoCloseable {
         return pair;
     }
 
-    private PgPair(Path bin, Path root, String database, boolean synchronous) {
-        this.bin = bin;
+    private PgPair(Path root, String database, boolean synchronous) {
+        this.pg = new PgCommands(root);
         this.root = root;
         this.database = database;
         this.synchronous = synchronous;
-        this.asPostgres = "root".equals(System.getProperty("user.name"));
-        this.a = new Server("a", root.resolve("a"), freePort());
-        this.b = new Server("b", root.resolve("b"), freePort());
+        this.a = new Server("a", root.resolve("a"), PgCommands.freePort());
+        this.b = new Server("b", root.resolve("b"), PgCommands.freePort());
+    }
+
+    /** Whether the pair's servers can be run here; the reason when not, else null. */
+    public static String unavailable() {
+        return PgCommands.unavailable();
     }
 
     /** Claims the pair for one fault; false when another fault acts on it. */
@@ -177,13 +158,13 @@ public final class PgPair implements AutoCloseable {
     private Failover killAndPromote() {
         Server old = primary;
         Server next = standby;
-        pgCtl(old, "-m", "immediate", "stop");
+        pg.pgCtl(old.dir, "-m", "immediate", "stop");
         old.running = false;
         long killed = nowUs(next);
         String replayed = sql(
                 next,
                 "SELECT COALESCE(CAST(EXTRACT(EPOCH FROM pg_last_xact_replay_timestamp()) * 1000000 AS BIGINT), 0)");
-        pgCtl(next, "-w", "-t", Long.toString(TIMEOUT.toSeconds()), "promote");
+        pg.pgCtl(next.dir, "-w", "-t", Long.toString(TIMEOUT.toSeconds()), "promote");
         await("promoted " + next + " out of recovery", () -> "f".equals(sql(next, "SELECT pg_is_in_recovery()")));
         // a promoted primary waits for no standby until it has one again
         setSynchronous(next, false);
@@ -191,7 +172,7 @@ public final class PgPair implements AutoCloseable {
         primary = next;
         standby = null;
         Path aside = root.resolve("stopped-" + (++stoppedPrimaries) + "-" + old.name);
-        move(old.dir, aside);
+        pg.move(old.dir, aside);
         Log.info("pair: %s stopped (-m immediate), %s promoted; the old data kept in %s", old, next, aside);
         return new Failover(old.port, next.port, aside, Long.parseLong(replayed), killed, promoted);
     }
@@ -202,13 +183,13 @@ public final class PgPair implements AutoCloseable {
      */
     public synchronized void startOldPrimary(Failover f) {
         Server old = new Server("old-" + f.oldPort(), f.oldData(), f.oldPort());
-        pgCtl(old, "-w", "-t", Long.toString(TIMEOUT.toSeconds()), "-l", f.oldData() + ".log", "start");
+        pg.pgCtl(old.dir, "-w", "-t", Long.toString(TIMEOUT.toSeconds()), "-l", f.oldData() + ".log", "start");
         Log.info("pair: the old primary is back on port %d, beside %s", f.oldPort(), primary);
     }
 
     /** Stops the old primary {@link #startOldPrimary} started, at once: fenced, too late. */
     public synchronized void stopOldPrimary(Failover f) {
-        pgCtl(new Server("old-" + f.oldPort(), f.oldData(), f.oldPort()), "-m", "immediate", "stop");
+        pg.pgCtl(f.oldData(), "-m", "immediate", "stop");
         Log.info("pair: the old primary on port %d stopped again", f.oldPort());
     }
 
@@ -221,26 +202,10 @@ public final class PgPair implements AutoCloseable {
             return;
         }
         Server next = primary == a ? b : a;
-        run(
-                true,
-                List.of(
-                        bin.resolve("pg_basebackup").toString(),
-                        "-h",
-                        "127.0.0.1",
-                        "-p",
-                        Integer.toString(primary.port),
-                        "-U",
-                        "postgres",
-                        "-D",
-                        next.dir.toString(),
-                        "-R",
-                        "-X",
-                        "stream",
-                        "-c",
-                        "fast",
-                        "--no-sync"));
-        appendConfig(next, List.of("port = " + next.port, "primary_conninfo = '" + conninfo(primary.port) + "'"));
-        pgCtl(next, "-w", "-t", Long.toString(TIMEOUT.toSeconds()), "-l", next.dir + ".log", "start");
+        pg.basebackup(primary.port, next.dir);
+        PgCommands.appendConfig(
+                next.dir, List.of("port = " + next.port, "primary_conninfo = '" + conninfo(primary.port) + "'"));
+        pg.pgCtl(next.dir, "-w", "-t", Long.toString(TIMEOUT.toSeconds()), "-l", next.dir + ".log", "start");
         next.running = true;
         standby = next;
         Server p = primary;
@@ -258,22 +223,10 @@ public final class PgPair implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + root, e);
         }
-        if (asPostgres) {
-            chownToPostgres(root);
-        }
-        run(
-                true,
-                List.of(
-                        bin.resolve("initdb").toString(),
-                        "-D",
-                        a.dir.toString(),
-                        "-U",
-                        "postgres",
-                        "--auth=trust",
-                        "--no-sync",
-                        "--no-instructions"));
-        appendConfig(
-                a,
+        pg.ownRoot();
+        pg.initdb(a.dir);
+        PgCommands.appendConfig(
+                a.dir,
                 List.of(
                         "listen_addresses = '127.0.0.1'",
                         "port = " + a.port,
@@ -289,10 +242,10 @@ public final class PgPair implements AutoCloseable {
                         "wal_receiver_status_interval = 1s",
                         "wal_retrieve_retry_interval = 500ms",
                         "logging_collector = off"));
-        pgCtl(a, "-w", "-t", Long.toString(TIMEOUT.toSeconds()), "-l", a.dir + ".log", "start");
+        pg.pgCtl(a.dir, "-w", "-t", Long.toString(TIMEOUT.toSeconds()), "-l", a.dir + ".log", "start");
         a.running = true;
         primary = a;
-        sqlOn(a.port, "postgres", "CREATE DATABASE " + database);
+        pg.psql(a.port, "postgres", "CREATE DATABASE " + database);
         reform();
     }
 
@@ -329,32 +282,7 @@ public final class PgPair implements AutoCloseable {
     }
 
     private String sql(Server server, String sql) {
-        return sqlOn(server.port, database, sql);
-    }
-
-    /** Runs SQL with {@code psql} on a port and returns its output, one line per row. */
-    String sqlOn(int port, String db, String sql) {
-        return run(
-                        false,
-                        List.of(
-                                bin.resolve("psql").toString(),
-                                "-h",
-                                "127.0.0.1",
-                                "-p",
-                                Integer.toString(port),
-                                "-U",
-                                "postgres",
-                                "-d",
-                                db,
-                                "-X",
-                                "-A",
-                                "-t",
-                                "-q",
-                                "-v",
-                                "ON_ERROR_STOP=1",
-                                "-c",
-                                sql))
-                .strip();
+        return pg.psql(server.port, database, sql);
     }
 
     /**
@@ -364,15 +292,14 @@ public final class PgPair implements AutoCloseable {
      * @return its port
      */
     int startStandAlone(Path data) {
-        int port = freePort();
-        Server s = new Server("read-" + data.getFileName(), data, port);
+        int port = PgCommands.freePort();
         try {
             Files.deleteIfExists(data.resolve("standby.signal"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        pgCtl(
-                s,
+        pg.pgCtl(
+                data,
                 "-w",
                 "-t",
                 Long.toString(TIMEOUT.toSeconds()),
@@ -385,7 +312,7 @@ public final class PgPair implements AutoCloseable {
     }
 
     void stopStandAlone(Path data) {
-        pgCtl(new Server("read", data, 0), "-m", "fast", "stop");
+        pg.pgCtl(data, "-m", "fast", "stop");
     }
 
     String database() {
@@ -413,7 +340,7 @@ public final class PgPair implements AutoCloseable {
         for (Server s : new Server[] {a, b}) {
             if (s.running) {
                 try {
-                    pgCtl(s, "-m", "immediate", "stop");
+                    pg.pgCtl(s.dir, "-m", "immediate", "stop");
                 } catch (RuntimeException e) {
                     Log.info("pair: %s did not stop: %s", s, e.getMessage());
                 }
@@ -424,83 +351,6 @@ public final class PgPair implements AutoCloseable {
 
     private static String conninfo(int port) {
         return "host=127.0.0.1 port=" + port + " user=postgres application_name=ax-faults-standby";
-    }
-
-    private static void appendConfig(Server server, List<String> lines) {
-        try {
-            Files.writeString(
-                    server.dir.resolve("postgresql.conf"),
-                    String.join("\n", lines) + "\n",
-                    StandardCharsets.UTF_8,
-                    StandardOpenOption.APPEND);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot configure " + server.dir, e);
-        }
-    }
-
-    private void move(Path from, Path to) {
-        run(true, List.of("mv", from.toString(), to.toString()));
-    }
-
-    private void pgCtl(Server server, String... args) {
-        List<String> command = new ArrayList<>(List.of(bin.resolve("pg_ctl").toString(), "-D", server.dir.toString()));
-        command.addAll(List.of(args));
-        run(true, command);
-    }
-
-    /** Runs a command (as user postgres when asked and this is root) and returns its output; fails on exit != 0. */
-    private String run(boolean asServerUser, List<String> command) {
-        List<String> full = new ArrayList<>();
-        if (asServerUser && asPostgres) {
-            full.addAll(List.of("runuser", "-u", "postgres", "--"));
-        }
-        full.addAll(command);
-        try {
-            Process process = new ProcessBuilder(full)
-                    .redirectErrorStream(true)
-                    .directory(root.toFile())
-                    .start();
-            process.getOutputStream().close();
-            byte[] out = process.getInputStream().readAllBytes();
-            if (!process.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
-                throw new IllegalStateException("timed out: " + String.join(" ", command));
-            }
-            String output = new String(out, StandardCharsets.UTF_8);
-            if (process.exitValue() != 0) {
-                throw new IllegalStateException(
-                        "exit " + process.exitValue() + " from " + String.join(" ", command) + ": " + output.strip());
-            }
-            return output;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run " + command.get(0), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while running " + command.get(0), e);
-        }
-    }
-
-    private static void chownToPostgres(Path path) {
-        try {
-            UserPrincipal postgres =
-                    path.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("postgres");
-            Files.setOwner(path, postgres);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot give " + path + " to user postgres (does the user exist?)", e);
-        }
-    }
-
-    private static Path binaries() {
-        String configured = System.getenv("AX_FAULTS_PG_BIN");
-        return configured == null || configured.isBlank() ? Path.of("/usr/lib/postgresql/15/bin") : Path.of(configured);
-    }
-
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free port on 127.0.0.1", e);
-        }
     }
 
     @Override
