@@ -9,9 +9,9 @@ import java.time.Duration;
  * A failover of the run's PostgreSQL pair, of three kinds: {@code pg-failover} promotes a standby that has every
  * acknowledged commit; {@code pg-lagging-failover} first lets the primary commit alone for the step's length, so the
  * promoted standby lacks those commits; {@code pg-old-primary-back} does a lagging failover (2 s behind), then starts
- * the old primary again beside the new one and a node (not the leader when it can help it) again with the old one
- * first in its URL, so that it decides on the old timeline for the step's length; then stops the old one and that
- * node's process, and starts the node again on the pair. Each ends with the pair re-formed (a new standby from the
+ * the old primary again beside the new one and a node (not the leader) again with the old one first in its URL, so
+ * that it decides on the old timeline for the step's length from its first heartbeat there; then stops the old one
+ * and that node's process, re-forms the pair and starts the node again on it. Each ends with the pair re-formed (a new standby from the
  * new primary), so the next failover of the run finds one. The nodes are not told: they find the new primary through
  * their multi-host URL.
  */
@@ -72,9 +72,10 @@ final class PairFailover implements Fault {
 
     private static void oldPrimaryBack(FaultContext context, PgPair pair, FaultPlan.Step step)
             throws InterruptedException {
-        Node node = context.claim(step.pick() | 1, false, n -> true);
+        String leader = context.cluster().leader();
+        Node node = context.claim(step.pick() | 1, false, n -> !n.name().equals(leader));
         if (node == null) {
-            context.log().skipped(step.kind(), "no node free to start on the old primary");
+            context.log().skipped(step.kind(), "no node but the leader free to start on the old primary");
             return;
         }
         try {
@@ -83,25 +84,33 @@ final class PairFailover implements Fault {
                             step.kind(),
                             "pair," + node.name(),
                             "lagging failover (" + OLD_PRIMARY_LAG.toMillis() + " ms behind), then the old primary"
-                                    + " back as a primary beside the new one for "
+                                    + " back as a primary beside the new one, " + node.name() + " started again with"
+                                    + " it first in its URL and left there for "
                                     + step.length().toMillis()
-                                    + " ms, " + node.name() + " started again with it first in its URL");
+                                    + " ms once it beats");
             PgPair.Failover f = pair.laggingFailover(OLD_PRIMARY_LAG);
             long id = context.log().failover(step.kind(), f);
             pair.startOldPrimary(f);
             long from = context.cluster().nowMicros();
             try {
                 node.kill();
+                long before = pair.lastHeartbeat(f.oldPort(), node.name());
                 node.start(node.clock(), f.oldPort());
+                // a node takes many seconds to start on a busy machine: the split brain lasts from its first beat
+                if (!pair.awaitHeartbeat(f.oldPort(), node.name(), before, context.startBound())) {
+                    Log.info(
+                            "%s wrote no heartbeat on the old primary within %d s",
+                            node, context.startBound().toSeconds());
+                }
                 FaultContext.hold(step.length());
             } finally {
                 pair.stopOldPrimary(f);
                 context.log().oldPrimaryBack(id, from, context.cluster().nowMicros());
                 node.kill();
-                Log.info("%s back on the pair after its time on the old primary", node);
-                context.startAndAwait(node, node.clock());
             }
             pair.reform();
+            Log.info("%s back on the pair after its time on the old primary", node);
+            context.startAndAwait(node, node.clock());
             entry.end();
         } finally {
             node.release();

@@ -187,6 +187,26 @@ public final class PgPair implements AutoCloseable {
         Log.info("pair: the old primary is back on port %d, beside %s", f.oldPort(), primary);
     }
 
+    /** The last heartbeat (AX's {@code ax_node}) of {@code node} on the server of {@code port}; 0 when none. */
+    public long lastHeartbeat(int port, String node) {
+        return Long.parseLong(pg.psql(
+                port,
+                database,
+                "SELECT COALESCE(MAX(heartbeat_us), 0) FROM ax_node WHERE node_id = '" + node.replace("'", "") + "'"));
+    }
+
+    /** Waits up to {@code bound} for a heartbeat of {@code node} later than {@code after} on the server of a port. */
+    public boolean awaitHeartbeat(int port, String node, long after, Duration bound) {
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (lastHeartbeat(port, node) > after) {
+                return true;
+            }
+            LockSupport.parkNanos(Duration.ofMillis(250).toNanos());
+        }
+        return false;
+    }
+
     /** Stops the old primary {@link #startOldPrimary} started, at once: fenced, too late. */
     public synchronized void stopOldPrimary(Failover f) {
         pg.pgCtl(f.oldData(), "-m", "immediate", "stop");
