@@ -137,7 +137,7 @@ record RunSettings(
         }
         if (kinds.contains(FaultKind.PG_LAGGING_FAILOVER) && pair.equals("sync")) {
             throw new IllegalArgumentException(
-                    "--faults=pg-lagging-failover needs --pair=async: a synchronous" + " standby never lags");
+                    "--faults=pg-lagging-failover needs --pair=async: a synchronous standby never lags");
         }
         if (kinds.isEmpty()) {
             throw new IllegalArgumentException("--faults names no fault");

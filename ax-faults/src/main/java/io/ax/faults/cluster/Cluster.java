@@ -191,17 +191,8 @@ public final class Cluster implements AutoCloseable {
      * (still starting, or its process ended).
      */
     public boolean startAndAwait(Node node, NodeClock clock, Duration bound) {
-        return startAndAwait(node, clock, null, bound);
-    }
-
-    /**
-     * Starts a node with the pair's server on port {@code firstServer} first in its URL (null: the pair's order),
-     * and waits up to {@code bound} until it has written a heartbeat since (to the store it reaches); false when it
-     * did not.
-     */
-    public boolean startAndAwait(Node node, NodeClock clock, Integer firstServer, Duration bound) {
         long since = witness.nowMicros();
-        node.start(clock, firstServer);
+        node.start(clock);
         return awaitHeartbeat(node, since, bound);
     }
 
