@@ -13,6 +13,12 @@ import io.ax.faults.inject.FaultLog;
 import io.ax.faults.inject.FaultPlan;
 import io.ax.faults.inject.Injector;
 import io.ax.faults.load.Traffic;
+import io.ax.faults.store.NodeSayings;
+import io.ax.faults.store.PgPair;
+import io.ax.faults.store.StoreReports;
+import io.ax.faults.store.TableCopy;
+import io.ax.faults.store.TimelineReader;
+import io.ax.test.redis.RedisSentinelSet;
 import io.ax.test.redis.RedisServerProcess;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -39,6 +45,9 @@ final class Campaign {
 
     private static final Duration POLL = Duration.ofMillis(250);
 
+    /** The sentinels' down-after-milliseconds: a killed primary is replaced within a few seconds. */
+    private static final Duration SENTINEL_DOWN_AFTER = Duration.ofSeconds(2);
+
     private final RunSettings settings;
 
     Campaign(RunSettings settings) {
@@ -55,17 +64,69 @@ final class Campaign {
             int restartsAfterExit) {}
 
     Outcome run() throws Exception {
-        RunDatabase db = database();
+        RunDatabase witness = database();
         Files.createDirectories(settings.workDir());
         Log.info(
-                "run %d: %d nodes%s, %s plan, logs in %s",
+                "run %d: %d nodes%s%s, %s plan, logs in %s",
                 settings.seed(),
                 settings.nodes(),
-                settings.redis() ? " with Redis" : "",
+                settings.redis() ? (settings.sentinel() ? " with Redis Sentinel" : " with Redis") : "",
+                settings.onPair() ? " on a PostgreSQL pair (" + settings.pair() + ")" : "",
                 settings.ciSchedule() ? "the CI" : "a random",
                 settings.workDir().toAbsolutePath());
-        db.reset();
-        RedisServerProcess redis = settings.redis() ? redis() : null;
+        PgPair pair = null;
+        RunDatabase db;
+        if (settings.onPair()) {
+            witness.resetWitness();
+            pair = pair();
+            db = RunDatabase.onPair(pair.url(), settings.database(), "postgres");
+            db.installStore();
+        } else {
+            witness.reset();
+            db = witness;
+        }
+        // a runner stopped by a signal stops its servers too
+        Thread stopPair = pair == null ? null : new Thread(pair::close, "faults-pair-stop");
+        if (stopPair != null) {
+            Runtime.getRuntime().addShutdownHook(stopPair);
+        }
+        try (PgPair closingPair = pair;
+                RunDatabase closingStore = db) {
+            return run(witness, db, pair);
+        } finally {
+            witness.close();
+            if (stopPair != null) {
+                Runtime.getRuntime().removeShutdownHook(stopPair);
+            }
+        }
+    }
+
+    /** A fresh pair in the work folder, or the reason the run cannot have one. */
+    private PgPair pair() throws IOException {
+        String problem = PgPair.unavailable();
+        if (problem != null) {
+            throw new Unavailable("--pair: " + problem);
+        }
+        Path root = settings.workDir().resolve("pg").toAbsolutePath();
+        if (Files.exists(root)) {
+            try (Stream<Path> old = Files.walk(root)) {
+                old.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(p -> p.toFile().delete());
+            }
+        }
+        PgPair pair = PgPair.start(root, settings.database(), settings.pair().equals("sync"));
+        Log.info("%s up, ports %s", pair, pair.ports());
+        return pair;
+    }
+
+    private Outcome run(RunDatabase witness, RunDatabase db, PgPair pair) throws Exception {
+        RedisSentinelSet sentinel = settings.sentinel() ? RedisSentinelSet.start(SENTINEL_DOWN_AFTER) : null;
+        RedisServerProcess redis = settings.redis() && sentinel == null ? redis() : null;
+        if (sentinel != null) {
+            Log.info(
+                    "Sentinel set up: primary %d, replica %d, sentinels %s",
+                    sentinel.primaryPort(), sentinel.replicaPort(), sentinel.sentinelNodes());
+        }
         Path libfaketime = FakeTime.library();
         if (libfaketime == null) {
             Log.info("no libfaketime on this machine: clock faults are skipped (apt-get install -y faketime)");
@@ -80,29 +141,31 @@ final class Campaign {
                 settings.pgPort(),
                 settings.pgUser(),
                 settings.pgPassword(),
+                pair == null ? List.of() : pair.ports(),
                 settings.heartbeat(),
                 settings.lease(),
                 settings.misfire(),
                 settings.redis(),
-                settings.redisPermits());
-        FaultLog faultLog = new FaultLog(db);
-        try (db;
-                Closing cluster = new Closing(new Cluster(nodeSettings, db, redis, libfaketime))) {
+                settings.redisPermits(),
+                sentinel == null ? "" : sentinel.sentinelNodes());
+        FaultLog faultLog = new FaultLog(witness);
+        try (Closing cluster = new Closing(new Cluster(nodeSettings, db, witness, redis, sentinel, libfaketime))) {
             // a runner stopped by a signal takes its nodes with it
             Thread hook = new Thread(cluster.cluster::killNow, "faults-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             Node jumpy = startNodes(cluster.cluster, libfaketime);
-            recordSettings(db, Map.of("start_us", Long.toString(db.nowMicros())));
+            recordSettings(witness, Map.of("start_us", Long.toString(witness.nowMicros())));
 
             FaultPlan plan = settings.ciSchedule()
-                    ? FaultPlan.ci(settings.redis(), settings.lease())
+                    ? FaultPlan.ci(settings.redis(), pair != null, settings.lease())
                     : FaultPlan.random(settings.seed(), settings.faultTime(), settings.kinds(), settings.lease());
             Log.info(
                     "fault plan: %d steps, the last at +%d s",
                     plan.steps().size(), plan.lastStart().toSeconds());
             Traffic traffic = new Traffic(
                     cluster.cluster, settings.ordersPerSecond(), settings.delayedPerSecond(), settings.seed());
-            Injector injector = new Injector(new FaultContext(cluster.cluster, faultLog, jumpy, START_BOUND), plan);
+            Injector injector =
+                    new Injector(new FaultContext(cluster.cluster, faultLog, jumpy, START_BOUND, pair), plan);
             try {
                 cluster.cluster.superviseExits();
                 traffic.start();
@@ -116,17 +179,29 @@ final class Campaign {
                 cluster.cluster.stopSupervising();
             }
             cluster.cluster.healAll(START_BOUND);
-            long quietUs = db.nowMicros();
+            long quietUs = witness.nowMicros();
             long markUs = mark(db, quietUs);
-            recordSettings(db, Map.of("quiet_us", Long.toString(quietUs), "mark_us", Long.toString(markUs)));
+            recordSettings(witness, Map.of("quiet_us", Long.toString(quietUs), "mark_us", Long.toString(markUs)));
             Duration settle = settle(db, markUs);
+            NodeSayings.record(httpPorts(cluster.cluster), witness.jdbc(), witness.nowMicros());
             Log.info("stopping the nodes");
             cluster.cluster.stopAll(STOP_BOUND);
             cluster.close();
             Runtime.getRuntime().removeShutdownHook(hook);
 
+            StoreReports.record(settings.workDir(), witness.jdbc());
+            if (pair != null) {
+                TimelineReader timelines = new TimelineReader(pair, witness.jdbc());
+                for (FaultLog.Failover f : faultLog.failovers()) {
+                    timelines.read(f.id(), f.done());
+                }
+                TableCopy.copy(pair.url(), witness.url(), settings.pgUser(), settings.pgPassword());
+                pair.close();
+                pair.deleteData();
+            }
+
             Log.info("checking the history");
-            Findings findings = Checker.check(db.jdbc());
+            Findings findings = Checker.check(witness.jdbc());
             return new Outcome(
                     findings,
                     traffic.counts(),
@@ -252,12 +327,24 @@ final class Campaign {
         all.put("command", settings.command());
         all.put("nodes", Integer.toString(settings.nodes()));
         all.put("redis", Boolean.toString(settings.redis()));
+        all.put("sentinel", Boolean.toString(settings.sentinel()));
+        all.put("pair", settings.pair());
         all.put("lease_ms", Long.toString(settings.lease().toMillis()));
         all.put("heartbeat_ms", Long.toString(settings.heartbeat().toMillis()));
         all.put("misfire_ms", Long.toString(settings.misfire().toMillis()));
         all.put("early_tolerance_ms", Long.toString(settings.earlyTolerance().toMillis()));
         all.putAll(more);
         db.recordSettings(all);
+    }
+
+    private static Map<String, Integer> httpPorts(Cluster cluster) {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        for (Node n : cluster.nodes()) {
+            if (n.httpPort() > 0) {
+                out.put(n.name(), n.httpPort());
+            }
+        }
+        return out;
     }
 
     /** How many attempts the nodes' recorders could not write (each a WARN line in a node's log). */

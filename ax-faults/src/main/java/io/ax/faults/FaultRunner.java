@@ -58,7 +58,14 @@ public final class FaultRunner {
         String repeat = findings.history().setting("command", settings.command());
         String title = "AX fault run, seed " + findings.history().setting("seed", "?") + ": "
                 + findings.history().setting("nodes", "?") + " nodes"
-                + ("true".equals(findings.history().setting("redis", "false")) ? " with Redis" : "")
+                + ("true".equals(findings.history().setting("redis", "false"))
+                        ? ("true".equals(findings.history().setting("sentinel", "false"))
+                                ? " with Redis Sentinel"
+                                : " with Redis")
+                        : "")
+                + (findings.history().setting("pair", "").isEmpty()
+                        ? ""
+                        : " on a PostgreSQL pair (" + findings.history().setting("pair", "") + ")")
                 + (settings.checkOnly() ? " (checked again)" : "");
         RunReport.print(out, title, findings, outcome, Duration.ofNanos(System.nanoTime() - start), repeat);
         return findings.violationCount() == 0 ? 0 : 1;

@@ -37,6 +37,24 @@ final class RunReport {
         r.row("handler runs recorded", Integer.toString(h.runs().size()));
         r.row("orders checked", Integer.toString(h.orders().size()));
         r.row("**violations**", "**" + f.violationCount() + "** " + render(f.countsByCheck()));
+        io.ax.faults.check.FailoverFindings failovers = f.failovers();
+        if (!h.failovers().failovers().isEmpty()) {
+            r.row(
+                    "... of which in a failover's lost window, not reported by AX",
+                    failovers.unreportedCount() + " " + render(counts(failovers.unreported())));
+            r.row(
+                    "violations in a lost window that AX reported (allowed)",
+                    failovers.reportedCount() + " " + render(counts(failovers.reported())));
+            r.row("failovers: what each lost, what AX said", String.join("<br>", failovers.each()));
+            List<String> atEnd = h.failovers().said().stream()
+                    .filter(s -> !s.logged())
+                    .map(s -> s.node() + " " + s.source() + ": "
+                            + (s.line().length() > 200 ? s.line().substring(0, 200) + "..." : s.line()))
+                    .toList();
+            r.row(
+                    "store-regression metrics above 0 and AX health not UP, at the end of the run",
+                    atEnd.isEmpty() ? "none" : String.join("<br>", atEnd));
+        }
         Metrics m = f.metrics();
         r.row(
                 "leader handovers, last renewal to new lease (min / median / max)",
@@ -125,6 +143,12 @@ final class RunReport {
         out.println();
         f.printViolations(out, repeat);
         out.println("repeat: " + repeat);
+    }
+
+    private static Map<String, Integer> counts(Map<String, List<io.ax.faults.check.Violation>> byCheck) {
+        Map<String, Integer> out = new TreeMap<>();
+        byCheck.forEach((k, v) -> out.put(k, v.size()));
+        return out;
     }
 
     private static String render(Map<String, Integer> counts) {

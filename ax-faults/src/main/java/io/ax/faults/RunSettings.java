@@ -18,6 +18,11 @@ import java.util.Set;
  * @param nodes how many nodes run at a time
  * @param redis whether the nodes use a private redis-server, each through its own proxy
  * @param redisPermits whether the nodes keep the permits of their limits on that Redis ({@code --redis-permits})
+ * @param sentinel whether the run's Redis is a Sentinel set (a primary, a replica, three sentinels) that the nodes
+ *     reach through the sentinels, without proxies ({@code --sentinel}, with {@code --redis})
+ * @param pair {@code async} or {@code sync}: the nodes' store is a PostgreSQL primary and streaming standby the run
+ *     starts itself, replicating that way, and the server at {@code pgHost} holds the witness; empty: the store is a
+ *     database on that server
  * @param ciSchedule whether the plan is the fixed CI one (each kind once) instead of a random one from the seed
  * @param kinds the kinds a random plan draws from
  * @param sampleJar the sample application's executable jar, which every node runs
@@ -44,6 +49,8 @@ record RunSettings(
         int nodes,
         boolean redis,
         boolean redisPermits,
+        boolean sentinel,
+        String pair,
         boolean ciSchedule,
         Set<FaultKind> kinds,
         Path sampleJar,
@@ -70,6 +77,8 @@ record RunSettings(
             "nodes",
             "redis",
             "redis-permits",
+            "pair",
+            "sentinel",
             "schedule",
             "faults",
             "sample-jar",
@@ -105,8 +114,30 @@ record RunSettings(
         if (redisPermits && !redis) {
             throw new IllegalArgumentException("--redis-permits needs --redis");
         }
+        if (sentinel && !redis) {
+            throw new IllegalArgumentException("--sentinel needs --redis");
+        }
+        if (kinds.contains(FaultKind.REDIS_RESTART) && sentinel) {
+            throw new IllegalArgumentException("--faults=redis-restart restarts the one redis-server of a run without"
+                    + " --sentinel; with it, use redis-sentinel-failover");
+        }
+        if (kinds.contains(FaultKind.REDIS_SENTINEL_FAILOVER) && !sentinel) {
+            throw new IllegalArgumentException("--faults=redis-sentinel-failover needs --redis --sentinel");
+        }
         if (kinds.contains(FaultKind.REDIS_RESTART) && !redis) {
             throw new IllegalArgumentException("--faults=redis-restart needs --redis");
+        }
+        if (!pair.isEmpty() && !pair.equals("async") && !pair.equals("sync")) {
+            throw new IllegalArgumentException("--pair is async or sync, was '" + pair + "'");
+        }
+        for (FaultKind k : kinds) {
+            if (k.needsPair() && pair.isEmpty()) {
+                throw new IllegalArgumentException("--faults=" + k.cliName() + " needs --pair");
+            }
+        }
+        if (kinds.contains(FaultKind.PG_LAGGING_FAILOVER) && pair.equals("sync")) {
+            throw new IllegalArgumentException(
+                    "--faults=pg-lagging-failover needs --pair=async: a synchronous standby never lags");
         }
         if (kinds.isEmpty()) {
             throw new IllegalArgumentException("--faults names no fault");
@@ -121,6 +152,8 @@ record RunSettings(
 
     static RunSettings from(Options o) {
         boolean redis = o.flag("redis");
+        // a bare --pair is an asynchronous pair
+        String pair = !o.has("pair") ? "" : o.get("pair", "async").equals("true") ? "async" : o.get("pair", "async");
         String schedule = o.get("schedule", "random");
         if (!schedule.equals("random") && !schedule.equals("ci")) {
             throw new IllegalArgumentException("--schedule is random or ci, was '" + schedule + "'");
@@ -132,10 +165,7 @@ record RunSettings(
                 kinds.add(FaultKind.fromCli(name));
             }
         } else {
-            kinds.addAll(EnumSet.allOf(FaultKind.class));
-            if (!redis) {
-                kinds.remove(FaultKind.REDIS_RESTART);
-            }
+            kinds.addAll(defaultKinds(redis, o.flag("sentinel"), pair));
         }
         return new RunSettings(
                 seed,
@@ -143,6 +173,8 @@ record RunSettings(
                 o.getInt("nodes", 3),
                 redis,
                 o.flag("redis-permits"),
+                o.flag("sentinel"),
+                pair,
                 schedule.equals("ci"),
                 kinds,
                 Path.of(o.get("sample-jar", defaultSampleJar())),
@@ -181,7 +213,43 @@ record RunSettings(
         if (redisPermits) {
             out.append(" --redis-permits");
         }
+        if (sentinel) {
+            out.append(" --sentinel");
+        }
+        if (!pair.isEmpty()) {
+            out.append(" --pair=").append(pair);
+        }
+        if (!ciSchedule && !kinds.equals(defaultKinds(redis, sentinel, pair))) {
+            out.append(" --faults=")
+                    .append(String.join(
+                            ",", kinds.stream().map(FaultKind::cliName).toList()));
+        }
         return out.toString();
+    }
+
+    /** Whether the store is the run's own PostgreSQL pair. */
+    boolean onPair() {
+        return !pair.isEmpty();
+    }
+
+    /** The kinds a random plan draws from when {@code --faults} names none. */
+    private static Set<FaultKind> defaultKinds(boolean redis, boolean sentinel, String pair) {
+        Set<FaultKind> kinds = EnumSet.allOf(FaultKind.class);
+        if (!redis || sentinel) {
+            kinds.remove(FaultKind.REDIS_RESTART);
+        }
+        if (!sentinel) {
+            kinds.remove(FaultKind.REDIS_SENTINEL_FAILOVER);
+        }
+        // a split brain is drawn only when named: nothing AX can do fences it (see the README)
+        kinds.remove(FaultKind.PG_OLD_PRIMARY_BACK);
+        if (pair.isEmpty()) {
+            kinds.remove(FaultKind.PG_FAILOVER);
+        }
+        if (!pair.equals("async")) {
+            kinds.remove(FaultKind.PG_LAGGING_FAILOVER);
+        }
+        return kinds;
     }
 
     /** The direct JDBC URL of the run's database: the runner's and the recorders', never through a proxy. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.ax.faults.cluster.FakeTime;
 import io.ax.faults.db.RunDatabase;
+import io.ax.faults.store.PgPair;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -17,12 +18,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The short fault run of CI: the fixed plan (each kind of fault once, some at once, about two minutes of faults) on
- * three nodes of the sample application with Redis, against a PostgreSQL database of its own, which is dropped when
- * the run passes. Fails on any violation; the report, with each violation's evidence, goes to the build's output and
- * to {@code target/ci-run/report.md}. Skipped,
- * saying why, when PostgreSQL, redis-server or libfaketime is missing; with {@code AX_TEST_SERVICES=required} (what
- * {@code .ci/run} sets) that fails instead.
+ * The short fault run of CI: the fixed plan (each kind of fault once, some at once, about two minutes of faults, one
+ * of them a failover to a caught-up standby) on three nodes of the sample application with Redis, their store a
+ * PostgreSQL primary and standby the run starts itself, its witness a database of its own on the machine's server,
+ * which is dropped when the run passes. Fails on any violation; the report, with each violation's evidence, goes to
+ * the build's output and to {@code target/ci-run/report.md}. Skipped, saying why, when PostgreSQL (the server or its
+ * binaries), redis-server or libfaketime is missing; with {@code AX_TEST_SERVICES=required} (what {@code .ci/run}
+ * sets) that fails instead.
  */
 class FaultRunCiTest {
 
@@ -38,6 +40,7 @@ class FaultRunCiTest {
                 db.unreachable() == null,
                 "PostgreSQL at " + HOST + ":" + PORT + " is not reachable (" + db.unreachable() + ")");
         require(FakeTime.library() != null, "libfaketime is not installed (apt-get install -y faketime)");
+        require(PgPair.unavailable() == null, "no PostgreSQL pair can be started: " + PgPair.unavailable());
         Path sampleJar = Path.of(System.getProperty("ax.faults.sample-jar", "../ax-sample-app/target/missing.jar"));
         if (!Files.isReadable(sampleJar)) {
             throw new IllegalStateException("the sample's executable jar " + sampleJar + " is missing: build it in the"
@@ -48,6 +51,7 @@ class FaultRunCiTest {
                         "--seed=1",
                         "--schedule=ci",
                         "--redis",
+                        "--pair=async",
                         "--nodes=3",
                         "--database=" + database,
                         "--pg-host=" + HOST,

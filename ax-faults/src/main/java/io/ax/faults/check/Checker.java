@@ -7,7 +7,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Judges a run from its database alone: reads the history once, runs every check over it, and measures what the
- * report shows beside them. Use it on a database whose nodes have stopped.
+ * report shows beside them. A violation in the lost window of a failover to a lagging standby that AX reported is
+ * taken out of the count and listed apart ({@link FailoverFindings}). Use it on a database whose nodes have stopped.
  */
 public final class Checker {
 
@@ -25,7 +26,8 @@ public final class Checker {
             new LedgerCheck(),
             new WorkflowCheck(),
             new EpochCheck(),
-            new FinalityCheck());
+            new FinalityCheck(),
+            new LostWorkCheck());
 
     private Checker() {}
 
@@ -38,6 +40,8 @@ public final class Checker {
             violations.put(c.name(), c.check(evidence));
             promises.put(c.name(), c.promise());
         }
-        return new Findings(evidence, violations, promises, Metrics.of(evidence));
+        FailoverFindings failovers =
+                FailoverFindings.judge(history, new LostWindows(history, evidence.judgement()), violations);
+        return new Findings(evidence, violations, promises, Metrics.of(evidence), failovers);
     }
 }

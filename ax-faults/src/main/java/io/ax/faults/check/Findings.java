@@ -22,13 +22,30 @@ public final class Findings {
     private final Map<String, List<Violation>> violations;
     private final Map<String, String> promises;
     private final Metrics metrics;
+    private final FailoverFindings failovers;
 
     Findings(
             Evidence evidence, Map<String, List<Violation>> violations, Map<String, String> promises, Metrics metrics) {
+        this(evidence, violations, promises, metrics, FailoverFindings.NONE);
+    }
+
+    /** @param violations what counts, by check (without the violations {@code failovers} allows) */
+    Findings(
+            Evidence evidence,
+            Map<String, List<Violation>> violations,
+            Map<String, String> promises,
+            Metrics metrics,
+            FailoverFindings failovers) {
         this.evidence = evidence;
         this.violations = violations;
         this.promises = promises;
         this.metrics = metrics;
+        this.failovers = failovers;
+    }
+
+    /** The violations judged against the pair's failovers' lost windows. */
+    public FailoverFindings failovers() {
+        return failovers;
     }
 
     public int violationCount() {
@@ -65,6 +82,11 @@ public final class Findings {
 
     /** Prints every violation (the first few of each check in full) with its evidence and {@code repeat}. */
     public void printViolations(PrintStream out, String repeat) {
+        print(out, repeat, violations, "VIOLATION");
+        print(out, repeat, failovers.reported(), "REPORTED BY AX (allowed, in a lost window)");
+    }
+
+    private void print(PrintStream out, String repeat, Map<String, List<Violation>> violations, String title) {
         History h = evidence.history();
         for (Map.Entry<String, List<Violation>> entry : violations.entrySet()) {
             List<Violation> found = entry.getValue();
@@ -74,7 +96,7 @@ public final class Findings {
                     out.printf("... and %d more [%s] violations%n%n", found.size() - SHOWN, v.check());
                     break;
                 }
-                out.println("VIOLATION [" + v.check() + "] " + v.message());
+                out.println(title + " [" + v.check() + "] " + v.message());
                 printInstance(out, h, v.instanceId(), "");
                 if (v.relatedId() != null) {
                     out.println("  the other instance:");

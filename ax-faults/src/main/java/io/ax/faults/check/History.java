@@ -89,6 +89,51 @@ public final class History {
             long leaderEpoch,
             long atUs) {}
 
+    /**
+     * A failover of the run's pair: the commit time of the last transaction the promoted standby had replayed (the
+     * old primary's later commits are lost), when the old primary was stopped and the new one took writes; for an old
+     * primary that came back, from when to when it ran beside the new one (else null).
+     */
+    public record Failover(
+            long id,
+            String kind,
+            long replayedUntilUs,
+            long killedUs,
+            long promotedUs,
+            Long backFromUs,
+            Long backToUs) {
+
+        /** Whether the promoted standby had every acknowledged commit. */
+        public boolean caughtUp() {
+            return kind.equals("pg-failover");
+        }
+    }
+
+    /**
+     * What a failover's old timeline has and the new one does not: a {@code transition} (an audit row), an {@code
+     * instance} or an {@code order}; {@code instanceId} is the instance it concerns (an order's close), or null.
+     */
+    public record LostRow(long failoverId, String what, String instanceId, String detail, long atUs) {}
+
+    /**
+     * What a node said of its store going back in time or changing: an ERROR of its log ({@code source} {@code log},
+     * with the instances it named), or at the end of the run a store-regression metric above 0 ({@code metric}) or
+     * AX's health not UP ({@code health}).
+     */
+    public record Said(String source, String node, long atUs, String line, java.util.Set<String> instanceIds) {
+
+        /** Whether it is an ERROR of the log, which the lost windows are judged by. */
+        public boolean logged() {
+            return source.equals("log");
+        }
+    }
+
+    /** The failovers of a run, what each lost, and what the nodes said of it; all empty in a run on one server. */
+    public record Failovers(List<Failover> failovers, List<LostRow> lost, List<Said> said) {
+
+        public static final Failovers NONE = new Failovers(List.of(), List.of(), List.of());
+    }
+
     private final Map<String, Instance> instances;
     private final Map<String, List<Step>> trails;
     private final Map<String, List<Run>> runs;
@@ -103,6 +148,7 @@ public final class History {
     private final long staleFencedWrites;
     private final Map<String, String> settings;
     private final List<Limit> limits;
+    private final Failovers failovers;
 
     History(
             Map<String, Instance> instances,
@@ -118,6 +164,38 @@ public final class History {
             long staleFencedWrites,
             Map<String, String> settings,
             List<Limit> limits) {
+        this(
+                instances,
+                trails,
+                allRuns,
+                faults,
+                processes,
+                leaseChanges,
+                beats,
+                orders,
+                ledger,
+                epochRegressions,
+                staleFencedWrites,
+                settings,
+                limits,
+                Failovers.NONE);
+    }
+
+    History(
+            Map<String, Instance> instances,
+            Map<String, List<Step>> trails,
+            List<Run> allRuns,
+            List<Fault> faults,
+            Map<Long, Process> processes,
+            List<LeaseChange> leaseChanges,
+            Map<String, List<Beat>> beats,
+            List<Order> orders,
+            List<Booking> ledger,
+            List<EpochRegression> epochRegressions,
+            long staleFencedWrites,
+            Map<String, String> settings,
+            List<Limit> limits,
+            Failovers failovers) {
         this.instances = instances;
         this.trails = trails;
         this.allRuns = allRuns;
@@ -136,6 +214,7 @@ public final class History {
         this.staleFencedWrites = staleFencedWrites;
         this.settings = settings;
         this.limits = limits;
+        this.failovers = failovers;
     }
 
     private static final String US = "CAST(EXTRACT(EPOCH FROM %s) * 1000000 AS BIGINT)";
@@ -286,7 +365,42 @@ public final class History {
                 regressions,
                 stale == null ? 0 : stale,
                 settings,
-                limitsOf(db));
+                limitsOf(db),
+                failoversOf(db));
+    }
+
+    /** The pair's failovers, what they lost and what the nodes said; none in a run on one server. */
+    private static Failovers failoversOf(JdbcTemplate db) {
+        Boolean exists = db.queryForObject("SELECT to_regclass('faults_failover') IS NOT NULL", Boolean.class);
+        if (!Boolean.TRUE.equals(exists)) {
+            return Failovers.NONE;
+        }
+        List<Failover> failovers = db.query(
+                "SELECT id, kind, replayed_until_us, killed_us, promoted_us, back_from_us, back_to_us"
+                        + " FROM faults_failover ORDER BY id",
+                (rs, n) -> new Failover(
+                        rs.getLong(1),
+                        rs.getString(2),
+                        rs.getLong(3),
+                        rs.getLong(4),
+                        rs.getLong(5),
+                        (Long) rs.getObject(6),
+                        (Long) rs.getObject(7)));
+        List<LostRow> lost = db.query(
+                "SELECT failover_id, what, instance_id, detail, at_us FROM faults_lost ORDER BY id",
+                (rs, n) ->
+                        new LostRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5)));
+        List<Said> said = db.query(
+                "SELECT source, node, at_us, line, instance_ids FROM faults_said ORDER BY at_us, id",
+                (rs, n) -> new Said(
+                        rs.getString(1),
+                        rs.getString(2),
+                        rs.getLong(3),
+                        rs.getString(4),
+                        rs.getString(5).isEmpty()
+                                ? java.util.Set.of()
+                                : java.util.Set.of(rs.getString(5).split(","))));
+        return new Failovers(failovers, lost, said);
     }
 
     /** The limits the nodes recorded; none when no node ever created the table (a sample without the record). */
@@ -403,6 +517,11 @@ public final class History {
     /** The cluster-wide limits of the workload's tasks, as the nodes recorded them; empty when none is configured. */
     public List<Limit> limits() {
         return limits;
+    }
+
+    /** The pair's failovers, what each lost, and what the nodes said of their store. */
+    public Failovers failovers() {
+        return failovers;
     }
 
     /** A setting the runner recorded; {@code fallback} when it did not. */

@@ -3,6 +3,7 @@ package io.ax.faults.cluster;
 import io.ax.faults.Log;
 import io.ax.faults.db.RunDatabase;
 import io.ax.test.net.FaultProxy;
+import io.ax.test.redis.RedisSentinelSet;
 import io.ax.test.redis.RedisServerProcess;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,6 +21,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -32,8 +34,13 @@ public final class Cluster implements AutoCloseable {
     private static final Duration POLL = Duration.ofMillis(100);
 
     private final NodeSettings settings;
+    /** The store: AX's tables, what the nodes' engines write. */
     private final RunDatabase db;
+    /** The runner's and the recorders' tables (the store itself on one server). */
+    private final RunDatabase witness;
+
     private final RedisServerProcess redis;
+    private final RedisSentinelSet sentinel;
     private final Launcher launcher;
     private final ExecutorService exits;
     /** Starts again what exited by itself, as an orchestrator does (thread {@code faults-supervisor}). */
@@ -46,17 +53,28 @@ public final class Cluster implements AutoCloseable {
     private final Map<String, Node> nodes = new LinkedHashMap<>();
 
     /**
-     * @param redis the private redis-server, or null for a run without Redis
+     * @param db the store (AX's tables)
+     * @param witness where the runner and the recorders write (the store itself in a run on one server)
+     * @param redis the private redis-server, or null for a run without Redis or with a Sentinel set
+     * @param sentinel the run's Sentinel set, or null
      * @param libfaketime the preloadable library that fakes clocks, or null when there is none
      */
-    public Cluster(NodeSettings settings, RunDatabase db, RedisServerProcess redis, Path libfaketime) {
+    public Cluster(
+            NodeSettings settings,
+            RunDatabase db,
+            RunDatabase witness,
+            RedisServerProcess redis,
+            RedisSentinelSet sentinel,
+            Path libfaketime) {
+        this.sentinel = sentinel;
         this.settings = settings;
         this.db = db;
+        this.witness = witness;
         this.redis = redis;
         // one named thread records the exits of the node processes; it never holds more than their number
         this.exits = new ThreadPoolExecutor(
                 1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(256), r -> new Thread(r, "faults-exits"));
-        this.launcher = new Launcher(settings, db, libfaketime, exits);
+        this.launcher = new Launcher(settings, witness, libfaketime, exits);
     }
 
     public NodeSettings settings() {
@@ -70,7 +88,7 @@ public final class Cluster implements AutoCloseable {
     /** Adds a node with its own proxies, not started. */
     public synchronized Node add() {
         String name = "n" + (nodes.size() + 1);
-        FaultProxy dbProxy = FaultProxy.start(settings.pgHost(), settings.pgPort());
+        DbProxies dbProxy = DbProxies.start(settings.upstreamHost(), settings.upstreams());
         FaultProxy redisProxy = redis == null ? null : FaultProxy.start("127.0.0.1", redis.port());
         Node node = new Node(name, dbProxy, redisProxy, launcher);
         nodes.put(name, node);
@@ -89,6 +107,16 @@ public final class Cluster implements AutoCloseable {
     /** Takes a node out of the cluster for good (a replaced leader); it is not started again. */
     public void retire(Node node) {
         node.retire();
+    }
+
+    /** The witness database's clock now (the machine's, which the pair shares), in microseconds. */
+    public long nowMicros() {
+        return witness.nowMicros();
+    }
+
+    /** The run's Sentinel set, or null. */
+    public RedisSentinelSet sentinel() {
+        return sentinel;
     }
 
     /** The private redis-server, or null. */
@@ -136,10 +164,16 @@ public final class Cluster implements AutoCloseable {
 
     /** The node holding an unexpired lease, on the database's clock; null when none does. */
     public String leader() {
-        List<String> holders = jdbc().queryForList(
-                        "SELECT holder FROM " + RunDatabase.PREFIX + "leader WHERE name = 'leader'"
-                                + " AND expires_us > CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)",
-                        String.class);
+        List<String> holders;
+        try {
+            holders = jdbc().queryForList(
+                            "SELECT holder FROM " + RunDatabase.PREFIX + "leader WHERE name = 'leader'"
+                                    + " AND expires_us > CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)",
+                            String.class);
+        } catch (DataAccessException e) {
+            // the store fails over under the runner too: no leader it can see just now
+            return null;
+        }
         return holders.isEmpty() ? null : holders.get(0);
     }
 
@@ -157,7 +191,7 @@ public final class Cluster implements AutoCloseable {
      * (still starting, or its process ended).
      */
     public boolean startAndAwait(Node node, NodeClock clock, Duration bound) {
-        long since = db.nowMicros();
+        long since = witness.nowMicros();
         node.start(clock);
         return awaitHeartbeat(node, since, bound);
     }
@@ -169,12 +203,16 @@ public final class Cluster implements AutoCloseable {
             if (!node.isRunning()) {
                 return false;
             }
-            List<Long> beats = jdbc().queryForList(
-                            "SELECT heartbeat_us FROM " + RunDatabase.PREFIX + "node WHERE node_id = ?",
-                            Long.class,
-                            node.name());
-            if (!beats.isEmpty() && beats.get(0) > sinceMicros) {
-                return true;
+            try {
+                List<Long> beats = jdbc().queryForList(
+                                "SELECT heartbeat_us FROM " + RunDatabase.PREFIX + "node WHERE node_id = ?",
+                                Long.class,
+                                node.name());
+                if (!beats.isEmpty() && beats.get(0) > sinceMicros) {
+                    return true;
+                }
+            } catch (DataAccessException e) {
+                // the store is failing over: ask again
             }
             LockSupport.parkNanos(POLL.toNanos());
         }
@@ -188,11 +226,12 @@ public final class Cluster implements AutoCloseable {
     public boolean awaitTables(Node node, Duration bound) {
         long deadline = System.nanoTime() + bound.toNanos();
         while (System.nanoTime() < deadline && node.isRunning()) {
-            Boolean all = jdbc().queryForObject(
-                            "SELECT to_regclass('sample_order') IS NOT NULL AND to_regclass('faults_run') IS NOT NULL"
-                                    + " AND to_regclass('faults_limit') IS NOT NULL",
+            Boolean orders = jdbc().queryForObject("SELECT to_regclass('sample_order') IS NOT NULL", Boolean.class);
+            Boolean recorders = witness.jdbc()
+                    .queryForObject(
+                            "SELECT to_regclass('faults_run') IS NOT NULL AND to_regclass('faults_limit') IS NOT NULL",
                             Boolean.class);
-            if (Boolean.TRUE.equals(all)) {
+            if (Boolean.TRUE.equals(orders) && Boolean.TRUE.equals(recorders)) {
                 return true;
             }
             LockSupport.parkNanos(POLL.toNanos());
@@ -285,6 +324,9 @@ public final class Cluster implements AutoCloseable {
         if (redis != null) {
             redis.kill();
         }
+        if (sentinel != null) {
+            sentinel.close();
+        }
     }
 
     /** Kills whatever still runs, closes the proxies, and waits for the exits to be recorded. */
@@ -306,6 +348,9 @@ public final class Cluster implements AutoCloseable {
         exits.awaitTermination(10, TimeUnit.SECONDS);
         if (redis != null) {
             redis.close();
+        }
+        if (sentinel != null) {
+            sentinel.close();
         }
     }
 }

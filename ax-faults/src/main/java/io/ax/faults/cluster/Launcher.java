@@ -1,6 +1,7 @@
 package io.ax.faults.cluster;
 
 import io.ax.faults.db.RunDatabase;
+import io.ax.test.redis.RedisSentinelSet;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -45,7 +46,8 @@ final class Launcher {
      * @param exitHow asked once the process has exited: how it was ended (what the runner did to it, or null when
      *     it exited by itself)
      */
-    NodeProcess launch(String node, int dbProxy, Integer redisProxy, NodeClock clock, Supplier<String> exitHow) {
+    NodeProcess launch(
+            String node, List<Integer> dbProxies, Integer redisProxy, NodeClock clock, Supplier<String> exitHow) {
         int port = freePort();
         Path log = settings.workDir().resolve(node + "-" + started.incrementAndGet() + ".log");
         List<String> command = new ArrayList<>(List.of(
@@ -57,8 +59,9 @@ final class Launcher {
                 "-Duser.timezone=UTC",
                 "-jar",
                 settings.sampleJar().toAbsolutePath().toString(),
-                "--spring.profiles.active=postgres,no-demo-tasks,faults" + (redisProxy != null ? ",faults-redis" : ""),
-                "--spring.datasource.url=" + settings.proxiedUrl(dbProxy),
+                "--spring.profiles.active=postgres,no-demo-tasks,faults"
+                        + (redisProxy != null || !settings.sentinelNodes().isEmpty() ? ",faults-redis" : ""),
+                "--spring.datasource.url=" + settings.proxiedUrl(dbProxies),
                 "--spring.datasource.username=" + settings.pgUser(),
                 "--spring.datasource.password=" + settings.pgPassword(),
                 "--faults.record.url=" + settings.directUrl(),
@@ -72,6 +75,10 @@ final class Launcher {
                 "--ax.misfire.threshold=" + settings.misfire().toMillis() + "ms"));
         if (redisProxy != null) {
             command.add("--spring.data.redis.port=" + redisProxy);
+            command.add("--ax.redis.permits=" + settings.redisPermits());
+        } else if (!settings.sentinelNodes().isEmpty()) {
+            command.add("--spring.data.redis.sentinel.master=" + RedisSentinelSet.MASTER);
+            command.add("--spring.data.redis.sentinel.nodes=" + settings.sentinelNodes());
             command.add("--ax.redis.permits=" + settings.redisPermits());
         }
         ProcessBuilder builder = new ProcessBuilder(command)

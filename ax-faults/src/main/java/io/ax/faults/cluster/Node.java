@@ -13,7 +13,7 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class Node {
 
     private final String name;
-    private final FaultProxy db;
+    private final DbProxies db;
     private final FaultProxy redis;
     private final Launcher launcher;
 
@@ -30,7 +30,7 @@ public final class Node {
     /** What the runner last did to end the process; read when its exit is recorded. */
     private volatile String ending;
 
-    Node(String name, FaultProxy db, FaultProxy redis, Launcher launcher) {
+    Node(String name, DbProxies db, FaultProxy redis, Launcher launcher) {
         this.name = name;
         this.db = db;
         this.redis = redis;
@@ -41,7 +41,7 @@ public final class Node {
         return name;
     }
 
-    public FaultProxy dbProxy() {
+    public DbProxies dbProxy() {
         return db;
     }
 
@@ -52,13 +52,22 @@ public final class Node {
 
     /** Starts a process with {@code clock}; the node must not be running. */
     public synchronized void start(NodeClock clock) {
+        start(clock, null);
+    }
+
+    /**
+     * Starts a process with {@code clock} whose database URL lists the pair's server on port {@code firstServer}
+     * first (null: the pair's order); the node must not be running.
+     */
+    public synchronized void start(NodeClock clock, Integer firstServer) {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException("node " + name + " is already running (pid " + process.pid() + ")");
         }
         this.clock = clock;
         this.ending = null;
         this.frozen = false;
-        this.process = launcher.launch(name, db.port(), redis == null ? null : redis.port(), clock, () -> ending);
+        this.process =
+                launcher.launch(name, db.ports(firstServer), redis == null ? null : redis.port(), clock, () -> ending);
     }
 
     /** SIGKILL, and waits until the process is gone; nothing when it is not running. */

@@ -17,9 +17,11 @@ import java.util.Properties;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The run's own PostgreSQL database, reached directly (never through a fault proxy): created afresh for each run,
- * given AX's tables and the runner's instrumentation before any node starts, and read by the checker afterwards.
- * Nothing here touches any other database of the server. Thread-safe.
+ * A database of the run, reached directly (never through a fault proxy): on one server, the run's own database,
+ * created afresh for each run, given AX's tables, the runner's instrumentation and its own records before any node
+ * starts, and read by the checker afterwards; on the pair, the store (AX's tables and the instrumentation, through
+ * the multi-host URL, created with the pair) and the witness (the runner's and the recorders' tables, on the
+ * machine's server) are two. Nothing here touches any other database of the server. Thread-safe.
  */
 public final class RunDatabase implements AutoCloseable {
 
@@ -31,18 +33,34 @@ public final class RunDatabase implements AutoCloseable {
     private final String name;
     private final String user;
     private final String password;
+    private final String url;
     private HikariDataSource pool;
 
+    /** The run's database {@code name} on the server at {@code host:port}. */
     public RunDatabase(String host, int port, String name, String user, String password) {
+        this(host, port, name, user, password, "jdbc:postgresql://" + host + ":" + port + "/" + name);
+    }
+
+    private RunDatabase(String host, int port, String name, String user, String password, String url) {
         this.host = host;
         this.port = port;
         this.name = name;
         this.user = user;
         this.password = password;
+        this.url = url;
+    }
+
+    /**
+     * The store on the pair: {@code url} reaches whichever server is primary; the pair created the database, so
+     * {@link #reset} and {@link #drop} are not for it.
+     */
+    public static RunDatabase onPair(String url, String name, String user) {
+        return new RunDatabase(null, -1, name, user, "", url);
     }
 
     /** Why the server cannot be reached, or null when it answers. */
     public String unreachable() {
+        requireServer();
         try (Connection c = admin()) {
             return null;
         } catch (SQLException e) {
@@ -52,6 +70,13 @@ public final class RunDatabase implements AutoCloseable {
 
     /** Drops the run's database (closing its sessions) and creates it empty, with AX's tables and the runner's. */
     public void reset() {
+        resetWitness();
+        installStore();
+    }
+
+    /** Drops the database and creates it with the runner's records only: the witness of a run on the pair. */
+    public void resetWitness() {
+        requireServer();
         close();
         try (Connection c = admin();
                 Statement s = c.createStatement()) {
@@ -60,12 +85,24 @@ public final class RunDatabase implements AutoCloseable {
         } catch (SQLException e) {
             throw new IllegalStateException("cannot create the database " + name + " at " + host + ":" + port, e);
         }
+        jdbc().execute(resource("witness.sql"));
+    }
+
+    /** Gives the (empty) store AX's tables and the instrumentation on them. */
+    public void installStore() {
         JdbcSchema.migrate(pool(), PREFIX);
         jdbc().execute(resource("instrumentation.sql"));
     }
 
+    private void requireServer() {
+        if (host == null) {
+            throw new IllegalStateException("the store on the pair is made by the pair, not dropped or created here");
+        }
+    }
+
     /** Drops the run's database, closing its sessions first. */
     public void drop() {
+        requireServer();
         close();
         try (Connection c = admin();
                 Statement s = c.createStatement()) {
@@ -107,7 +144,15 @@ public final class RunDatabase implements AutoCloseable {
     }
 
     public String url() {
-        return "jdbc:postgresql://" + host + ":" + port + "/" + name;
+        return url;
+    }
+
+    public String user() {
+        return user;
+    }
+
+    public String password() {
+        return password;
     }
 
     private synchronized HikariDataSource pool() {
@@ -118,6 +163,8 @@ public final class RunDatabase implements AutoCloseable {
             config.setPassword(password);
             config.setMaximumPoolSize(4);
             config.setPoolName("faults-runner");
+            // a query of the runner while the pair fails over fails in seconds, not Hikari's 30
+            config.setConnectionTimeout(5_000);
             pool = new HikariDataSource(config);
         }
         return pool;

@@ -20,6 +20,8 @@ interface Fault {
             case CLOCK_JUMP -> new ClockJump();
             case ROLLING_RESTART -> new RollingRestart();
             case LEADERLESS_JOIN -> new LeaderlessJoin();
+            case PG_FAILOVER, PG_LAGGING_FAILOVER, PG_OLD_PRIMARY_BACK -> new PairFailover();
+            case REDIS_SENTINEL_FAILOVER -> new SentinelFailover();
         };
     }
 }

@@ -3,6 +3,7 @@ package io.ax.faults.inject;
 import io.ax.faults.cluster.Cluster;
 import io.ax.faults.cluster.Node;
 import io.ax.faults.cluster.NodeClock;
+import io.ax.faults.store.PgPair;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -24,16 +25,31 @@ public final class FaultContext {
     private final FaultLog log;
     private final Node jumpy;
     private final Duration startBound;
+    private final PgPair pair;
+    private final java.util.concurrent.atomic.AtomicBoolean sentinelFailedOver =
+            new java.util.concurrent.atomic.AtomicBoolean();
 
     /**
      * @param jumpy the node started with {@link NodeClock#fromFile}, or null when no clock can be faked
      * @param startBound how long a fault waits for a node it started to write its first heartbeat
+     * @param pair the run's PostgreSQL pair, or null in a run on one server
      */
-    public FaultContext(Cluster cluster, FaultLog log, Node jumpy, Duration startBound) {
+    public FaultContext(Cluster cluster, FaultLog log, Node jumpy, Duration startBound, PgPair pair) {
         this.cluster = cluster;
         this.log = log;
         this.jumpy = jumpy;
         this.startBound = startBound;
+        this.pair = pair;
+    }
+
+    /** True the first time it is asked: the Sentinel set fails over once a run. */
+    boolean firstSentinelFailover() {
+        return sentinelFailedOver.compareAndSet(false, true);
+    }
+
+    /** The run's PostgreSQL pair, or null. */
+    PgPair pair() {
+        return pair;
     }
 
     Cluster cluster() {

@@ -22,7 +22,39 @@ public enum FaultKind {
     /** Every node stopped with SIGTERM, waited for, and started again, one after the other. */
     ROLLING_RESTART,
     /** The leader killed and a node that never ran before started at once, while no node leads. */
-    LEADERLESS_JOIN;
+    LEADERLESS_JOIN,
+    /**
+     * The pair's primary stopped at once and a standby that has every acknowledged commit promoted (made synchronous
+     * first when the pair is not); the pair is re-formed afterwards ({@code --pair} only).
+     */
+    PG_FAILOVER,
+    /**
+     * The pair's standby stops streaming, the primary commits on alone for a few seconds, then it is stopped at once
+     * and the standby promoted: its last commits are lost ({@code --pair} only).
+     */
+    PG_LAGGING_FAILOVER,
+    /**
+     * A lagging failover, then the old primary started again as a primary beside the new one and a node started
+     * again with the old one first in its URL, so that it connects to it: a split brain nothing fenced; the old one
+     * is stopped again after the fault's length ({@code --pair} only, never drawn unless named).
+     */
+    PG_OLD_PRIMARY_BACK,
+    /**
+     * The Sentinel set's replica made to miss the last writes ({@code SIGSTOP}, its link killed), then {@code kill
+     * -9} of the primary; the sentinels promote the replica ({@code --sentinel} only, once a run: the set has no
+     * replica left).
+     */
+    REDIS_SENTINEL_FAILOVER;
+
+    /** Whether the kind needs the run's Redis to be a Sentinel set ({@code --sentinel}). */
+    public boolean needsSentinel() {
+        return this == REDIS_SENTINEL_FAILOVER;
+    }
+
+    /** Whether the kind needs the run's PostgreSQL pair ({@code --pair}). */
+    public boolean needsPair() {
+        return this == PG_FAILOVER || this == PG_LAGGING_FAILOVER || this == PG_OLD_PRIMARY_BACK;
+    }
 
     /** The command-line name: {@code db-outage} for DB_OUTAGE. */
     public String cliName() {

@@ -2,7 +2,10 @@ package io.ax.faults.inject;
 
 import io.ax.faults.Log;
 import io.ax.faults.db.RunDatabase;
+import io.ax.faults.store.PgPair;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
 
@@ -17,6 +20,10 @@ public final class FaultLog {
     private final RunDatabase db;
     private final Map<FaultKind, Integer> injected = new EnumMap<>(FaultKind.class);
     private final Map<FaultKind, Integer> skipped = new EnumMap<>(FaultKind.class);
+    private final List<Failover> failovers = new ArrayList<>();
+
+    /** A failover of the pair, by its row in {@code faults_failover}. */
+    public record Failover(long id, PgPair.Failover done) {}
 
     public FaultLog(RunDatabase db) {
         this.db = db;
@@ -31,6 +38,11 @@ public final class FaultLog {
         private Entry(long id, String what) {
             this.id = id;
             this.what = what;
+        }
+
+        /** Its row in {@code faults_fault}. */
+        public long id() {
+            return id;
         }
 
         public void end() {
@@ -66,6 +78,47 @@ public final class FaultLog {
         String what = kind.cliName() + " " + target + ": " + detail;
         Log.info("fault %d begins: %s", id, what);
         return new Entry(id, what);
+    }
+
+    /** Records a failover of the pair in {@code faults_failover}; its id. */
+    public long failover(FaultKind kind, PgPair.Failover f) {
+        GeneratedKeyHolder key = new GeneratedKeyHolder();
+        db.jdbc()
+                .update(
+                        c -> {
+                            var s = c.prepareStatement(
+                                    "INSERT INTO faults_failover (kind, old_port, new_port, replayed_until_us,"
+                                            + " killed_us, promoted_us) VALUES (?, ?, ?, ?, ?, ?)",
+                                    new String[] {"id"});
+                            s.setString(1, kind.cliName());
+                            s.setInt(2, f.oldPort());
+                            s.setInt(3, f.newPort());
+                            s.setLong(4, f.replayedUntilUs());
+                            s.setLong(5, f.killedUs());
+                            s.setLong(6, f.promotedUs());
+                            return s;
+                        },
+                        key);
+        long id = key.getKey().longValue();
+        synchronized (this) {
+            failovers.add(new Failover(id, f));
+        }
+        return id;
+    }
+
+    /** Records when the old primary of a failover ran again beside the new one (database clock). */
+    public void oldPrimaryBack(long failoverId, long fromUs, long toUs) {
+        db.jdbc()
+                .update(
+                        "UPDATE faults_failover SET back_from_us = ?, back_to_us = ? WHERE id = ?",
+                        fromUs,
+                        toUs,
+                        failoverId);
+    }
+
+    /** The failovers of the run so far, in order. */
+    public synchronized List<Failover> failovers() {
+        return List.copyOf(failovers);
     }
 
     public void skipped(FaultKind kind, String why) {

@@ -52,6 +52,10 @@ public record FaultPlan(List<Step> steps) {
         w.put(FaultKind.CLOCK_JUMP, 2);
         w.put(FaultKind.ROLLING_RESTART, 1);
         w.put(FaultKind.LEADERLESS_JOIN, 2);
+        w.put(FaultKind.PG_FAILOVER, 2);
+        w.put(FaultKind.PG_LAGGING_FAILOVER, 2);
+        w.put(FaultKind.PG_OLD_PRIMARY_BACK, 1);
+        w.put(FaultKind.REDIS_SENTINEL_FAILOVER, 1);
         return w;
     }
 
@@ -90,16 +94,23 @@ public record FaultPlan(List<Step> steps) {
             case DB_OUTAGE -> Duration.ofMillis(2_000 + random.nextInt(6_000));
             case SKEWED_START -> Duration.ofSeconds(3 + random.nextInt(8));
             case CLOCK_JUMP -> Duration.ofSeconds(5 + random.nextInt(15));
-            case ROLLING_RESTART, LEADERLESS_JOIN -> Duration.ZERO;
+            case ROLLING_RESTART, LEADERLESS_JOIN, PG_FAILOVER -> Duration.ZERO;
+            // how long the primary commits alone before it is stopped: what the promoted standby lacks
+            case PG_LAGGING_FAILOVER -> Duration.ofMillis(2_000 + random.nextInt(3_000));
+            // how long the old primary runs beside the new one
+            case PG_OLD_PRIMARY_BACK -> Duration.ofSeconds(5 + random.nextInt(10));
+            // how long the primary takes writes its replica misses before it is killed
+            case REDIS_SENTINEL_FAILOVER -> Duration.ofMillis(1_000 + random.nextInt(2_000));
         };
     }
 
     /**
      * The CI plan: each kind once ({@code redis-restart} only with Redis), in about two minutes, some at once: a DB
      * outage while Redis is down, a clock jump while a skewed node starts, a rolling restart while the node that
-     * joined without a leader is still starting.
+     * joined without a leader is still starting. On the pair, one failover to a caught-up standby, while the clock
+     * jump lasts; the kinds that lose commits are not in it (their outcome depends on what AX reports).
      */
-    public static FaultPlan ci(boolean redis, Duration lease) {
+    public static FaultPlan ci(boolean redis, boolean pair, Duration lease) {
         List<Step> steps = new ArrayList<>();
         steps.add(new Step(Duration.ofSeconds(5), FaultKind.KILL, Duration.ofSeconds(2), 0));
         steps.add(new Step(Duration.ofSeconds(14), FaultKind.FREEZE, lease.plusMillis(1_500), 1));
@@ -110,6 +121,9 @@ public record FaultPlan(List<Step> steps) {
         }
         steps.add(new Step(Duration.ofSeconds(40), FaultKind.CLOCK_JUMP, Duration.ofSeconds(12), 0));
         steps.add(new Step(Duration.ofSeconds(42), FaultKind.SKEWED_START, Duration.ofSeconds(7), 1));
+        if (pair) {
+            steps.add(new Step(Duration.ofSeconds(48), FaultKind.PG_FAILOVER, Duration.ZERO, 0));
+        }
         steps.add(new Step(Duration.ofSeconds(56), FaultKind.LEADERLESS_JOIN, Duration.ZERO, 0));
         steps.add(new Step(Duration.ofSeconds(60), FaultKind.ROLLING_RESTART, Duration.ZERO, 0));
         return new FaultPlan(steps);
