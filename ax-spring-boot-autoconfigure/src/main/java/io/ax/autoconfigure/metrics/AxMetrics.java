@@ -255,6 +255,24 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
     }
 
     @Override
+    public void storeWentBack(io.ax.core.AxStoreRegressionEvent event) {
+        counter(
+                        new Key("ax.store.regressions", null, null, null),
+                        () -> Counter.builder("ax.store.regressions")
+                                .description("Times this node found its store gone back in time or become another"
+                                        + " server (commits it knew of missing): it fenced itself for a while")
+                                .register(registry))
+                .increment();
+        counter(
+                        new Key("ax.store.regression.affected", null, null, null),
+                        () -> Counter.builder("ax.store.regression.affected")
+                                .description("Instances whose changes this node had committed and a store that went"
+                                        + " back in time no longer held")
+                                .register(registry))
+                .increment(event.affectedInstances().size());
+    }
+
+    @Override
     public void retentionDeleted(int count) {
         retentionDeleted().increment(count);
     }

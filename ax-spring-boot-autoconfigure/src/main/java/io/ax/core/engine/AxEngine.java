@@ -89,7 +89,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 parts.clockGuard,
                 parts.membership,
                 parts.figures,
-                parts.listeners);
+                parts.listeners,
+                parts.storeRegressions);
     }
 
     public static AxEngineBuilder builder() {
