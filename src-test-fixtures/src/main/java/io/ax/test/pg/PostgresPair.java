@@ -97,7 +97,7 @@ public final class PostgresPair implements AutoCloseable {
         try {
             Path parent = Path.of("target", "pg-pair").toAbsolutePath();
             Files.createDirectories(parent);
-            root = Files.createTempDirectory(parent, "pair-");
+            root = Files.createTempDirectory(parent, "");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a scratch folder under target/pg-pair", e);
         }
@@ -254,7 +254,8 @@ public final class PostgresPair implements AutoCloseable {
     /**
      * Starts the server that {@link #failover()} stopped, as the primary it was (its own timeline and its commits the
      * promoted one never had), beside the promoted server: two primaries, as when an HA tool failed to fence the old
-     * one. pgjdbc's multi-host URL lists it first, so new connections go to it.
+     * one. pgjdbc's multi-host URL lists it first, so new connections go to it. A synchronous one is made
+     * asynchronous once started: its commits would otherwise wait for ever for the standby it no longer has.
      */
     public void startOldPrimary() {
         Server old = primary == first ? second : first;
@@ -263,6 +264,11 @@ public final class PostgresPair implements AutoCloseable {
         }
         pgCtl(old, "-w", "-t", Long.toString(TIMEOUT.toSeconds()), "-l", old.dir + ".log", "start");
         old.running = true;
+        if (replication == Replication.SYNCHRONOUS) {
+            // its commits would wait for ever for the standby it had: it takes writes, as a split brain does
+            sql(old.port, "ALTER SYSTEM SET synchronous_standby_names = ''");
+            sql(old.port, "SELECT pg_reload_conf()");
+        }
     }
 
     /** The timeline the server of a port writes on now (1 at start; a promotion raises it). */
@@ -307,7 +313,7 @@ public final class PostgresPair implements AutoCloseable {
                 List.of(
                         "listen_addresses = '127.0.0.1'",
                         "port = " + first.port,
-                        "unix_socket_directories = '" + root + "'",
+                        "unix_socket_directories = '" + socketFolder() + "'",
                         "wal_level = replica",
                         "max_wal_senders = 5",
                         "hot_standby = on",
@@ -374,6 +380,14 @@ public final class PostgresPair implements AutoCloseable {
         }
     }
 
+    /**
+     * The scratch folder, when a socket's path in it fits the 107 bytes a Unix socket's path may have; else none:
+     * every client here connects over TCP.
+     */
+    private String socketFolder() {
+        return (root + "/.s.PGSQL.65535").length() < 100 ? root.toString() : "";
+    }
+
     private static String conninfo(int port) {
         return "host=127.0.0.1 port=" + port + " user=postgres application_name=ax-standby";
     }
@@ -393,7 +407,20 @@ public final class PostgresPair implements AutoCloseable {
     private void pgCtl(Server server, String... args) {
         List<String> command = new ArrayList<>(List.of(bin.resolve("pg_ctl").toString(), "-D", server.dir.toString()));
         command.addAll(List.of(args));
-        run(true, command);
+        try {
+            run(true, command);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(e.getMessage() + "\nserver log:\n" + logTail(server), e);
+        }
+    }
+
+    private static String logTail(Server server) {
+        try {
+            List<String> lines = Files.readAllLines(Path.of(server.dir + ".log"), StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+        } catch (IOException e) {
+            return "(none)";
+        }
     }
 
     private void stopAll() {
