@@ -10,6 +10,7 @@ class PostgresPairTest {
     @Test
     void aCaughtUpFailoverKeepsEveryCommitOnANewTimelineOfTheSameSystem() {
         try (PostgresPair pair = PostgresPair.start(Replication.ASYNCHRONOUS)) {
+            System.out.println("PostgresPair started in " + pair.startTime().toMillis() + " ms");
             int first = pair.primaryPort();
             pair.sql(first, "CREATE TABLE t (x int); INSERT INTO t VALUES (1)");
             String system = pair.systemIdentifier(first);
@@ -28,6 +29,7 @@ class PostgresPairTest {
     @Test
     void aDetachedStandbyLosesTheLastCommitsAndTheOldPrimaryComesBackWithThem() {
         try (PostgresPair pair = PostgresPair.start(Replication.SYNCHRONOUS)) {
+            System.out.println("PostgresPair started in " + pair.startTime().toMillis() + " ms");
             int first = pair.primaryPort();
             pair.sql(first, "CREATE TABLE t (x int); INSERT INTO t VALUES (1)");
             pair.detachStandby();
