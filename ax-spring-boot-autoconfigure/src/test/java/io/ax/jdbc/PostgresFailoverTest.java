@@ -150,8 +150,6 @@ class PostgresFailoverTest {
         await().atMost(BOUND).until(() -> !events.isEmpty() && observed.get() > 0);
         assertThat(events.get(0).affectedInstances()).isNotEmpty();
         assertThat(errors()).anySatisfy(e -> assertThat(e).contains("went back in time"));
-        System.out.println("Loss found " + foundMillis + " ms after the primary was stopped; findings "
-                + report.findings() + "; " + report.affectedInstances().size() + " instance(s) affected");
 
         // the cluster goes on by itself: the fence ends, the partitions are owned again, the tasks run again
         await("every node takes part again")
@@ -169,6 +167,10 @@ class PostgresFailoverTest {
                                         .orElse(0))
                                 .sum()
                         == SETTINGS.partitions());
+        long ownedAgainMillis = (System.nanoTime() - failedOver) / 1_000_000;
+        System.out.println("Loss found " + foundMillis + " ms after the primary was stopped; every partition owned"
+                + " again after " + ownedAgainMillis + " ms; findings " + report.findings() + "; "
+                + report.affectedInstances().size() + " instance(s) affected");
     }
 
     private Node start(String id) {

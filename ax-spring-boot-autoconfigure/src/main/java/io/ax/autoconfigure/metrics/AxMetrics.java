@@ -163,6 +163,8 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
             clockJumps(direction);
         }
         retentionDeleted();
+        storeRegressions();
+        storeRegressionAffected();
         for (String group : groups) {
             backlogGauge(group);
             for (DispatchOutcome outcome : DispatchOutcome.values()) {
@@ -256,20 +258,26 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
 
     @Override
     public void storeWentBack(io.ax.core.AxStoreRegressionEvent event) {
-        counter(
-                        new Key("ax.store.regressions", null, null, null),
-                        () -> Counter.builder("ax.store.regressions")
-                                .description("Times this node found its store gone back in time or become another"
-                                        + " server (commits it knew of missing): it fenced itself for a while")
-                                .register(registry))
-                .increment();
-        counter(
-                        new Key("ax.store.regression.affected", null, null, null),
-                        () -> Counter.builder("ax.store.regression.affected")
-                                .description("Instances whose changes this node had committed and a store that went"
-                                        + " back in time no longer held")
-                                .register(registry))
-                .increment(event.affectedInstances().size());
+        storeRegressions().increment();
+        storeRegressionAffected().increment(event.affectedInstances().size());
+    }
+
+    private Counter storeRegressions() {
+        return counter(
+                new Key("ax.store.regressions", null, null, null),
+                () -> Counter.builder("ax.store.regressions")
+                        .description("Times this node found its store gone back in time or become another server"
+                                + " (commits it knew of missing): it fenced itself for a while")
+                        .register(registry));
+    }
+
+    private Counter storeRegressionAffected() {
+        return counter(
+                new Key("ax.store.regression.affected", null, null, null),
+                () -> Counter.builder("ax.store.regression.affected")
+                        .description("Instances whose changes this node had committed and a store that went back in"
+                                + " time no longer held")
+                        .register(registry));
     }
 
     @Override

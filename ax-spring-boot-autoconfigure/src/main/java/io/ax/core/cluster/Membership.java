@@ -644,7 +644,7 @@ public final class Membership implements AutoCloseable {
         Lease now = got.get();
         StoreHistory h = history;
         if (current == null && h != null) {
-            h.leaderEpoch(now.epoch() - 1); // the epoch before this grant was the store's: it must not have gone back
+            h.leaderEpoch(now.epoch()); // a grant below an epoch seen before: the store lost the later grants
             if (fenced) {
                 lease.release(now);
                 return;

@@ -60,15 +60,17 @@ public final class StoreHistory {
         }
     }
 
-    /** The store returned this node's heartbeat, written in this round. */
+    /**
+     * The store returned this node's heartbeat, written in this round: the base of the next. Taken as it is, also
+     * when it is older than the last (the database's clock stepped back): only this node writes its row, so what it
+     * reads back after its write is what the row holds.
+     */
     public void ownHeartbeatRead(Instant heartbeat) {
         if (heartbeat == null) {
             return;
         }
         synchronized (lock) {
-            if (ownHeartbeat == null || heartbeat.isAfter(ownHeartbeat)) {
-                ownHeartbeat = heartbeat;
-            }
+            ownHeartbeat = heartbeat;
         }
     }
 

@@ -67,7 +67,8 @@ final class StoreRegressions implements StoreHistory.Listener {
 
     @Override
     public synchronized void wentBack(List<String> findings) {
-        report(findings, affected());
+        boolean already = fenceNow();
+        report(findings, affected(), already); // the fence first: reading the rows back may take a while
     }
 
     @Override
@@ -84,18 +85,25 @@ final class StoreRegressions implements StoreHistory.Listener {
                     affected.checked);
             return;
         }
+        boolean already = fenceNow();
         report(
                 List.of(what + ", and " + affected.ids().size() + " of the " + affected.checked
                         + " changes this node committed lately are missing from the store"),
-                affected);
+                affected,
+                already);
     }
 
-    private void report(List<String> findings, Affected affected) {
+    /** Fences this node (again); whether it was fenced, with a report under way, already. */
+    private boolean fenceNow() {
         Membership m = membership;
         boolean already = m != null && m.isFenced() && last != null;
         if (m != null) {
             m.fence(hold);
         }
+        return already;
+    }
+
+    private void report(List<String> findings, Affected affected, boolean already) {
         if (already) {
             LinkedHashSet<String> allFindings = new LinkedHashSet<>(last.findings());
             allFindings.addAll(findings);
