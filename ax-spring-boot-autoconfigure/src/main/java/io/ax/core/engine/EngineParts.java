@@ -272,7 +272,11 @@ final class EngineParts {
         this.writer = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, stamps, "ax-writer");
         this.fireWriter = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, stamps, "ax-fire-writer");
         this.endWriter = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, stamps, "ax-end-writer");
-        RecentCommits recentCommits = new RecentCommits(RECENT_COMMITS, RECENT_WINDOW, b.leaseClock::nanoTime);
+        // never longer than finished rows are kept: a row that retention deleted is no row the store lost
+        Duration remembered = b.retention.enabled() && b.retention.finished().compareTo(RECENT_WINDOW) < 0
+                ? b.retention.finished()
+                : RECENT_WINDOW;
+        RecentCommits recentCommits = new RecentCommits(RECENT_COMMITS, remembered, b.leaseClock::nanoTime);
         writer.recordCommits(recentCommits);
         fireWriter.recordCommits(recentCommits);
         endWriter.recordCommits(recentCommits);

@@ -18,8 +18,8 @@ import java.util.function.LongSupplier;
 /**
  * The last change this node committed of each instance it changed lately (at most {@code capacity} instances, none
  * older than {@code window}), so that after a failover it can tell which of them the store no longer holds: the
- * instances affected by the writes it lost. Fed by the {@link StateWriter}s once the store said a write committed.
- * Thread-safe.
+ * instances affected by the writes it lost. Fed by the {@link StateWriter}s once the store said a write committed;
+ * MEMORY instances, which live in this process, are left out. Thread-safe.
  */
 public final class RecentCommits {
 
@@ -59,6 +59,9 @@ public final class RecentCommits {
     }
 
     private synchronized void put(Commit c) {
+        if (InstanceIds.isMemory(c.instanceId())) {
+            return; // lives in this process: no failover of the store loses it
+        }
         commits.remove(c.instanceId()); // re-inserted last: the map stays in commit order
         commits.put(c.instanceId(), c);
         long now = c.recordedNanos();
