@@ -10,8 +10,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * Which server a database is. PostgreSQL tells its system identifier ({@code pg_control_system()}), which a standby
  * made by a base backup shares with its primary, and the timeline it writes on (read from the name of its current WAL
  * file, which names the timeline at once, where the last checkpoint's may lag a promotion). MySQL tells its {@code
- * server_uuid}, its own for each server. MariaDB and H2 tell nothing that changes with a failover: there a node
- * compares only its own writes. Thread-safe.
+ * server_uuid}, its own for each server: a change is a failover, whose recent commits a node then checks. MariaDB
+ * and H2 tell nothing that changes with a failover: there a node compares only its own writes. Thread-safe.
  */
 final class JdbcStoreIdentity implements StoreIdentity {
 
@@ -71,7 +71,7 @@ final class JdbcStoreIdentity implements StoreIdentity {
                 });
             }
             List<String> uuid = jdbc.query(MYSQL, (rs, n) -> rs.getString(2));
-            return uuid.isEmpty() ? Reading.UNKNOWN : new Reading(uuid.get(0), 0);
+            return uuid.isEmpty() ? Reading.UNKNOWN : new Reading(null, 0, uuid.get(0));
         } catch (org.springframework.jdbc.BadSqlGrammarException e) {
             refused = true;
             LOG.log(

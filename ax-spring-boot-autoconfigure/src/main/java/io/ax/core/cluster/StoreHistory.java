@@ -17,8 +17,9 @@ import java.util.TreeMap;
  *   <li>its own heartbeat, as read back after it was written: a store that holds an older one lost it;
  *   <li>the leader lease's epoch and every partition's epoch, which only grow: a lower one was lost;
  *   <li>the server's identity ({@link StoreIdentity}): another system is another store; an earlier timeline is an
- *       old primary. A later timeline is a failover, which is not a loss by itself: a caught-up standby promoted
- *       keeps every commit, so the node is told to check what it committed lately ({@link Listener#failedOver}).
+ *       old primary. A later timeline, or another server of the same store, is a failover, which is not a loss by
+ *       itself: a caught-up standby promoted keeps every commit, so the node is told to check what it committed
+ *       lately ({@link Listener#failedOver}).
  * </ul>
  *
  * <p>None of these compares two clocks: each compares a value the store returned with a value it returns later, so a
@@ -169,6 +170,10 @@ public final class StoreHistory {
         } else if (now.timeline() > known.timeline()) {
             listener.failedOver("the store's timeline moved from " + known.timeline() + " to " + now.timeline()
                     + " (a standby was promoted)");
+        } else if (known.server() != null
+                && now.server() != null
+                && !known.server().equals(now.server())) {
+            listener.failedOver("the store is served by another server: " + now.server() + ", was " + known.server());
         }
     }
 

@@ -22,16 +22,23 @@ public interface StoreIdentity {
      *     when the store tells none
      * @param timeline the line of history the server writes on: PostgreSQL's timeline, which a promotion raises by
      *     one; 0 when the store tells none
+     * @param server the one server answering, where the store tells only that (MySQL's {@code server_uuid}, its own
+     *     for each server, so that a failover, caught up or not, changes it); null when it tells none
      */
-    record Reading(String system, long timeline) {
+    record Reading(String system, long timeline, String server) {
 
         /** A store that tells nothing of itself. */
-        public static final Reading UNKNOWN = new Reading(null, 0);
+        public static final Reading UNKNOWN = new Reading(null, 0, null);
 
         public Reading {
             if (timeline < 0) {
                 throw new IllegalArgumentException("a timeline is 0 (unknown) or more, was " + timeline);
             }
+        }
+
+        /** A reading of a system and its timeline, without a server of its own. */
+        public Reading(String system, long timeline) {
+            this(system, timeline, null);
         }
     }
 }

@@ -89,6 +89,15 @@ class StoreHistoryTest {
     }
 
     @Test
+    void anotherServerOfTheSameStoreIsAFailoverNotALoss() {
+        history.identity(new StoreIdentity.Reading(null, 0, "uuid-a"));
+        history.identity(new StoreIdentity.Reading(null, 0, "uuid-b"));
+
+        assertThat(wentBack).isEmpty();
+        assertThat(failedOver).singleElement().asString().contains("another server: uuid-b, was uuid-a");
+    }
+
+    @Test
     void aStoreThatTellsNothingOfItselfIsNeverJudgedByIt() {
         history.identity(StoreIdentity.Reading.UNKNOWN);
         history.identity(new StoreIdentity.Reading("7716", 1));
