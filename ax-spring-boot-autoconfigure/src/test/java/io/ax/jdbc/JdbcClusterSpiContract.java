@@ -78,7 +78,7 @@ abstract class JdbcClusterSpiContract {
             return new JdbcLeaderLease(skewedSession(), PREFIX);
         }
 
-        /** After the store went back, the epoch is raised to the highest seen and the lease ended: the next is above. */
+        /** After the store went back, the epoch is raised to the highest seen, the lease ended: the next is above. */
         @Test
         void anEpochThatWentBackIsRaisedAndTheLeaseEndsSoTheNextHolderIsAbove() {
             LeaderLease lease = newLease();

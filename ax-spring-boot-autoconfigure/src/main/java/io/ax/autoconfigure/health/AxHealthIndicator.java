@@ -22,10 +22,10 @@ import org.springframework.boot.health.contributor.Status;
  * <ul>
  *   <li>DOWN when the engine is not running, for a while after this node found its store gone back in time (a
  *       failover that lost commits it had made, an old primary back; detail {@code storeWentBack}, with the
- *       instances affected in {@code storeWentBackAffected}), when this node has not reached the cluster store for more than two
- *       heartbeats (a call that fails or hangs; the cause and for how long are shown), when the store refuses
- *       writes (AX retries them meanwhile), or when it does not answer the reads made in the background for this
- *       component (one failed, or one has hung for a second);
+ *       instances affected in {@code storeWentBackAffected}), when this node has not reached the cluster store
+ *       for more than two heartbeats (a call that fails or hangs; the cause and for how long are shown), when the
+ *       store refuses writes (AX retries them meanwhile), or when it does not answer the reads made in the
+ *       background for this component (one failed, or one has hung for a second);
  *   <li>OUT_OF_SERVICE while trigger decisions pause after a clock jump, or when no leader is known;
  *   <li>the configured backlog status when the oldest due instance has waited longer than the maximum age;
  *   <li>UP otherwise.

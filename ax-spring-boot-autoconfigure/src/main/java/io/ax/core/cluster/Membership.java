@@ -451,8 +451,8 @@ public final class Membership implements AutoCloseable {
 
     /**
      * This round's heartbeat. Once the store has returned one of this node's heartbeats, the next is written only over
-     * one at least as recent: when the row holds an older one, the store lost it ({@link StoreHistory#ownHeartbeatFound}),
-     * and the heartbeat is written again over what it holds.
+     * one at least as recent: when the row holds an older one, the store lost it ({@link
+     * StoreHistory#ownHeartbeatFound}), and the heartbeat is written again over what it holds.
      *
      * @return false when the row is gone or another incarnation's
      */
