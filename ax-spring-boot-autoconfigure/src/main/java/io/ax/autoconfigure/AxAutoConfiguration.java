@@ -200,6 +200,7 @@ public final class AxAutoConfiguration {
                         "2s"))
                 .onDeadLetter(event -> deadLetterHandler.handle(event.deadLetter()))
                 .onClockJump(events::publishEvent)
+                .onStoreRegression(events::publishEvent)
                 .clusterSettings(clusterSettings(properties.getCluster()))
                 .retention(retentionSettings(properties.getRetention()));
         // by default the store keeps the lease and registry; an application may put them elsewhere

@@ -12,11 +12,16 @@ final class ClusterSql {
     final String release;
     final String readLease;
     final String advanceEpoch;
+    /** After the store went back: the epoch raised to the highest a node saw, the lease ended at once. */
+    final String raiseEpoch;
 
     final String insertNode;
     final String takeOverNode;
     final String nodeHost;
     final String heartbeat;
+    /** A heartbeat written only over one at least as recent as the last the node read back. */
+    final String heartbeatNotBefore;
+
     final String nodes;
     final String removeNode;
 
@@ -34,6 +39,9 @@ final class ClusterSql {
     final String ownedPartitionsPrefix;
 
     final String releasePartition;
+    /** After the store went back: a partition's epoch raised to the highest a node saw, and the partition freed. */
+    final String raisePartition;
+
     final String holdsPartition;
     /** A condition for a fenced write: its partition (1st parameter) is still owned by (2nd) at the epoch (3rd). */
     final String partitionFence;
@@ -56,6 +64,8 @@ final class ClusterSql {
         // an epoch granted by a lease kept elsewhere: recorded for the fenced writes, never lowered
         advanceEpoch = "UPDATE " + leader + " SET epoch = ?, holder = ?, renewed_us = " + now
                 + " WHERE name = 'leader' AND epoch < ?";
+        raiseEpoch = "UPDATE " + leader + " SET epoch = ?, expires_us = " + now + " - 1"
+                + " WHERE name = 'leader' AND epoch < ?";
 
         String node = p + "node";
         insertNode = "INSERT INTO " + node
@@ -68,6 +78,7 @@ final class ClusterSql {
         nodeHost = "SELECT host FROM " + node + " WHERE node_id = ?";
         heartbeat = "UPDATE " + node + " SET heartbeat_us = " + now + ", capacity_free = ?"
                 + " WHERE node_id = ? AND incarnation = ?";
+        heartbeatNotBefore = heartbeat + " AND heartbeat_us >= ?";
         nodes = "SELECT node_id, incarnation, host, started_us, heartbeat_us, groups_served, capacity_free, " + now
                 + ", protocol FROM " + node;
         removeNode = "DELETE FROM " + node + " WHERE node_id = ? AND incarnation = ?";
@@ -96,6 +107,8 @@ final class ClusterSql {
         // the epoch stays: the next take moves it on from there, so epochs only grow
         releasePartition = "UPDATE " + partition + " SET owner = NULL, incarnation = NULL, moved_us = " + now
                 + " WHERE id = ? AND owner = ? AND epoch = ?";
+        raisePartition = "UPDATE " + partition + " SET epoch = ?, owner = NULL, incarnation = NULL, moved_us = " + now
+                + " WHERE id = ? AND epoch < ?";
         holdsPartition = "SELECT COUNT(*) FROM " + partition + " WHERE id = ? AND owner = ? AND epoch = ?";
         ownedPartitionsPrefix = "SELECT id, epoch, " + now + " - moved_us FROM " + partition
                 + " WHERE owner = ? AND incarnation = ? AND id IN (";

@@ -95,6 +95,8 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     private static final java.time.Duration COUNT_READ_EVERY = java.time.Duration.ofSeconds(1);
 
     private final PartitionedInstances partitioned;
+    /** Which server the database is; null where it tells none. */
+    private final JdbcStoreIdentity identity;
     /** The application's data source the store was given. */
     private final DataSource target;
 
@@ -132,7 +134,8 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
         this.jdbc = new JdbcTemplate(dataSource);
         this.batches = new JdbcBatches(jdbc);
         this.tx = new Transactions(dataSource, jdbc.getExceptionTranslator());
-        this.dialect = Vendor.dialectOf(dataSource);
+        Vendor vendor = Vendor.of(dataSource);
+        this.dialect = vendor.dialect();
         this.sql = new Sql(JdbcSchema.checkPrefix(tablePrefix), dialect);
         this.groups = dialect.groupWriter(jdbc, sql, tablePrefix);
         this.lease = new JdbcLeaderLease(dataSource, tablePrefix);
@@ -145,6 +148,7 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
         this.activity = new JdbcActivityStore(jdbc, batches, tx, dialect, tablePrefix);
         this.taskData = new JdbcTaskData(jdbc, tablePrefix, dialect);
         this.partitioned = new PartitionedInstances(jdbc, batches, tx, sql);
+        this.identity = JdbcStoreIdentity.of(jdbc, vendor);
     }
 
     /**
@@ -154,6 +158,15 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     @Override
     public WakeUps wakeUps() {
         return dialect.wakeUps(dataSource, tablePrefix);
+    }
+
+    /**
+     * PostgreSQL's system identifier and timeline, MySQL's {@code server_uuid}; empty on MariaDB and H2, which tell
+     * nothing that changes with a failover.
+     */
+    @Override
+    public Optional<io.ax.core.cluster.StoreIdentity> storeIdentity() {
+        return Optional.ofNullable(identity);
     }
 
     /** Idempotency keys in this store's {@code idempotency} table, claimed on the database's clock. */

@@ -113,6 +113,11 @@ public final class JdbcLeaderLease implements LeaderLease, EpochFence {
         return once(jdbc.update(sql.advanceEpoch, epoch, holder, epoch));
     }
 
+    @Override
+    public boolean raiseEpoch(long seen) {
+        return once(jdbc.update(sql.raiseEpoch, seen, seen));
+    }
+
     /**
      * The lease {@code node} just wrote, if it still holds it (at {@code epoch}, unless -1); empty when it was
      * taken over in between, which only a pause longer than the lease allows.

@@ -130,6 +130,21 @@ public final class JdbcNodeRegistry implements NodeRegistry {
         return jdbc.update(sql.heartbeat, capacityFree, nodeId, incarnation) == 1;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Compared in the statement, with the microseconds the row holds: no clock is read for it.
+     */
+    @Override
+    public boolean heartbeat(String nodeId, String incarnation, int capacityFree, java.time.Instant notBefore) {
+        Objects.requireNonNull(notBefore, "notBefore");
+        if (capacityFree < 0 && capacityFree != NodeStatus.LEAVING) {
+            throw new IllegalArgumentException(
+                    "free capacity must be >= 0 (or NodeStatus.LEAVING), was " + capacityFree);
+        }
+        return jdbc.update(sql.heartbeatNotBefore, capacityFree, nodeId, incarnation, Micros.of(notBefore)) == 1;
+    }
+
     @Override
     public List<NodeStatus> nodes() {
         // sorted here, not by the database: a column's collation orders ids differently on each vendor

@@ -184,6 +184,20 @@ public final class JdbcPartitionLeases implements PartitionLeases {
     }
 
     @Override
+    public int raiseEpochs(java.util.Map<Integer, Long> seen) {
+        List<Object[]> rows = new ArrayList<>(seen.size());
+        seen.forEach((p, epoch) -> rows.add(new Object[] {epoch, p, epoch}));
+        if (rows.isEmpty()) {
+            return 0;
+        }
+        int raised = 0;
+        for (int rowsChanged : jdbc.batchUpdate(sql.raisePartition, rows)) {
+            raised += applied(rowsChanged) ? 1 : 0;
+        }
+        return raised;
+    }
+
+    @Override
     public boolean release(int partition, String node, long epoch) {
         Objects.requireNonNull(node, "node");
         return once(jdbc.update(sql.releasePartition, partition, node, epoch));

@@ -77,6 +77,20 @@ abstract class JdbcClusterSpiContract {
         protected LeaderLease sameStoreSeenFromASkewedNode() {
             return new JdbcLeaderLease(skewedSession(), PREFIX);
         }
+
+        /** After the store went back, the epoch is raised to the highest seen, the lease ended: the next is above. */
+        @Test
+        void anEpochThatWentBackIsRaisedAndTheLeaseEndsSoTheNextHolderIsAbove() {
+            LeaderLease lease = newLease();
+            assertThat(lease.acquire("n1", Duration.ofMinutes(5)).orElseThrow().epoch())
+                    .isEqualTo(1);
+
+            assertThat(lease.raiseEpoch(7)).isTrue();
+            assertThat(lease.raiseEpoch(3)).isFalse();
+
+            assertThat(lease.acquire("n2", Duration.ofMinutes(5)).orElseThrow().epoch())
+                    .isEqualTo(8);
+        }
     }
 
     @Nested
@@ -107,6 +121,20 @@ abstract class JdbcClusterSpiContract {
                     .extracting(NodeStatus::protocol)
                     .isEqualTo(ClusterProtocol.LEADER_ASSIGNS);
         }
+
+        /** A store that lost the node's last heartbeats holds an older one than the node read back: it says so. */
+        @Test
+        void aHeartbeatOverAnOlderOneThanTheNodeReadBackIsRefused() {
+            registry.register(new NodeInfo("n1", "inc-1", "host-1", Instant.EPOCH, Set.of("default"), 4), LONG);
+            Instant readBack = registry.nodes().get(0).lastHeartbeat();
+
+            assertThat(registry.heartbeat("n1", "inc-1", 4, readBack)).isTrue();
+            Instant later = registry.nodes().get(0).lastHeartbeat();
+            assertThat(registry.heartbeat("n1", "inc-1", 4, later.plusSeconds(1)))
+                    .as("the row holds a heartbeat older than one the node read back")
+                    .isFalse();
+            assertThat(registry.nodes().get(0).lastHeartbeat()).isEqualTo(later);
+        }
     }
 
     @Nested
@@ -126,6 +154,28 @@ abstract class JdbcClusterSpiContract {
         @Override
         protected PartitionLeases sameStoreSeenFromASkewedNode() {
             return new JdbcPartitionLeases(skewedSession(), PREFIX);
+        }
+
+        /**
+         * After the store went back, an epoch below the highest a node saw is raised to it and the partition freed, so
+         * that its next take grants an epoch never granted before; an epoch at or above it is left alone.
+         */
+        @Test
+        void epochsThatWentBackAreRaisedAboveTheHighestSeenAndNeverLowered() {
+            leases.partitions(4);
+            registry.register(new NodeInfo("n1", "inc-1", "host-1", Instant.EPOCH, Set.of("default"), 4), LONG);
+            assertThat(leases.take(0, "n1", "inc-1", LONG)).isPresent();
+            assertThat(leases.take(1, "n1", "inc-1", LONG)).isPresent();
+
+            assertThat(leases.raiseEpochs(java.util.Map.of(0, 5L, 1, 1L))).isEqualTo(1);
+
+            var read = leases.read(LONG);
+            assertThat(read.get(0).epoch()).isEqualTo(5);
+            assertThat(read.get(0).owner()).isNull();
+            assertThat(read.get(1).epoch()).isEqualTo(1);
+            assertThat(read.get(1).owner()).isEqualTo("n1");
+            assertThat(leases.take(0, "n1", "inc-1", LONG).orElseThrow().epoch())
+                    .isEqualTo(6);
         }
     }
 }

@@ -21,10 +21,12 @@ import org.springframework.boot.health.contributor.Status;
  * during an outage would hold a probe for the pool's connection timeout):
  *
  * <ul>
- *   <li>DOWN when the engine is not running, when this node has not reached the cluster store for more than two
- *       heartbeats (a call that fails or hangs; the cause and for how long are shown), when the store refuses
- *       writes (AX retries them meanwhile), or when it does not answer the reads made in the background for this
- *       component (one failed, or one has hung for a second);
+ *   <li>DOWN when the engine is not running, for a while after this node found its store gone back in time (a
+ *       failover that lost commits it had made, an old primary back; detail {@code storeWentBack}, with the
+ *       instances affected in {@code storeWentBackAffected}), when this node has not reached the cluster store
+ *       for more than two heartbeats (a call that fails or hangs; the cause and for how long are shown), when the
+ *       store refuses writes (AX retries them meanwhile), or when it does not answer the reads made in the
+ *       background for this component (one failed, or one has hung for a second);
  *   <li>OUT_OF_SERVICE while trigger decisions pause after a clock jump, or when no leader is known;
  *   <li>the configured backlog status when the oldest due instance has waited longer than the maximum age;
  *   <li>UP otherwise.
@@ -146,7 +148,18 @@ final class AxHealthIndicator extends AbstractHealthIndicator implements AutoClo
         Optional<Membership.StoreContact> contact = status.storeContact();
         var outage = status.storeOutage();
         var unanswered = status.storeUnanswered();
-        if (contact.isPresent()) {
+        status.storeRegression()
+                .ifPresent(r -> builder.withDetail(
+                                "storeWentBack", r.detectedAt() + ": " + String.join("; ", r.findings()))
+                        .withDetail("storeWentBackAffected", r.affectedInstances()));
+        status.lastFailover().ifPresent(f -> builder.withDetail("lastFailover", f));
+        if (status.fencedByStoreRegression()) {
+            builder.down()
+                    .withDetail(
+                            "store",
+                            "went back in time: this node decides nothing for a while, then takes part again"
+                                    + " (see storeWentBack)");
+        } else if (contact.isPresent()) {
             Membership.StoreContact c = contact.get();
             builder.down()
                     .withDetail(

@@ -191,6 +191,8 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
             clockJumps(direction);
         }
         retentionDeleted();
+        storeRegressions();
+        storeRegressionAffected();
         for (String group : groups) {
             backlogGauge(group);
             for (DispatchOutcome outcome : DispatchOutcome.values()) {
@@ -280,6 +282,30 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
     @Override
     public void clockJumped(AxClockJumpEvent event) {
         clockJumps(event.forwards() ? "forwards" : "backwards").increment();
+    }
+
+    @Override
+    public void storeWentBack(io.ax.core.AxStoreRegressionEvent event) {
+        storeRegressions().increment();
+        storeRegressionAffected().increment(event.affectedInstances().size());
+    }
+
+    private Counter storeRegressions() {
+        return counter(
+                new Key("ax.store.regressions", null, null, null),
+                () -> Counter.builder("ax.store.regressions")
+                        .description("Times this node found its store gone back in time or become another server"
+                                + " (commits it knew of missing): it fenced itself for a while")
+                        .register(registry));
+    }
+
+    private Counter storeRegressionAffected() {
+        return counter(
+                new Key("ax.store.regression.affected", null, null, null),
+                () -> Counter.builder("ax.store.regression.affected")
+                        .description("Instances whose changes this node had committed and a store that went back in"
+                                + " time no longer held")
+                        .register(registry));
     }
 
     @Override

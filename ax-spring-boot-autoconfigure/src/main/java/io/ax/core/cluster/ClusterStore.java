@@ -40,6 +40,14 @@ public interface ClusterStore {
         return Optional.empty();
     }
 
+    /**
+     * Which server the store is (its system, its timeline), read every heartbeat to notice a failover or a store that
+     * went back in time; empty when it tells none, and a node then compares only its own writes.
+     */
+    default Optional<StoreIdentity> storeIdentity() {
+        return Optional.empty();
+    }
+
     /** The store's own clock, which every node on it reads alike; empty when it has none of its own. */
     default Optional<TimeReference> timeReference() {
         return Optional.empty();

@@ -33,4 +33,16 @@ public interface LeaderLease {
 
     /** Who holds the lease now, as the store sees it. */
     LeaderInfo current();
+
+    /**
+     * After the store went back in time: when the lease's epoch is below {@code seen} (the highest a node has seen),
+     * sets it to {@code seen} and ends the lease at once, so that the next holder's epoch is above any granted in the
+     * history the store lost. Never lowers the epoch. The default does nothing: a lease kept in memory does not go
+     * back.
+     *
+     * @return whether the epoch was raised
+     */
+    default boolean raiseEpoch(long seen) {
+        return false;
+    }
 }

@@ -111,6 +111,15 @@ public final class Membership implements AutoCloseable {
 
     private volatile PartitionTerms terms;
 
+    /** What this node knows the store committed, to notice it going back; null when nobody watches. */
+    private volatile StoreHistory history;
+    /** Which server the store is; null when it tells none. */
+    private volatile StoreIdentity identity;
+    /** Whether this node decides nothing because its store went back in time, until {@link #fencedUntilNanos}. */
+    private volatile boolean fenced;
+
+    private volatile long fencedUntilNanos;
+
     public Membership(
             NodeRegistry registry,
             LeaderLease lease,
@@ -163,6 +172,82 @@ public final class Membership implements AutoCloseable {
         this.view = new ClusterView(self.nodeId(), ClusterView.Role.STANDBY, null, 0, List.of(self.nodeId()));
         this.noLeaderSinceNanos = clock.nanoTime();
         this.reachedSentNanos = clock.nanoTime();
+    }
+
+    /**
+     * Compares, every round, what the store returns with what this node has seen it commit ({@link StoreHistory}):
+     * its own heartbeat (written only over one as recent as the last it read back), the leader's and the partitions'
+     * epochs, and the server's identity. Call before {@link #start}.
+     *
+     * @param identity which server the store is; null when it tells none
+     */
+    public void watch(StoreHistory history, StoreIdentity identity) {
+        this.history = Objects.requireNonNull(history, "history");
+        this.identity = identity;
+        PartitionOwnership o = ownership;
+        if (o != null) {
+            o.checkReads(history::partitions);
+        }
+    }
+
+    /**
+     * Stops deciding at once, for {@code hold}: the store lost writes this node knows were committed, so what it
+     * holds in memory no longer matches the store. It steps down, gives its partitions up (their work stops here
+     * first) and raises, in the store, every epoch that went back above the highest it has seen, so that no
+     * (partition, epoch) granted in the lost history is granted again in this one. Then it takes part again as a
+     * node that joins. Never throws; a second call extends the hold.
+     */
+    public void fence(Duration hold) {
+        fencedUntilNanos = clock.nanoTime() + hold.toNanos();
+        fenced = true;
+        stepDown();
+        PartitionOwnership o = ownership;
+        StoreHistory h = history;
+        try {
+            partitionThread.execute(() -> {
+                if (o != null) {
+                    o.releaseAll();
+                }
+                raiseEpochs(h);
+            });
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            // the node stops
+        }
+    }
+
+    /** Whether this node decides nothing now because its store went back in time ({@link #fence}). */
+    public boolean isFenced() {
+        if (fenced && clock.nanoTime() - fencedUntilNanos >= 0) {
+            fenced = false;
+            LOG.log(Level.INFO, "Node {0} takes part in the cluster again after its store went back", self.nodeId());
+        }
+        return fenced;
+    }
+
+    private void raiseEpochs(StoreHistory h) {
+        if (h == null) {
+            return;
+        }
+        try {
+            if (partitionLeases != null) {
+                int raised = partitionLeases.raiseEpochs(h.partitionEpochsSeen());
+                if (raised > 0) {
+                    LOG.log(
+                            Level.WARNING,
+                            "Node {0} raised the epochs of {1} partitions above the highest it had seen, so that"
+                                    + " none granted before the store went back is granted again",
+                            self.nodeId(),
+                            raised);
+                }
+            }
+            lease.raiseEpoch(h.leaderEpochSeen());
+        } catch (RuntimeException e) {
+            LOG.log(
+                    Level.WARNING,
+                    "Node {0} could not raise the epochs that went back; it tries again when it notices: {1}",
+                    self.nodeId(),
+                    e.toString());
+        }
     }
 
     /**
@@ -231,6 +316,10 @@ public final class Membership implements AutoCloseable {
                     }
                 });
         this.terms = t;
+        StoreHistory h = history;
+        if (h != null) {
+            ownership.checkReads(h::partitions);
+        }
     }
 
     private static Duration longest(Duration a, Duration b) {
@@ -309,8 +398,7 @@ public final class Membership implements AutoCloseable {
     void round() {
         long sentNanos = clock.nanoTime();
         try {
-            if (!registry.heartbeat(
-                    self.nodeId(), self.incarnation(), stopped ? NodeStatus.LEAVING : self.capacity())) {
+            if (!heartbeat()) {
                 LOG.log(
                         Level.WARNING,
                         "Node {0}''s registration was taken over (declared dead?); registering again",
@@ -320,17 +408,31 @@ public final class Membership implements AutoCloseable {
             // the heartbeat went through: the node is in contact again before it decides anything in this round (a
             // node that took the lease back in this round, still counted as cut off, gave back what it claimed)
             reached(sentNanos);
+            StoreHistory h = history;
+            if (h != null && identity != null) {
+                h.identity(identity.read());
+            }
             List<NodeStatus> all = registry.nodes();
+            if (h != null) {
+                for (NodeStatus n : all) {
+                    if (n.nodeId().equals(self.nodeId()) && n.incarnation().equals(self.incarnation())) {
+                        h.ownHeartbeatRead(n.lastHeartbeat());
+                    }
+                }
+            }
             List<NodeStatus> live =
                     all.stream().filter(n -> n.aliveWithin(settings.lease())).toList();
             // the live nodes first: a node that takes the lease in this round judges by them whose work is orphaned,
             // and before its first read it knows no node but itself (a new node winning the lease on its first
             // round would take every live node's running work for a dead one's)
             listener.nodes(live);
-            if (!stopped) {
+            if (!stopped && !isFenced()) {
                 holdLease();
             }
             LeaderInfo info = lease.current();
+            if (h != null) {
+                h.leaderEpoch(info.epoch());
+            }
             publish(info, live);
             movePartitions(all, sentNanos);
         } catch (RuntimeException e) {
@@ -348,11 +450,37 @@ public final class Membership implements AutoCloseable {
     }
 
     /**
+     * This round's heartbeat. Once the store has returned one of this node's heartbeats, the next is written only over
+     * one at least as recent: when the row holds an older one, the store lost it ({@link
+     * StoreHistory#ownHeartbeatFound}), and the heartbeat is written again over what it holds.
+     *
+     * @return false when the row is gone or another incarnation's
+     */
+    private boolean heartbeat() {
+        int capacity = stopped ? NodeStatus.LEAVING : self.capacity();
+        StoreHistory h = history;
+        java.time.Instant known = h == null ? null : h.ownHeartbeat();
+        if (known == null) {
+            return registry.heartbeat(self.nodeId(), self.incarnation(), capacity);
+        }
+        if (registry.heartbeat(self.nodeId(), self.incarnation(), capacity, known)) {
+            return true;
+        }
+        for (NodeStatus n : registry.nodes()) {
+            if (n.nodeId().equals(self.nodeId()) && n.incarnation().equals(self.incarnation())) {
+                h.ownHeartbeatFound(n.lastHeartbeat());
+                return registry.heartbeat(self.nodeId(), self.incarnation(), capacity);
+            }
+        }
+        return false;
+    }
+
+    /**
      * This node's part in the partitions' ownership, after its heartbeat went through: its right to act on its
      * partitions lasts from that heartbeat's sending, and the round moves partitions towards the plan.
      */
     private void movePartitions(List<NodeStatus> all, long sentNanos) {
-        if (ownership == null || stopped) {
+        if (ownership == null || stopped || isFenced()) {
             return;
         }
         if (clock.nanoTime() - sentNanos < contactAllowance()) {
@@ -371,7 +499,7 @@ public final class Membership implements AutoCloseable {
     private void partitionRound() {
         List<NodeStatus> all = nextRound.getAndSet(null);
         PartitionOwnership o = ownership;
-        if (all == null || o == null || stopped) {
+        if (all == null || o == null || stopped || isFenced()) {
             return;
         }
         try {
@@ -441,6 +569,11 @@ public final class Membership implements AutoCloseable {
         reachingSinceNanos = clock.nanoTime();
         if (said) {
             LOG.log(Level.INFO, "Node {0} reaches the cluster store again", self.nodeId());
+            StoreHistory h = history;
+            if (h != null && identity == null) {
+                // without an identity to read, an outage is the only sign of a failover: check what was committed
+                h.reconnected();
+            }
         }
     }
 
@@ -509,6 +642,14 @@ public final class Membership implements AutoCloseable {
             return;
         }
         Lease now = got.get();
+        StoreHistory h = history;
+        if (current == null && h != null) {
+            h.leaderEpoch(now.epoch()); // a grant below an epoch seen before: the store lost the later grants
+            if (fenced) {
+                lease.release(now);
+                return;
+            }
+        }
         boolean newlyLeading;
         synchronized (this) {
             newlyLeading = held == null || held.epoch() != now.epoch();

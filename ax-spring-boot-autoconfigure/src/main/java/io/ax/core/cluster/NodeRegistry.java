@@ -25,6 +25,19 @@ public interface NodeRegistry {
      */
     boolean heartbeat(String nodeId, String incarnation, int capacityFree);
 
+    /**
+     * Records a heartbeat as {@link #heartbeat(String, String, int)} does, but only over one at least as recent as
+     * {@code notBefore} (a heartbeat of this node the store returned earlier), so that a store that lost the last
+     * heartbeats says so instead of taking the new one. The default does not compare: a registry that cannot go back
+     * in time (kept in memory) needs not.
+     *
+     * @return false when the row is gone, belongs to another incarnation, or holds a heartbeat older than {@code
+     *     notBefore}
+     */
+    default boolean heartbeat(String nodeId, String incarnation, int capacityFree, java.time.Instant notBefore) {
+        return heartbeat(nodeId, incarnation, capacityFree);
+    }
+
     /** Every registered node, with the age of its heartbeat on the store's clock, ordered by node id. */
     List<NodeStatus> nodes();
 

@@ -86,6 +86,18 @@ public interface PartitionLeases {
         return released;
     }
 
+    /**
+     * After the store went back in time: every partition whose epoch is below the highest a node has seen ({@code
+     * seen}, partition -&gt; epoch) is set to that epoch and freed, so that its next take grants an epoch above any
+     * granted in the history the store lost. Never lowers an epoch. The default does nothing: a store kept in memory
+     * does not go back.
+     *
+     * @return how many partitions were raised
+     */
+    default int raiseEpochs(java.util.Map<Integer, Long> seen) {
+        return 0;
+    }
+
     /** Whether {@code node} owns the partition at {@code epoch} now, as the store sees it. */
     boolean holds(int partition, String node, long epoch);
 }

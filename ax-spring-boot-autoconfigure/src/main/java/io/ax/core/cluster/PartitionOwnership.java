@@ -60,6 +60,8 @@ public final class PartitionOwnership {
     private final long settleNanos;
 
     private long moves;
+    /** Judges each read before the round acts on it; false stops the round (the store went back in time). */
+    private volatile java.util.function.Predicate<List<PartitionLease>> readCheck = read -> true;
     /** Live owners and how many partitions each held, as the last round read them. */
     private Map<String, Integer> owners = Map.of();
     /** What the round under way did, for its one log line; touched by the round's thread only. */
@@ -138,6 +140,9 @@ public final class PartitionOwnership {
         Set<String> counting = settled.look(nodes, nowNanos);
         lastCounting = counting;
         List<PartitionLease> now = leases.read(lease);
+        if (!readCheck.test(now)) {
+            return;
+        }
         forgetMovedAway(now);
         String[] target = PartitionPlan.target(
                 partitions, counting, p -> now.get(p).ownerAlive() ? now.get(p).owner() : null, virtualNodes);
@@ -244,6 +249,14 @@ public final class PartitionOwnership {
             taken.add(p.partition());
         }
         return taken;
+    }
+
+    /**
+     * Has every read judged before a round acts on it ({@link StoreHistory#partitions}): a read the check refuses ends
+     * the round there.
+     */
+    public void checkReads(java.util.function.Predicate<List<PartitionLease>> check) {
+        this.readCheck = java.util.Objects.requireNonNull(check, "check");
     }
 
     /**

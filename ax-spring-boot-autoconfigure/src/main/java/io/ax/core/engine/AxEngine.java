@@ -62,9 +62,7 @@ import java.util.Optional;
  * </ul>
  *
  * <p>The parts are built and wired by {@link EngineParts}, started and stopped in order by {@link EngineLifecycle};
- * this class is the facade, and no part holds it.
- *
- * <p>Thread-safe. Build one with {@link #builder}.
+ * this class is the facade, and no part holds it. Thread-safe; build one with {@link #builder}.
  */
 public final class AxEngine implements AxScheduler, AutoCloseable {
 
@@ -89,7 +87,8 @@ public final class AxEngine implements AxScheduler, AutoCloseable {
                 parts.clockGuard,
                 parts.membership,
                 parts.figures,
-                parts.listeners);
+                parts.listeners,
+                parts.storeRegressions);
     }
 
     public static AxEngineBuilder builder() {

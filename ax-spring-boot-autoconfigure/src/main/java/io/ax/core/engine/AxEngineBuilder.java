@@ -56,6 +56,7 @@ public final class AxEngineBuilder {
     Duration activityFlush = Duration.ofSeconds(10);
     final List<Consumer<AxDeadLetterEvent>> deadLetterListeners = new ArrayList<>();
     final List<Consumer<AxClockJumpEvent>> clockJumpListeners = new ArrayList<>();
+    final List<Consumer<io.ax.core.AxStoreRegressionEvent>> storeRegressionListeners = new ArrayList<>();
     final List<EngineObserver> observers = new ArrayList<>();
     AttemptTracer tracer = AttemptTracer.NONE;
     AttemptTransactions transactions; // null: transactional tasks are refused
@@ -198,6 +199,15 @@ public final class AxEngineBuilder {
     /** Called on the clock-watch thread when the wall clock jumps; must not block. */
     public AxEngineBuilder onClockJump(Consumer<AxClockJumpEvent> listener) {
         clockJumpListeners.add(Objects.requireNonNull(listener, "listener"));
+        return this;
+    }
+
+    /**
+     * Called on the events thread when this node finds that its store went back in time or is another server (see
+     * {@link io.ax.core.AxStoreRegressionEvent}).
+     */
+    public AxEngineBuilder onStoreRegression(Consumer<io.ax.core.AxStoreRegressionEvent> listener) {
+        storeRegressionListeners.add(Objects.requireNonNull(listener, "listener"));
         return this;
     }
 

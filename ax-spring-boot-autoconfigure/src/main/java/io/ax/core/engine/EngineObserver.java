@@ -1,6 +1,7 @@
 package io.ax.core.engine;
 
 import io.ax.core.AxClockJumpEvent;
+import io.ax.core.AxStoreRegressionEvent;
 import io.ax.core.AxTask;
 import io.ax.core.InstanceState;
 import java.time.Duration;
@@ -61,6 +62,9 @@ public interface EngineObserver {
 
     /** The wall clock jumped; trigger decisions pause. */
     default void clockJumped(AxClockJumpEvent event) {}
+
+    /** The store went back in time or is another server: this node fenced itself ({@link AxStoreRegressionEvent}). */
+    default void storeWentBack(AxStoreRegressionEvent event) {}
 
     /**
      * This node's claim of an attempt (its write to RUNNING) was confirmed by the store, {@code latency} after the

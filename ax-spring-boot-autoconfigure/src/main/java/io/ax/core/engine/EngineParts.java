@@ -11,6 +11,7 @@ import io.ax.core.clock.AxClock;
 import io.ax.core.clock.ClockJumpDetector;
 import io.ax.core.clock.ClusterTime;
 import io.ax.core.cluster.ClusterProtocol;
+import io.ax.core.cluster.ClusterSettings;
 import io.ax.core.cluster.ClusterStore;
 import io.ax.core.cluster.EpochMirroringLease;
 import io.ax.core.cluster.LeaderLease;
@@ -21,6 +22,7 @@ import io.ax.core.cluster.Membership;
 import io.ax.core.cluster.NodeInfo;
 import io.ax.core.cluster.NodeRegistry;
 import io.ax.core.cluster.PartitionLeases;
+import io.ax.core.cluster.StoreHistory;
 import io.ax.core.cluster.WakeUps;
 import io.ax.core.engine.definitions.RuntimeTasks;
 import io.ax.core.engine.definitions.TaskRegistry;
@@ -47,6 +49,7 @@ import io.ax.core.engine.work.InstanceRunner;
 import io.ax.core.engine.work.LimitedClaims;
 import io.ax.core.engine.workflows.Workflows;
 import io.ax.core.engine.writes.ChangeStamps;
+import io.ax.core.engine.writes.RecentCommits;
 import io.ax.core.engine.writes.StateWriter;
 import io.ax.core.engine.writes.StoreRouter;
 import io.ax.core.store.ActivityStore;
@@ -90,6 +93,11 @@ final class EngineParts {
      * in a few milliseconds (see {@link StateWriter#startSmall}).
      */
     private static final int CLAIMS_FIRST = 100;
+
+    /** The most instances whose last committed change a node remembers, to tell which a failover lost. */
+    private static final int RECENT_COMMITS = 20_000;
+    /** How long a committed change is remembered: longer than any replication lag worth a failover. */
+    private static final Duration RECENT_WINDOW = Duration.ofMinutes(2);
 
     /** How old the store's figures (the dead letters) may be before a look at them reads them again. */
     private static final Duration FIGURES_REFRESH = Duration.ofSeconds(1);
@@ -144,6 +152,9 @@ final class EngineParts {
     final ClockGuard clockGuard;
     final Operations operations;
     final Membership membership;
+    /** What this node does when its store went back in time. */
+    final StoreRegressions storeRegressions;
+
     final Leadership leadership;
     /** At which epoch this node decides for a row: the epoch at which it owns the row's partition. */
     private final DecisionTerms terms;
@@ -261,6 +272,25 @@ final class EngineParts {
         this.writer = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, stamps, "ax-writer");
         this.fireWriter = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, stamps, "ax-fire-writer");
         this.endWriter = new StateWriter(stores, WRITE_QUEUE_CAPACITY, nodeId, clock, stamps, "ax-end-writer");
+        // never longer than finished rows are kept: a row that retention deleted is no row the store lost
+        Duration remembered = b.retention.enabled() && b.retention.finished().compareTo(RECENT_WINDOW) < 0
+                ? b.retention.finished()
+                : RECENT_WINDOW;
+        RecentCommits recentCommits = new RecentCommits(RECENT_COMMITS, remembered, b.leaseClock::nanoTime);
+        writer.recordCommits(recentCommits);
+        fireWriter.recordCommits(recentCommits);
+        endWriter.recordCommits(recentCommits);
+        ClusterSettings cluster = b.clusterSettings;
+        this.storeRegressions = new StoreRegressions(
+                nodeId,
+                clock,
+                stores,
+                recentCommits,
+                // long enough for the others to see its partitions free and take them, and to notice for themselves
+                cluster.lease().plus(cluster.heartbeat().multipliedBy(2)),
+                insight,
+                listeners,
+                b.storeRegressionListeners);
         // starts are what someone waits for: new fires (planned ahead) and successful ends follow in their gaps
         writer.startSmall(CLAIMS_FIRST);
         fireWriter.giveWayTo(writer, GIVE_WAY);
@@ -284,6 +314,12 @@ final class EngineParts {
                 partitionLeases,
                 leadership);
         leadership.attach(membership);
+        if (store instanceof ClusterStore shared && shared.nodeRegistry() == registry) {
+            // the store that keeps the registry and the epochs is the one whose history a node watches
+            membership.watch(
+                    new StoreHistory(storeRegressions), shared.storeIdentity().orElse(null));
+        }
+        storeRegressions.attach(membership);
         // the owner of a row's partition decides it (docs/design.md, "The partition protocol")
         this.terms = DecisionTerms.partitioned(() -> membership.partitions().orElse(null), leadership::fencedOut);
         this.retention = new Retention(stores, activityStore, b.retention, clock, leadership::epoch, insight);

@@ -81,6 +81,24 @@ public interface EngineStatus {
     /** What the clock-jump guard has seen, and whether trigger decisions wait now. */
     ClockStatus clockStatus();
 
+    /**
+     * The last time this node found its store gone back in time or become another server (see {@link
+     * io.ax.core.AxStoreRegressionEvent}), also after it took part again; empty when it never did.
+     */
+    default Optional<io.ax.core.AxStoreRegressionEvent> storeRegression() {
+        return Optional.empty();
+    }
+
+    /** Whether this node decides nothing now because its store went back in time (for a while after it found it). */
+    default boolean fencedByStoreRegression() {
+        return false;
+    }
+
+    /** The last failover this node saw without a loss of what it committed, in words; empty when it saw none. */
+    default Optional<String> lastFailover() {
+        return Optional.empty();
+    }
+
     /** The cluster's nodes and who holds its lease, as this node sees them. */
     ClusterView cluster();
 

@@ -40,6 +40,7 @@ final class LiveStatus implements EngineStatus {
     private final Membership membership;
     private final StoreFigures figures;
     private final Listeners listeners;
+    private final StoreRegressions storeRegressions;
 
     LiveStatus(
             EngineThreads threads,
@@ -55,7 +56,9 @@ final class LiveStatus implements EngineStatus {
             ClockGuard clockGuard,
             Membership membership,
             StoreFigures figures,
-            Listeners listeners) {
+            Listeners listeners,
+            StoreRegressions storeRegressions) {
+        this.storeRegressions = storeRegressions;
         this.threads = threads;
         this.pools = pools;
         this.writer = writer;
@@ -125,6 +128,21 @@ final class LiveStatus implements EngineStatus {
     @Override
     public Optional<ClusterTimeStatus> clusterTime() {
         return clusterTime == null ? Optional.empty() : Optional.of(clusterTime.status());
+    }
+
+    @Override
+    public Optional<io.ax.core.AxStoreRegressionEvent> storeRegression() {
+        return storeRegressions.last();
+    }
+
+    @Override
+    public boolean fencedByStoreRegression() {
+        return storeRegressions.fenced();
+    }
+
+    @Override
+    public Optional<String> lastFailover() {
+        return storeRegressions.lastFailover();
     }
 
     @Override

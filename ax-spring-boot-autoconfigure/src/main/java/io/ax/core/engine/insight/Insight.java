@@ -121,6 +121,10 @@ public final class Insight {
         each(o -> o.clockJumped(event));
     }
 
+    public void storeWentBack(io.ax.core.AxStoreRegressionEvent event) {
+        each(o -> o.storeWentBack(event));
+    }
+
     /** A snapshot of the backlog, computed from what waits now. */
     public Backlog backlog() {
         Map<String, Integer> perGroup = new HashMap<>();

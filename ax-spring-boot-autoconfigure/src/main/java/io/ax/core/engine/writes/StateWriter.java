@@ -110,6 +110,8 @@ public final class StateWriter {
     private volatile Outage outage;
     private volatile Runnable onRecovery = () -> {};
     private volatile Runnable onOutage = () -> {};
+    /** Told of every write the store committed, to find later which a failover lost; null for none. */
+    private volatile RecentCommits commits;
 
     /** Whether a group is on its way to the store. */
     private volatile boolean flushing;
@@ -215,6 +217,11 @@ public final class StateWriter {
     }
 
     /** Runs on the writer thread when writes begin to fail; it must not block. */
+    /** Tells {@code commits} of every state change and new instance the store committed through this writer. */
+    public void recordCommits(RecentCommits commits) {
+        this.commits = commits;
+    }
+
     public void onOutage(Runnable action) {
         this.onOutage = action;
     }
@@ -593,7 +600,11 @@ public final class StateWriter {
         if (inDoubt) {
             settleInDoubt(changes, applied);
         }
+        RecentCommits record = commits;
         for (int k = 0; k < applied.length; k++) {
+            if (applied[k] && record != null) {
+                record.changed(changes.get(k).transition());
+            }
             changes.get(k).outcome().complete(applied[k]);
         }
     }
@@ -665,6 +676,14 @@ public final class StateWriter {
                 store.findAll(ids).forEach(o -> found.add(o.instance().id()));
                 for (int k = 0; k < written.length; k++) {
                     written[k] |= found.contains(f.fires().get(k).instance().id());
+                }
+            }
+        }
+        RecentCommits record = commits;
+        if (record != null) {
+            for (int k = 0; k < written.length; k++) {
+                if (written[k]) {
+                    record.created(f.fires().get(k).instance());
                 }
             }
         }

@@ -1,0 +1,147 @@
+package io.ax.core.engine.writes;
+
+import io.ax.core.InstanceState;
+import io.ax.core.TaskInstance;
+import io.ax.core.Transition;
+import io.ax.core.store.InstanceStore;
+import io.ax.core.store.OwnedInstance;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * The last change this node committed of each instance it changed lately (at most {@code capacity} instances, none
+ * older than {@code window}), so that after a failover it can tell which of them the store no longer holds: the
+ * instances affected by the writes it lost. Fed by the {@link StateWriter}s once the store said a write committed;
+ * MEMORY instances, which live in this process, are left out. Thread-safe.
+ */
+public final class RecentCommits {
+
+    /** One committed change: the state and attempt it left, and its time ({@code at}, as the row records it). */
+    record Commit(String instanceId, InstanceState state, int attempt, Instant at, long recordedNanos) {}
+
+    private static final int READ_BATCH = 500;
+
+    private final int capacity;
+    private final long windowNanos;
+    private final LongSupplier nanos;
+    /** Oldest first; guarded by this. */
+    private final LinkedHashMap<String, Commit> commits = new LinkedHashMap<>();
+
+    /**
+     * @param capacity the most instances remembered
+     * @param window how long a commit is remembered
+     * @param nanos the monotonic clock
+     */
+    public RecentCommits(int capacity, Duration window, LongSupplier nanos) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be positive, was " + capacity);
+        }
+        this.capacity = capacity;
+        this.windowNanos = window.toNanos();
+        this.nanos = nanos;
+    }
+
+    /** A state change the store committed. */
+    public void changed(Transition t) {
+        put(new Commit(t.instanceId(), t.to(), t.attempt(), t.at(), nanos.getAsLong()));
+    }
+
+    /** A new instance the store committed. */
+    public void created(TaskInstance instance) {
+        put(new Commit(instance.id(), instance.state(), instance.attempt(), null, nanos.getAsLong()));
+    }
+
+    private synchronized void put(Commit c) {
+        if (InstanceIds.isMemory(c.instanceId())) {
+            return; // lives in this process: no failover of the store loses it
+        }
+        commits.remove(c.instanceId()); // re-inserted last: the map stays in commit order
+        commits.put(c.instanceId(), c);
+        long now = c.recordedNanos();
+        Iterator<Commit> oldest = commits.values().iterator();
+        while (oldest.hasNext()) {
+            Commit o = oldest.next();
+            if (commits.size() <= capacity && now - o.recordedNanos() <= windowNanos) {
+                break;
+            }
+            oldest.remove();
+        }
+    }
+
+    /** How many instances are remembered now. */
+    public synchronized int size() {
+        return commits.size();
+    }
+
+    /**
+     * The instances whose last committed change, as remembered here, the store does not hold: the row is missing, or
+     * it is in an earlier attempt, or in an earlier state of the same attempt and older than the change. Reads the
+     * rows in batches.
+     *
+     * @return their ids, oldest change first
+     */
+    public List<String> missingFrom(InstanceStore store) {
+        List<Commit> all;
+        synchronized (this) {
+            all = new ArrayList<>(commits.values());
+        }
+        List<String> lost = new ArrayList<>();
+        for (int from = 0; from < all.size(); from += READ_BATCH) {
+            List<Commit> batch = all.subList(from, Math.min(all.size(), from + READ_BATCH));
+            Map<String, TaskInstance> rows = new HashMap<>();
+            for (OwnedInstance o :
+                    store.findAll(batch.stream().map(Commit::instanceId).toList())) {
+                rows.put(o.instance().id(), o.instance());
+            }
+            for (Commit c : batch) {
+                if (lost(c, rows.get(c.instanceId()))) {
+                    lost.add(c.instanceId());
+                }
+            }
+        }
+        return lost;
+    }
+
+    /**
+     * Whether the row lacks the change. A later change by another node leaves the row in another state, but never an
+     * earlier one with an older time: of the two tests, the time alone would take a node's skewed clock for a loss,
+     * the state alone an ack time-out's way back (DISPATCHED to SCHEDULED) for one.
+     */
+    static boolean lost(Commit c, TaskInstance row) {
+        if (row == null) {
+            return true;
+        }
+        if (c.state().isFinal()) {
+            return row.state() != c.state(); // nothing leaves a final state
+        }
+        if (row.attempt() != c.attempt()) {
+            return row.attempt() < c.attempt();
+        }
+        if (row.state() == c.state()) {
+            return false;
+        }
+        boolean older =
+                c.at() == null || row.updatedAt() == null || row.updatedAt().isBefore(c.at());
+        return older && rank(row.state()) < rank(c.state());
+    }
+
+    /** How far along an attempt a state is. */
+    private static int rank(InstanceState s) {
+        return switch (s) {
+            case CREATED -> 0;
+            case SCHEDULED -> 1;
+            case DISPATCHED -> 2;
+            case RUNNING -> 3;
+            case FAILED, TIMEOUT -> 4;
+            case RETRYING -> 5;
+            default -> 6;
+        };
+    }
+}

@@ -1,0 +1,85 @@
+package io.ax.core.engine.writes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ax.core.InstanceOrigin;
+import io.ax.core.InstanceState;
+import io.ax.core.TaskInstance;
+import io.ax.core.Transition;
+import io.ax.core.store.InMemoryInstanceStore;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class RecentCommitsTest {
+
+    private static final Instant T = Instant.parse("2026-12-07T01:00:00Z");
+
+    @Test
+    void aRowMissingOrInAnEarlierAttemptOrAnEarlierOlderStateLacksTheChange() {
+        RecentCommits.Commit running = commit(InstanceState.RUNNING, 2, T);
+
+        assertThat(RecentCommits.lost(running, null)).isTrue();
+        assertThat(RecentCommits.lost(running, row(InstanceState.RETRYING, 1, T.minusSeconds(1))))
+                .isTrue();
+        assertThat(RecentCommits.lost(running, row(InstanceState.SCHEDULED, 2, T.minusSeconds(1))))
+                .isTrue();
+        assertThat(RecentCommits.lost(running, row(InstanceState.RUNNING, 2, T)))
+                .isFalse();
+    }
+
+    @Test
+    void aRowAnotherNodeMovedOnHasTheChange() {
+        RecentCommits.Commit running = commit(InstanceState.RUNNING, 2, T);
+
+        assertThat(RecentCommits.lost(running, row(InstanceState.SUCCESS, 2, T.plusSeconds(1))))
+                .isFalse();
+        assertThat(RecentCommits.lost(running, row(InstanceState.RUNNING, 3, T.plusSeconds(5))))
+                .isFalse();
+        // sent back by another node after the change: an earlier state, but a later time
+        assertThat(RecentCommits.lost(running, row(InstanceState.SCHEDULED, 2, T.plusSeconds(1))))
+                .isFalse();
+    }
+
+    @Test
+    void aFinalStateIsLostWhenTheRowIsInAnyOther() {
+        RecentCommits.Commit success = commit(InstanceState.SUCCESS, 1, T);
+
+        assertThat(RecentCommits.lost(success, row(InstanceState.RUNNING, 1, T.plusSeconds(9))))
+                .isTrue();
+        assertThat(RecentCommits.lost(success, row(InstanceState.SUCCESS, 1, T)))
+                .isFalse();
+    }
+
+    @Test
+    void rememberedAreTheLastChangesWithinTheCapacityAndTheWindow() {
+        AtomicLong nanos = new AtomicLong();
+        RecentCommits commits = new RecentCommits(2, Duration.ofSeconds(10), nanos::get);
+        commits.changed(change("a", InstanceState.RUNNING));
+        commits.changed(change("b", InstanceState.RUNNING));
+        commits.changed(change("a", InstanceState.SUCCESS)); // a again: now the latest
+        commits.changed(change("c", InstanceState.RUNNING)); // b goes: the oldest beyond the capacity
+
+        InMemoryInstanceStore store = new InMemoryInstanceStore();
+        assertThat(commits.size()).isEqualTo(2);
+        assertThat(commits.missingFrom(store)).containsExactly("a", "c");
+
+        nanos.addAndGet(Duration.ofSeconds(11).toNanos());
+        commits.changed(change("d", InstanceState.RUNNING));
+        assertThat(commits.missingFrom(store)).containsExactly("d");
+    }
+
+    private static Transition change(String id, InstanceState to) {
+        InstanceState from = to == InstanceState.RUNNING ? InstanceState.SCHEDULED : InstanceState.RUNNING;
+        return new Transition(id, from, to, 1, "n1", T, "test");
+    }
+
+    private static RecentCommits.Commit commit(InstanceState state, int attempt, Instant at) {
+        return new RecentCommits.Commit("i", state, attempt, at, 0);
+    }
+
+    private static TaskInstance row(InstanceState state, int attempt, Instant updatedAt) {
+        return new TaskInstance("i", "t", T, state, attempt, "n1", updatedAt, InstanceOrigin.SERIES, null, null);
+    }
+}

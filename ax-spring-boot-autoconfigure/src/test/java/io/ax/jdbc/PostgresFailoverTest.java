@@ -1,0 +1,261 @@
+package io.ax.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.ax.core.AxContext;
+import io.ax.core.AxExecutor;
+import io.ax.core.AxResult;
+import io.ax.core.AxStoreRegressionEvent;
+import io.ax.core.AxTask;
+import io.ax.core.cluster.ClusterSettings;
+import io.ax.core.engine.AxEngine;
+import io.ax.core.engine.EngineObserver;
+import io.ax.core.engine.ExecutorRouter;
+import io.ax.core.engine.PoolSettings;
+import io.ax.core.trigger.IntervalTrigger;
+import io.ax.test.pg.PostgresPair;
+import io.ax.test.pg.PostgresPair.Replication;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Nodes on pgjdbc's multi-host URL over a private primary and its streaming standby ({@link PostgresPair}), through
+ * real failovers: a caught-up one (synchronous replication) is seen and loses nothing; one to a standby that missed
+ * the last commits is found by the nodes, which say so and fence themselves, and the cluster runs again by itself;
+ * an old primary started again beside the promoted one is found by a node whose connections reach it, while a node
+ * that starts fresh on it cannot know (what the guide says).
+ */
+class PostgresFailoverTest {
+
+    private static final String PREFIX = "axfo_";
+    /** Heartbeat 300 ms, lease 2 s: a failover is noticed within a few heartbeats. */
+    private static final ClusterSettings SETTINGS = new ClusterSettings(
+                    Duration.ofMillis(300), Duration.ofSeconds(2), Duration.ofMillis(1_000), Duration.ofMillis(200), 8)
+            .withPartitions(16);
+
+    private static final int TASKS = 8;
+    private static final Duration PERIOD = Duration.ofMillis(100);
+    private static final Duration BOUND = Duration.ofSeconds(20);
+
+    private final List<Node> nodes = new ArrayList<>();
+    private final ConcurrentLinkedQueue<Long> runs = new ConcurrentLinkedQueue<>();
+    private final List<AxStoreRegressionEvent> events = new CopyOnWriteArrayList<>();
+    private final AtomicInteger observed = new AtomicInteger();
+    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
+    private PostgresPair pair;
+
+    private record Node(String id, HikariDataSource pool, AxEngine engine) {}
+
+    @BeforeEach
+    void watchTheEngineLog() {
+        log.start();
+        ((Logger) LoggerFactory.getLogger(AxEngine.class)).addAppender(log);
+        quiet("com.zaxxer.hikari", Level.ERROR);
+        quiet("org.postgresql", Level.ERROR);
+        quiet("io.ax.instances", Level.WARN);
+    }
+
+    @AfterEach
+    void stopEverything() {
+        for (Node n : nodes) {
+            n.engine().stop();
+            n.pool().close();
+        }
+        ((Logger) LoggerFactory.getLogger(AxEngine.class)).detachAppender(log);
+        if (pair != null) {
+            pair.close();
+        }
+    }
+
+    @Test
+    void aCaughtUpFailoverIsSeenAndLosesNothingAndAnOldPrimaryBackIsFoundByANodeThatReachesIt() {
+        pair = PostgresPair.start(Replication.SYNCHRONOUS);
+        Node n1 = start("n1");
+        Node n2 = start("n2");
+        awaitRuns(20);
+
+        pair.failover();
+        long failedOver = System.nanoTime();
+
+        await("both nodes saw the failover")
+                .atMost(BOUND)
+                .until(() -> n1.engine().status().lastFailover().isPresent()
+                        && n2.engine().status().lastFailover().isPresent());
+        awaitRunsSince(failedOver, 20);
+        assertThat(n1.engine().status().storeRegression()).isEmpty();
+        assertThat(n2.engine().status().storeRegression()).isEmpty();
+        assertThat(events).isEmpty();
+        assertThat(errors()).isEmpty();
+
+        // the old primary comes back as a primary, first in the URL: n1's new connections go to it
+        pair.startOldPrimary();
+        Node n3 = start("n3"); // starts fresh on the old primary: it has no history to compare with
+        n1.pool().getHikariPoolMXBean().softEvictConnections();
+        await("n1 found the old primary")
+                .atMost(BOUND)
+                .until(() -> n1.engine().status().storeRegression().isPresent());
+        assertThat(n1.engine().status().storeRegression().get().findings())
+                .anySatisfy(f -> assertThat(f).contains("timeline went back from 2 to 1"));
+        assertThat(n3.engine().status().storeRegression())
+                .as("a node that starts on a stale primary cannot tell: only the HA tool's fencing stops it")
+                .isEmpty();
+    }
+
+    @Test
+    void aFailoverThatLosesCommitsIsFoundReportedAndTheClusterRunsAgain() {
+        pair = PostgresPair.start(Replication.ASYNCHRONOUS);
+        Node n1 = start("n1");
+        Node n2 = start("n2");
+        awaitRuns(20);
+
+        pair.detachStandby();
+        long detached = System.nanoTime();
+        awaitRunsSince(detached, 20); // these commits, and a few heartbeats, the standby never gets
+        await().atMost(BOUND)
+                .until(() ->
+                        System.nanoTime() - detached > Duration.ofSeconds(1).toNanos());
+        pair.failover();
+        long failedOver = System.nanoTime();
+
+        await("a node found the loss")
+                .atMost(BOUND)
+                .until(() -> nodes.stream().anyMatch(n -> n.engine().status().fencedByStoreRegression()));
+        long foundMillis = (System.nanoTime() - failedOver) / 1_000_000;
+        Node finder = nodes.stream()
+                .filter(n -> n.engine().status().storeRegression().isPresent())
+                .findFirst()
+                .orElseThrow();
+        AxStoreRegressionEvent report =
+                finder.engine().status().storeRegression().orElseThrow();
+        assertThat(report.findings()).anySatisfy(f -> assertThat(f).contains("went back"));
+        assertThat(report.affectedInstances())
+                .as("instances whose changes the node committed in the lost window")
+                .isNotEmpty();
+        await().atMost(BOUND).until(() -> !events.isEmpty() && observed.get() > 0);
+        assertThat(events.get(0).affectedInstances()).isNotEmpty();
+        assertThat(errors()).anySatisfy(e -> assertThat(e).contains("went back in time"));
+
+        // the cluster goes on by itself: the fence ends, the partitions are owned again, the tasks run again
+        await("every node takes part again")
+                .atMost(BOUND)
+                .until(() -> nodes.stream().noneMatch(n -> n.engine().status().fencedByStoreRegression()));
+        long back = System.nanoTime();
+        awaitRunsSince(back, 20);
+        await("every partition owned again")
+                .atMost(BOUND)
+                .until(() -> nodes.stream()
+                                .mapToInt(n -> n.engine()
+                                        .status()
+                                        .partitions()
+                                        .map(p -> p.owned().size())
+                                        .orElse(0))
+                                .sum()
+                        == SETTINGS.partitions());
+        long ownedAgainMillis = (System.nanoTime() - failedOver) / 1_000_000;
+        System.out.println("Loss found " + foundMillis + " ms after the primary was stopped; every partition owned"
+                + " again after " + ownedAgainMillis + " ms; findings " + report.findings() + "; "
+                + report.affectedInstances().size() + " instance(s) affected");
+    }
+
+    private Node start(String id) {
+        if (nodes.isEmpty()) {
+            HikariDataSource first = pool("migrate");
+            try {
+                JdbcSchema.migrate(first, PREFIX);
+            } finally {
+                first.close();
+            }
+        }
+        HikariDataSource pool = pool(id);
+        AxEngine engine = AxEngine.builder()
+                .store(new JdbcInstanceStore(pool, PREFIX, Duration.ofSeconds(3)))
+                .router(new ExecutorRouter(List.of(new Counting())))
+                .nodeId(id)
+                .clusterSettings(SETTINGS)
+                .defaultPool(new PoolSettings(4, 1_000))
+                .shutdownAwait(Duration.ofSeconds(2))
+                .onStoreRegression(events::add)
+                .observer(new EngineObserver() {
+                    @Override
+                    public void storeWentBack(AxStoreRegressionEvent event) {
+                        observed.incrementAndGet();
+                    }
+                })
+                .build();
+        IntStream.range(0, TASKS)
+                .mapToObj(i -> AxTask.builder("tick-" + i)
+                        .target("test.tick")
+                        .trigger(IntervalTrigger.fixedRate(PERIOD, Duration.ofMillis(i * 10L)))
+                        .build())
+                .forEach(engine::register);
+        engine.start();
+        Node node = new Node(id, pool, engine);
+        nodes.add(node);
+        return node;
+    }
+
+    private HikariDataSource pool(String id) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(pair.jdbcUrl(Duration.ofSeconds(1)));
+        config.setUsername(pair.user());
+        config.setPoolName("ax-failover-" + id);
+        config.setMaximumPoolSize(6);
+        config.setConnectionTimeout(1_000);
+        config.setValidationTimeout(500);
+        return new HikariDataSource(config);
+    }
+
+    /** Counts the attempts run, with the time each started. */
+    private final class Counting implements AxExecutor {
+        @Override
+        public boolean matchTaskType(String type) {
+            return AxTask.LOCAL.equals(type);
+        }
+
+        @Override
+        public AxResult execute(AxTask task, AxContext context) {
+            runs.add(System.nanoTime());
+            return AxResult.success();
+        }
+    }
+
+    private void awaitRuns(int atLeast) {
+        awaitRunsSince(Long.MIN_VALUE, atLeast);
+    }
+
+    private void awaitRunsSince(long nanos, int atLeast) {
+        await(atLeast + " runs")
+                .atMost(BOUND)
+                .until(() -> runs.stream()
+                                .filter(t -> t - nanos >= 0 || nanos == Long.MIN_VALUE)
+                                .count()
+                        >= atLeast);
+    }
+
+    private List<String> errors() {
+        return log.list.stream()
+                .filter(e -> e.getLevel() == Level.ERROR)
+                .map(ILoggingEvent::getFormattedMessage)
+                .toList();
+    }
+
+    private static void quiet(String logger, Level level) {
+        ((Logger) LoggerFactory.getLogger(logger)).setLevel(level);
+    }
+}
