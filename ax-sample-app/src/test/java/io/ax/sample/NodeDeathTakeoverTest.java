@@ -30,7 +30,9 @@ class NodeDeathTakeoverTest {
 
     private static final String PREFIX = "axtakeover_";
     private static final String RUNS = CrashProbeApplication.Probe.TAKEOVER_RUNS;
-    private static final Duration BOUND = Duration.ofSeconds(90);
+    private static final Duration BOUND = Duration.ofSeconds(60);
+    /** How long two JVMs may take to start: seconds on a quiet machine, more than a minute on a starved one. */
+    private static final Duration START = Duration.ofSeconds(240);
     private static final Duration HEARTBEAT = Duration.ofMillis(300);
     private static final Duration LEASE = Duration.ofMillis(1_500);
 
@@ -57,7 +59,7 @@ class NodeDeathTakeoverTest {
         for (String name : List.of("t1", "t2")) {
             nodes.put(name, start(pg, name));
         }
-        await().atMost(BOUND).until(() -> live().size() == 2);
+        await().atMost(START).until(() -> live().size() == 2);
 
         // this JVM only writes: its engine is never started, so it runs nothing
         AxEngine client = AxEngine.builder()
@@ -90,9 +92,15 @@ class NodeDeathTakeoverTest {
                             .startsWith("takeover: node " + first + " stopped heartbeating while it ran attempt 1");
                 });
         assertThat(trail)
-                .extracting(row -> row.get("to_state"))
-                .endsWith("RUNNING", "FAILED", "RETRYING", "RUNNING", "SUCCESS");
-        AuditTrails.assertEveryTrailIsALegalPath(db, PREFIX);
+                .extracting(row -> row.get("to_state") + " by " + row.get("node"))
+                .containsExactly(
+                        "CREATED by takeover-client",
+                        "SCHEDULED by takeover-client",
+                        "RUNNING by " + first,
+                        "FAILED by " + other,
+                        "RETRYING by " + other,
+                        "RUNNING by " + other,
+                        "SUCCESS by " + other);
     }
 
     private record Run(int attempt, String node) {}

@@ -344,7 +344,7 @@ public class AxTaskProperties {
 
         /**
          * How many times a running attempt is run again when its node crashed, froze, was cut off from the store or
-         * restarted while it ran (a takeover), whatever times says and without using up those retries; the next
+         * restarted while it ran (a takeover), whatever a task's retries say and without using them up; the next
          * takeover makes the instance DEAD. 0 = never run again after a takeover.
          */
         private int takeovers = 3;
