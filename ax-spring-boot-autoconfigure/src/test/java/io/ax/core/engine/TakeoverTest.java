@@ -152,6 +152,27 @@ class TakeoverTest {
     }
 
     @Test
+    void aTakeoverWhoseNodeDiedBeforeItDecidedWhatFollowsStillRunsAgain() {
+        AxTask task = onDemand("job", RetryPolicy.none());
+        String id = instance(task);
+        claim(id, InstanceState.SCHEDULED, 1, "n1");
+        // n2 took attempt 1 over and died before it wrote what follows
+        assertThat(store.transition(new Transition(
+                        id,
+                        InstanceState.RUNNING,
+                        InstanceState.FAILED,
+                        1,
+                        DEAD_NODE,
+                        claimedAt,
+                        AuditEntry.TAKEOVER + "node n1 stopped heartbeating while it ran attempt 1")))
+                .isTrue();
+        start(Takeovers.DEFAULT_BOUND, task);
+
+        await().atMost(BOUND).until(() -> state(id) == InstanceState.SUCCESS);
+        assertThat(executor.runsOf("job")).extracting(AxContext::attempt).containsExactly(2);
+    }
+
+    @Test
     void anAttemptANodeFindsRunningWhenItStartsAgainRunsAgainAsATakeover() {
         AxTask task = onDemand("job", RetryPolicy.none());
         String id = instance(task);

@@ -663,7 +663,8 @@ public final class InstanceRunner implements Dispatcher.Attempts {
         if (!againPerTask.isEmpty()) {
             Set<String> from = new TreeSet<>();
             for (LostAttempt l : lost) {
-                from.add(l.takenFrom() != null ? l.takenFrom() : nodeId);
+                // no node named: a row no node owned (taken over by decision), or this node's own
+                from.add(l.takenFrom() != null ? l.takenFrom() : l.fence().any() ? "no node" : nodeId);
             }
             LOG.log(
                     Level.WARNING,
@@ -715,14 +716,17 @@ public final class InstanceRunner implements Dispatcher.Attempts {
         RetryPolicy retry = ex.task().retry();
         int handlerAttempts = ex.attempt;
         int takenOver = 0;
-        if (!now && !retry.allowsRetryAfter(ex.attempt) && ex.attempt > 1) {
+        if (!now && !retry.allowsRetryAfter(ex.attempt)) {
             // by its number the last attempt; but the attempts taken over from their nodes were none of the
-            // handler's failures. Read only here, so a failure while retries last costs no read
+            // handler's failures (this one too, when a node died before it decided what follows a takeover). Read
+            // only here, on the way to DEAD (which reads the whole trail for its letter): a failure while retries
+            // last costs no read
             takenOver = stores.takeovers(List.of(ex.instanceId())).getOrDefault(ex.instanceId(), 0);
             handlerAttempts = ex.attempt - takenOver;
         }
         if (now || retry.allowsRetryAfter(handlerAttempts)) {
-            Duration wait = now ? Duration.ZERO : retry.delayBeforeRetry(handlerAttempts);
+            // no failure of the handler yet: the attempt decided is a takeover, which runs again at once
+            Duration wait = now || handlerAttempts < 1 ? Duration.ZERO : retry.delayBeforeRetry(handlerAttempts);
             return new NextAfterFailure(
                     writer.owned(
                             ex.instanceId(),
