@@ -33,6 +33,7 @@ class NodeDeathTakeoverTest {
     private static final Duration BOUND = Duration.ofSeconds(60);
     /** How long two JVMs may take to start: seconds on a quiet machine, more than a minute on a starved one. */
     private static final Duration START = Duration.ofSeconds(240);
+
     private static final Duration HEARTBEAT = Duration.ofMillis(300);
     private static final Duration LEASE = Duration.ofMillis(1_500);
 
