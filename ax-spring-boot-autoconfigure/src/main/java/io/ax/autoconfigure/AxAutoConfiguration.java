@@ -2,6 +2,7 @@ package io.ax.autoconfigure;
 
 import io.ax.autoconfigure.adopt.AdoptedTasks;
 import io.ax.autoconfigure.definitions.AxJobRegistrar;
+import io.ax.autoconfigure.definitions.AxTaskProperties;
 import io.ax.core.AxDeadLetterHandler;
 import io.ax.core.AxExecutor;
 import io.ax.core.AxIdempotency;
@@ -127,6 +128,7 @@ public final class AxAutoConfiguration {
             ObjectProvider<TimeReference> timeReference,
             ObjectProvider<Permits> permits,
             ObjectProvider<AttemptTransactions> transactions,
+            ObjectProvider<AxTaskProperties> taskProperties,
             Environment environment) {
         // spring.threads.virtual.enabled on Java 21+ puts every pool on virtual threads unless a group says otherwise
         boolean springVirtual = Threading.VIRTUAL.isActive(environment);
@@ -202,7 +204,16 @@ public final class AxAutoConfiguration {
                 .onClockJump(events::publishEvent)
                 .onStoreRegression(events::publishEvent)
                 .clusterSettings(clusterSettings(properties.getCluster()))
-                .retention(retentionSettings(properties.getRetention()));
+                .retention(retentionSettings(properties.getRetention()))
+                .takeovers(SettingChecks.atLeast(
+                        0,
+                        "ax.retry.takeovers",
+                        taskProperties
+                                .getIfAvailable(AxTaskProperties::new)
+                                .getRetry()
+                                .getTakeovers(),
+                        "how many times an attempt whose node died while it ran is run again",
+                        "3"));
         // by default the store keeps the lease and registry; an application may put them elsewhere
         LeaderLease sharedLease = lease.getIfAvailable();
         NodeRegistry sharedRegistry = registry.getIfAvailable();

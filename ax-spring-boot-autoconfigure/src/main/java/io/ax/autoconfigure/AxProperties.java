@@ -632,8 +632,8 @@ public class AxProperties {
     public static class Metrics {
 
         /**
-         * Whether per-task meters (ax.execution, ax.retries, ax.dead.letters) carry a 'task' tag; turn it off when
-         * there are very many tasks, to keep the number of series bounded.
+         * Whether per-task meters (ax.execution, ax.retries, ax.takeovers, ax.dead.letters) carry a 'task' tag; turn
+         * it off when there are very many tasks, to keep the number of series bounded.
          */
         private boolean taskTag = true;
 

@@ -1,6 +1,7 @@
 package io.ax.core;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -22,6 +23,13 @@ public record AuditEntry(
     public static final String DEFAULT_SUCCESS_REASON = "succeeded";
 
     /**
+     * How the reason of a takeover starts: a RUNNING -&gt; FAILED row whose attempt ended with its node (which
+     * crashed, froze, was cut off from the store, or restarted while it ran), not with a failure of its handler. The
+     * attempt runs again whatever the task's retry policy says, up to the engine's bound on takeovers.
+     */
+    public static final String TAKEOVER = "takeover: ";
+
+    /**
      * Checks the row; a null {@code reason} becomes empty.
      *
      * @param instanceId the instance's id; not null
@@ -39,5 +47,29 @@ public record AuditEntry(
         Objects.requireNonNull(node, "node");
         Objects.requireNonNull(at, "at");
         reason = reason == null ? "" : reason;
+    }
+
+    /** {@return whether this row records a takeover: a running attempt ended with its node, see {@link #TAKEOVER}} */
+    public boolean isTakeover() {
+        return to == InstanceState.FAILED && reason.startsWith(TAKEOVER);
+    }
+
+    /**
+     * Counts the takeovers of an instance's current cycle of attempts: its takeover rows after the last replay of
+     * the instance (a move out of DEAD, which starts the attempts afresh).
+     *
+     * @param trail the instance's audit trail, oldest first
+     * @return how many of its attempts since it was created, or last replayed, were taken over
+     */
+    public static int takeoversSinceReplay(List<AuditEntry> trail) {
+        int takeovers = 0;
+        for (AuditEntry e : trail) {
+            if (e.from() == InstanceState.DEAD) {
+                takeovers = 0;
+            } else if (e.isTakeover()) {
+                takeovers++;
+            }
+        }
+        return takeovers;
     }
 }

@@ -51,6 +51,7 @@ import javax.sql.DataSource;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowCallbackHandler;
 
 /**
  * The durable store: PostgreSQL, MySQL, MariaDB or H2 through JDBC. Each change of an instance is one conditional
@@ -532,6 +533,21 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
     @Override
     public List<AuditEntry> auditTrail(String instanceId) {
         return jdbc.query(sql.auditTrail, AUDIT, instanceId);
+    }
+
+    /** One read per {@link JdbcBatches#SIZE} instances. */
+    @Override
+    public Map<String, Integer> takeovers(Collection<String> instanceIds) {
+        List<String> all = List.copyOf(instanceIds);
+        Map<String, Integer> counts = new HashMap<>();
+        for (int from = 0; from < all.size(); from += JdbcBatches.SIZE) {
+            List<String> chunk = all.subList(from, Math.min(all.size(), from + JdbcBatches.SIZE));
+            jdbc.query(
+                    sql.takeovers(chunk.size()),
+                    (RowCallbackHandler) rs -> counts.put(rs.getString(1), rs.getInt(2)),
+                    chunk.toArray());
+        }
+        return counts;
     }
 
     @Override

@@ -24,6 +24,7 @@ final class Sql {
     private final String findOwnedPrefix;
     final String tasksWithLiveFire;
     private final String findAllPrefix;
+    private final String takeoversPrefix;
     final String instanceExists;
     final String updateState;
     final String updateStateInPartition;
@@ -166,6 +167,12 @@ final class Sql {
         // the audit row carries the attempt the instance has, read in the same statement instead of a round trip
         auditReschedule = "INSERT INTO " + p + "audit (instance_id, from_state, to_state, node, attempt, at_us, reason)"
                 + " SELECT id, 'SCHEDULED', 'SCHEDULED', ?, attempt, ?, ? FROM " + p + "instance WHERE id = ?";
+        // a takeover's row after the instance's last replay (a move out of DEAD), counted for many instances at once;
+        // the index on (instance_id, id) finds both
+        takeoversPrefix = "SELECT a.instance_id, COUNT(*) FROM " + p + "audit a WHERE a.to_state = 'FAILED'"
+                + " AND a.reason LIKE '" + io.ax.core.AuditEntry.TAKEOVER + "%' AND NOT EXISTS (SELECT 1 FROM " + p
+                + "audit r WHERE r.instance_id = a.instance_id AND r.from_state = 'DEAD' AND r.id > a.id)"
+                + " AND a.instance_id IN (";
         auditTrail = "SELECT instance_id, from_state, to_state, node, attempt, at_us, reason FROM " + p
                 + "audit WHERE instance_id = ? ORDER BY id";
         updateTaskNextFire = "UPDATE " + p + "task SET next_fire_us = ?, updated_us = ? WHERE name = ?";
@@ -255,6 +262,11 @@ final class Sql {
 
     String findAll(int ids) {
         return findAllPrefix + marks(ids) + ")";
+    }
+
+    /** Bound as: the ids. */
+    String takeovers(int ids) {
+        return takeoversPrefix + marks(ids) + ") GROUP BY a.instance_id";
     }
 
     /** Bound as: finished before, dead before, the ids. */

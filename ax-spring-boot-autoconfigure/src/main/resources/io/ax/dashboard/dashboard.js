@@ -720,6 +720,9 @@
           h('ol', {class: 'timeline', id: 'timeline'}, (i.audit || []).map(a => h('li', {'data-to': a.to},
             h('span', {class: 'when'}, time(a.at)),
             a.from ? [stateBadge(a.from), ' → '] : null, stateBadge(a.to),
+            a.takeover ? [' ', h('span', {class: 'state takeover', 'data-takeover': 'true',
+              title: 'The attempt ended with its node (crashed, froze, cut off or restarted): not a failure of its handler'},
+            'takeover')] : null,
             h('span', {class: 'muted'}, ' attempt ' + a.attempt + ' on ' + a.node),
             a.reason ? h('pre', {class: 'reason'}, a.reason) : null))));
       }

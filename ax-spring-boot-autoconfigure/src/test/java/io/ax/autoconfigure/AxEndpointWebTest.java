@@ -233,6 +233,47 @@ class AxEndpointWebTest {
     }
 
     @Test
+    void aTakeoverIsMarkedInTheTrailAndItsAttemptIsTakenOverNotFailed() {
+        // written as a node that died left it, and ended DEAD: the engine has nothing left to do with it
+        // of a task this node does not know, an hour ago: no other test's task shows it among its instances
+        Instant at = Instant.now().minus(Duration.ofHours(1)).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        String id = java.util.UUID.randomUUID().toString();
+        assertThat(store.schedule(List.of(new io.ax.core.store.NewFire(
+                        new TaskInstance(
+                                id,
+                                "left-by-a-dead-node",
+                                at,
+                                InstanceState.SCHEDULED,
+                                0,
+                                "gone",
+                                at,
+                                io.ax.core.InstanceOrigin.ON_DEMAND,
+                                null),
+                        "seeded"))))
+                .containsExactly(true);
+        Instant now = Instant.now();
+        for (io.ax.core.Transition t : List.of(
+                new io.ax.core.Transition(id, InstanceState.SCHEDULED, InstanceState.RUNNING, 1, "gone", now, ""),
+                new io.ax.core.Transition(
+                        id,
+                        InstanceState.RUNNING,
+                        InstanceState.FAILED,
+                        1,
+                        "ops-node",
+                        now,
+                        io.ax.core.AuditEntry.TAKEOVER + "node gone stopped heartbeating while it ran attempt 1"),
+                new io.ax.core.Transition(
+                        id, InstanceState.FAILED, InstanceState.DEAD, 1, "ops-node", now, "takeovers used up"))) {
+            assertThat(store.transition(t)).isTrue();
+        }
+
+        Http.Answer answer = http.get("/actuator/ax/instances/" + id);
+
+        assertThat(answer.<List<Boolean>>read("$.audit[*].takeover")).containsExactly(false, false, false, true, false);
+        assertThat(answer.<String>read("$.attempts[0].outcome")).isEqualTo("TAKEN_OVER");
+    }
+
+    @Test
     void theOverviewSectionCountsTheLastHourMinuteByMinute() {
         String id = http.post("/actuator/ax/tasks/handler/trigger").read("$.instanceId");
         await().atMost(BOUND).until(() -> state(id) == InstanceState.SUCCESS);

@@ -600,15 +600,14 @@ abstract class JdbcClusterContract {
                         claimedUs))
                 .isEqualTo(orphans);
 
-        await().atMost(BOUND)
-                .until(() -> countIn("instance", "state = 'SUCCESS'") == orphans / 2
-                        && countIn("instance", "state = 'DEAD'") == orphans / 2
-                        && countIn("dead_letter", "1 = 1") == orphans / 2);
-        assertThat(countIn("audit", "to_state = 'FAILED'"))
+        // a takeover is no failure of the handler: the tasks without retries run again too
+        await().atMost(BOUND).until(() -> countIn("instance", "state = 'SUCCESS'") == orphans);
+        assertThat(countIn("audit", "to_state = 'FAILED' AND reason LIKE 'takeover: node ghost %'"))
                 .as("each attempt taken over once")
                 .isEqualTo(orphans);
+        assertThat(countIn("instance", "state = 'DEAD'")).isZero();
         assertThat(executor.runsOf("retried")).extracting(AxContext::attempt).containsOnly(2);
-        assertThat(executor.runsOf("once")).isEmpty();
+        assertThat(executor.runsOf("once")).extracting(AxContext::attempt).containsOnly(2);
         assertThat(writesOfFailures.get())
                 .as("group writes that took the %d attempts over", orphans)
                 .isLessThanOrEqualTo(orphans / 20);
@@ -625,8 +624,8 @@ abstract class JdbcClusterContract {
                 .filteredOn(w -> w.contains("took over"))
                 .singleElement()
                 .satisfies(w -> assertThat(w)
-                        .contains((orphans / 2) + " attempt(s) left RUNNING by [ghost]")
-                        .contains("{retried=" + (orphans / 2) + "}"));
+                        .contains(orphans + " attempt(s) left RUNNING by [ghost]")
+                        .contains("{once=" + (orphans / 2) + ", retried=" + (orphans / 2) + "}"));
     }
 
     private long countIn(String table, String condition) {

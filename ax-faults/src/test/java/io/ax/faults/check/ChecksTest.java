@@ -14,6 +14,9 @@ import org.junit.jupiter.api.Test;
  */
 class ChecksTest {
 
+    /** How AX's audit row begins when a node takes over the running attempt of node n2, gone. */
+    private static final String TAKEN_OVER = "takeover: node n2 stopped heartbeating while it ran ";
+
     private static final long S = 1_000_000;
 
     @Test
@@ -34,8 +37,15 @@ class ChecksTest {
                 .step("i1", "CREATED", "SCHEDULED", "n1", 0, 9)
                 .step("i1", "SCHEDULED", "DISPATCHED", "n1", 1, 10)
                 .step("i1", "DISPATCHED", "RUNNING", "n2", 1, 10)
-                .step("i1", "RUNNING", "FAILED", "n1", 1, 14, "node n2 stopped while running attempt 1")
-                .step("i1", "FAILED", "RETRYING", "n1", 1, 14)
+                .step(
+                        "i1",
+                        "RUNNING",
+                        "FAILED",
+                        "n1",
+                        1,
+                        14,
+                        TAKEN_OVER + "attempt 1 (it crashed, froze or lost the store)")
+                .step("i1", "FAILED", "RETRYING", "n1", 1, 14, "attempt 2 now: takeover 1 of at most 3")
                 .step("i1", "RETRYING", "DISPATCHED", "n1", 2, 14)
                 .step("i1", "DISPATCHED", "RUNNING", "n3", 2, 14.1)
                 .step("i1", "RUNNING", "SUCCESS", "n3", 2, 15);
@@ -49,9 +59,56 @@ class ChecksTest {
     }
 
     @Test
+    void aNodesOwnRestartRunsTheAttemptAgainOnceAndATakeoverUsedUpEndsDead() {
+        Histories h = new Histories().series("i1", "task", 10).delayed("i2", "task", 20, null, "DEAD");
+        // n2 restarted and found attempt 1 RUNNING: it runs it again as attempt 2
+        h.step("i1", null, "CREATED", "n1", 0, 9)
+                .step("i1", "CREATED", "SCHEDULED", "n1", 0, 9)
+                .step("i1", "SCHEDULED", "RUNNING", "n2", 1, 10)
+                .step(
+                        "i1",
+                        "RUNNING",
+                        "FAILED",
+                        "n2",
+                        1,
+                        14,
+                        "takeover: node n2 stopped while running attempt 1"
+                                + " (found RUNNING when the node started again)")
+                .step("i1", "FAILED", "RETRYING", "n2", 1, 14, "attempt 2 now: takeover 1 of at most 3")
+                .step("i1", "RETRYING", "RUNNING", "n2", 2, 14.1)
+                .step("i1", "RUNNING", "SUCCESS", "n2", 2, 15);
+        h.run("n2", 2, "i1", 1, 10.1, 12).run("n2", 3, "i1", 2, 14.2, 14.9);
+        h.process("n2", 2, 0, 12.5).process("n2", 3, 13, null);
+        // a second instance whose takeovers were used up: DEAD, not run again
+        h.takenOver(
+                        "i2",
+                        "n3",
+                        20,
+                        24,
+                        TAKEN_OVER.replace("n2", "n3") + "attempt 1 (it crashed, froze or lost the store)")
+                .step(
+                        "i2",
+                        "FAILED",
+                        "DEAD",
+                        "n1",
+                        1,
+                        24,
+                        "takeovers used up: the running attempt was taken over from"
+                                + " its node 4 time(s), at most 3 run again");
+        h.run("n3", 4, "i2", 1, 20.1, 21);
+        Evidence e = h.evidence();
+
+        assertEquals(List.of(), new DoubleStartCheck().check(e));
+        assertEquals(List.of(), new AttemptCheck().check(e));
+        assertEquals(List.of(), new TrailCheck().check(e));
+        assertEquals(List.of(), new FinalityCheck().check(e));
+        assertTrue(e.segments().of("i1").get(0).takenOver(), "a restart's takeover is its node's loss");
+    }
+
+    @Test
     void aRunningAttemptTakenOverWhileItsNodeHeldItsLeaseIsATakeoverOfALiveNode() {
         Histories h = new Histories().series("i1", "task", 10);
-        h.takenOver("i1", "n2", 10, 11, "node n2 stopped while running attempt 1");
+        h.takenOver("i1", "n2", 10, 11, TAKEN_OVER + "attempt 1 (it crashed, froze or lost the store)");
         h.run("n2", 2, "i1", 1, 10.1, 13);
         h.beats("n2", 6, 7, 8, 9, 10, 10.5, 11, 11.5, 12);
 
@@ -102,7 +159,7 @@ class ChecksTest {
     @Test
     void aTakeoverIsTimedFromTheExitOfTheProcessThatStartedItNotFromAnEarlierBreakOfItsNode() {
         Histories h = new Histories().series("i1", "task", 10);
-        h.takenOver("i1", "n2", 10, 13.5, "node n2 stopped heartbeating while it ran attempt 1");
+        h.takenOver("i1", "n2", 10, 13.5, TAKEN_OVER + "attempt 1 (it crashed, froze or lost the store)");
         // n2 froze from 2 to 6, came back, was killed at 10.5 before its handler recorded a run, and its next
         // process heartbeats under the same name from 11 on
         h.process("n2", 2, 0, 10.5).process("n2", 3, 11, null);

@@ -10,9 +10,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * A node for the delayed-task crash test: AX on the test's database with one on-demand handler that writes down
- * each execution (instance, attempt, start time), so the test can prove from the database that every task ran, and
- * none before its time. Only the beans of this package are scanned: none of the sample's jobs run here.
+ * A node for the crash tests: AX on the test's database with on-demand handlers that write down each execution, so a
+ * test can prove from the database that every task ran, and none before its time (the delayed-task crash test), or
+ * that an attempt cut short by its node's death ran again elsewhere, once (the takeover test). Only the beans of this
+ * package are scanned: none of the sample's jobs run here.
  */
 @SpringBootApplication
 public class CrashProbeApplication {
@@ -43,6 +44,25 @@ public class CrashProbeApplication {
                     context.instanceId(),
                     context.attempt(),
                     startedMicros);
+        }
+
+        /** Where the takeover probe's executions are written, with the node that ran each; the test creates it. */
+        public static final String TAKEOVER_RUNS = "takeover_run";
+
+        /**
+         * The application's default retry policy (none: {@code ax.retry.times} is 0). Its first attempt writes down
+         * its start and then waits until its node is killed; any later attempt writes down its start and ends.
+         */
+        @AxJob(name = "takeoverProbe", timeout = "60s")
+        public void hangFirst(AxContext context) throws InterruptedException {
+            jdbc.update(
+                    "INSERT INTO " + TAKEOVER_RUNS + " (instance_id, attempt, node) VALUES (?, ?, ?)",
+                    context.instanceId(),
+                    context.attempt(),
+                    context.nodeId());
+            if (context.attempt() == 1) {
+                Thread.sleep(60_000);
+            }
         }
     }
 }

@@ -342,6 +342,13 @@ public class AxTaskProperties {
         /** The longest wait between retries. */
         private Duration max = Duration.ofMinutes(5);
 
+        /**
+         * How many times a running attempt is run again when its node crashed, froze, was cut off from the store or
+         * restarted while it ran (a takeover), whatever a task's retries say and without using them up; the next
+         * takeover makes the instance DEAD. 0 = never run again after a takeover.
+         */
+        private int takeovers = 3;
+
         public int getTimes() {
             return times;
         }
@@ -372,6 +379,14 @@ public class AxTaskProperties {
 
         public void setMax(Duration max) {
             this.max = max;
+        }
+
+        public int getTakeovers() {
+            return takeovers;
+        }
+
+        public void setTakeovers(int takeovers) {
+            this.takeovers = takeovers;
         }
     }
 }

@@ -7,12 +7,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-/** An instance's attempts read from its audit trail: each from its RUNNING row to the row that ended it. */
+/**
+ * An instance's attempts read from its audit trail: each from its RUNNING row to the row that ended it; one whose node
+ * was lost while it ran (a takeover row, or a next start with no end between) is TAKEN_OVER, not FAILED.
+ */
 final class AttemptTimeline {
 
     /** The rows that end an attempt. */
     private static final Set<InstanceState> ENDS =
             Set.of(InstanceState.SUCCESS, InstanceState.FAILED, InstanceState.TIMEOUT, InstanceState.CANCELLED);
+
+    /** The outcome of an attempt that ended with its node: not a failure of its handler. */
+    static final String TAKEN_OVER = "TAKEN_OVER";
 
     private AttemptTimeline() {}
 
@@ -22,7 +28,7 @@ final class AttemptTimeline {
         for (AuditEntry e : trail) {
             if (e.to() == InstanceState.RUNNING) {
                 if (open != null) {
-                    attempts.add(unended(open, "TAKEN_OVER"));
+                    attempts.add(unended(open, TAKEN_OVER));
                 }
                 open = e;
             } else if (open != null && ENDS.contains(e.to())) {
@@ -33,7 +39,7 @@ final class AttemptTimeline {
                         open.at(),
                         e.at(),
                         Duration.between(open.at(), e.at()).toMillis(),
-                        e.to().name(),
+                        e.isTakeover() ? TAKEN_OVER : e.to().name(),
                         failed ? e.reason() : null));
                 open = null;
             }

@@ -365,9 +365,10 @@ public final class AxDescriptors {
      * @param started when it began running
      * @param ended when it ended; null while it runs, or when a takeover ended it unrecorded
      * @param durationMillis how long it ran; null when it has not ended
-     * @param outcome SUCCESS, FAILED, TIMEOUT or CANCELLED; RUNNING while it runs; TAKEN_OVER when another attempt
-     *     began before an end was recorded (its node was taken for dead)
-     * @param error the error of a FAILED or TIMEOUT attempt, else null
+     * @param outcome SUCCESS, FAILED, TIMEOUT or CANCELLED; RUNNING while it runs; TAKEN_OVER when its node crashed,
+     *     froze, was cut off or restarted while it ran and another node (or the node's next start) took it over, or
+     *     when another attempt began before an end was recorded
+     * @param error the error of a FAILED or TIMEOUT attempt, or what happened to the node of one TAKEN_OVER; else null
      */
     public record Attempt(
             int attempt,
@@ -419,8 +420,13 @@ public final class AxDescriptors {
         }
     }
 
-    /** One state change. */
-    public record Audit(String from, String to, String node, int attempt, Instant at, String reason) {
+    /**
+     * One state change.
+     *
+     * @param takeover whether it records a takeover: the attempt ended with its node, not by its handler ({@link
+     *     AuditEntry#isTakeover})
+     */
+    public record Audit(String from, String to, String node, int attempt, Instant at, String reason, boolean takeover) {
 
         static Audit of(AuditEntry e) {
             return new Audit(
@@ -429,7 +435,8 @@ public final class AxDescriptors {
                     e.node(),
                     e.attempt(),
                     e.at(),
-                    e.reason());
+                    e.reason(),
+                    e.isTakeover());
         }
     }
 

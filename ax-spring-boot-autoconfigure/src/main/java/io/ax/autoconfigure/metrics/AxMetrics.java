@@ -274,6 +274,16 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
     }
 
     @Override
+    public void takenOver(AxTask task) {
+        perTask(
+                        "ax.takeovers",
+                        "Running attempts taken over from a node that crashed, froze, was cut off or restarted:"
+                                + " not failures of the handler",
+                        task)
+                .increment();
+    }
+
+    @Override
     public void deadLettered(AxTask task) {
         perTask("ax.dead.letters", "Instances that went DEAD after their last attempt", task)
                 .increment();

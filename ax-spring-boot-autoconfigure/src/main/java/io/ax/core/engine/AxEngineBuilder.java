@@ -34,6 +34,7 @@ public final class AxEngineBuilder {
     Duration rejectionBackoff = Duration.ofSeconds(1);
     Duration misfireThreshold = Duration.ofSeconds(5);
     int maxCatchUp = 100;
+    int takeovers = io.ax.core.engine.work.Takeovers.DEFAULT_BOUND;
     Duration clockJumpThreshold = Duration.ofMillis(500);
     Duration clockPause = Duration.ofSeconds(2);
     LeaderLease lease;
@@ -337,6 +338,19 @@ public final class AxEngineBuilder {
      */
     public AxEngineBuilder retention(RetentionSettings retention) {
         this.retention = Objects.requireNonNull(retention, "retention");
+        return this;
+    }
+
+    /**
+     * How many times an instance's running attempt that ended with its node (it crashed, froze, was cut off from the
+     * store, or restarted while the attempt ran) runs again, whatever the task's retry policy says and without using
+     * up its retries; the next such end makes it DEAD. Default 3; 0 makes the first such end DEAD.
+     */
+    public AxEngineBuilder takeovers(int takeovers) {
+        if (takeovers < 0) {
+            throw new IllegalArgumentException("takeovers must be >= 0, was " + takeovers);
+        }
+        this.takeovers = takeovers;
         return this;
     }
 

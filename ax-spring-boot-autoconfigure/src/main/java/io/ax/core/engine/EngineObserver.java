@@ -57,6 +57,13 @@ public interface EngineObserver {
     /** A failed or timed-out attempt will be retried after its back-off. */
     default void retried(AxTask task) {}
 
+    /**
+     * A running attempt of {@code task} ended with its node, which crashed, froze, was cut off from the store or
+     * restarted while it ran, and this node took it over: not a failure of the handler (no {@link #finished} for it).
+     * The attempt runs again, unless the instance's takeovers are used up.
+     */
+    default void takenOver(AxTask task) {}
+
     /** An instance went DEAD and left a dead letter. */
     default void deadLettered(AxTask task) {}
 

@@ -374,7 +374,8 @@ final class EngineParts {
                     public void publish(AxDeadLetterEvent event) {
                         publishDeadLetter(event);
                     }
-                });
+                },
+                new io.ax.core.engine.work.Takeovers(b.takeovers));
         this.fires = new FirePlanner(
                 stores,
                 clock,

@@ -12,8 +12,11 @@ import io.ax.core.cluster.Partitions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -348,6 +351,25 @@ public interface InstanceStore {
 
     /** Every audited transition of an instance, oldest first; empty if unknown. */
     List<AuditEntry> auditTrail(String instanceId);
+
+    /**
+     * How many times the running attempt of each instance was taken over from its node since the instance was
+     * created or last replayed ({@link AuditEntry#takeoversSinceReplay}). A store should answer for many instances in
+     * a few reads: a node that died may leave thousands of attempts, taken over together. This default reads each
+     * trail.
+     *
+     * @return the count of each instance that has one above 0; an instance without is absent
+     */
+    default Map<String, Integer> takeovers(Collection<String> instanceIds) {
+        Map<String, Integer> counts = new HashMap<>();
+        for (String id : instanceIds) {
+            int n = AuditEntry.takeoversSinceReplay(auditTrail(id));
+            if (n > 0) {
+                counts.put(id, n);
+            }
+        }
+        return counts;
+    }
 
     /** Stores the dead letter of an instance that went DEAD, replacing an older one of the same instance. */
     void saveDeadLetter(DeadLetter deadLetter);

@@ -40,6 +40,19 @@ class AttemptTimelineTest {
     }
 
     @Test
+    void anAttemptEndedByATakeoverIsTakenOverNotFailed() {
+        List<AxDescriptors.Attempt> attempts = AttemptTimeline.of(List.of(
+                row(InstanceState.SCHEDULED, InstanceState.RUNNING, "a", 1, 0, ""),
+                row(InstanceState.RUNNING, InstanceState.FAILED, "b", 1, 3000, AuditEntry.TAKEOVER + "node a is gone"),
+                row(InstanceState.FAILED, InstanceState.RETRYING, "b", 1, 3001, "attempt 2 now"),
+                row(InstanceState.RETRYING, InstanceState.RUNNING, "b", 2, 3010, ""),
+                row(InstanceState.RUNNING, InstanceState.FAILED, "b", 2, 3050, "java.lang.IllegalStateException")));
+
+        assertThat(attempts).extracting(AxDescriptors.Attempt::outcome).containsExactly("TAKEN_OVER", "FAILED");
+        assertThat(attempts.get(0).error()).isEqualTo(AuditEntry.TAKEOVER + "node a is gone");
+    }
+
+    @Test
     void anAttemptWithoutAnEndIsRunning() {
         List<AxDescriptors.Attempt> attempts =
                 AttemptTimeline.of(List.of(row(InstanceState.DISPATCHED, InstanceState.RUNNING, "a", 1, 0, "")));

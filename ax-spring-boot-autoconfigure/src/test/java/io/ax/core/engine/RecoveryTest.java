@@ -189,18 +189,17 @@ class RecoveryTest {
     }
 
     @Test
-    void anInstanceThatWasRunningOnADeadNodeWithoutRetriesDies() {
+    void anInstanceThatWasRunningOnADeadNodeRunsAgainThoughItHasNoRetries() {
         AxTask task = onDemand("job", RetryPolicy.none());
         String id = instance(task, now.minusSeconds(10));
         walk(id, InstanceState.RUNNING);
         start(task);
-        await().atMost(BOUND).until(() -> state(id) == InstanceState.DEAD);
-        assertThat(store.deadLetters(0, 10))
+        await().atMost(BOUND).until(() -> state(id) == InstanceState.SUCCESS);
+        assertThat(store.auditTrail(id))
+                .filteredOn(AuditEntry::isTakeover)
                 .singleElement()
-                .satisfies(d -> assertThat(d.attempts())
-                        .singleElement()
-                        .satisfies(a -> assertThat(a.error()).contains("node " + DEAD_NODE + " stopped")));
-        assertThat(executor.runsOf("job")).isEmpty();
+                .satisfies(e -> assertThat(e.reason()).contains("node " + DEAD_NODE + " stopped"));
+        assertThat(executor.runsOf("job")).extracting(AxContext::attempt).containsExactly(2);
     }
 
     @Test

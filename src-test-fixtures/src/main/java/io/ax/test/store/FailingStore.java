@@ -347,6 +347,11 @@ public final class FailingStore implements InstanceStore, ClusterStore {
     }
 
     @Override
+    public Map<String, Integer> takeovers(Collection<String> instanceIds) {
+        return read("takeovers", () -> store.takeovers(instanceIds));
+    }
+
+    @Override
     public void saveDeadLetter(DeadLetter deadLetter) {
         write("saveDeadLetter", () -> store.saveDeadLetter(deadLetter));
     }

@@ -254,6 +254,53 @@ public abstract class InstanceStoreContract extends PartitionFenceContract {
     }
 
     @Test
+    void takeoversAreCountedForManyInstancesAtOnceSinceTheirLastReplay() {
+        TaskInstance twice = scheduled("takeovers-a");
+        TaskInstance replayed = scheduled("takeovers-b");
+        TaskInstance failedOnly = scheduled("takeovers-c");
+        // a takeover, then another: attempts 1 and 2 ended with their node
+        step(twice.id(), InstanceState.SCHEDULED, InstanceState.RUNNING, 1, "claimed");
+        step(twice.id(), InstanceState.RUNNING, InstanceState.FAILED, 1, AuditEntry.TAKEOVER + "node n2 is gone");
+        step(twice.id(), InstanceState.FAILED, InstanceState.RETRYING, 1, "attempt 2 now");
+        step(twice.id(), InstanceState.RETRYING, InstanceState.RUNNING, 2, "claimed");
+        step(twice.id(), InstanceState.RUNNING, InstanceState.FAILED, 2, AuditEntry.TAKEOVER + "node n3 is gone");
+        // a takeover, DEAD, replayed by an operator: its count starts again, and one more takeover follows
+        step(replayed.id(), InstanceState.SCHEDULED, InstanceState.RUNNING, 1, "claimed");
+        step(replayed.id(), InstanceState.RUNNING, InstanceState.FAILED, 1, AuditEntry.TAKEOVER + "node n2 is gone");
+        step(replayed.id(), InstanceState.FAILED, InstanceState.DEAD, 1, "takeovers used up");
+        step(replayed.id(), InstanceState.DEAD, InstanceState.RETRYING, 0, "replayed by operator");
+        step(replayed.id(), InstanceState.RETRYING, InstanceState.RUNNING, 1, "claimed");
+        step(replayed.id(), InstanceState.RUNNING, InstanceState.FAILED, 1, AuditEntry.TAKEOVER + "node n3 is gone");
+        // a failure of its handler that mentions a takeover is none
+        step(failedOnly.id(), InstanceState.SCHEDULED, InstanceState.RUNNING, 1, "claimed");
+        step(
+                failedOnly.id(),
+                InstanceState.RUNNING,
+                InstanceState.FAILED,
+                1,
+                "java.lang.IllegalStateException: " + AuditEntry.TAKEOVER);
+
+        assertThat(store.takeovers(List.of(twice.id(), replayed.id(), failedOnly.id(), "unknown")))
+                .isEqualTo(Map.of(twice.id(), 2, replayed.id(), 1));
+        assertThat(AuditEntry.takeoversSinceReplay(store.auditTrail(twice.id())))
+                .isEqualTo(2);
+        assertThat(store.takeovers(List.of())).isEmpty();
+    }
+
+    private TaskInstance scheduled(String task) {
+        TaskInstance i = created(task, T0);
+        store.create(i, "");
+        store.transition(move(i.id(), InstanceState.CREATED, InstanceState.SCHEDULED));
+        return i;
+    }
+
+    private void step(String id, InstanceState from, InstanceState to, int attempt, String reason) {
+        assertThat(store.transition(new Transition(id, from, to, attempt, "n1", T0, reason)))
+                .as(from + " -> " + to)
+                .isTrue();
+    }
+
+    @Test
     void findByTaskReturnsNewestFirst() {
         for (int s = 0; s < 5; s++) {
             store.create(created("report", T0.plusSeconds(s)), "");

@@ -81,10 +81,11 @@ public final class QuartzAdoptionAutoConfiguration {
             RetryPolicy retry,
             AxClock clock,
             QuartzJobExecutor axQuartzJobExecutor,
-            AxScheduler axScheduler) {
+            AxScheduler axScheduler,
+            Environment environment) {
         Duration threshold = properties.getMisfire().getThreshold();
         return new QuartzStoreImport(
-                new QuartzTaskMapping(properties.getAdopt().getTimeout(), retry, threshold),
+                new QuartzTaskMapping(properties.getAdopt().getTimeout(), retry, takeovers(environment), threshold),
                 axQuartzJobExecutor,
                 axScheduler,
                 clock,
@@ -120,6 +121,7 @@ public final class QuartzAdoptionAutoConfiguration {
         QuartzTaskMapping mapping = new QuartzTaskMapping(
                 properties.getAdopt().getTimeout(),
                 retry,
+                takeovers(environment),
                 properties.getMisfire().getThreshold());
         // read as Spring Boot's Quartz properties bind them
         Binder binder = Binder.get(environment);
@@ -139,5 +141,12 @@ public final class QuartzAdoptionAutoConfiguration {
                 axQuartzSchedulingCleared,
                 scheduler::getIfUnique,
                 clock);
+    }
+
+    /** {@code ax.retry.takeovers}, as the engine reads it. */
+    private static int takeovers(Environment environment) {
+        return Binder.get(environment)
+                .bind("ax.retry.takeovers", Integer.class)
+                .orElse(io.ax.core.engine.work.Takeovers.DEFAULT_BOUND);
     }
 }

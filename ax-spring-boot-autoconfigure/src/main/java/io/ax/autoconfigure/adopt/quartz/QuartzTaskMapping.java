@@ -46,19 +46,22 @@ final class QuartzTaskMapping {
 
     private final Duration timeout;
     private final RetryPolicy retry;
+    private final int takeovers;
     private final Duration misfireThreshold;
 
     /**
      * @param timeout how long a run may take (Quartz sets no bound): {@code ax.adopt.timeout}; positive
      * @param retry what follows a failed run, as for every task that sets none: {@code ax.retry.*}
+     * @param takeovers how often a run cut short by its node's death runs again: {@code ax.retry.takeovers}
      * @param misfireThreshold how late a first fire may be before it counts as missed: {@code ax.misfire.threshold}
      */
-    QuartzTaskMapping(Duration timeout, RetryPolicy retry, Duration misfireThreshold) {
+    QuartzTaskMapping(Duration timeout, RetryPolicy retry, int takeovers, Duration misfireThreshold) {
         this.timeout = Objects.requireNonNull(timeout, "timeout");
         if (timeout.isZero() || timeout.isNegative()) {
             throw refused("ax.adopt settings", "ax.adopt.timeout", "it must be a positive duration, was " + timeout);
         }
         this.retry = Objects.requireNonNull(retry, "retry");
+        this.takeovers = takeovers;
         this.misfireThreshold = Objects.requireNonNull(misfireThreshold, "misfireThreshold");
     }
 
@@ -171,12 +174,13 @@ final class QuartzTaskMapping {
         if (job.getJobClass() == null) {
             throw refused(origin, "jobClass", "the job has no class");
         }
-        if (job.requestsRecovery() && retry.maxRetries() == 0) {
+        if (job.requestsRecovery() && takeovers == 0) {
             throw refused(
                     origin,
                     "requestsRecovery",
-                    "Quartz runs a job again when the node that ran it died; AX runs such an attempt again as a retry,"
-                            + " and ax.retry.times is 0. Set ax.retry.times to 1 or more, or requestsRecovery to false");
+                    "Quartz runs a job again when the node that ran it died; so does AX (a takeover), and"
+                            + " ax.retry.takeovers is 0. Set ax.retry.takeovers to 1 or more, or requestsRecovery to"
+                            + " false");
         }
         if (job.isPersistJobDataAfterExecution()) {
             for (Map.Entry<String, Object> e : job.getJobDataMap().entrySet()) {

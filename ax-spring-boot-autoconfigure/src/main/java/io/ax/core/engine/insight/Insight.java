@@ -109,6 +109,10 @@ public final class Insight {
         each(o -> o.retried(task));
     }
 
+    public void takenOver(AxTask task) {
+        each(o -> o.takenOver(task));
+    }
+
     public void deadLettered(AxTask task) {
         each(o -> o.deadLettered(task));
     }

@@ -27,8 +27,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The takeover of the unfinished work that nodes no longer alive left in this node's partitions (and of rows no node
- * owns): an assignment never acknowledged is assigned again; an attempt that was running failed with its node and is
- * retried here (the attempt counts), once a lease and the safety margin have passed since its claim; an attempt that
+ * owns): an assignment never acknowledged is assigned again; an attempt that was running ended with its node and runs
+ * again here as a takeover (not a failure of its handler: {@link io.ax.core.engine.work.Takeovers}), once a lease and
+ * the safety margin have passed since its claim; an attempt that
  * failed before its node decided what follows is decided here; a retry that was waiting runs here after the rest of
  * its back-off. Called on {@code ax-leader} only; {@link #adopted} from any thread.
  */

@@ -31,7 +31,8 @@ import java.util.TreeSet;
  * <ul>
  *   <li>DISPATCHED instances (an earlier version assigned them) never started: given back, SCHEDULED, for the owner
  *       of their partition to claim (see {@link Handback#lastRunsAssignments});
- *   <li>RUNNING instances died with the last run: FAILED, then retried or DEAD by the task's retry policy;
+ *   <li>RUNNING instances died with the last run, not by their handler: taken over, and run again at once (or DEAD
+ *       once their takeovers are used up; see {@link io.ax.core.engine.work.Takeovers});
  *   <li>RETRYING instances wait out the rest of their back-off.
  * </ul>
  *
@@ -104,6 +105,7 @@ public final class Recovery {
         Set<String> unknown = new TreeSet<>();
         int resumed = 0;
         List<TaskInstance> assigned = new ArrayList<>();
+        List<InstanceRunner.LostAttempt> lost = new ArrayList<>();
         for (OwnedInstance o : store.findOwned(IN_FLIGHT, nodeId, Integer.MAX_VALUE)) {
             TaskInstance instance = o.instance();
             if (instance.state() == InstanceState.DISPATCHED) {
@@ -118,13 +120,14 @@ public final class Recovery {
             Due due = new Due(task, instance);
             resumed++;
             switch (instance.state()) {
-                case RUNNING -> failOrphan(due, instance, o.epoch());
+                case RUNNING -> lost.add(lostWithLastRun(due, instance, o.epoch()));
                 case RETRYING -> retryLater(due, instance, now, o.epoch());
                 case FAILED, TIMEOUT -> decideAfterFailure(due, instance, o.epoch());
                 default -> throw new IllegalStateException("not an in-flight state: " + instance.state());
             }
         }
         handback.lastRunsAssignments(assigned);
+        runner.afterLostAttempts(lost); // together: a killed node may leave thousands claimed into its queues
         if (resumed > 0) {
             LOG.log(Level.INFO, "AX resumed {0} unfinished instance(s) of this node''s last run", resumed);
         }
@@ -137,15 +140,12 @@ public final class Recovery {
         }
     }
 
-    private void failOrphan(Due due, TaskInstance instance, long epoch) {
+    private InstanceRunner.LostAttempt lostWithLastRun(Due due, TaskInstance instance, long epoch) {
         dispatcher.markInFlight(due);
-        Execution orphan = new Execution(due, instance.attempt(), epoch);
-        runner.afterBadAttempt(
-                orphan,
-                InstanceState.FAILED,
-                "node " + nodeId + " stopped while running attempt " + instance.attempt(),
-                null,
-                0,
+        return new InstanceRunner.LostAttempt(
+                new Execution(due, instance.attempt(), epoch),
+                "node " + nodeId + " stopped while running attempt " + instance.attempt()
+                        + " (found RUNNING when the node started again)",
                 null,
                 Fence.NONE);
     }

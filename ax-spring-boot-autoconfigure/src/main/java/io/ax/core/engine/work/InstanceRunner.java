@@ -108,6 +108,8 @@ public final class InstanceRunner implements Dispatcher.Attempts {
 
     private final Outcomes outcomes;
     private final DeadLetters deadLetters;
+    /** What follows an attempt that ended with its node. */
+    private final Takeovers takeovers;
     /**
      * Attempts this node holds, by instance: from their hand-off to a pool (claimed, maybe not started yet) until
      * their worker is done with them.
@@ -127,7 +129,8 @@ public final class InstanceRunner implements Dispatcher.Attempts {
             ContextServices services,
             EngineThreads threads,
             Outcomes outcomes,
-            DeadLetters deadLetters) {
+            DeadLetters deadLetters,
+            Takeovers takeovers) {
         this.nodeId = nodeId;
         this.clock = clock;
         this.stores = stores;
@@ -141,6 +144,7 @@ public final class InstanceRunner implements Dispatcher.Attempts {
         this.threads = threads;
         this.outcomes = outcomes;
         this.deadLetters = deadLetters;
+        this.takeovers = takeovers;
     }
 
     /**
@@ -189,8 +193,8 @@ public final class InstanceRunner implements Dispatcher.Attempts {
     /**
      * This node lost the cluster store for so long that the other nodes may take it for dead and run its work
      * elsewhere: every PERSISTENT attempt running here is interrupted now, so that it does not go on beside its
-     * second run, and recorded FAILED (then retried by its policy) once the store answers, if this node still owns
-     * it then. MEMORY attempts live in this process only: nobody else runs them, and they go on.
+     * second run, and recorded as a takeover (then run again, see {@link Takeovers}) once the store answers, if this
+     * node still owns it then. MEMORY attempts live in this process only: nobody else runs them, and they go on.
      *
      * @return how many attempts were stopped
      */
@@ -201,10 +205,9 @@ public final class InstanceRunner implements Dispatcher.Attempts {
                 continue;
             }
             stopped++;
-            long tookNanos = clock.nanoTime() - ex.startNanos;
             threads.afterwards(() -> {
                 try {
-                    afterBadAttempt(ex, InstanceState.FAILED, reason, null, tookNanos, null, Fence.NONE);
+                    afterLostAttempts(List.of(new LostAttempt(ex, reason, null, Fence.NONE)));
                 } catch (RuntimeException e) {
                     unrecorded(ex, e);
                 }
@@ -309,7 +312,7 @@ public final class InstanceRunner implements Dispatcher.Attempts {
                 if (executor != null) {
                     notifyFailure(executor, task, context, error != null ? error : new IllegalStateException(message));
                 }
-                afterBadAttempt(ex, InstanceState.FAILED, message, error, tookNanos, null, Fence.NONE);
+                afterBadAttempt(ex, InstanceState.FAILED, message, error, tookNanos);
             }
         } catch (RuntimeException | LinkageError e) {
             unrecorded(ex, e); // a worker thread outlives whatever the store (or a missing class) throws
@@ -398,9 +401,7 @@ public final class InstanceRunner implements Dispatcher.Attempts {
                             InstanceState.FAILED,
                             "its success could not be recorded, its transaction was rolled back: " + describe(error),
                             error,
-                            tookNanos,
-                            null,
-                            Fence.NONE);
+                            tookNanos);
                 }
             } else {
                 commitInDoubt(ex, executor, context, error, tookNanos);
@@ -538,9 +539,7 @@ public final class InstanceRunner implements Dispatcher.Attempts {
                         InstanceState.TIMEOUT,
                         "timed out after " + ex.task().timeout() + "; thread interrupted",
                         null,
-                        tookNanos,
-                        null,
-                        Fence.NONE);
+                        tookNanos);
             } catch (RuntimeException e) {
                 unrecorded(ex, e);
             }
@@ -556,49 +555,43 @@ public final class InstanceRunner implements Dispatcher.Attempts {
         return writer.apply(writer.owned(ex.instanceId(), from, to, ex.attempt, reason, takenFrom, fence));
     }
 
-    /**
-     * Records a failed attempt and what follows it. With {@code takenFrom} not null, this node takes the instance
-     * over from that node (gone while running it) as {@code fence}'s decision, and retries it here.
-     */
-    public void afterBadAttempt(
-            Execution ex,
-            InstanceState outcome,
-            String message,
-            Throwable error,
-            long tookNanos,
-            String takenFrom,
-            Fence fence) {
+    /** Records a failed attempt of this node's and what follows it. */
+    private void afterBadAttempt(Execution ex, InstanceState outcome, String message, Throwable error, long tookNanos) {
         AxTask task = ex.task();
-        if (!applyOwned(ex, InstanceState.RUNNING, outcome, message, takenFrom, fence)) {
+        if (!applyOwned(ex, InstanceState.RUNNING, outcome, message, null, Fence.NONE)) {
             return;
         }
         insight.finished(task, outcome, tookNanos);
-        // taken over: this node owns the instance now, and what follows carries the takeover's epoch
-        Execution decided = fence.any() ? new Execution(ex.due, ex.attempt, fence.epoch()) : ex;
-        retryOrDie(decided, outcome, message, error, tookNanos, null, Fence.NONE);
+        retryOrDie(ex, outcome, message, error, tookNanos, null, Fence.NONE);
     }
 
     /**
-     * An attempt whose node is gone while it ran, to record FAILED and decide what follows as {@code fence}'s
-     * decision.
+     * An attempt that ended with its node (gone, cut off or restarted while it ran), to record as a takeover and run
+     * again as {@code fence}'s decision.
      *
      * @param ex the attempt, with the epoch its node claimed it at
-     * @param message why it failed, for the audit trail
-     * @param takenFrom the node that ran it, or null for an instance no node owned
+     * @param message what happened to its node, for the audit trail (the takeover's mark goes before it)
+     * @param takenFrom the node that ran it, or null for an instance no node owned, or this node's own
+     * @param fence the decision this node takes it over as; {@link Fence#NONE} for an attempt this node owns
      */
     public record LostAttempt(Execution ex, String message, String takenFrom, Fence fence) {}
 
     /**
-     * Takes over attempts whose nodes are gone while they ran, as {@link #afterBadAttempt} takes over one: each is
-     * recorded FAILED, then retried or DEAD. The changes go to the store as two groups for all of them, where one
-     * attempt at a time would wait for two writes each: a dead node may leave thousands of attempts RUNNING (those
-     * claimed into its pools' queues), and they are retried in as many group writes as the writer needs, not in
-     * thousands of round trips. An attempt whose change lost (another node decided first) is left alone.
+     * Takes over attempts whose nodes are gone (or this node's own, cut off or found RUNNING at its start): each is
+     * recorded FAILED with the takeover's mark ({@link io.ax.core.AuditEntry#TAKEOVER}), not as a failure of its
+     * handler, and runs again at once, or goes DEAD once its instance's takeovers are used up ({@link Takeovers}).
+     * The changes go to the store as two groups for all of them, with one batched read of their takeover counts
+     * between, where one attempt at a time would wait for three round trips each: a dead node may leave thousands of
+     * attempts RUNNING (those claimed into its pools' queues). An attempt whose change lost (another node decided
+     * first) is left alone.
      *
-     * @throws RuntimeException the first write's failure (the store refused or is away), once the attempts whose
-     *     changes applied have been followed up
+     * @throws RuntimeException the first failure (the store refused or is away), once the attempts whose changes
+     *     applied have been followed up
      */
     public void afterLostAttempts(List<LostAttempt> lost) {
+        if (lost.isEmpty()) {
+            return;
+        }
         List<Transition> failed = new ArrayList<>(lost.size());
         for (LostAttempt l : lost) {
             failed.add(writer.owned(
@@ -606,54 +599,88 @@ public final class InstanceRunner implements Dispatcher.Attempts {
                     InstanceState.RUNNING,
                     InstanceState.FAILED,
                     l.ex().attempt,
-                    l.message(),
+                    Takeovers.reason(l.message()),
                     l.takenFrom(),
                     l.fence()));
         }
         GroupWrite first = GroupWrite.of(writer, failed);
         List<LostAttempt> decided = new ArrayList<>();
-        List<Transition> next = new ArrayList<>();
         for (int i = 0; i < lost.size(); i++) {
             if (!first.applied(i)) {
                 continue;
             }
             LostAttempt l = lost.get(i);
-            insight.finished(l.ex().task(), InstanceState.FAILED, 0);
-            // this node owns the instance now, and what follows carries the takeover's epoch
-            Execution ex = new Execution(l.ex().due, l.ex().attempt, l.fence().epoch());
-            decided.add(new LostAttempt(ex, l.message(), null, Fence.NONE));
-            next.add(nextAfterFailure(ex, InstanceState.FAILED, null, Fence.NONE, false));
+            insight.takenOver(l.ex().task());
+            // taken over: this node owns the instance now, and what follows carries the takeover's epoch
+            Execution ex = l.fence().any()
+                    ? new Execution(l.ex().due, l.ex().attempt, l.fence().epoch())
+                    : l.ex();
+            decided.add(new LostAttempt(ex, l.message(), l.takenFrom(), Fence.NONE));
+        }
+        Map<String, Integer> counts = Map.of();
+        RuntimeException unread = null;
+        try {
+            counts = decided.isEmpty()
+                    ? Map.of()
+                    : stores.takeovers(
+                            decided.stream().map(d -> d.ex().instanceId()).toList());
+        } catch (RuntimeException e) {
+            // left FAILED: decided by whoever next finds it so (this node's next start, or the owner after it)
+            unread = e;
+            decided.clear();
+        }
+        List<Transition> next = new ArrayList<>(decided.size());
+        for (LostAttempt d : decided) {
+            // the row just written counts: at least this takeover
+            next.add(takeovers.next(writer, d.ex(), Math.max(1, counts.getOrDefault(d.ex().instanceId(), 1))));
         }
         GroupWrite second = GroupWrite.of(writer, next);
-        // one line for the retries of the lot, not one each: a dead node may leave thousands (each instance's own
-        // line at DEBUG, its trail in the audit); a retry used up still logs its dead letter, each
-        Map<String, Integer> retriedPerTask = new TreeMap<>();
+        // one line for the lot, not one each: a dead node may leave thousands (each instance's own line at DEBUG,
+        // its trail in the audit); a takeover used up still logs its dead letter, each
+        Map<String, Integer> againPerTask = new TreeMap<>();
         for (int i = 0; i < next.size(); i++) {
-            if (second.applied(i)) {
-                LostAttempt d = decided.get(i);
-                InstanceState to = next.get(i).to();
-                followFailure(d.ex(), to, InstanceState.FAILED, d.message(), null, 0, Fence.NONE, Level.DEBUG);
-                if (to == InstanceState.RETRYING) {
-                    retriedPerTask.merge(d.ex().task().name(), 1, Integer::sum);
-                }
+            if (!second.applied(i)) {
+                continue;
             }
+            LostAttempt d = decided.get(i);
+            Execution ex = d.ex();
+            if (!Takeovers.runsAgain(next.get(i))) {
+                dead(ex, next.get(i).reason() + "; " + d.message(), null, 0);
+                continue;
+            }
+            againPerTask.merge(ex.task().name(), 1, Integer::sum);
+            LOG.log(
+                    Level.DEBUG,
+                    "Task ''{0}'' instance {1} attempt {2} taken over: {3}; it runs again now",
+                    ex.task().name(),
+                    ex.instanceId(),
+                    ex.attempt,
+                    brief(d.message()));
+            int attempt = ex.attempt + 1;
+            long epoch = ex.epoch;
+            threads.after(Duration.ZERO, () -> outcomes.retry(ex.due, attempt, epoch));
         }
-        if (!retriedPerTask.isEmpty()) {
+        if (!againPerTask.isEmpty()) {
             Set<String> from = new TreeSet<>();
             for (LostAttempt l : lost) {
-                from.add(l.takenFrom() != null ? l.takenFrom() : "no node");
+                // no node named: a row no node owned (taken over by decision), or this node's own
+                from.add(l.takenFrom() != null ? l.takenFrom() : l.fence().any() ? "no node" : nodeId);
             }
             LOG.log(
                     Level.WARNING,
-                    "Node {0} took over {1} attempt(s) left RUNNING by {2}, which stopped heartbeating while they ran"
-                            + " (crashed, froze or lost the store); each is recorded FAILED and retried after its"
-                            + " back-off. Per task: {3}",
+                    "Node {0} took over {1} attempt(s) left RUNNING by {2} (it crashed, froze, lost the store or"
+                            + " restarted while they ran); each runs again now, as a takeover (not a failure of its"
+                            + " handler; at most {3} per instance). Per task: {4}",
                     nodeId,
-                    retriedPerTask.values().stream().mapToInt(Integer::intValue).sum(),
+                    againPerTask.values().stream().mapToInt(Integer::intValue).sum(),
                     from,
-                    retriedPerTask);
+                    takeovers.bound(),
+                    againPerTask);
         }
         first.rethrow();
+        if (unread != null) {
+            throw unread;
+        }
         second.rethrow();
     }
 
@@ -671,64 +698,80 @@ public final class InstanceRunner implements Dispatcher.Attempts {
             long tookNanos,
             String takenFrom,
             Fence fence) {
-        Transition next = nextAfterFailure(ex, outcome, takenFrom, fence, retriesNow(error));
-        if (writer.apply(next)) {
-            followFailure(ex, next.to(), outcome, message, error, tookNanos, fence, Level.WARNING);
+        NextAfterFailure next = nextAfterFailure(ex, outcome, takenFrom, fence, retriesNow(error));
+        if (writer.apply(next.change())) {
+            followFailure(ex, next, outcome, message, error, tookNanos, fence);
         } // else: decided elsewhere meanwhile
     }
+
+    /** The change that follows a failed attempt, and the wait before its retry (when it is one). */
+    private record NextAfterFailure(Transition change, Duration backoff) {}
 
     /**
      * The change that follows a failed attempt: to RETRYING while its policy allows one more (or, with {@code now},
      * whatever it says), else to DEAD.
      */
-    private Transition nextAfterFailure(
+    private NextAfterFailure nextAfterFailure(
             Execution ex, InstanceState outcome, String takenFrom, Fence fence, boolean now) {
         RetryPolicy retry = ex.task().retry();
-        if (now || retry.allowsRetryAfter(ex.attempt)) {
-            Duration wait = now ? Duration.ZERO : retry.delayBeforeRetry(ex.attempt);
-            return writer.owned(
-                    ex.instanceId(),
-                    outcome,
-                    InstanceState.RETRYING,
-                    ex.attempt,
-                    "attempt " + (ex.attempt + 1) + " in " + wait,
-                    takenFrom,
-                    fence);
+        int handlerAttempts = ex.attempt;
+        int takenOver = 0;
+        if (!now && !retry.allowsRetryAfter(ex.attempt)) {
+            // by its number the last attempt; but the attempts taken over from their nodes were none of the
+            // handler's failures (this one too, when a node died before it decided what follows a takeover). Read
+            // only here, on the way to DEAD (which reads the whole trail for its letter): a failure while retries
+            // last costs no read
+            takenOver = stores.takeovers(List.of(ex.instanceId())).getOrDefault(ex.instanceId(), 0);
+            handlerAttempts = ex.attempt - takenOver;
         }
-        return writer.owned(
-                ex.instanceId(),
-                outcome,
-                InstanceState.DEAD,
-                ex.attempt,
-                "retries used up after " + ex.attempt + " attempt(s)",
-                takenFrom,
-                fence);
+        if (now || retry.allowsRetryAfter(handlerAttempts)) {
+            // no failure of the handler yet: the attempt decided is a takeover, which runs again at once
+            Duration wait = now || handlerAttempts < 1 ? Duration.ZERO : retry.delayBeforeRetry(handlerAttempts);
+            return new NextAfterFailure(
+                    writer.owned(
+                            ex.instanceId(),
+                            outcome,
+                            InstanceState.RETRYING,
+                            ex.attempt,
+                            "attempt " + (ex.attempt + 1) + " in " + wait,
+                            takenFrom,
+                            fence),
+                    wait);
+        }
+        return new NextAfterFailure(
+                writer.owned(
+                        ex.instanceId(),
+                        outcome,
+                        InstanceState.DEAD,
+                        ex.attempt,
+                        "retries used up after " + ex.attempt + " attempt(s)"
+                                + (takenOver > 0 ? ", " + takenOver + " of them taken over from their node" : ""),
+                        takenFrom,
+                        fence),
+                Duration.ZERO);
     }
 
     /**
      * What follows the change {@link #nextAfterFailure} made, once it applied: the retry's timer, or the letter.
-     *
-     * @param retryLevel the level of the line that says a retry follows
      */
     private void followFailure(
             Execution ex,
-            InstanceState to,
+            NextAfterFailure decided,
             InstanceState outcome,
             String message,
             Throwable error,
             long tookNanos,
-            Fence fence,
-            Level retryLevel) {
-        if (to == InstanceState.DEAD) {
+            Fence fence) {
+        if (decided.change().to() == InstanceState.DEAD) {
             dead(ex, message, error, tookNanos);
             return;
         }
         AxTask task = ex.task();
-        Duration wait = retriesNow(error) ? Duration.ZERO : task.retry().delayBeforeRetry(ex.attempt);
+        Duration wait = decided.backoff();
         int next = ex.attempt + 1;
         insight.retried(task);
         LOG.log(
-                retryLevel,
+                Level.WARNING,
                 "Task ''{0}'' instance {1} attempt {2} {3}: {4}; retrying in {5} ms",
                 task.name(),
                 ex.instanceId(),

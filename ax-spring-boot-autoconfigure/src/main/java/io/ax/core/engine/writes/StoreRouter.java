@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -336,6 +337,19 @@ public final class StoreRouter implements InstanceStore {
     @Override
     public List<AuditEntry> auditTrail(String instanceId) {
         return of(instanceId).auditTrail(instanceId);
+    }
+
+    @Override
+    public Map<String, Integer> takeovers(Collection<String> instanceIds) {
+        List<String> inMemory =
+                instanceIds.stream().filter(InstanceIds::isMemory).toList();
+        if (inMemory.isEmpty()) {
+            return durable.takeovers(instanceIds);
+        }
+        Map<String, Integer> counts = new HashMap<>(memory.takeovers(inMemory));
+        counts.putAll(durable.takeovers(
+                instanceIds.stream().filter(id -> !InstanceIds.isMemory(id)).toList()));
+        return counts;
     }
 
     /**

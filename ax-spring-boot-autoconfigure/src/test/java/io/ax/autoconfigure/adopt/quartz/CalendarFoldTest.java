@@ -43,7 +43,7 @@ class CalendarFoldTest {
     private static final TimeZone PARIS = TimeZone.getTimeZone("Europe/Paris");
 
     private final QuartzTaskMapping mapping =
-            new QuartzTaskMapping(Duration.ofMinutes(30), RetryPolicy.none(), Duration.ofSeconds(5));
+            new QuartzTaskMapping(Duration.ofMinutes(30), RetryPolicy.none(), 3, Duration.ofSeconds(5));
 
     static final class PlainJob implements Job {
         @Override

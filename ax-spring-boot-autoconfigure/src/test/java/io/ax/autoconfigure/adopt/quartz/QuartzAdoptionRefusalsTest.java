@@ -344,7 +344,7 @@ class QuartzAdoptionRefusalsTest {
                                 + " durable"),
                 Arguments.of(
                         Recovery.class,
-                        List.of(),
+                        List.of("ax.retry.takeovers=0"),
                         "attribute 'requestsRecovery': Quartz runs a job again when the node that ran it died"),
                 Arguments.of(
                         UnkeepableData.class,

@@ -57,7 +57,7 @@ class QuartzJobExecutorTest {
     private final AnnotationConfigApplicationContext beans = new AnnotationConfigApplicationContext();
     private final Runs runs = new Runs();
     private final QuartzTaskMapping mapping =
-            new QuartzTaskMapping(Duration.ofHours(1), RetryPolicy.none(), Duration.ofSeconds(5));
+            new QuartzTaskMapping(Duration.ofHours(1), RetryPolicy.none(), 3, Duration.ofSeconds(5));
     private QuartzJobExecutor executor;
 
     /** What the test jobs saw; a bean that Spring's job factory autowires into them. */

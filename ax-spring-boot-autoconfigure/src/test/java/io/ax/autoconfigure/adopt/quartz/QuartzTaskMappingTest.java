@@ -36,7 +36,7 @@ class QuartzTaskMappingTest {
     private static final Instant NOW = Instant.parse("2030-06-01T12:00:00Z");
 
     private final QuartzTaskMapping mapping =
-            new QuartzTaskMapping(Duration.ofMinutes(30), RetryPolicy.none(), Duration.ofSeconds(5));
+            new QuartzTaskMapping(Duration.ofMinutes(30), RetryPolicy.none(), 3, Duration.ofSeconds(5));
 
     static final class PlainJob implements Job {
         @Override
