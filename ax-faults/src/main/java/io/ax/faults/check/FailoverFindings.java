@@ -79,7 +79,7 @@ public record FailoverFindings(
                     + "): lost " + (lost.isEmpty() ? "nothing" : lost.toString()) + "; AX said "
                     + (said.isEmpty()
                             ? "nothing"
-                            : said.size() + " ERROR(s) on "
+                            : said.size() + " report(s) (ERROR lines, events) on "
                                     + said.stream()
                                             .map(History.Said::node)
                                             .distinct()

@@ -117,14 +117,15 @@ public final class History {
 
     /**
      * What a node said of its store going back in time or changing: an ERROR of its log ({@code source} {@code log},
-     * with the instances it named), or at the end of the run a store-regression metric above 0 ({@code metric}) or
-     * AX's health not UP ({@code health}).
+     * with the instances it named), the event the engine published ({@code event}, with every instance it listed),
+     * or at the end of the run a store-regression metric above 0 ({@code metric}) or AX's health not UP ({@code
+     * health}).
      */
     public record Said(String source, String node, long atUs, String line, java.util.Set<String> instanceIds) {
 
-        /** Whether it is an ERROR of the log, which the lost windows are judged by. */
+        /** Whether AX said it as it found it (an ERROR of the log, or the event): what the lost windows are judged by. */
         public boolean logged() {
-            return source.equals("log");
+            return source.equals("log") || source.equals("event");
         }
     }
 

@@ -14,7 +14,7 @@ import org.springframework.context.annotation.Profile;
  * The recorders of the fault runner's nodes. The run recorder is the node's {@link AttemptTracer}, so it takes the
  * place of the Micrometer one under this profile. Its pool is not a {@code DataSource} bean: one would take the
  * application's own DataSource's place. The limits recorder writes, once the node is ready (every task registered),
- * the cluster-wide limits its engine applies.
+ * the cluster-wide limits its engine applies; the regression recorder, each store regression the engine reports.
  */
 @Configuration(proxyBeanMethods = false)
 @Profile("faults")
@@ -35,6 +35,14 @@ class FaultsConfiguration {
             @Value("${faults.record.username}") String user,
             @Value("${faults.record.password:}") String password) {
         return new LimitsRecorder(url, user, password);
+    }
+
+    @Bean
+    RegressionRecorder faultsRegressionRecorder(
+            @Value("${faults.record.url}") String url,
+            @Value("${faults.record.username}") String user,
+            @Value("${faults.record.password:}") String password) {
+        return new RegressionRecorder(url, user, password);
     }
 
     @Bean
