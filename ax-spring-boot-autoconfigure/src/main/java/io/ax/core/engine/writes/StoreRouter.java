@@ -30,6 +30,10 @@ import java.util.function.Predicate;
  * The engine's view of its stores: MEMORY instances (ids starting with {@code m}, see {@link InstanceIds}) live in
  * an in-memory store of this process, everything else in the configured store. Task rows and dead letters always go
  * to the configured store, so an operator finds every dead letter in one place.
+ *
+ * <p>Why it is long: it is an {@link InstanceStore}, and routes each of that interface's methods by the ids it is given
+ * (a read over both stores merges their answers in due order); each method is a few lines, and splitting them apart
+ * would split one routing rule over several classes.
  */
 public final class StoreRouter implements InstanceStore {
 
