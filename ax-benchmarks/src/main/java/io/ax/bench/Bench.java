@@ -27,6 +27,7 @@ public final class Bench {
         SCENARIOS.put("cost", "io.ax.bench.cluster.CostScenario");
         SCENARIOS.put("wakeup", "io.ax.bench.wakeup.WakeUpScenario");
         SCENARIOS.put("http", "io.ax.bench.http.HttpScenario");
+        SCENARIOS.put("store-failover", "io.ax.bench.failover.StoreFailoverScenario");
     }
 
     private Bench() {}
