@@ -8,7 +8,9 @@ import java.util.Objects;
  * Published (as a Spring application event, when running in Spring) when a node finds that its store went back in
  * time or became another server: writes it knows were committed are missing or older (a failover to a standby that
  * had not received them, an old primary back, a restore). The node then decides nothing for a while (it gives its
- * partitions up and steps down), raises the epochs that went back, and takes part again as a node that joins.
+ * partitions up and steps down), raises the epochs that went back, and takes part again as a node that joins. What it
+ * finds meanwhile that affects more instances (a second look at the store after it saw a new timeline, say) comes in
+ * a further event, with those findings and instances.
  *
  * @param nodeId the node that found it
  * @param findings what it found, one sentence each (which write went back, from what to what)

@@ -115,7 +115,22 @@ final class StoreRegressions implements StoreHistory.Listener {
                     capped(new ArrayList<>(ids)),
                     Math.max(last.checkedCommits(), affected.checked),
                     last.detectedAt());
-            LOG.log(Level.ERROR, "Node {0}: its store went back in time, it also found: {1}", nodeId, findings);
+            LOG.log(
+                    Level.ERROR,
+                    "Node {0}: its store went back in time, it also found: {1}; {2} instance(s) affected{3}",
+                    nodeId,
+                    findings,
+                    affected.ids().size(),
+                    affected.ids().isEmpty() ? "" : ": " + preview(affected.ids()));
+            if (!affected.ids().isEmpty()) {
+                // the listeners heard the first finding's instances only: they are told of these as well (the
+                // regression is still the one counted)
+                listeners.publish(
+                        "store-regression",
+                        new AxStoreRegressionEvent(
+                                nodeId, findings, capped(affected.ids()), affected.checked, clock.instant()),
+                        subscribers);
+            }
             return;
         }
         AxStoreRegressionEvent event =
