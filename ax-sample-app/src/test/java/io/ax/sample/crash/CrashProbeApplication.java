@@ -61,7 +61,8 @@ public class CrashProbeApplication {
                     context.attempt(),
                     context.nodeId());
             if (context.attempt() == 1) {
-                Thread.sleep(60_000);
+                // nothing releases it: the attempt runs until its node is killed (or, at most, until its timeout)
+                new java.util.concurrent.CountDownLatch(1).await(60, java.util.concurrent.TimeUnit.SECONDS);
             }
         }
     }
