@@ -14,6 +14,7 @@ import io.ax.core.AxExecutor;
 import io.ax.core.AxResult;
 import io.ax.core.AxStoreRegressionEvent;
 import io.ax.core.AxTask;
+import io.ax.core.ScheduleRequest;
 import io.ax.core.cluster.ClusterSettings;
 import io.ax.core.engine.AxEngine;
 import io.ax.core.engine.EngineObserver;
@@ -132,6 +133,11 @@ class PostgresFailoverTest {
         pair.detachStandby();
         long detached = System.nanoTime();
         awaitRunsSince(detached, 20); // these commits, and a few heartbeats, the standby never gets
+        // acknowledged to a caller, as a web request's delayed task would be, and lost with the rest
+        List<String> scheduled = IntStream.range(0, 5)
+                .mapToObj(i ->
+                        n1.engine().schedule(ScheduleRequest.of("close-order").after(Duration.ofMinutes(10))))
+                .toList();
         await().atMost(BOUND)
                 .until(() ->
                         System.nanoTime() - detached > Duration.ofSeconds(1).toNanos());
@@ -154,6 +160,12 @@ class PostgresFailoverTest {
                 .isNotEmpty();
         await().atMost(BOUND).until(() -> !events.isEmpty() && observed.get() > 0);
         assertThat(events.get(0).affectedInstances()).isNotEmpty();
+        await("the delayed tasks the store lost are named")
+                .atMost(BOUND)
+                .untilAsserted(() -> assertThat(events.stream()
+                                .flatMap(e -> e.affectedInstances().stream())
+                                .toList())
+                        .containsAll(scheduled));
         assertThat(errors()).anySatisfy(e -> assertThat(e).contains("went back in time"));
 
         // the cluster goes on by itself: the fence ends, the partitions are owned again, the tasks run again
@@ -209,6 +221,7 @@ class PostgresFailoverTest {
                         .trigger(IntervalTrigger.fixedRate(PERIOD, Duration.ofMillis(i * 10L)))
                         .build())
                 .forEach(engine::register);
+        engine.register(AxTask.builder("close-order").target("test.close").build());
         engine.start();
         Node node = new Node(id, pool, engine);
         nodes.add(node);

@@ -277,6 +277,7 @@ final class EngineParts {
                 ? b.retention.finished()
                 : RECENT_WINDOW;
         RecentCommits recentCommits = new RecentCommits(RECENT_COMMITS, remembered, b.leaseClock::nanoTime);
+        stores.recordCommits(recentCommits);
         writer.recordCommits(recentCommits);
         fireWriter.recordCommits(recentCommits);
         endWriter.recordCommits(recentCommits);

@@ -18,7 +18,7 @@ import java.util.function.LongSupplier;
 /**
  * The last change this node committed of each instance it changed lately (at most {@code capacity} instances, none
  * older than {@code window}), so that after a failover it can tell which of them the store no longer holds: the
- * instances affected by the writes it lost. Fed by the {@link StateWriter}s once the store said a write committed;
+ * instances affected by the writes it lost. Fed by the {@link StoreRouter} once the store said a write committed;
  * MEMORY instances, which live in this process, are left out. Thread-safe.
  */
 public final class RecentCommits {

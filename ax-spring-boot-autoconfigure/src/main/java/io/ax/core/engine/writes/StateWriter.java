@@ -2,6 +2,7 @@ package io.ax.core.engine.writes;
 
 import io.ax.core.AxException;
 import io.ax.core.InstanceState;
+import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
 import io.ax.core.clock.AxClock;
 import io.ax.core.cluster.FencedOutException;
@@ -217,7 +218,10 @@ public final class StateWriter {
     }
 
     /** Runs on the writer thread when writes begin to fail; it must not block. */
-    /** Tells {@code commits} of every state change and new instance the store committed through this writer. */
+    /**
+     * Tells {@code commits} of the writes that this writer finds committed after the store's answer was lost (a
+     * connection cut while it committed); the store's router tells it of the rest.
+     */
     public void recordCommits(RecentCommits commits) {
         this.commits = commits;
     }
@@ -600,11 +604,7 @@ public final class StateWriter {
         if (inDoubt) {
             settleInDoubt(changes, applied);
         }
-        RecentCommits record = commits;
         for (int k = 0; k < applied.length; k++) {
-            if (applied[k] && record != null) {
-                record.changed(changes.get(k).transition());
-            }
             changes.get(k).outcome().complete(applied[k]);
         }
     }
@@ -629,6 +629,7 @@ public final class StateWriter {
         for (OwnedInstance o : store.findAll(ids)) {
             rows.put(o.instance().id(), o);
         }
+        RecentCommits record = commits;
         for (int k = 0; k < applied.length; k++) {
             Transition t = changes.get(k).transition();
             OwnedInstance row = rows.get(t.instanceId());
@@ -639,6 +640,9 @@ public final class StateWriter {
                     && ChangeStamps.sameMicro(row.instance().updatedAt(), t.at())
                     && ownerAsExpected(t, row.owner())) {
                 applied[k] = true;
+                if (record != null) {
+                    record.changed(t); // the store's answer missed it, so the store's router did not tell
+                }
             }
         }
     }
@@ -674,16 +678,15 @@ public final class StateWriter {
             if (!ids.isEmpty()) {
                 java.util.Set<String> found = new java.util.HashSet<>();
                 store.findAll(ids).forEach(o -> found.add(o.instance().id()));
+                RecentCommits record = commits;
                 for (int k = 0; k < written.length; k++) {
-                    written[k] |= found.contains(f.fires().get(k).instance().id());
-                }
-            }
-        }
-        RecentCommits record = commits;
-        if (record != null) {
-            for (int k = 0; k < written.length; k++) {
-                if (written[k]) {
-                    record.created(f.fires().get(k).instance());
+                    TaskInstance instance = f.fires().get(k).instance();
+                    if (!written[k] && found.contains(instance.id())) {
+                        written[k] = true;
+                        if (record != null) {
+                            record.created(instance); // as for a change settled in doubt
+                        }
+                    }
                 }
             }
         }

@@ -56,6 +56,9 @@ public final class StoreRouter implements InstanceStore {
      */
     private volatile boolean partitionFences = true;
 
+    /** Told of every change of the configured store's rows once it committed; null for none. */
+    private volatile RecentCommits commits;
+
     public StoreRouter(InstanceStore durable, InMemoryInstanceStore memory) {
         this.durable = durable;
         this.memory = memory;
@@ -70,6 +73,51 @@ public final class StoreRouter implements InstanceStore {
     public void durableFences(boolean leader, boolean partitions) {
         this.leaderFences = leader;
         this.partitionFences = partitions;
+    }
+
+    /**
+     * Tells {@code commits} of every new instance and state change of the configured store that commits, whichever
+     * part of the engine wrote it: a write inside a caller's transaction once that transaction commits, any other
+     * at once.
+     */
+    public void recordCommits(RecentCommits commits) {
+        this.commits = commits;
+    }
+
+    private void committed(Runnable record) {
+        if (durable.inCallerTransaction()) {
+            durable.afterCommit(record, () -> {});
+        } else {
+            record.run();
+        }
+    }
+
+    private boolean[] recordChanges(List<Transition> transitions, boolean[] applied) {
+        RecentCommits record = commits;
+        if (record != null) {
+            committed(() -> {
+                for (int i = 0; i < applied.length; i++) {
+                    if (applied[i]) {
+                        record.changed(transitions.get(i));
+                    }
+                }
+            });
+        }
+        return applied;
+    }
+
+    private boolean[] recordCreated(List<NewFire> fires, boolean[] written) {
+        RecentCommits record = commits;
+        if (record != null) {
+            committed(() -> {
+                for (int i = 0; i < written.length; i++) {
+                    if (written[i]) {
+                        record.created(fires.get(i).instance());
+                    }
+                }
+            });
+        }
+        return written;
     }
 
     private Transition toDurable(Transition t) {
@@ -95,7 +143,12 @@ public final class StoreRouter implements InstanceStore {
 
     @Override
     public void create(TaskInstance instance, String reason) {
-        of(instance.id()).create(instance, reason);
+        InstanceStore store = of(instance.id());
+        store.create(instance, reason);
+        RecentCommits record = commits;
+        if (store == durable && record != null) {
+            committed(() -> record.created(instance));
+        }
     }
 
     /**
@@ -119,7 +172,15 @@ public final class StoreRouter implements InstanceStore {
     public boolean transition(Transition transition) {
         return InstanceIds.isMemory(transition.instanceId())
                 ? memory.transition(withoutPartitionFence(transition))
-                : durable.transition(toDurable(transition));
+                : recorded(transition, durable.transition(toDurable(transition)));
+    }
+
+    private boolean recorded(Transition transition, boolean applied) {
+        RecentCommits record = commits;
+        if (applied && record != null) {
+            committed(() -> record.changed(transition));
+        }
+        return applied;
     }
 
     @Override
@@ -128,10 +189,14 @@ public final class StoreRouter implements InstanceStore {
                 transitions,
                 t -> InstanceIds.isMemory(t.instanceId()),
                 (store, some) -> store == durable
-                        ? durable.transitionAll(
-                                leaderFences && partitionFences
-                                        ? some
-                                        : some.stream().map(this::toDurable).toList())
+                        ? recordChanges(
+                                some,
+                                durable.transitionAll(
+                                        leaderFences && partitionFences
+                                                ? some
+                                                : some.stream()
+                                                        .map(this::toDurable)
+                                                        .toList()))
                         : store.transitionAll(some.stream()
                                 .map(StoreRouter::withoutPartitionFence)
                                 .toList()));
@@ -143,7 +208,7 @@ public final class StoreRouter implements InstanceStore {
                 fires,
                 f -> InstanceIds.isMemory(f.instance().id()),
                 (store, some) -> store == durable
-                        ? durable.schedule(toDurable(some))
+                        ? recordCreated(some, durable.schedule(toDurable(some)))
                         : store.schedule(withoutPartitionFences(some)));
     }
 
@@ -187,7 +252,7 @@ public final class StoreRouter implements InstanceStore {
                 fires,
                 f -> InstanceIds.isMemory(f.instance().id()),
                 (store, some) -> store == durable
-                        ? durable.schedule(toDurable(some), toDurable(fence))
+                        ? recordCreated(some, durable.schedule(toDurable(some), toDurable(fence)))
                         : store.schedule(withoutPartitionFences(some), fence));
     }
 
