@@ -110,8 +110,8 @@ public final class RecentCommits {
     }
 
     /**
-     * Whether the row lacks the change. A later change by another node leaves the row in another state, but never an
-     * earlier one with an older time: of the two tests, the time alone would take a node's skewed clock for a loss,
+     * Whether the row lacks the change. A final change is lacking unless the row holds that very change. A later change
+     * by another node leaves the row in another state, but never an earlier one with an older time: of the two tests, the time alone would take a node's skewed clock for a loss,
      * the state alone an ack time-out's way back (DISPATCHED to SCHEDULED) for one.
      */
     static boolean lost(Commit c, TaskInstance row) {
@@ -119,7 +119,10 @@ public final class RecentCommits {
             return true;
         }
         if (c.state().isFinal()) {
-            return row.state() != c.state(); // nothing leaves a final state
+            // nothing leaves a final state; one reached again, at another time, is this attempt run again after the
+            // store lost its end (its time is the change's own, see ChangeStamps)
+            return row.state() != c.state()
+                    || (c.at() != null && row.updatedAt() != null && !ChangeStamps.sameMicro(row.updatedAt(), c.at()));
         }
         if (row.attempt() != c.attempt()) {
             return row.attempt() < c.attempt();

@@ -50,6 +50,9 @@ class RecentCommitsTest {
                 .isTrue();
         assertThat(RecentCommits.lost(success, row(InstanceState.SUCCESS, 1, T)))
                 .isFalse();
+        assertThat(RecentCommits.lost(success, row(InstanceState.SUCCESS, 1, T.plusSeconds(3))))
+                .as("the attempt ran again after the store lost its end, and ended the same way")
+                .isTrue();
     }
 
     @Test
