@@ -50,17 +50,25 @@ public final class RecentCommits {
 
     /** A state change the store committed. */
     public void changed(Transition t) {
-        put(new Commit(t.instanceId(), t.to(), t.attempt(), t.at(), nanos.getAsLong()));
+        put(
+                new Commit(t.instanceId(), t.to(), t.attempt(), t.at(), nanos.getAsLong()),
+                t.from().isFinal());
     }
 
     /** A new instance the store committed. */
     public void created(TaskInstance instance) {
-        put(new Commit(instance.id(), instance.state(), instance.attempt(), null, nanos.getAsLong()));
+        put(new Commit(instance.id(), instance.state(), instance.attempt(), null, nanos.getAsLong()), false);
     }
 
-    private synchronized void put(Commit c) {
+    private synchronized void put(Commit c, boolean fromFinal) {
         if (InstanceIds.isMemory(c.instanceId())) {
             return; // lives in this process: no failover of the store loses it
+        }
+        Commit prior = commits.get(c.instanceId());
+        if (prior != null && prior.state().isFinal() && !fromFinal) {
+            // only a replay leaves a final state: a change from another state proves the store lost the end (a
+            // failover, before this node found it), and the end is kept, to be named when it does
+            return;
         }
         commits.remove(c.instanceId()); // re-inserted last: the map stays in commit order
         commits.put(c.instanceId(), c);

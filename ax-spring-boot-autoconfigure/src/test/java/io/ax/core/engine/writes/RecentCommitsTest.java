@@ -7,8 +7,10 @@ import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
 import io.ax.core.store.InMemoryInstanceStore;
+import io.ax.core.store.NewFire;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -76,6 +78,43 @@ class RecentCommitsTest {
     private static Transition change(String id, InstanceState to) {
         InstanceState from = to == InstanceState.RUNNING ? InstanceState.SCHEDULED : InstanceState.RUNNING;
         return new Transition(id, from, to, 1, "n1", T, "test");
+    }
+
+    @Test
+    void anEndFollowedByAChangeFromAnEarlierStateIsNamedThoughTheRowHoldsTheLaterOne() {
+        RecentCommits commits = new RecentCommits(10, Duration.ofMinutes(1), () -> 0);
+        commits.changed(new Transition("i", InstanceState.RUNNING, InstanceState.SUCCESS, 1, "n1", T, "ok"));
+        // the store lost the end, the instance was claimed and run again here before the node found out
+        Transition again =
+                new Transition("i", InstanceState.RUNNING, InstanceState.SUCCESS, 1, "n1", T.plusSeconds(2), "ok");
+        commits.changed(new Transition(
+                "i", InstanceState.SCHEDULED, InstanceState.DISPATCHED, 1, "n1", T.plusSeconds(1), "claim"));
+        commits.changed(again);
+        InMemoryInstanceStore store = new InMemoryInstanceStore();
+        store.schedule(List.of(new NewFire(
+                new TaskInstance("i", "t", T, InstanceState.SCHEDULED, 0, "n1", T, InstanceOrigin.SERIES, null), "")));
+        store.transition(new Transition("i", InstanceState.SCHEDULED, InstanceState.RUNNING, 1, "n1", T, ""));
+        store.transition(new Transition("i", InstanceState.RUNNING, InstanceState.SUCCESS, 1, "n1", again.at(), ""));
+
+        assertThat(commits.missingFrom(store)).containsExactly("i");
+    }
+
+    @Test
+    void aReplayLeavesTheEndItFollows() {
+        RecentCommits commits = new RecentCommits(10, Duration.ofMinutes(1), () -> 0);
+        commits.changed(new Transition("i", InstanceState.FAILED, InstanceState.DEAD, 1, "n1", T, "failed"));
+        Transition replay =
+                new Transition("i", InstanceState.DEAD, InstanceState.RETRYING, 0, "n1", T.plusSeconds(1), "replayed");
+        commits.changed(replay);
+        InMemoryInstanceStore store = new InMemoryInstanceStore();
+        store.schedule(List.of(new NewFire(
+                new TaskInstance("i", "t", T, InstanceState.SCHEDULED, 0, "n1", T, InstanceOrigin.SERIES, null), "")));
+        store.transition(new Transition("i", InstanceState.SCHEDULED, InstanceState.RUNNING, 1, "n1", T, ""));
+        store.transition(new Transition("i", InstanceState.RUNNING, InstanceState.FAILED, 1, "n1", T, ""));
+        store.transition(new Transition("i", InstanceState.FAILED, InstanceState.DEAD, 1, "n1", T, ""));
+        store.transition(replay);
+
+        assertThat(commits.missingFrom(store)).isEmpty();
     }
 
     private static RecentCommits.Commit commit(InstanceState state, int attempt, Instant at) {
