@@ -106,8 +106,17 @@ final class RedisPermits implements Permits, AutoCloseable {
     /**
      * KEYS: the era, then each limit's key. ARGV: skew, a new era's id, quarantine, member, token, node, then per limit
      * its permits and its window in µs (0 for attempts at once). Returns {1, now, era, per limit its slot (attempts at
-     * once) or whether this claim added its member (a rate: 1 or 0)}; {0, index of the full limit, now, its holders as
-     * member, value pairs}; or {2, era, µs until the quarantine ends}.
+     * once) or whether this claim added its member (a rate: 1 or 0)}; {0, index of the limit that is full, or whose
+     * permit another claim of this attempt holds, now, its holders as member, value pairs}; or {2, era, µs until the
+     * quarantine ends}.
+     *
+     * <p>Two claims of one attempt (two nodes that both take it for theirs across a move, or a node that dispatches it
+     * again) never share a permit of attempts at once: the second waits while the first's is there, confirmed or
+     * pending within the grace, for the first claim's undo, after its store write failed, would free the permit of the
+     * attempt the second claim started. A pending one past the grace is taken over, as a claim that needs the slot
+     * clears it: its claim, if it ever applies, finds its token gone and gives its attempt back. A rate's member is
+     * shared, as an attempt claimed again counts once in a window: the claim that finds it bumps its score by 1 µs, so
+     * that the undo of the claim that added it leaves it.
      */
     private static final RedisScript<List> CLAIM = RedisScript.of(
             NOW + ERA
@@ -118,18 +127,26 @@ final class RedisPermits implements Permits, AutoCloseable {
                     + "  local window = tonumber(ARGV[2 * i + 6])"
                     + "  if window > 0 then"
                     + "   redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%d', now))"
-                    + "   if redis.call('ZSCORE', key, member) then slots[i] = -1"
+                    + "   local held = redis.call('ZSCORE', key, member)"
+                    + "   if held then slots[i] = -1"
+                    + "    redis.call('ZADD', key, 'XX', string.format('%d', tonumber(held) + 1), member)"
                     + "   elseif redis.call('ZCARD', key) >= permits then"
                     + "    local r = {0, i, now} local held = redis.call('ZRANGE', key, 0, " + (NAMED - 1) + ")"
                     + "    for _, m in ipairs(held) do r[#r + 1] = m r[#r + 1] = '' end return r"
                     + "   else slots[i] = -2 end"
                     + "  else"
                     + "   local h = redis.call('HGETALL', key) local used = {} local count = 0 local own = nil"
+                    + "   local ownValue = nil"
                     + "   for j = 1, #h, 2 do"
                     + "    local slot = tonumber(string.match(h[j + 1], '^%a|[^|]*|(%d+)|'))"
-                    + "    if h[j] == member then own = slot else used[slot] = true count = count + 1 end"
+                    + "    if h[j] == member then own = slot ownValue = h[j + 1]"
+                    + "    else used[slot] = true count = count + 1 end"
                     + "   end"
-                    + "   if own then slots[i] = own"
+                    + "   if own then"
+                    + "    local since = tonumber(string.match(ownValue, '^p|[^|]*|%d+|(%d+)|'))"
+                    + "    if since and now - since > " + TimeUnit.MICROSECONDS.convert(PENDING_GRACE) + " then"
+                    + "     slots[i] = own"
+                    + "    else return {0, i, now, member, ownValue} end"
                     + "   else"
                     + "    local free = nil"
                     + "    if count < permits then"
@@ -195,8 +212,9 @@ final class RedisPermits implements Permits, AutoCloseable {
             Long.class);
 
     /**
-     * KEYS: hashes, then rate sets. ARGV: member, token, how many hashes. Undoes a claim that did not go through: its
-     * permits that still carry its token, and the rate members it added.
+     * KEYS: hashes, then rate sets. ARGV: member, token, how many hashes, then per rate set the score the claim gave
+     * its member. Undoes a claim that did not go through: its permits that still carry its token, and the rate members
+     * it added that no other claim of the attempt found since (that one bumped the score).
      */
     private static final RedisScript<Long> UNDO = RedisScript.of(
             "local n = tonumber(ARGV[3]) for i, key in ipairs(KEYS) do"
@@ -204,7 +222,9 @@ final class RedisPermits implements Permits, AutoCloseable {
                     + "  if string.sub(v, 2, #ARGV[2] + 3) == '|' .. ARGV[2] .. '|' then"
                     + "   redis.call('HDEL', key, ARGV[1])"
                     + "  end"
-                    + " else redis.call('ZREM', key, ARGV[1]) end"
+                    + " elseif tonumber(redis.call('ZSCORE', key, ARGV[1]) or '-1') == tonumber(ARGV[i + 3 - n]) then"
+                    + "  redis.call('ZREM', key, ARGV[1])"
+                    + " end"
                     + " end return 0",
             Long.class);
 
@@ -356,7 +376,6 @@ final class RedisPermits implements Permits, AutoCloseable {
     private Outcome applied(Transition claim, List<Limit> limits, String member, String token, List<?> reply) {
         Map<String, String> hashes = new LinkedHashMap<>(); // hash -> the value it holds once confirmed
         List<String> undo = new ArrayList<>();
-        List<RateClaim> rates = new ArrayList<>();
         long now = number(reply, 1);
         for (int i = 0; i < limits.size(); i++) {
             Limit limit = limits.get(i);
@@ -365,23 +384,27 @@ final class RedisPermits implements Permits, AutoCloseable {
             }
         }
         undo.addAll(hashes.keySet());
+        List<RateClaim> rates = new ArrayList<>();
+        List<String> scores = new ArrayList<>();
         for (int i = 0; i < limits.size(); i++) {
             Limit limit = limits.get(i);
             if (limit.isRate() && number(reply, 3 + i) == 1) {
+                long until = now + TimeUnit.MICROSECONDS.convert(limit.window());
                 undo.add(keyOf(limit));
+                scores.add(Long.toString(until));
                 rates.add(new RateClaim(keyOf(limit), member));
-                ratesHere.put(rates.get(rates.size() - 1), now + TimeUnit.MICROSECONDS.convert(limit.window()));
+                ratesHere.put(rates.get(rates.size() - 1), until);
             }
         }
         boolean applied;
         try {
             applied = store.transition(claim);
         } catch (RuntimeException e) { // fenced, or the store failed: the claim may or may not be stored
-            undo(undo, member, token, hashes.size(), rates);
+            undo(undo, member, token, hashes.size(), rates, scores);
             throw e;
         }
         if (!applied) {
-            undo(undo, member, token, hashes.size(), rates);
+            undo(undo, member, token, hashes.size(), rates, scores);
             return Outcome.NOT_APPLIED;
         }
         if (hashes.isEmpty()) {
@@ -404,7 +427,7 @@ final class RedisPermits implements Permits, AutoCloseable {
             return Outcome.CLAIMED;
         }
         giveBack(claim, "returned: a permit of its claim " + lost + "; attempt " + claim.attempt() + " did not start");
-        undo(undo, member, token, hashes.size(), rates);
+        undo(undo, member, token, hashes.size(), rates, scores);
         return Outcome.NOT_APPLIED;
     }
 
@@ -503,13 +526,16 @@ final class RedisPermits implements Permits, AutoCloseable {
         }
     }
 
-    private void undo(List<String> undo, String member, String token, int hashes, List<RateClaim> rates) {
+    private void undo(
+            List<String> undo, String member, String token, int hashes, List<RateClaim> rates, List<String> scores) {
         rates.forEach(ratesHere::remove);
         if (undo.isEmpty()) {
             return;
         }
+        List<String> args = new ArrayList<>(List.of(member, token, Integer.toString(hashes)));
+        args.addAll(scores);
         try {
-            link.call(r -> r.execute(UNDO, undo, member, token, Integer.toString(hashes)));
+            link.call(r -> r.execute(UNDO, undo, args.toArray()));
         } catch (RuntimeException e) {
             // left pending: the next claim that needs the slot clears it once the grace is over
             LOG.log(Level.DEBUG, "Permits of {0} not undone: {1}", member, e.toString());

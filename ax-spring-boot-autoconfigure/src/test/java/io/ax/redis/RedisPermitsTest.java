@@ -175,6 +175,43 @@ class RedisPermitsTest extends PermitsContract<InMemoryInstanceStore> {
     }
 
     @Test
+    void aSecondClaimOfAnAttemptThatTheStoreRefusesLeavesTheFirstClaimsPermit() {
+        String a = due();
+        String b = due();
+        assertThat(permits.claim(claim(a), List.of(MUTEX), false)).isEqualTo(Outcome.CLAIMED);
+
+        // another node takes the attempt for its own (across a move of its partition): the store has it RUNNING
+        Outcome second = permits(link, store).claim(claim(a), List.of(MUTEX), false);
+
+        assertThat(second.result()).isNotEqualTo(Result.CLAIMED);
+        assertThat(permits.claim(claim(b), List.of(MUTEX), false))
+                .as("a still runs: its permit is there")
+                .isEqualTo(Outcome.waits(MUTEX, List.of(a)));
+    }
+
+    @Test
+    void aRateClaimThatTheStoreRefusesLeavesItsMemberToAnotherClaimOfTheAttemptThatStarted() {
+        Limit rate = new Limit("rate:task:export", 1, Duration.ofHours(1));
+        String a = due();
+        String b = due();
+        Permits other = permits(link, store);
+        List<Outcome> second = new ArrayList<>();
+        // while the first claim of a is on its way to the store, a second claim of a finds its member and applies
+        Permits first = permits(link, storeBefore(Transition.class, t -> {
+            if (second.isEmpty()) {
+                second.add(other.claim(claim(a), List.of(rate), false));
+            }
+        }));
+
+        assertThat(first.claim(claim(a), List.of(rate), false)).isEqualTo(Outcome.NOT_APPLIED);
+
+        assertThat(second).containsExactly(Outcome.CLAIMED);
+        assertThat(permits.claim(claim(b), List.of(rate), false))
+                .as("the rate's one start of the window went to a")
+                .isEqualTo(Outcome.waits(rate, List.of(a)));
+    }
+
+    @Test
     void aRedisRestartedEmptyGetsItsPermitsBackFromTheirHoldersWhileEveryClaimWaitsOutTheQuarantine() {
         Duration quarantine = Duration.ofMinutes(1);
         Limit rate = new Limit("rate:task:export", 1, Duration.ofHours(1));
