@@ -130,7 +130,18 @@ final class EngineLifecycle {
         // what waits in a pool's queue was acknowledged and never started: another node runs it now, not this one
         // after the shutdown wait (a claim the writer confirms later finds the pools shut and returns its instance)
         parts.handback.unstarted(parts.pools.stopTaking());
-        parts.pools.awaitRunning(parts.shutdownAwait.toNanos());
+        parts.pools.awaitRunning(parts.shutdownAwait.toNanos(), () -> {
+            int handed = parts.runner.handOverAtStop(parts.shutdownAwait);
+            if (handed > 0) {
+                LOG.log(
+                        Level.WARNING,
+                        "Node {0} stops with {1} attempt(s) still running after its shutdown wait of {2}: each is"
+                                + " interrupted and recorded as a takeover, to run again on the node that owns it next",
+                        parts.nodeId,
+                        handed,
+                        parts.shutdownAwait);
+            }
+        });
         // permits not given back by now free themselves: their attempts are over in the store
         parts.limited.stop();
         parts.writer.stop(parts.shutdownAwait.toMillis());

@@ -172,20 +172,31 @@ public final class ExecutionPools {
         return unstarted;
     }
 
-    /** Lets running work finish for up to {@code awaitNanos} (after {@link #stopTaking}), then interrupts it. */
-    public void awaitRunning(long awaitNanos) {
+    /**
+     * Lets running work finish for up to {@code awaitNanos} (after {@link #stopTaking}); when some still runs then,
+     * {@code overdue} is told first (it records what becomes of those attempts), and what remains is interrupted.
+     */
+    public void awaitRunning(long awaitNanos, Runnable overdue) {
         pools.values().forEach(ThreadPoolExecutor::shutdown);
         long deadline = System.nanoTime() + awaitNanos;
+        boolean interrupted = false;
         for (ThreadPoolExecutor pool : pools.values()) {
+            long left = deadline - System.nanoTime();
             try {
-                long left = deadline - System.nanoTime();
                 if (left <= 0 || !pool.awaitTermination(left, TimeUnit.NANOSECONDS)) {
-                    pool.shutdownNow();
+                    break;
                 }
             } catch (InterruptedException e) {
-                pool.shutdownNow();
-                Thread.currentThread().interrupt();
+                interrupted = true;
+                break;
             }
+        }
+        if (pools.values().stream().anyMatch(pool -> !pool.isTerminated())) {
+            overdue.run();
+            pools.values().forEach(ThreadPoolExecutor::shutdownNow);
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

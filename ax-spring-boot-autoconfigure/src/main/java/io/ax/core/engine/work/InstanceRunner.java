@@ -216,6 +216,39 @@ public final class InstanceRunner implements Dispatcher.Attempts {
         return stopped;
     }
 
+    /**
+     * At a stop whose shutdown wait is over: every PERSISTENT attempt still running here is interrupted and recorded
+     * now, on the stopping thread, as a takeover ({@link Takeovers}): it is not its handler's failure, and it runs
+     * again on the node that next owns it, which need not wait for this node's lease to lapse (this node leaves the
+     * registry as it stops). Its worker's own end, should it come, records nothing. MEMORY attempts end with the
+     * process.
+     *
+     * @return how many attempts were handed over
+     */
+    public int handOverAtStop(Duration waited) {
+        List<LostAttempt> lost = new ArrayList<>();
+        for (Execution ex : held.values()) {
+            if (InstanceIds.isMemory(ex.instanceId()) || !ex.endEarly()) {
+                continue;
+            }
+            lost.add(new LostAttempt(
+                    ex,
+                    "node " + nodeId + " stopped while it ran attempt " + ex.attempt + ", which was still running when"
+                            + " its shutdown wait of " + waited.toMillis() + " ms ended; interrupted",
+                    null,
+                    Fence.NONE));
+        }
+        if (lost.isEmpty()) {
+            return 0;
+        }
+        try {
+            afterLostAttempts(lost);
+        } catch (RuntimeException e) {
+            lost.forEach(l -> unrecorded(l.ex(), e));
+        }
+        return lost.size();
+    }
+
     private void attempt(Execution ex) {
         AxTask task = ex.task();
         if (outcomes.cutOff() && !InstanceIds.isMemory(ex.instanceId())) {

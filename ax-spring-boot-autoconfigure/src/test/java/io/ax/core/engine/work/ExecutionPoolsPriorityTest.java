@@ -25,7 +25,7 @@ class ExecutionPoolsPriorityTest {
     @AfterEach
     void stop() {
         pools.stopTaking();
-        pools.awaitRunning(TimeUnit.SECONDS.toNanos(2));
+        pools.awaitRunning(TimeUnit.SECONDS.toNanos(2), () -> {});
     }
 
     private static Execution execution(String task, int priority) {
@@ -90,7 +90,7 @@ class ExecutionPoolsPriorityTest {
 
         List<Execution> unstarted = pools.stopTaking();
         release.countDown();
-        pools.awaitRunning(TimeUnit.SECONDS.toNanos(5));
+        pools.awaitRunning(TimeUnit.SECONDS.toNanos(5), () -> {});
 
         assertThat(unstarted).extracting(Execution::instanceId).containsExactly("high-1", "mid-1", "low-1");
         assertThat(ran).as("nothing handed back ran").isEmpty();
