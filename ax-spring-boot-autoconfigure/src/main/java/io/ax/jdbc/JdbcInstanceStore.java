@@ -639,6 +639,39 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
         return partitioned.fill(count, limit, partitionCount);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>In chunks of tasks, each one statement over the pairs' task names and keys (the unique index of both), the
+     * pairs picked out of what it returns.
+     */
+    @Override
+    public Set<String> scheduledWithKey(Map<String, String> keyOfTask) {
+        List<Map.Entry<String, String>> pairs = keyOfTask.entrySet().stream()
+                .filter(e -> e.getKey() != null && e.getValue() != null)
+                .toList();
+        Set<String> scheduled = new HashSet<>();
+        for (int from = 0; from < pairs.size(); from += JdbcBatches.SIZE) {
+            List<Map.Entry<String, String>> chunk =
+                    pairs.subList(from, Math.min(pairs.size(), from + JdbcBatches.SIZE));
+            Set<String> keys = new java.util.LinkedHashSet<>();
+            chunk.forEach(e -> keys.add(e.getValue()));
+            List<Object> args = new ArrayList<>(chunk.size() + keys.size());
+            chunk.forEach(e -> args.add(e.getKey()));
+            args.addAll(keys);
+            jdbc.query(
+                    sql.scheduledWithKey(chunk.size(), keys.size()),
+                    rs -> {
+                        String task = rs.getString(1);
+                        if (rs.getString(2).equals(keyOfTask.get(task))) {
+                            scheduled.add(task);
+                        }
+                    },
+                    args.toArray());
+        }
+        return scheduled;
+    }
+
     @Override
     public Optional<TaskInstance> findByKey(String taskName, String key) {
         if (taskName == null || key == null) {

@@ -24,6 +24,7 @@ final class Sql {
     private final String findOwnedPrefix;
     final String tasksWithLiveFire;
     private final String findAllPrefix;
+    private final String scheduledWithKeyPrefix;
     private final String takeoversPrefix;
     final String instanceExists;
     final String updateState;
@@ -98,6 +99,7 @@ final class Sql {
         findOwnedPrefix = "SELECT " + INSTANCE_COLUMNS + ", owner, epoch FROM " + p
                 + "instance WHERE (? IS NULL OR owner = ?) AND state IN (";
         findAllPrefix = "SELECT " + INSTANCE_COLUMNS + ", owner, epoch FROM " + p + "instance WHERE id IN (";
+        scheduledWithKeyPrefix = "SELECT task_name, dedupe_key FROM " + p + "instance WHERE task_name IN (";
         instanceExists = "SELECT COUNT(*) FROM " + p + "instance WHERE id = ?";
         // one statement for conditional and unconditional changes, so that both batch together: a null due time
         // compares the column with itself
@@ -262,6 +264,12 @@ final class Sql {
 
     String findAll(int ids) {
         return findAllPrefix + marks(ids) + ")";
+    }
+
+    /** Bound as: the task names, then the keys; returns task name and key of the SCHEDULED rows among them. */
+    String scheduledWithKey(int tasks, int keys) {
+        return scheduledWithKeyPrefix + marks(tasks) + ") AND dedupe_key IN (" + marks(keys)
+                + ") AND state = 'SCHEDULED'";
     }
 
     /** Bound as: the ids. */

@@ -393,6 +393,24 @@ public abstract class InstanceStoreContract extends PartitionFenceContract {
     }
 
     @Test
+    void theTasksWhoseInstanceWithAGivenKeyWaitsAreFoundTogether() {
+        TaskInstance waiting = scheduled("a", T0);
+        TaskInstance otherTask = scheduled("b", T0);
+        TaskInstance started = scheduled("c", T0.plusSeconds(1));
+        store.schedule(List.of(new NewFire(waiting, ""), new NewFire(otherTask, ""), new NewFire(started, "")));
+        store.transition(
+                new Transition(started.id(), InstanceState.SCHEDULED, InstanceState.RUNNING, 1, "n1", T0, "claim"));
+        Map<String, String> asked = new java.util.HashMap<>();
+        asked.put("a", waiting.key());
+        asked.put("b", TaskInstance.fireKey(T0.plusSeconds(5))); // not b's key, though a's and b's rows share theirs
+        asked.put("c", started.key());
+        asked.put("d", waiting.key()); // no such task
+
+        assertThat(store.scheduledWithKey(asked)).containsExactly("a");
+        assertThat(store.scheduledWithKey(Map.of())).isEmpty();
+    }
+
+    @Test
     void scheduleWritesABigBatch() {
         List<NewFire> fires = new ArrayList<>();
         for (int n = 0; n < 2_500; n++) {

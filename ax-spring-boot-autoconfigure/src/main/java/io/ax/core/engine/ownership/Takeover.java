@@ -135,16 +135,27 @@ final class Takeover {
         // two reads, so its instance was in flight for neither. Whatever was SCHEDULED at the read above and moves
         // later meets this node's own conditional assignment instead
         adoptInFlight(inFlight);
+        List<AxTask> unplanned = new ArrayList<>();
+        Map<String, String> recordedFire = new HashMap<>();
         for (AxTask task : tasks.values()) {
             if (withPendingFire.contains(task.name())
                     || !task.trigger().firesOnItsOwn()
                     || !term.decides(task.name())) {
                 continue;
             }
+            unplanned.add(task);
+            StoredTask storedTask = stored.get(task.name());
+            if (storedTask != null && storedTask.nextFireTime() != null) {
+                recordedFire.put(task.name(), TaskInstance.fireKey(storedTask.nextFireTime()));
+            }
+        }
+        // one read for all of them, not one each: a node may gain the partitions of thousands of tasks at once
+        Set<String> pending = recordedFire.isEmpty() ? Set.of() : store.scheduledWithKey(recordedFire);
+        for (AxTask task : unplanned) {
             StoredTask storedTask = stored.get(task.name());
             if (storedTask == null || storedTask.nextFireTime() == null) {
                 fires.planFirst(task, planned);
-            } else if (isPending(task, storedTask.nextFireTime())) {
+            } else if (pending.contains(task.name())) {
                 continue; // beyond what was loaded: the prefetcher brings it when its time comes near
             } else {
                 // its last fire happened, the next was never written: go on from the last
@@ -196,13 +207,6 @@ final class Takeover {
                 }
             }
         }
-    }
-
-    /** Whether the task's recorded next fire still waits in the store. */
-    private boolean isPending(AxTask task, Instant nextFire) {
-        return store.findByKey(task.name(), TaskInstance.fireKey(nextFire))
-                .filter(i -> i.state() == InstanceState.SCHEDULED)
-                .isPresent();
     }
 
     private void resumePendingFire(Due due, Instant now, List<FirePlanner.Pending> planned) {

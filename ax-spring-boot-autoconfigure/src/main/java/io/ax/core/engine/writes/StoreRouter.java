@@ -389,6 +389,13 @@ public final class StoreRouter implements InstanceStore {
     }
 
     @Override
+    public Set<String> scheduledWithKey(Map<String, String> keyOfTask) {
+        Set<String> scheduled = new java.util.HashSet<>(durable.scheduledWithKey(keyOfTask));
+        scheduled.addAll(memory.scheduledWithKey(keyOfTask));
+        return scheduled;
+    }
+
+    @Override
     public Optional<byte[]> payload(String instanceId) {
         return of(instanceId).payload(instanceId);
     }
