@@ -29,6 +29,7 @@ import io.ax.core.store.StoredTask;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -303,27 +304,58 @@ public final class Leadership
         }
     }
 
+    /** What waits for the store's answer whether a holder ended: its two follow-ups. */
+    private record EndAsked(Runnable ifEnded, Runnable otherwise) {}
+
+    /** Holders asked about and not answered yet, in order; guarded by itself. */
+    private final Map<String, List<EndAsked>> endsAsked = new java.util.LinkedHashMap<>();
+
     /**
      * A non-overlapping task's slot is held by an instance whose end this node never heard of (it ended on a node
      * taken for dead, say): the store is asked, on this thread; {@code ifEnded} frees the slot when it is over,
-     * {@code otherwise} runs when it is not (both on the dispatch thread).
+     * {@code otherwise} runs when it is not (both on the dispatch thread). The questions asked meanwhile are answered
+     * by one read: a node that gains partitions may ask about thousands of holders at once.
      */
     @Override
     public void checkEnded(String instanceId, Runnable ifEnded, Runnable otherwise) {
+        boolean first;
+        synchronized (endsAsked) {
+            first = endsAsked.isEmpty();
+            endsAsked.computeIfAbsent(instanceId, id -> new ArrayList<>()).add(new EndAsked(ifEnded, otherwise));
+        }
+        if (!first) {
+            return; // the read under way, or about to start, answers it
+        }
         try {
-            thread.execute(() -> {
-                boolean ended = false;
-                try {
-                    ended = stores.find(instanceId)
-                            .map(i -> i.state().isFinal())
-                            .orElse(true);
-                } catch (RuntimeException e) {
-                    // cannot tell now: the slot stays taken until a later fire asks again
-                }
-                threads.onDispatchThread(ended ? ifEnded : otherwise);
-            });
+            thread.execute(this::answerEnds);
         } catch (java.util.concurrent.RejectedExecutionException stopped) {
             // the engine stops
+        }
+    }
+
+    /** On this thread: answers every question asked so far with one read of their rows. */
+    private void answerEnds() {
+        Map<String, List<EndAsked>> asked;
+        synchronized (endsAsked) {
+            asked = new java.util.LinkedHashMap<>(endsAsked);
+            endsAsked.clear();
+        }
+        Set<String> unfinished = new HashSet<>();
+        boolean known = true;
+        try {
+            for (io.ax.core.store.OwnedInstance o : stores.findAll(asked.keySet())) {
+                if (!o.instance().state().isFinal()) {
+                    unfinished.add(o.instance().id());
+                }
+            }
+        } catch (RuntimeException e) {
+            known = false; // cannot tell now: the slots stay taken until a later fire asks again
+        }
+        for (Map.Entry<String, List<EndAsked>> question : asked.entrySet()) {
+            boolean ended = known && !unfinished.contains(question.getKey()); // a row gone is over too
+            for (EndAsked a : question.getValue()) {
+                threads.onDispatchThread(ended ? a.ifEnded() : a.otherwise());
+            }
         }
     }
 
