@@ -155,17 +155,29 @@ final class JdbcBatchWriter implements GroupWriter {
      */
     @Override
     public boolean[] transitionAll(List<Transition> transitions) {
+        // rows locked in one order, by id, by every group of every node: two groups never wait for each other. The
+        // sort is stable: changes of one instance keep their order
+        Integer[] order = new Integer[transitions.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(
+                order, java.util.Comparator.comparing(i -> transitions.get(i).instanceId()));
+        List<Transition> sorted =
+                java.util.Arrays.stream(order).map(transitions::get).toList();
         // a group with no change fenced by its partition runs the statement it always ran
         boolean inPartition = transitions.stream().anyMatch(t -> t.partitionEpoch() > 0);
-        int[] counts = inPartition
+        int[] sortedCounts = inPartition
                 ? batches.run(
                         sql.updateStateInPartition,
-                        transitions.stream().map(Binder::updateArgsInPartition).toList(),
+                        sorted.stream().map(Binder::updateArgsInPartition).toList(),
                         Binder.UPDATE_TYPES_IN_PARTITION)
                 : batches.run(
-                        sql.updateState,
-                        transitions.stream().map(Binder::updateArgs).toList(),
-                        Binder.UPDATE_TYPES);
+                        sql.updateState, sorted.stream().map(Binder::updateArgs).toList(), Binder.UPDATE_TYPES);
+        int[] counts = new int[sortedCounts.length];
+        for (int k = 0; k < order.length; k++) {
+            counts[order[k]] = sortedCounts[k];
+        }
         boolean[] applied = new boolean[counts.length];
         List<Object[]> audits = new ArrayList<>(counts.length);
         for (int i = 0; i < counts.length; i++) {

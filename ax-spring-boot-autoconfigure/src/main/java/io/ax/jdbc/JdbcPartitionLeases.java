@@ -164,20 +164,17 @@ public final class JdbcPartitionLeases implements PartitionLeases {
         return taken;
     }
 
-    /** One batch of conditional updates: every partition still held at its epoch is given up. */
+    /** Conditional updates, one per partition in id order: every partition still held at its epoch is given up. */
     @Override
     public List<Integer> releaseAll(java.util.Map<Integer, Long> owned, String node) {
         Objects.requireNonNull(node, "node");
-        List<Integer> ids = new ArrayList<>(owned.keySet());
-        List<Object[]> rows = new ArrayList<>(ids.size());
-        for (Integer p : ids) {
-            rows.add(new Object[] {p, node, owned.get(p)});
-        }
-        int[] counts = jdbc.batchUpdate(sql.releasePartition, rows);
+        // one statement and one row lock at a time, never a batch of them in one transaction: the owner's last
+        // writes hold its partitions' rows shared, each as its rows come, and a batch that locked many of them
+        // at once could close a cycle with two of those writes (deadlock detected, and no partition given up)
         List<Integer> released = new ArrayList<>();
-        for (int i = 0; i < counts.length; i++) {
-            if (applied(counts[i])) {
-                released.add(ids.get(i));
+        for (java.util.Map.Entry<Integer, Long> p : new java.util.TreeMap<>(owned).entrySet()) {
+            if (once(jdbc.update(sql.releasePartition, p.getKey(), node, p.getValue()))) {
+                released.add(p.getKey());
             }
         }
         return released;

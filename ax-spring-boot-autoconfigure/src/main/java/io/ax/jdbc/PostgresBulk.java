@@ -250,6 +250,9 @@ final class PostgresBulk implements GroupWriter {
                 }
                 runs.add(run);
             }
+            // rows locked in one order, by id, by every group of every node: two groups never wait for each other
+            runs.sort(java.util.Comparator.comparing(
+                    run -> transitions.get(run.get(0)).instanceId()));
             int n = runs.size();
             String[] ids = new String[n];
             String[] from = new String[n];
