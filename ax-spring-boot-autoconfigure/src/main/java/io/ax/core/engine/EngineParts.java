@@ -467,7 +467,8 @@ final class EngineParts {
                 claimer,
                 pools,
                 threads,
-                terms::fencedOut);
+                terms::fencedOut,
+                recentCommits::changed);
         this.dispatcher = new Dispatcher(
                 nodeId,
                 clock,

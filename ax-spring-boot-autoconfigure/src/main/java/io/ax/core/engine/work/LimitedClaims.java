@@ -101,6 +101,7 @@ public final class LimitedClaims {
     private final ExecutionPools pools;
     private final EngineThreads threads;
     private final Consumer<FencedOutException> fencedOut;
+    private final Consumer<Transition> claimed;
     private final ScheduledThreadPoolExecutor thread;
 
     /** Limit key -> the instances waiting for one of its permits, highest priority then earliest due first. */
@@ -137,6 +138,7 @@ public final class LimitedClaims {
      * @param payloadOf the stored payload of an instance, read on this class's threads
      * @param threads whose dispatch thread what follows a claim runs on
      * @param fencedOut told of a claim its fence refused (this node no longer owns the partition)
+     * @param claimed told of every claim the store committed with its permits
      */
     public LimitedClaims(
             Permits permits,
@@ -145,8 +147,10 @@ public final class LimitedClaims {
             Claimer claimer,
             ExecutionPools pools,
             EngineThreads threads,
-            Consumer<FencedOutException> fencedOut) {
+            Consumer<FencedOutException> fencedOut,
+            Consumer<Transition> claimed) {
         this.fencedOut = fencedOut;
+        this.claimed = claimed;
         this.permits = permits;
         this.poolOf = poolOf;
         this.limitsOf = new AttemptLimits(poolOf, payloadOf);
@@ -224,6 +228,7 @@ public final class LimitedClaims {
                 synchronized (this) {
                     audited.remove(id);
                 }
+                claimed.accept(claim); // committed by the permits' own write, which no writer of this node saw
                 StateWriter.logMove(claim, true);
                 heldHere.add(id);
                 claimer.run(

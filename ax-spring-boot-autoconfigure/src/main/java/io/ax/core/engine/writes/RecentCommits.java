@@ -33,6 +33,11 @@ public final class RecentCommits {
     private final LongSupplier nanos;
     /** Oldest first; guarded by this. */
     private final LinkedHashMap<String, Commit> commits = new LinkedHashMap<>();
+    /**
+     * Instances whose commits this node saw go back (see {@link #wentBack}), with when, oldest first: missing from the
+     * store whatever their rows hold now. Guarded by this.
+     */
+    private final LinkedHashMap<String, Long> provenLost = new LinkedHashMap<>();
 
     /**
      * @param capacity the most instances remembered
@@ -50,36 +55,62 @@ public final class RecentCommits {
 
     /** A state change the store committed. */
     public void changed(Transition t) {
-        put(
-                new Commit(t.instanceId(), t.to(), t.attempt(), t.at(), nanos.getAsLong()),
-                t.from().isFinal());
+        put(new Commit(t.instanceId(), t.to(), t.attempt(), t.at(), nanos.getAsLong()), t.from());
     }
 
     /** A new instance the store committed. */
     public void created(TaskInstance instance) {
-        put(new Commit(instance.id(), instance.state(), instance.attempt(), null, nanos.getAsLong()), false);
+        put(new Commit(instance.id(), instance.state(), instance.attempt(), null, nanos.getAsLong()), null);
     }
 
-    private synchronized void put(Commit c, boolean fromFinal) {
+    private synchronized void put(Commit c, InstanceState from) {
         if (InstanceIds.isMemory(c.instanceId())) {
             return; // lives in this process: no failover of the store loses it
         }
         Commit prior = commits.get(c.instanceId());
-        if (prior != null && prior.state().isFinal() && !fromFinal) {
-            // only a replay leaves a final state: a change from another state proves the store lost the end (a
-            // failover, before this node found it), and the end is kept, to be named when it does
-            return;
+        if (prior != null && wentBack(prior, from, c.attempt())) {
+            provenLost.remove(c.instanceId());
+            provenLost.put(c.instanceId(), c.recordedNanos());
         }
         commits.remove(c.instanceId()); // re-inserted last: the map stays in commit order
         commits.put(c.instanceId(), c);
         long now = c.recordedNanos();
-        Iterator<Commit> oldest = commits.values().iterator();
-        while (oldest.hasNext()) {
-            Commit o = oldest.next();
-            if (commits.size() <= capacity && now - o.recordedNanos() <= windowNanos) {
+        forgetOld(commits.values().iterator(), Commit::recordedNanos, commits.size(), now);
+        forgetOld(provenLost.values().iterator(), n -> n, provenLost.size(), now);
+    }
+
+    /**
+     * Whether a change from {@code from} at {@code attempt}, committed after {@code prior}, proves that the store lost
+     * {@code prior}: the state machine never leads back there. Only a replay leaves a final state; a failed attempt
+     * goes on to its retry (a later attempt) or its end, never back to waiting for its own claim. A change of the
+     * store that lost it, made before this node found the loss (it claimed the instance again, say), so still names
+     * it, though the row may by then hold a later change than {@code prior}.
+     */
+    private static boolean wentBack(Commit prior, InstanceState from, int attempt) {
+        if (from == null || from.isFinal()) {
+            return false; // a new row, or a replay
+        }
+        if (prior.state().isFinal()) {
+            return true;
+        }
+        boolean failed = prior.state() == InstanceState.FAILED
+                || prior.state() == InstanceState.TIMEOUT
+                || prior.state() == InstanceState.RETRYING;
+        boolean waiting =
+                from == InstanceState.CREATED || from == InstanceState.SCHEDULED || from == InstanceState.DISPATCHED;
+        return failed && waiting && attempt <= prior.attempt();
+    }
+
+    /** Drops the oldest entries while there are more than the capacity or they are older than the window. */
+    private <T> void forgetOld(Iterator<T> oldestFirst, java.util.function.ToLongFunction<T> at, int size, long now) {
+        int left = size;
+        while (oldestFirst.hasNext()) {
+            T o = oldestFirst.next();
+            if (left <= capacity && now - at.applyAsLong(o) <= windowNanos) {
                 break;
             }
-            oldest.remove();
+            oldestFirst.remove();
+            left--;
         }
     }
 
@@ -90,17 +121,19 @@ public final class RecentCommits {
 
     /**
      * The instances whose last committed change, as remembered here, the store does not hold: the row is missing, or
-     * it is in an earlier attempt, or in an earlier state of the same attempt and older than the change. Reads the
-     * rows in batches.
+     * it is in an earlier attempt, or in an earlier state of the same attempt and older than the change; and those
+     * whose commits were seen to go back here (see {@link #wentBack}). Reads the rows in batches.
      *
-     * @return their ids, oldest change first
+     * @return their ids: those seen to go back first, then the others, oldest change first
      */
     public List<String> missingFrom(InstanceStore store) {
         List<Commit> all;
+        List<String> lost;
         synchronized (this) {
             all = new ArrayList<>(commits.values());
+            lost = new ArrayList<>(provenLost.keySet());
         }
-        List<String> lost = new ArrayList<>();
+        java.util.Set<String> proven = new java.util.HashSet<>(lost);
         for (int from = 0; from < all.size(); from += READ_BATCH) {
             List<Commit> batch = all.subList(from, Math.min(all.size(), from + READ_BATCH));
             Map<String, TaskInstance> rows = new HashMap<>();
@@ -109,7 +142,7 @@ public final class RecentCommits {
                 rows.put(o.instance().id(), o.instance());
             }
             for (Commit c : batch) {
-                if (lost(c, rows.get(c.instanceId()))) {
+                if (!proven.contains(c.instanceId()) && lost(c, rows.get(c.instanceId()))) {
                     lost.add(c.instanceId());
                 }
             }

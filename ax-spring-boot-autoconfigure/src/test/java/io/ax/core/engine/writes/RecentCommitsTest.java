@@ -100,6 +100,43 @@ class RecentCommitsTest {
     }
 
     @Test
+    void aClaimOfAnAttemptThisNodeSawFailIsNamedWhateverTheRowHoldsLater() {
+        RecentCommits commits = new RecentCommits(10, Duration.ofMinutes(1), () -> 0);
+        commits.changed(new Transition("i", InstanceState.SCHEDULED, InstanceState.RUNNING, 1, "n1", T, "claim"));
+        commits.changed(new Transition("i", InstanceState.RUNNING, InstanceState.FAILED, 1, "n1", T, "failed"));
+        commits.changed(new Transition("i", InstanceState.FAILED, InstanceState.RETRYING, 1, "n1", T, "retry"));
+        // the store lost all three; the row, SCHEDULED again, is claimed here again before the node found out
+        Transition again =
+                new Transition("i", InstanceState.SCHEDULED, InstanceState.RUNNING, 1, "n1", T.plusSeconds(2), "claim");
+        commits.changed(again);
+        InMemoryInstanceStore store = new InMemoryInstanceStore();
+        store.schedule(List.of(new NewFire(
+                new TaskInstance("i", "t", T, InstanceState.SCHEDULED, 0, "n1", T, InstanceOrigin.SERIES, null), "")));
+        store.transition(again);
+
+        assertThat(commits.missingFrom(store)).containsExactly("i");
+    }
+
+    @Test
+    void aRetryAfterAFailureHereGoesOnWithoutAFinding() {
+        RecentCommits commits = new RecentCommits(10, Duration.ofMinutes(1), () -> 0);
+        commits.changed(new Transition("i", InstanceState.RUNNING, InstanceState.FAILED, 1, "n1", T, "failed"));
+        commits.changed(new Transition("i", InstanceState.FAILED, InstanceState.RETRYING, 1, "n1", T, "retry"));
+        Transition next = new Transition(
+                "i", InstanceState.RETRYING, InstanceState.RUNNING, 2, "n1", T.plusSeconds(1), "attempt 2");
+        commits.changed(next);
+        InMemoryInstanceStore store = new InMemoryInstanceStore();
+        store.schedule(List.of(new NewFire(
+                new TaskInstance("i", "t", T, InstanceState.SCHEDULED, 0, "n1", T, InstanceOrigin.SERIES, null), "")));
+        store.transition(new Transition("i", InstanceState.SCHEDULED, InstanceState.RUNNING, 1, "n1", T, ""));
+        store.transition(new Transition("i", InstanceState.RUNNING, InstanceState.FAILED, 1, "n1", T, ""));
+        store.transition(new Transition("i", InstanceState.FAILED, InstanceState.RETRYING, 1, "n1", T, ""));
+        store.transition(next);
+
+        assertThat(commits.missingFrom(store)).isEmpty();
+    }
+
+    @Test
     void aReplayLeavesTheEndItFollows() {
         RecentCommits commits = new RecentCommits(10, Duration.ofMinutes(1), () -> 0);
         commits.changed(new Transition("i", InstanceState.FAILED, InstanceState.DEAD, 1, "n1", T, "failed"));
