@@ -82,9 +82,9 @@ public final class RecentCommits {
     /**
      * Whether a change from {@code from} at {@code attempt}, committed after {@code prior}, proves that the store lost
      * {@code prior}: the state machine never leads back there. Only a replay leaves a final state; a failed attempt
-     * goes on to its retry (a later attempt) or its end, never back to waiting for its own claim. A change of the
-     * store that lost it, made before this node found the loss (it claimed the instance again, say), so still names
-     * it, though the row may by then hold a later change than {@code prior}.
+     * goes on to its retry (a later attempt) or its end, never back to waiting for its own claim. So an instance this
+     * node changed again on the store that lost {@code prior}, before it found the loss (it claimed the instance
+     * again, say), is still named, though its row may by then hold a later change than {@code prior}.
      */
     private static boolean wentBack(Commit prior, InstanceState from, int attempt) {
         if (from == null || from.isFinal()) {
@@ -151,9 +151,10 @@ public final class RecentCommits {
     }
 
     /**
-     * Whether the row lacks the change. A final change is lacking unless the row holds that very change. A later change
-     * by another node leaves the row in another state, but never an earlier one with an older time: of the two tests, the time alone would take a node's skewed clock for a loss,
-     * the state alone an ack time-out's way back (DISPATCHED to SCHEDULED) for one.
+     * Whether the row lacks the change. A final change is lacking unless the row holds that very change. A later
+     * change by another node leaves the row in another state, but never an earlier one with an older time: of the two
+     * tests, the time alone would take a node's skewed clock for a loss, the state alone an ack time-out's way back
+     * (DISPATCHED to SCHEDULED) for one.
      */
     static boolean lost(Commit c, TaskInstance row) {
         if (row == null) {

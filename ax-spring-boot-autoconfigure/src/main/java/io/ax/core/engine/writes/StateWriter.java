@@ -217,7 +217,6 @@ public final class StateWriter {
         this.onRecovery = action;
     }
 
-    /** Runs on the writer thread when writes begin to fail; it must not block. */
     /**
      * Tells {@code commits} of the writes that this writer finds committed after the store's answer was lost (a
      * connection cut while it committed); the store's router tells it of the rest.
@@ -226,6 +225,7 @@ public final class StateWriter {
         this.commits = commits;
     }
 
+    /** Runs on the writer thread when writes begin to fail; it must not block. */
     public void onOutage(Runnable action) {
         this.onOutage = action;
     }
