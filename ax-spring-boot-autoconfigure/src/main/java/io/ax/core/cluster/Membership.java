@@ -89,6 +89,8 @@ public final class Membership implements AutoCloseable {
     private volatile boolean cutOff;
     /** Whether the listener was told of the present cut-off ({@link Listener#cutOff}). */
     private volatile boolean cutOffTold;
+    /** How many cut-offs so far were long enough for the other nodes to take this node for dead. */
+    private final java.util.concurrent.atomic.AtomicLong cutOffsTold = new java.util.concurrent.atomic.AtomicLong();
     /** Why the last round failed, or null. */
     private volatile String lastFailure;
     /** The thread of the rounds ({@code ax-cluster}), to say where a round that does not return waits. */
@@ -602,6 +604,7 @@ public final class Membership implements AutoCloseable {
             // leads with a heartbeat about to go stale, and its next round makes it fresh
             if (cutOff && !cutOffTold && !stopped && epochIfLeader() == 0) {
                 cutOffTold = true;
+                cutOffsTold.incrementAndGet();
                 String waitingIn = waitingIn();
                 LOG.log(
                         Level.WARNING,
@@ -770,6 +773,14 @@ public final class Membership implements AutoCloseable {
      */
     public boolean isCutOff() {
         return cutOff && epochIfLeader() == 0;
+    }
+
+    /**
+     * How many times so far this node was cut off for so long that the other nodes may have taken it for dead (and
+     * its work over): work it took on before a change of this count may run elsewhere by now.
+     */
+    public long cutOffs() {
+        return cutOffsTold.get();
     }
 
     /**

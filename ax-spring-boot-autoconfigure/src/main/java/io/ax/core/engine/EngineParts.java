@@ -346,6 +346,11 @@ final class EngineParts {
                     }
 
                     @Override
+                    public long cutOffs() {
+                        return membership.cutOffs();
+                    }
+
+                    @Override
                     public void ended(Due due) {
                         EngineParts.this.ended(due);
                     }

@@ -22,6 +22,8 @@ public final class Execution {
     private boolean endedEarly;
     long startNanos;
     long timeoutHandle;
+    /** The node's count of cut-offs when the attempt was handed to its pool (see {@link InstanceRunner#handOff}). */
+    volatile long cutOffsAtHandOff;
     /**
      * Set by the worker once the attempt's outcome is final (SUCCESS, or DEAD) and before its task's slot is freed:
      * a fire that meets the slot still taken in between waits the moment out instead of being skipped.

@@ -62,6 +62,9 @@ public final class InstanceRunner implements Dispatcher.Attempts {
         /** Whether this node is cut off from the cluster store (its PERSISTENT work may run elsewhere). */
         boolean cutOff();
 
+        /** How many cut-offs so far were long enough for the others to take this node for dead. */
+        long cutOffs();
+
         /** The instance reached a final state (SUCCESS, DEAD): its slot, its series and its workflow run go on. */
         void ended(Due due);
 
@@ -162,6 +165,7 @@ public final class InstanceRunner implements Dispatcher.Attempts {
      * while (its pool's queue). Returns the pool's work: the attempt.
      */
     public Runnable handOff(Execution ex) {
+        ex.cutOffsAtHandOff = outcomes.cutOffs();
         held.put(ex.instanceId(), ex);
         return () -> run(ex);
     }
@@ -251,17 +255,24 @@ public final class InstanceRunner implements Dispatcher.Attempts {
 
     private void attempt(Execution ex) {
         AxTask task = ex.task();
-        if (outcomes.cutOff() && !InstanceIds.isMemory(ex.instanceId())) {
-            // the other nodes may take this node for dead and run it themselves: it goes back unstarted (unless
-            // the leader took it over first), rather than run beside its second run
+        boolean cutOffSince = outcomes.cutOffs() != ex.cutOffsAtHandOff;
+        if ((outcomes.cutOff() || cutOffSince) && !InstanceIds.isMemory(ex.instanceId())) {
+            // the other nodes may take this node for dead and run it themselves (or have since it was claimed, though
+            // this node reaches the store again): it goes back unstarted (unless another node took it over first),
+            // rather than run beside its second run
             insight.released(ex.due);
             writer.record(writer.owned(
                             ex.instanceId(),
                             InstanceState.RUNNING,
                             InstanceState.SCHEDULED,
                             ex.attempt,
-                            "returned: node " + nodeId + " is cut off from the cluster store; it did"
-                                    + " not start attempt " + ex.attempt,
+                            "returned: node " + nodeId
+                                    + (cutOffSince
+                                            ? " was cut off from the cluster store after it claimed attempt "
+                                                    + ex.attempt + ", long enough to be taken for dead; it did not"
+                                                    + " start it"
+                                            : " is cut off from the cluster store; it did not start attempt "
+                                                    + ex.attempt),
                             null,
                             Fence.NONE))
                     .thenAccept(applied -> {
