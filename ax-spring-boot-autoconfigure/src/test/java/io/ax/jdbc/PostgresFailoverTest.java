@@ -106,7 +106,9 @@ class PostgresFailoverTest {
 
         // the old primary comes back as a primary, first in the URL: n1's new connections go to it
         pair.startOldPrimary();
-        Node n3 = start("n3"); // starts fresh on the old primary: it has no history to compare with
+        // starts fresh on the old primary alone: it has no history to compare with (on the multi-host URL, a
+        // connection opened while the old primary still starts would reach the new one, and n3 would know)
+        Node n3 = start("n3", pair.jdbcUrl(pair.firstPrimaryPort()));
         // n1 finds it once one of its connections reaches it: a connection busy at an eviction stays where it is until
         // it is returned, and pgjdbc tries a host it saw down again only after hostRecheckSeconds, so evict again
         await("n1 found the old primary")
@@ -191,15 +193,19 @@ class PostgresFailoverTest {
     }
 
     private Node start(String id) {
+        return start(id, pair.jdbcUrl(Duration.ofSeconds(1)));
+    }
+
+    private Node start(String id, String url) {
         if (nodes.isEmpty()) {
-            HikariDataSource first = pool("migrate");
+            HikariDataSource first = pool("migrate", url);
             try {
                 JdbcSchema.migrate(first, PREFIX);
             } finally {
                 first.close();
             }
         }
-        HikariDataSource pool = pool(id);
+        HikariDataSource pool = pool(id, url);
         AxEngine engine = AxEngine.builder()
                 .store(new JdbcInstanceStore(pool, PREFIX, Duration.ofSeconds(3)))
                 .router(new ExecutorRouter(List.of(new Counting())))
@@ -228,9 +234,9 @@ class PostgresFailoverTest {
         return node;
     }
 
-    private HikariDataSource pool(String id) {
+    private HikariDataSource pool(String id, String url) {
         HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(pair.jdbcUrl(Duration.ofSeconds(1)));
+        config.setJdbcUrl(url);
         config.setUsername(pair.user());
         config.setPoolName("ax-failover-" + id);
         config.setMaximumPoolSize(6);

@@ -101,14 +101,34 @@ class PostgresLostCommitsTest {
         String id = engine.schedule(ScheduleRequest.of("job").after(Duration.ZERO));
         await().atMost(BOUND).until(() -> state(id) == InstanceState.SUCCESS);
 
-        // the store lost the end: it says the attempt still runs on n1, which is alive and runs nothing
-        db.update("UPDATE " + PREFIX + "instance SET state = 'RUNNING', owner = 'n1' WHERE id = ?", id);
+        // the store says a later attempt runs on n1, which is alive and never claimed it (its claim's outcome was
+        // lost to n1, say)
+        db.update("UPDATE " + PREFIX + "instance SET state = 'RUNNING', attempt = 2, owner = 'n1' WHERE id = ?", id);
 
         await().atMost(BOUND).until(() -> executor.runsOf("job").size() == 2 && state(id) == InstanceState.SUCCESS);
-        assertThat(store.find(id).orElseThrow().attempt()).isEqualTo(2);
+        assertThat(store.find(id).orElseThrow().attempt()).isEqualTo(3);
         assertThat(store.auditTrail(id))
                 .extracting(AuditEntry::reason)
-                .anyMatch(r -> r.contains("does not run attempt 1 though the store says it does"));
+                .anyMatch(r -> r.contains("does not run attempt 2 though the store says it does"));
+    }
+
+    @Test
+    void anEndTheStoreLostIsWrittenAgainNotRunAgain() {
+        start(task("job").retry(oneRetry()).build());
+        String id = engine.schedule(ScheduleRequest.of("job").after(Duration.ZERO));
+        await().atMost(BOUND).until(() -> state(id) == InstanceState.SUCCESS);
+
+        // the store lost the end n1 committed: it says attempt 1 still runs on n1, which is alive and runs nothing
+        db.update("UPDATE " + PREFIX + "instance SET state = 'RUNNING', owner = 'n1' WHERE id = ?", id);
+
+        await().atMost(BOUND).until(() -> state(id) == InstanceState.SUCCESS);
+        assertThat(executor.runsOf("job")).as("run once").hasSize(1);
+        assertThat(store.find(id).orElseThrow().attempt()).isEqualTo(1);
+        assertThat(store.auditTrail(id))
+                .extracting(AuditEntry::reason)
+                .last()
+                .asString()
+                .contains("had committed this end, which the store lost; written again");
     }
 
     @Test

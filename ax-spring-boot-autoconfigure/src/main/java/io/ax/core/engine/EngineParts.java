@@ -558,7 +558,8 @@ final class EngineParts {
                     java.util.function.BooleanSupplier ends = endWriter.barrier();
                     java.util.function.BooleanSupplier newFires = fireWriter.barrier();
                     return () -> states.getAsBoolean() && ends.getAsBoolean() && newFires.getAsBoolean();
-                });
+                },
+                recentCommits::succeeded);
         MemoryExecutions memory =
                 new MemoryExecutions(stores, nodeId, threads.wheel(), this::deadlineOf, fires::becameDue);
         this.delayed = new DelayedTasks(

@@ -156,6 +156,7 @@ public final class Leadership
      *     worker is done; a row RUNNING on this node that it does not hold has ended here (its end on its way)
      * @param storeFailing whether the store refuses this node's writes now
      * @param writesBarrier a mark of the writes this node's writers hold now, which says when they are all settled
+     * @param succeededHere whether this node committed the SUCCESS of an instance's attempt lately
      */
     public void attach(
             FirePlanner fires,
@@ -164,7 +165,8 @@ public final class Leadership
             InstanceRunner runner,
             java.util.function.Predicate<String> heldHere,
             java.util.function.BooleanSupplier storeFailing,
-            java.util.function.Supplier<java.util.function.BooleanSupplier> writesBarrier) {
+            java.util.function.Supplier<java.util.function.BooleanSupplier> writesBarrier,
+            java.util.function.BiPredicate<String, Integer> succeededHere) {
         this.fires = fires;
         this.dispatcher = dispatcher;
         this.prefetcher = prefetcher;
@@ -194,6 +196,7 @@ public final class Leadership
                 writesBarrier,
                 dispatcher,
                 runner,
+                succeededHere,
                 settings.lease());
     }
 

@@ -67,6 +67,7 @@ final class UnheldWork {
     private final java.util.function.Supplier<BooleanSupplier> writesBarrier;
     private final Dispatcher dispatcher;
     private final InstanceRunner runner;
+    private final java.util.function.BiPredicate<String, Integer> succeededHere;
     private final Duration every;
 
     /** The rows the last look found not moving; touched on ax-leader only. */
@@ -79,6 +80,8 @@ final class UnheldWork {
      * @param heldHere whether this node holds an attempt of an instance (claiming it, or in its pool)
      * @param storeFailing whether the store refuses this node's writes now
      * @param writesBarrier a mark of the writes this node's writers hold now, which says when they are all settled
+     * @param succeededHere whether this node committed the SUCCESS of an instance's attempt lately: a row RUNNING at
+     *     that attempt lost its end, which is written again rather than the attempt run again
      * @param every how long apart two looks are at least: the lease, within which a live node's end reaches the store
      */
     UnheldWork(
@@ -91,6 +94,7 @@ final class UnheldWork {
             java.util.function.Supplier<BooleanSupplier> writesBarrier,
             Dispatcher dispatcher,
             InstanceRunner runner,
+            java.util.function.BiPredicate<String, Integer> succeededHere,
             Duration every) {
         this.nodeId = nodeId;
         this.clock = clock;
@@ -101,6 +105,7 @@ final class UnheldWork {
         this.writesBarrier = writesBarrier;
         this.dispatcher = dispatcher;
         this.runner = runner;
+        this.succeededHere = succeededHere;
         this.every = every;
     }
 
@@ -138,6 +143,7 @@ final class UnheldWork {
         Map<String, Seen> stuck = new HashMap<>();
         List<InstanceRunner.LostAttempt> lost = new ArrayList<>();
         int moved = 0;
+        int endsAgain = 0;
         for (OwnedInstance o : unheld) {
             TaskInstance in = o.instance();
             AxTask task = tasks.get(in.taskName());
@@ -166,6 +172,10 @@ final class UnheldWork {
             switch (in.state()) {
                 case RUNNING -> {
                     dispatcher.markInFlight(due);
+                    if (succeededHere.test(in.id(), in.attempt()) && runner.endAgain(ex)) {
+                        endsAgain++;
+                        continue;
+                    }
                     lost.add(new InstanceRunner.LostAttempt(
                             ex,
                             "node " + nodeId + " does not run attempt " + in.attempt()
@@ -201,9 +211,11 @@ final class UnheldWork {
         LOG.log(
                 Level.WARNING,
                 "Node {0} found {1} instance(s) of its own in flight in the store that it no longer moved on (an"
-                        + " attempt it does not run, a retry not on its way): each goes on now",
+                        + " attempt it does not run, a retry not on its way): each goes on now; of them, {2} had"
+                        + " succeeded here, and their ends, which the store lost, are written again",
                 nodeId,
-                moved);
+                moved,
+                endsAgain);
         runner.afterLostAttempts(lost);
     }
 }

@@ -543,6 +543,27 @@ public final class InstanceRunner implements Dispatcher.Attempts {
         afterSuccess(ex, executor, context, result, tookNanos);
     }
 
+    /**
+     * The end of an attempt this node ran to SUCCESS and committed, which the store lost (it went back in time): the
+     * end is written again, and what follows a success follows, instead of running the attempt again.
+     *
+     * @return whether the end was written (false: the row moved on meanwhile)
+     */
+    public boolean endAgain(Execution ex) {
+        boolean applied = writer.apply(writer.owned(
+                ex.instanceId(),
+                InstanceState.RUNNING,
+                InstanceState.SUCCESS,
+                ex.attempt,
+                "succeeded: node " + nodeId + " had committed this end, which the store lost; written again",
+                null,
+                Fence.NONE));
+        if (applied) {
+            outcomes.ended(ex.due);
+        }
+        return applied;
+    }
+
     /** What follows a success once it is recorded, or on its way to the store. */
     private void afterSuccess(Execution ex, AxExecutor executor, RunContext context, AxResult result, long tookNanos) {
         ex.ending = true;

@@ -114,6 +114,12 @@ public final class RecentCommits {
         }
     }
 
+    /** Whether the last change of the instance this node committed, as remembered here, is that attempt's SUCCESS. */
+    public synchronized boolean succeeded(String instanceId, int attempt) {
+        Commit c = commits.get(instanceId);
+        return c != null && c.state() == InstanceState.SUCCESS && c.attempt() == attempt;
+    }
+
     /** How many instances are remembered now. */
     public synchronized int size() {
         return commits.size();
