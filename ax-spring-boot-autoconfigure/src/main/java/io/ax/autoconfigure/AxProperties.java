@@ -419,7 +419,10 @@ public class AxProperties {
     /** Shutdown behaviour. */
     public static class Shutdown {
 
-        /** How long shutdown waits for running instances before interrupting them. */
+        /**
+         * How long shutdown waits for running instances before interrupting them; an attempt interrupted so is recorded
+         * as a takeover and runs again on another node.
+         */
         private Duration await = Duration.ofSeconds(10);
 
         public Duration getAwait() {
