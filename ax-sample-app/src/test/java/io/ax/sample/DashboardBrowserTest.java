@@ -171,6 +171,9 @@ class DashboardBrowserTest {
         WebElement store = waitFor(By.cssSelector("[data-card=store] .value"));
         assertThat(store.getText()).startsWith("jdbc");
         assertThat(text(By.cssSelector("[data-card=role] .value"))).isEqualTo("leader");
+        assertThat(text(By.cssSelector("[data-card=lag] .value")))
+                .as("this node's lag and the cluster's, in a unit")
+                .matches("\\d+(\\.\\d)? (ms|s|min) / \\d+(\\.\\d)? (ms|s|min)");
         assertThat(browser.findElements(By.cssSelector("[data-chart=fires] svg rect")))
                 .hasSize(60);
         assertThat(text(By.id("who"))).contains("operator");

@@ -616,6 +616,12 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
         return partitioned.findScheduled(before, afterTime, afterId, limit, partitions);
     }
 
+    /** {@inheritDoc} Here: the first row of the due-time index in those partitions. */
+    @Override
+    public Instant oldestDue(Instant now, int[] partitions) {
+        return partitioned.oldestDue(now, partitions);
+    }
+
     /** {@inheritDoc} Here: {@code partition_id IN (...)} on the {@code (state, partition_id, ...)} index. */
     @Override
     public List<OwnedInstance> findOwned(Set<InstanceState> states, String owner, int limit, int[] partitions) {

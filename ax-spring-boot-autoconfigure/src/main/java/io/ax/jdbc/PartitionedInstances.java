@@ -60,6 +60,21 @@ final class PartitionedInstances {
                 Binder.dueArgs(listed, Micros.above(before), after, afterId, limit));
     }
 
+    /** See {@link io.ax.core.store.InstanceStore#oldestDue(Instant, int[])}. */
+    Instant oldestDue(Instant now, int[] partitions) {
+        int[] listed = distinct(partitions);
+        if (listed.length == 0) {
+            return null;
+        }
+        Object[] args = new Object[listed.length + 1];
+        for (int i = 0; i < listed.length; i++) {
+            args[i] = listed[i];
+        }
+        args[listed.length] = Micros.of(now);
+        List<Long> first = jdbc.queryForList(sql.oldestDue(listed.length), Long.class, args);
+        return first.isEmpty() ? null : Micros.instant(first.get(0));
+    }
+
     /** See {@link io.ax.core.store.InstanceStore#findOwned(Set, String, int, int[])}. */
     List<OwnedInstance> findOwned(Set<InstanceState> states, String owner, int limit, int[] partitions) {
         return find(states, owner, Set.of(), limit, partitions);

@@ -50,6 +50,8 @@ final class Sql {
     final String findScheduledFirst;
     final String findScheduledAfter;
     private final String findScheduledInPrefix;
+    private final String oldestDueInPrefix;
+    private final String oldestDueInSuffix;
     private final String dueFromStart;
     private final String dueAfterCursor;
     final String withoutPartition;
@@ -156,6 +158,10 @@ final class Sql {
         findScheduledInPrefix =
                 "SELECT " + INSTANCE_COLUMNS + " FROM " + due + " WHERE state = 'SCHEDULED' AND partition_id IN (";
         dueFromStart = " AND scheduled_us < ?";
+        // the earliest due row of some partitions (an owner's lag): the same range, stopped at the first row that is
+        // not a paused task's. Bound as: the partitions, the bound
+        oldestDueInPrefix = "SELECT scheduled_us FROM " + due + " WHERE state = 'SCHEDULED' AND partition_id IN (";
+        oldestDueInSuffix = ") AND scheduled_us < ?" + notPaused + " ORDER BY scheduled_us, id LIMIT 1";
         dueAfterCursor = " AND scheduled_us < ? AND scheduled_us >= ? AND (scheduled_us > ? OR id > ?)";
         // rows written before partitions, by an index of them (V13: partial on PostgreSQL, of partition_id elsewhere);
         // a row that has a partition keeps it, so two nodes filling at once write the same value once
@@ -250,6 +256,11 @@ final class Sql {
     String findScheduled(int partitions, boolean after) {
         return findScheduledInPrefix + marks(partitions) + ")" + (after ? dueAfterCursor : dueFromStart)
                 + " ORDER BY scheduled_us, id LIMIT ?";
+    }
+
+    /** Bound as: the partitions, the bound. */
+    String oldestDue(int partitions) {
+        return oldestDueInPrefix + marks(partitions) + oldestDueInSuffix;
     }
 
     /** The partition of each instance listed that exists (null: none yet), as (id, partition_id) rows. */

@@ -266,6 +266,9 @@
               : ''), 'backlog'),
             card('Due in the store', node.dueInStore == null ? 'not read yet' : node.dueInStore
               + (node.dueInStore ? ' (oldest ' + millis(node.oldestDueInStoreMillis) + ')' : ''), 'due-in-store'),
+            // how far behind the oldest due fire is: past capacity it grows with the excess, and shrinks once the
+            // cluster catches up
+            card('Lag (this node / cluster)', millis(node.lagMillis) + ' / ' + millis(node.clusterLagMillis), 'lag'),
             card('Executing', node.executing, 'executing'),
             card('Waiting for permits', waitingForPermits(node), 'permits'),
             card('Dead letters', node.deadLetters, 'dead-letters'),

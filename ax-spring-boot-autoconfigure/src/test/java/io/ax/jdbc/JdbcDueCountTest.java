@@ -49,4 +49,43 @@ class JdbcDueCountTest {
                 .as("a paused task's rows wait for its resume")
                 .isEqualTo(DueCount.NONE);
     }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void findsTheOldestDueRowOfSomePartitionsLeavingPausedTasksOut(TestDatabase database) {
+        database.migrate(PREFIX);
+        JdbcInstanceStore store = database.emptyStore(PREFIX);
+        JdbcTemplate db = new JdbcTemplate(database.dataSource());
+        Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        // partition 3: a paused task's row due 90 s ago, a row due 30 s ago; partition 7: due 60 s ago; partition 3
+        // again: one due in a minute
+        Object[][] rows = {
+            {"01lag000-0000-7000-8000-000000000001", "paused", -90_000, 3},
+            {"01lag000-0000-7000-8000-000000000002", "job", -30_000, 3},
+            {"01lag000-0000-7000-8000-000000000003", "job", -60_000, 7},
+            {"01lag000-0000-7000-8000-000000000004", "job", 60_000, 3}
+        };
+        for (Object[] r : rows) {
+            db.update(
+                    "INSERT INTO " + PREFIX + "instance (id, task_name, scheduled_us, state, attempt, node, updated_us,"
+                            + " origin, dedupe_key, partition_id) VALUES (?, ?, ?, 'SCHEDULED', 0, 'n9', ?, 'DELAYED',"
+                            + " ?, ?)",
+                    r[0],
+                    r[1],
+                    (now.toEpochMilli() + (int) r[2]) * 1_000,
+                    now.toEpochMilli() * 1_000,
+                    "k-" + r[0],
+                    r[3]);
+        }
+        db.update("INSERT INTO " + PREFIX
+                + "task (name, trigger_desc, paused, updated_us) VALUES ('paused', 'x', TRUE, 0)");
+
+        assertThat(store.oldestDue(now, new int[] {3})).isEqualTo(now.minusSeconds(30));
+        assertThat(store.oldestDue(now, new int[] {7, 3})).isEqualTo(now.minusSeconds(60));
+        assertThat(store.oldestDue(now, new int[] {5})).as("nothing due there").isNull();
+        assertThat(store.oldestDue(now, new int[0])).isNull();
+        assertThat(store.oldestDue(now.minusSeconds(45), new int[] {3}))
+                .as("due before the bound only")
+                .isNull();
+    }
 }

@@ -43,6 +43,10 @@ public final class AxDescriptors {
      *     the background; null before the first read answered
      * @param oldestDueInStoreMillis how long the earliest of them had been due at that read; null with {@code
      *     dueInStore}
+     * @param lagMillis how far behind this node is: how long the oldest fire it must start has waited, in its queue or
+     *     in the store in a partition it owns (as of the store's last read); 0 while it keeps up
+     * @param clusterLagMillis the same for the whole cluster: the oldest due fire any node must start, in the store or
+     *     in this node's queue
      */
     public record Node(
             String node,
@@ -67,7 +71,9 @@ public final class AxDescriptors {
             Map<String, Long> reassigned,
             Partitions partitions,
             Long dueInStore,
-            Long oldestDueInStoreMillis) {}
+            Long oldestDueInStoreMillis,
+            long lagMillis,
+            long clusterLagMillis) {}
 
     /**
      * The cluster's partitions as this node sees them, from what it holds (no query).

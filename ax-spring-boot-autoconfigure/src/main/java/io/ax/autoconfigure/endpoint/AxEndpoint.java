@@ -192,7 +192,9 @@ public class AxEndpoint {
                 status.reassigned(),
                 status.partitions().map(AxDescriptors.Partitions::of).orElse(null),
                 status.dueInStore().map(d -> d.count()).orElse(null),
-                status.dueInStore().map(d -> d.oldestAge(d.readAt()).toMillis()).orElse(null));
+                status.dueInStore().map(d -> d.oldestAge().toMillis()).orElse(null),
+                status.lag().toMillis(),
+                status.oldestDueAge().toMillis());
     }
 
     /**

@@ -111,6 +111,7 @@ final class AxHealthIndicator extends AbstractHealthIndicator implements AutoClo
                 .withDetail("liveNodes", cluster.liveNodes())
                 .withDetail("backlog", backlog.perGroup())
                 .withDetail("oldestDueNotStartedMillis", oldestDue.toMillis())
+                .withDetail("lagMillis", status.lag().toMillis())
                 .withDetail(
                         "clock",
                         clock.paused() ? "paused for " + clock.pauseLeft().toMillis() + " ms" : "ok");

@@ -81,11 +81,25 @@ final class AxMetrics implements EngineObserver, SmartInitializingSingleton {
                         this,
                         m -> m.read(e -> e.status()
                                         .dueInStore()
-                                        .map(d -> d.oldestAge(d.readAt()))
+                                        .map(io.ax.core.engine.DueInStore::oldestAge)
                                         .orElse(java.time.Duration.ZERO)
                                         .toMillis()
                                 / 1000.0))
                 .description("Seconds the earliest instance due in the store had waited at its last read; 0 when none")
+                .baseUnit("seconds")
+                .register(registry);
+        Gauge.builder("ax.lag", this, m -> m.read(e -> e.status().lag().toMillis() / 1000.0))
+                .description("Seconds the oldest fire this node must start has waited, in its queue or in the store in"
+                        + " a partition it owns; 0 while it keeps up")
+                .baseUnit("seconds")
+                .register(registry);
+        Gauge.builder(
+                        "ax.cluster.lag",
+                        this,
+                        m -> m.read(e -> e.status().oldestDueAge().toMillis() / 1000.0))
+                .description(
+                        "Seconds the oldest fire due in the cluster has waited (the store's oldest due instance, or"
+                                + " one in this node's queue); 0 while the cluster keeps up")
                 .baseUnit("seconds")
                 .register(registry);
         Gauge.builder("ax.leader", this, m -> m.read(e -> e.status().cluster().isLeader() ? 1 : 0))

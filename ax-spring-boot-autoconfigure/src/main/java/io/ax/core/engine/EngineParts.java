@@ -196,7 +196,7 @@ final class EngineParts {
         List<EngineObserver> observers = new ArrayList<>(b.observers);
         observers.add(activity);
         this.insight = new Insight(observers, clock);
-        this.figures = new StoreFigures(store, clock, FIGURES_REFRESH);
+        this.figures = new StoreFigures(store, clock, FIGURES_REFRESH, this::ownedPartitions);
         List<Consumer<AxClockJumpEvent>> clockJumpListeners = List.copyOf(b.clockJumpListeners);
         this.clockGuard = new ClockGuard(
                 // the local clock is watched, and the offset apart: a skewed node's first offset is no jump
@@ -651,6 +651,18 @@ final class EngineParts {
             }
         }
         return host;
+    }
+
+    /** The partitions this node owns now; null before it started (its lag is then the store's). */
+    private int[] ownedPartitions() {
+        return membership == null
+                ? null
+                : membership
+                        .partitions()
+                        .map(t -> t.owned().keySet().stream()
+                                .mapToInt(Integer::intValue)
+                                .toArray())
+                        .orElse(null);
     }
 
     /** A dead letter was written or removed here: its count is read again at the next look. */

@@ -56,12 +56,26 @@ public interface EngineStatus {
 
     /**
      * How long the oldest due instance has waited, in the store (as of its last read) or on this node, whichever is
-     * older: the figure health compares with its maximum backlog age.
+     * older: the figure health compares with its maximum backlog age, and the cluster's lag.
      */
     default Duration oldestDueAge() {
-        Duration here = backlog().oldestAge();
-        Duration stored = dueInStore().map(d -> d.oldestAge(d.readAt())).orElse(Duration.ZERO);
-        return here.compareTo(stored) >= 0 ? here : stored;
+        return older(
+                backlog().oldestAge(), dueInStore().map(DueInStore::oldestAge).orElse(Duration.ZERO));
+    }
+
+    /**
+     * How far behind this node is: how long the oldest fire it must start has waited, whether it waits in this node's
+     * queue for a worker or in the store in a partition this node owns (as of the store's last read). Grows while more
+     * is due than the node runs; zero when it keeps up.
+     */
+    default Duration lag() {
+        return older(
+                backlog().oldestAge(),
+                dueInStore().map(DueInStore::oldestAgeHere).orElse(Duration.ZERO));
+    }
+
+    private static Duration older(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     /**

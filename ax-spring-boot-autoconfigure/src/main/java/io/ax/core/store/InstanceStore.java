@@ -15,6 +15,7 @@ import java.util.BitSet;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -189,6 +190,38 @@ public interface InstanceStore {
             }
             if (some.size() < page) {
                 return found;
+            }
+            time = some.get(some.size() - 1).scheduledTime();
+            id = some.get(some.size() - 1).id();
+        }
+    }
+
+    /**
+     * When the earliest instance of {@code partitions} that is SCHEDULED and due before {@code now} fell due, a paused
+     * task's left out: how far behind the owner of those partitions is (its lag), read now and then in the background.
+     * Null when none is due. The default pages through {@link #findScheduled(Instant, Instant, String, int, int[])};
+     * a store that keeps the partition in its rows answers from its due-time index, stopping at the first row.
+     *
+     * @param partitions the partitions, in any order; empty: null
+     */
+    default Instant oldestDue(Instant now, int[] partitions) {
+        Set<String> paused = new HashSet<>();
+        for (StoredTask t : findTasks()) {
+            if (t.paused()) {
+                paused.add(t.name());
+            }
+        }
+        Instant time = null;
+        String id = null;
+        while (true) {
+            List<TaskInstance> some = findScheduled(now, time, id, 256, partitions);
+            for (TaskInstance i : some) {
+                if (!paused.contains(i.taskName())) {
+                    return i.scheduledTime();
+                }
+            }
+            if (some.size() < 256) {
+                return null;
             }
             time = some.get(some.size() - 1).scheduledTime();
             id = some.get(some.size() - 1).id();

@@ -13,6 +13,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
  * Figures of the store that health and insight show (the dead letters, the due instances), kept here with the time they were read,
@@ -32,6 +33,7 @@ public final class StoreFigures {
 
     private final InstanceStore store;
     private final AxClock clock;
+    private final Supplier<int[]> ownedPartitions;
     private final long refreshNanos;
     private final ThreadPoolExecutor thread;
     private final AtomicBoolean reading = new AtomicBoolean();
@@ -53,9 +55,14 @@ public final class StoreFigures {
      */
     public record Unanswered(Instant since, String cause) {}
 
-    public StoreFigures(InstanceStore store, AxClock clock, Duration refresh) {
+    /**
+     * @param ownedPartitions the partitions this node owns at the moment, whose earliest due row is its own lag; null
+     *     when the node's work is not partitioned (then all the store's due rows are its own)
+     */
+    public StoreFigures(InstanceStore store, AxClock clock, Duration refresh, Supplier<int[]> ownedPartitions) {
         this.store = store;
         this.clock = clock;
+        this.ownedPartitions = ownedPartitions;
         this.refreshNanos = refresh.toNanos();
         // one read at a time, none waiting behind it: a second ask while one is on its way is the same ask
         this.thread = new ThreadPoolExecutor(
@@ -138,8 +145,11 @@ public final class StoreFigures {
                 readNanos = clock.nanoTime();
             }
             if (due == null || failing != null || dueStale()) {
-                io.ax.core.store.DueCount d = store.dueCount(clock.instant(), DUE_COUNTED_UP_TO);
-                due = new DueInStore(d.count(), d.capped(), d.oldest(), clock.instant());
+                Instant now = clock.instant();
+                io.ax.core.store.DueCount d = store.dueCount(now, DUE_COUNTED_UP_TO);
+                int[] owned = ownedPartitions.get();
+                Instant oldestHere = owned == null ? d.oldest() : store.oldestDue(now, owned);
+                due = new DueInStore(d.count(), d.capped(), d.oldest(), oldestHere, clock.instant());
                 dueReadNanos = clock.nanoTime();
             }
             failing = null;

@@ -319,6 +319,11 @@ public final class StoreRouter implements InstanceStore {
         return durable.findScheduled(before, afterTime, afterId, limit, partitions);
     }
 
+    @Override
+    public Instant oldestDue(Instant now, int[] partitions) {
+        return durable.oldestDue(now, partitions);
+    }
+
     /** Both stores' rows of those partitions, as {@link #findOwned(Set, String, int)} reads both. */
     @Override
     public List<OwnedInstance> findOwned(Set<InstanceState> states, String owner, int limit, int[] partitions) {
