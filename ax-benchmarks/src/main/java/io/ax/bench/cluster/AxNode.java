@@ -134,7 +134,8 @@ final class AxNode implements NodeSystem {
         ClusterView v = engine.status().cluster();
         return String.format(
                 Locale.ROOT,
-                "leader=%s live=%d nodes=%s epoch=%d failovers=%d reassigned=%s owned=%d partitions=%d",
+                "leader=%s live=%d nodes=%s epoch=%d failovers=%d reassigned=%s owned=%d partitions=%d lag=%d"
+                        + " clusterLag=%d repaired=%d",
                 v.isLeader(),
                 v.liveNodes().size(),
                 String.join(",", new java.util.TreeSet<>(v.liveNodes())),
@@ -142,7 +143,10 @@ final class AxNode implements NodeSystem {
                 engine.status().failovers(),
                 engine.status().reassigned().toString().replace(" ", ""),
                 engine.status().partitions().map(p -> p.owned().size()).orElse(0),
-                engine.status().partitions().map(p -> p.count()).orElse(0));
+                engine.status().partitions().map(p -> p.count()).orElse(0),
+                engine.status().lag().toMillis(),
+                engine.status().oldestDueAge().toMillis(),
+                engine.status().repairedSeries());
     }
 
     @Override

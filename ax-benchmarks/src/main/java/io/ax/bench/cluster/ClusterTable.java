@@ -59,7 +59,18 @@ final class ClusterTable {
         t.row(p + "fires achieved of due", "%", Better.HIGHER, values(r, RecurringPhase.Result::achievedPercent));
         t.row(p + "lateness p50", "ms", Better.LOWER, values(r, x -> x.latenessMillis(50)));
         t.row(p + "lateness p99", "ms", Better.LOWER, values(r, x -> x.latenessMillis(99)));
+        t.row(p + "lateness max", "ms", Better.LOWER, values(r, x -> x.latenessMillis(100)));
         t.row(p + "fires run twice", "count", Better.LOWER, values(r, x -> (double) x.duplicates()));
+        t.row(
+                p + "largest lag figure (AX's own)",
+                "ms",
+                Better.LOWER,
+                values(r, x -> x.lag() == null ? null : (double) x.lag().maxClusterMillis()));
+        t.row(
+                p + "series repaired",
+                "count",
+                Better.LOWER,
+                values(r, x -> x.lag() == null ? null : (double) x.lag().repairedSeries()));
         t.row(p + "busiest node's share", "%", Better.LOWER, values(r, x -> busiestShare(x.perNode())));
         t.row(p + "node JVMs' CPU", "s", Better.LOWER, values(r, RecurringPhase.Result::nodeCpu));
         t.row(p + "PostgreSQL server CPU", "s", Better.LOWER, values(r, RecurringPhase.Result::serverCpu));

@@ -135,6 +135,15 @@ final class NodeGroup {
         return sum;
     }
 
+    /** How each node sees its cluster now ({@code VIEW}), by node id. */
+    Map<String, Map<String, String>> views() throws IOException, InterruptedException {
+        Map<String, Map<String, String>> out = new java.util.TreeMap<>();
+        for (Node n : nodes) {
+            out.put(n.id(), n.ask("VIEW", ANSWER));
+        }
+        return out;
+    }
+
     /** Starts the measured window on every node. */
     void cut() throws IOException, InterruptedException {
         for (Node n : nodes) {

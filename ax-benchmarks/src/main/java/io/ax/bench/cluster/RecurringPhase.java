@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
@@ -32,7 +33,8 @@ final class RecurringPhase {
             long handlerTwice,
             Audit.Checks checks,
             List<String> killedAtStop,
-            Map<String, Integer> problems) {
+            Map<String, Integer> problems,
+            Lag lag) {
 
         double firesPerSecond() {
             return fires / window;
@@ -48,6 +50,29 @@ final class RecurringPhase {
 
         long duplicates() {
             return handlerTwice + (checks == null ? 0 : checks.duplicates());
+        }
+    }
+
+    /**
+     * AX's own lag figures, read from the nodes every second of the window: the largest a node said of itself and of
+     * the cluster (to set beside the lateness the handlers measured), and the series the nodes repaired since they
+     * started. Null for db-scheduler.
+     */
+    record Lag(long maxNodeMillis, long maxClusterMillis, long repairedSeries) {
+
+        Lag with(Map<String, Map<String, String>> views) {
+            long node = maxNodeMillis;
+            long cluster = maxClusterMillis;
+            long repaired = 0;
+            for (Map<String, String> v : views.values()) {
+                if (!v.containsKey("lag")) {
+                    return null; // not an AX node
+                }
+                node = Math.max(node, Long.parseLong(v.get("lag")));
+                cluster = Math.max(cluster, Long.parseLong(v.get("clusterLag")));
+                repaired += Long.parseLong(v.get("repaired"));
+            }
+            return new Lag(node, cluster, repaired);
         }
     }
 
@@ -81,6 +106,7 @@ final class RecurringPhase {
         double window;
         double serverCpu;
         List<String> killed;
+        Lag lag = system instanceof AxCluster ? new Lag(0, 0, 0) : null;
         try {
             if (system instanceof AxCluster) {
                 group.awaitJoined(Settings.JOIN);
@@ -93,9 +119,19 @@ final class RecurringPhase {
             long windowStart = System.nanoTime();
             long before = group.executions();
             ServerCpu cpu = ServerCpu.start();
-            for (int s = settings.warmup() + 5; s < settings.seconds(); s += 5) {
+            for (int s = settings.warmup() + 1; s < settings.seconds(); s++) {
                 BurstPhase.sleepUntil(t0 + s * 1_000_000_000L);
-                ClusterScenario.log("%s: %d s, %,d fires in the window", label, s, group.executions() - before);
+                if (lag != null) {
+                    lag = lag.with(group.views());
+                }
+                if ((s - settings.warmup()) % 5 == 0) {
+                    ClusterScenario.log(
+                            "%s: %d s, %,d fires in the window%s",
+                            label,
+                            s,
+                            group.executions() - before,
+                            lag == null ? "" : ", AX's largest lag figure so far " + lag.maxClusterMillis() + " ms");
+                }
             }
             BurstPhase.sleepUntil(t0 + settings.seconds() * 1_000_000_000L);
             // the window ends as the nodes are asked for their counts: taken after, a slow report could add a second
@@ -106,6 +142,9 @@ final class RecurringPhase {
             ClusterScenario.logStoreCalls(label, reports);
             serverCpu = cpu.seconds();
             handlerTwice = group.duplicates();
+            if (lag != null) {
+                lag = lag.with(group.views()); // the repairs up to the end
+            }
         } finally {
             killed = group.stop();
         }
@@ -139,10 +178,11 @@ final class RecurringPhase {
                 handlerTwice,
                 checks,
                 killed,
-                NodeLogs.problems(group.logs()));
+                NodeLogs.problems(group.logs()),
+                lag);
         ClusterScenario.log(
                 "%s: %,.0f fires/s (%.1f %% of due), lateness p50 %.1f ms p99 %.1f ms max %.1f ms; PostgreSQL CPU"
-                        + " %.1f s, node JVMs CPU %.1f s; per node %s; %d started early; run twice (handlers) %d%s",
+                        + " %.1f s, node JVMs CPU %.1f s; per node %s; %d started early; run twice (handlers) %d%s%s",
                 label,
                 r.firesPerSecond(),
                 r.achievedPercent(),
@@ -154,7 +194,15 @@ final class RecurringPhase {
                 perNode,
                 early,
                 handlerTwice,
-                checks == null ? "" : "; audit " + checks);
+                checks == null ? "" : "; audit " + checks,
+                lag == null
+                        ? ""
+                        : String.format(
+                                Locale.ROOT,
+                                "; AX's lag figure at most %d ms (a node's own %d ms), series repaired %d",
+                                lag.maxClusterMillis(),
+                                lag.maxNodeMillis(),
+                                lag.repairedSeries()));
         ClusterScenario.logProblems(label, r.problems(), killed);
         if (!settings.keepTables()) {
             system.drop(ClusterSystem.Part.RECURRING);

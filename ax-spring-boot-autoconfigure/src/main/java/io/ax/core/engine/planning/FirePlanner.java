@@ -277,14 +277,37 @@ public final class FirePlanner implements Reconciliation.Planner, Dispatcher.Ser
     }
 
     private void scheduleDecided(List<Decided> decided) {
-        List<Due> written;
-        try {
-            written = writeDecided(decided);
-        } catch (io.ax.core.cluster.FencedOutException e) {
-            terms.fencedOut(e);
-            return;
+        List<Decided> left = decided;
+        while (!left.isEmpty()) {
+            try {
+                enqueueCovered(writeDecided(left));
+                return;
+            } catch (io.ax.core.cluster.FencedOutException e) {
+                terms.fencedOut(e);
+                left = outside(e, left);
+            }
         }
-        enqueueCovered(written);
+    }
+
+    /**
+     * The fires of {@code decided} outside the partition a refusal names, to be written again with the fences they
+     * carry: a group spans many partitions, and one that moved rolls the whole group back, the fires of the partitions
+     * still owned here with it (their series would stop until the reconciliation found them, seconds later). Empty
+     * when the refusal is the leader's or a row's without a partition (the whole group is out), or names no partition
+     * of the group (the same refusal would follow). Each round leaves a partition out: a group is written at most once
+     * per partition it spans.
+     */
+    private List<Decided> outside(io.ax.core.cluster.FencedOutException refused, List<Decided> decided) {
+        if (refused.partition() < 0) {
+            return List.of();
+        }
+        List<Decided> rest = new ArrayList<>(decided.size());
+        for (Decided d : decided) {
+            if (terms.partitionOf(d.pending().task().name()) != refused.partition()) {
+                rest.add(d);
+            }
+        }
+        return rest.size() == decided.size() ? List.of() : rest;
     }
 
     /** A fire this node decides, with the fence of its decision. */
@@ -348,6 +371,7 @@ public final class FirePlanner implements Reconciliation.Planner, Dispatcher.Ser
         outcome.whenComplete((written, error) -> {
             if (error instanceof io.ax.core.cluster.FencedOutException e) {
                 terms.fencedOut(e);
+                planAheadDecided(outside(e, decided)); // the fires of the partitions still owned here
             } else if (error != null) {
                 LOG.log(
                         Level.WARNING,

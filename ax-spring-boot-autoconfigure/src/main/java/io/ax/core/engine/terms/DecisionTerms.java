@@ -28,6 +28,14 @@ public interface DecisionTerms {
      */
     Fence fence(long epoch);
 
+    /**
+     * The partition of the rows of {@code partitionKey}, as a store's refusal names it ({@link
+     * FencedOutException#partition()}); -1 while this node takes no part in the partitions' ownership.
+     */
+    default int partitionOf(String partitionKey) {
+        return -1;
+    }
+
     /** These terms as a {@link Term}: each row's fence at the epoch this node decides it at now. */
     default Term now() {
         return key -> fence(epochFor(key));

@@ -25,6 +25,12 @@ final class PartitionedTerms implements DecisionTerms {
     }
 
     @Override
+    public int partitionOf(String partitionKey) {
+        PartitionTerms terms = partitions.get();
+        return terms == null ? -1 : Partitions.of(partitionKey, terms.count());
+    }
+
+    @Override
     public Fence fence(long epoch) {
         return Fence.partition(epoch);
     }
