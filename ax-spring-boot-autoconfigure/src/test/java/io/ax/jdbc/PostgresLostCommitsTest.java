@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.ax.core.AuditEntry;
+import io.ax.core.AxResult;
+import io.ax.core.AxStoreRegressionEvent;
 import io.ax.core.AxTask;
 import io.ax.core.Backoff;
 import io.ax.core.InstanceState;
@@ -45,6 +47,7 @@ class PostgresLostCommitsTest {
     private JdbcTemplate db;
     private JdbcInstanceStore store;
     private AxEngine engine;
+    private final List<AxStoreRegressionEvent> regressions = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     @BeforeAll
     void createSchema() {
@@ -54,6 +57,7 @@ class PostgresLostCommitsTest {
     @BeforeEach
     void emptyTables() {
         executor.reset();
+        regressions.clear();
         database.emptyStore(PREFIX);
         db = new JdbcTemplate(database.dataSource());
     }
@@ -74,6 +78,7 @@ class PostgresLostCommitsTest {
                 .clusterSettings(FAST)
                 .reconcileEvery(Duration.ofMillis(200))
                 .shutdownAwait(Duration.ofSeconds(2))
+                .onStoreRegression(regressions::add)
                 .build();
         for (AxTask task : tasks) {
             engine.register(task);
@@ -129,6 +134,43 @@ class PostgresLostCommitsTest {
                 .last()
                 .asString()
                 .contains("had committed this end, which the store lost; written again");
+    }
+
+    @Test
+    void aLossNotFoundBeforeTheNodeStopsIsNamedAsItStops() {
+        start(task("job").retry(oneRetry()).build());
+        String ran = engine.schedule(ScheduleRequest.of("job").after(Duration.ZERO));
+        String later = engine.schedule(ScheduleRequest.of("job").after(Duration.ofHours(1)));
+        await().atMost(BOUND).until(() -> state(ran) == InstanceState.SUCCESS);
+
+        // the store lost the later instance n1 wrote (a failover that its heartbeat has not found yet), and n1 stops
+        db.update("DELETE FROM " + PREFIX + "instance WHERE id = ?", later);
+        engine.stop();
+
+        assertThat(regressions).singleElement().satisfies(event -> {
+            assertThat(event.affectedInstances()).containsExactly(later);
+            assertThat(event.findings()).singleElement().asString().startsWith("as it stopped, 1 of the");
+        });
+    }
+
+    @Test
+    void aNodeThatStopsWithAllItsChangesInTheStoreSaysNothingOfThem() {
+        start(
+                task("job").retry(oneRetry()).build(),
+                task("flaky").retry(oneRetry()).build());
+        executor.when("flaky", context -> context.attempt() == 1 ? AxResult.failure("once") : AxResult.success());
+        List<String> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            ids.add(engine.schedule(
+                    ScheduleRequest.of(i % 2 == 0 ? "job" : "flaky").after(Duration.ZERO)));
+        }
+        ids.add(engine.schedule(ScheduleRequest.of("job").after(Duration.ofHours(1))));
+        await().atMost(BOUND)
+                .until(() -> ids.subList(0, 20).stream().allMatch(id -> state(id) == InstanceState.SUCCESS));
+
+        engine.stop();
+
+        assertThat(regressions).as("nothing was lost").isEmpty();
     }
 
     @Test

@@ -149,6 +149,11 @@ final class EngineLifecycle {
         parts.endWriter.stop(parts.shutdownAwait.toMillis());
         parts.activity.stop();
         bounded("write its last activity counts", parts.activity::flushQuietly); // after the last attempt ended
+        // a failover that lost this node's last commits shortly before the stop is said now or never: what the
+        // node remembers of them is gone with it
+        if (parts.writer.outage().isEmpty() && parts.endWriter.outage().isEmpty()) { // a store away answers nothing
+            bounded("check its last changes against the store", parts.storeRegressions::checkAtStop);
+        }
         parts.listeners.stop(parts.shutdownAwait.toMillis());
         bounded("leave the node registry", parts.membership::close); // no work left here
         parts.figures.stop();

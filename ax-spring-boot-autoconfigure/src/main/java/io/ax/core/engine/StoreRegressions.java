@@ -93,6 +93,24 @@ final class StoreRegressions implements StoreHistory.Listener {
                 already);
     }
 
+    /**
+     * At a graceful stop, once this node's last writes are in: its recent changes that the store no longer holds,
+     * reported as any finding is (ERROR, metric, event). A failover that lost them shortly before the stop may not
+     * have been found yet by the heartbeat, and what this node remembers is gone with it: the node that starts next
+     * cannot know. Nothing is fenced, the node stops anyway; nothing is said when all is there.
+     */
+    synchronized void checkAtStop() {
+        Affected affected = affected();
+        if (affected.ids().isEmpty()) {
+            return;
+        }
+        report(
+                List.of("as it stopped, " + affected.ids().size() + " of the " + affected.checked
+                        + " changes it committed lately were missing from the store"),
+                affected,
+                last != null && fenced());
+    }
+
     /** Fences this node (again); whether it was fenced, with a report under way, already. */
     private boolean fenceNow() {
         Membership m = membership;
