@@ -47,6 +47,8 @@ public final class AxDescriptors {
      *     in the store in a partition it owns (as of the store's last read); 0 while it keeps up
      * @param clusterLagMillis the same for the whole cluster: the oldest due fire any node must start, in the store or
      *     in this node's queue
+     * @param repairedSeries series this node's reconciliation found without their next fire and gave it again, since
+     *     it started: 0 while every handover carries the series, as it should
      */
     public record Node(
             String node,
@@ -73,7 +75,8 @@ public final class AxDescriptors {
             Long dueInStore,
             Long oldestDueInStoreMillis,
             long lagMillis,
-            long clusterLagMillis) {}
+            long clusterLagMillis,
+            long repairedSeries) {}
 
     /**
      * The cluster's partitions as this node sees them, from what it holds (no query).

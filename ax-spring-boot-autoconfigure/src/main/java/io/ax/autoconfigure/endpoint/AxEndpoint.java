@@ -194,7 +194,8 @@ public class AxEndpoint {
                 status.dueInStore().map(d -> d.count()).orElse(null),
                 status.dueInStore().map(d -> d.oldestAge().toMillis()).orElse(null),
                 status.lag().toMillis(),
-                status.oldestDueAge().toMillis());
+                status.oldestDueAge().toMillis(),
+                status.repairedSeries());
     }
 
     /**
