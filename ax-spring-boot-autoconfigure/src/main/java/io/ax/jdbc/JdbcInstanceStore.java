@@ -796,6 +796,12 @@ public final class JdbcInstanceStore implements InstanceStore, ClusterStore {
         return jdbc.query(sql.findTasks, TASK);
     }
 
+    /** {@inheritDoc} Here: the paused rows alone, not every task's (thousands, read by every node each heartbeat). */
+    @Override
+    public Set<String> pausedTasks() {
+        return new HashSet<>(jdbc.queryForList(sql.pausedTasks, String.class));
+    }
+
     @Override
     public boolean setPaused(String name, boolean paused, Instant at) {
         return jdbc.update(sql.setPaused, paused, Micros.of(at), name) == 1;

@@ -38,6 +38,7 @@ final class Sql {
     final String insertTask;
     final String findTask;
     final String findTasks;
+    final String pausedTasks;
     final String setPaused;
     final String insertDeadLetter;
     final String deleteDeadLetter;
@@ -189,6 +190,7 @@ final class Sql {
                 + " VALUES (?, ?, NULL, FALSE, ?)";
         findTask = "SELECT name, trigger_desc, next_fire_us, paused, updated_us FROM " + p + "task WHERE name = ?";
         findTasks = "SELECT name, trigger_desc, next_fire_us, paused, updated_us FROM " + p + "task ORDER BY name";
+        pausedTasks = "SELECT name FROM " + p + "task WHERE paused = TRUE";
         setPaused = "UPDATE " + p + "task SET paused = ?, updated_us = ? WHERE name = ?";
         insertDeadLetter = "INSERT INTO " + p + "dead_letter"
                 + " (instance_id, task_name, scheduled_us, params, attempts, last_stack_trace, died_us)"

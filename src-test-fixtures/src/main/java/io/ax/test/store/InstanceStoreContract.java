@@ -456,6 +456,9 @@ public abstract class InstanceStoreContract extends PartitionFenceContract {
         store.saveTask("another", "on demand", T0);
         assertThat(store.findTasks()).extracting(StoredTask::name).containsExactly("another", "report");
         assertThat(store.findTask("another").orElseThrow().nextFireTime()).isNull();
+        assertThat(store.pausedTasks()).as("the paused ones alone").containsExactly("report");
+        assertThat(store.setPaused("report", false, T0.plusSeconds(3))).isTrue();
+        assertThat(store.pausedTasks()).isEmpty();
     }
 
     @Test

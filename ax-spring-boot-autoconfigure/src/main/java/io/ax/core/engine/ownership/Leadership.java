@@ -25,7 +25,6 @@ import io.ax.core.engine.workflows.Workflows;
 import io.ax.core.engine.writes.StateWriter;
 import io.ax.core.engine.writes.StoreRouter;
 import io.ax.core.store.OwnedInstance;
-import io.ax.core.store.StoredTask;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
@@ -567,14 +566,22 @@ public final class Leadership
 
     /** Pause and resume taken on any node reach every node within a heartbeat. */
     private void readPaused() {
-        for (StoredTask t : stores.findTasks()) {
-            if (!tasks.containsKey(t.name())) {
+        // the paused rows alone: every task's row, read by every node each heartbeat, cost the database as much as
+        // the fires of thousands of tasks
+        Set<String> paused = stores.pausedTasks();
+        for (String name : paused) {
+            if (tasks.containsKey(name)) {
+                registry.pause(name);
+            }
+        }
+        for (String name : List.copyOf(registry.paused())) {
+            if (paused.contains(name) || !tasks.containsKey(name)) {
                 continue;
             }
-            if (t.paused()) {
-                registry.pause(t.name());
-            } else if (registry.resume(t.name())) {
-                resumeNow(tasks.get(t.name()), "resumed on another node");
+            // paused here, not in the store: resumed on another node, if the store holds the task at all
+            boolean resumed = stores.findTask(name).map(t -> !t.paused()).orElse(false);
+            if (resumed && registry.resume(name)) {
+                resumeNow(tasks.get(name), "resumed on another node");
             }
         }
     }

@@ -473,6 +473,11 @@ public final class StoreRouter implements InstanceStore {
     }
 
     @Override
+    public Set<String> pausedTasks() {
+        return durable.pausedTasks();
+    }
+
+    @Override
     public boolean setPaused(String name, boolean paused, Instant at) {
         return durable.setPaused(name, paused, at);
     }
