@@ -15,6 +15,7 @@ import io.ax.faults.inject.Injector;
 import io.ax.faults.load.Traffic;
 import io.ax.faults.store.NodeSayings;
 import io.ax.faults.store.PgPair;
+import io.ax.faults.store.SeriesRepairs;
 import io.ax.faults.store.StoreReports;
 import io.ax.faults.store.TableCopy;
 import io.ax.faults.store.TimelineReader;
@@ -61,7 +62,8 @@ final class Campaign {
             Map<String, Integer> skipped,
             Duration settle,
             long unrecorded,
-            int restartsAfterExit) {}
+            int restartsAfterExit,
+            long seriesRepaired) {}
 
     Outcome run() throws Exception {
         RunDatabase witness = database();
@@ -190,6 +192,7 @@ final class Campaign {
             Runtime.getRuntime().removeShutdownHook(hook);
 
             StoreReports.record(settings.workDir(), witness.jdbc());
+            long seriesRepaired = SeriesRepairs.count(settings.workDir());
             if (pair != null) {
                 TimelineReader timelines = new TimelineReader(pair, witness.jdbc());
                 for (FaultLog.Failover f : faultLog.failovers()) {
@@ -208,7 +211,8 @@ final class Campaign {
                     names(faultLog.skipped()),
                     settle,
                     unrecorded(),
-                    cluster.cluster.restartsAfterExit());
+                    cluster.cluster.restartsAfterExit(),
+                    seriesRepaired);
         }
     }
 

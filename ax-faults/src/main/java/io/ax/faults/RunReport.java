@@ -126,6 +126,9 @@ final class RunReport {
             r.row(
                     "nodes that exited by themselves, started again (a start during a cut)",
                     Integer.toString(outcome.restartsAfterExit()));
+            r.row(
+                    "series the reconciliation found stopped and repaired (a handover that lost a next fire)",
+                    Long.toString(outcome.seriesRepaired()));
         }
         r.row("wall time", String.format(Locale.ROOT, "%d min %02d s", wall.toMinutes(), wall.toSecondsPart()));
 
