@@ -140,6 +140,7 @@ public final class RecentCommits {
             lost = new ArrayList<>(provenLost.keySet());
         }
         java.util.Set<String> proven = new java.util.HashSet<>(lost);
+        all.removeIf(c -> proven.contains(c.instanceId())); // lost whatever their rows hold: not read
         for (int from = 0; from < all.size(); from += READ_BATCH) {
             List<Commit> batch = all.subList(from, Math.min(all.size(), from + READ_BATCH));
             Map<String, TaskInstance> rows = new HashMap<>();
@@ -148,7 +149,7 @@ public final class RecentCommits {
                 rows.put(o.instance().id(), o.instance());
             }
             for (Commit c : batch) {
-                if (!proven.contains(c.instanceId()) && lost(c, rows.get(c.instanceId()))) {
+                if (lost(c, rows.get(c.instanceId()))) {
                     lost.add(c.instanceId());
                 }
             }
