@@ -82,7 +82,8 @@ public final class RecentCommits {
     /**
      * Whether a change from {@code from} at {@code attempt}, committed after {@code prior}, proves that the store lost
      * {@code prior}: the state machine never leads back there. Only a replay leaves a final state; a failed attempt
-     * goes on to its retry (a later attempt) or its end, never back to waiting for its own claim. So an instance this
+     * goes on to its retry (a later attempt) or its end, never back to waiting for its own claim, and an attempt claimed
+     * is never claimed a second time. So an instance this
      * node changed again on the store that lost {@code prior}, before it found the loss (it claimed the instance
      * again, say), is still named, though its row may by then hold a later change than {@code prior}.
      */
@@ -93,12 +94,15 @@ public final class RecentCommits {
         if (prior.state().isFinal()) {
             return true;
         }
-        boolean failed = prior.state() == InstanceState.FAILED
+        // an attempt this node claimed (or saw fail) is never claimed again: a return leaves it waiting for the next
+        // attempt (its own return to SCHEDULED is its last commit then), a takeover moves it on to a later one
+        boolean claimedOrFailed = prior.state() == InstanceState.RUNNING
+                || prior.state() == InstanceState.FAILED
                 || prior.state() == InstanceState.TIMEOUT
                 || prior.state() == InstanceState.RETRYING;
         boolean waiting =
                 from == InstanceState.CREATED || from == InstanceState.SCHEDULED || from == InstanceState.DISPATCHED;
-        return failed && waiting && attempt <= prior.attempt();
+        return claimedOrFailed && waiting && attempt <= prior.attempt();
     }
 
     /** Drops the oldest entries while there are more than the capacity or they are older than the window. */

@@ -118,6 +118,40 @@ class RecentCommitsTest {
     }
 
     @Test
+    void aSecondClaimOfAnAttemptThisNodeClaimedIsNamedWhateverTheRowHoldsLater() {
+        RecentCommits commits = new RecentCommits(10, Duration.ofMinutes(1), () -> 0);
+        commits.changed(new Transition("i", InstanceState.SCHEDULED, InstanceState.RUNNING, 1, "n1", T, "claim"));
+        // the store lost the claim (the handler ran); the row, SCHEDULED again, is claimed here again as attempt 1
+        Transition again =
+                new Transition("i", InstanceState.SCHEDULED, InstanceState.RUNNING, 1, "n1", T.plusSeconds(2), "claim");
+        commits.changed(again);
+        InMemoryInstanceStore store = new InMemoryInstanceStore();
+        store.schedule(List.of(new NewFire(
+                new TaskInstance("i", "t", T, InstanceState.SCHEDULED, 0, "n1", T, InstanceOrigin.SERIES, null), "")));
+        store.transition(again);
+
+        assertThat(commits.missingFrom(store)).containsExactly("i");
+    }
+
+    @Test
+    void aClaimAfterThisNodesOwnReturnOfTheAttemptGoesOnWithoutAFinding() {
+        RecentCommits commits = new RecentCommits(10, Duration.ofMinutes(1), () -> 0);
+        commits.changed(new Transition("i", InstanceState.SCHEDULED, InstanceState.RUNNING, 1, "n1", T, "claim"));
+        commits.changed(new Transition("i", InstanceState.RUNNING, InstanceState.SCHEDULED, 1, "n1", T, "returned"));
+        Transition next =
+                new Transition("i", InstanceState.SCHEDULED, InstanceState.RUNNING, 2, "n1", T.plusSeconds(1), "claim");
+        commits.changed(next);
+        InMemoryInstanceStore store = new InMemoryInstanceStore();
+        store.schedule(List.of(new NewFire(
+                new TaskInstance("i", "t", T, InstanceState.SCHEDULED, 0, "n1", T, InstanceOrigin.SERIES, null), "")));
+        store.transition(new Transition("i", InstanceState.SCHEDULED, InstanceState.RUNNING, 1, "n1", T, ""));
+        store.transition(new Transition("i", InstanceState.RUNNING, InstanceState.SCHEDULED, 1, "n1", T, ""));
+        store.transition(next);
+
+        assertThat(commits.missingFrom(store)).isEmpty();
+    }
+
+    @Test
     void aRetryAfterAFailureHereGoesOnWithoutAFinding() {
         RecentCommits commits = new RecentCommits(10, Duration.ofMinutes(1), () -> 0);
         commits.changed(new Transition("i", InstanceState.RUNNING, InstanceState.FAILED, 1, "n1", T, "failed"));
