@@ -199,14 +199,20 @@ public final class LimitedClaims {
         String id = due.instanceId();
         Permits.Outcome outcome;
         List<Permits.Limit> limits;
+        boolean audit;
+        synchronized (this) {
+            // taken before the claim: two claims of one instance at once (it was dispatched twice) on two of this
+            // class's threads would both find no wait audited yet, and both write one
+            audit = !audited.containsKey(id);
+            if (audit) {
+                audited.put(id, Boolean.FALSE);
+            }
+        }
         try {
             limits = limitsOf.of(due);
-            boolean audit;
-            synchronized (this) {
-                audit = !audited.containsKey(id);
-            }
             outcome = permits.claim(claim, limits, audit);
         } catch (FencedOutException e) {
+            forgetAuditTaken(id, audit);
             giveBack(due);
             onDispatch(() -> {
                 fencedOut.accept(e);
@@ -214,6 +220,7 @@ public final class LimitedClaims {
             });
             return;
         } catch (RuntimeException e) {
+            forgetAuditTaken(id, audit);
             LOG.log(
                     Level.WARNING,
                     "Instance {0} could not be claimed with its permits; it stays due for the next sweep: {1}",
@@ -269,6 +276,13 @@ public final class LimitedClaims {
                 giveBack(due);
                 onDispatch(followup::waits);
             }
+        }
+    }
+
+    /** A claim that wrote nothing leaves the audit of a wait to the next. */
+    private synchronized void forgetAuditTaken(String id, boolean taken) {
+        if (taken) {
+            audited.remove(id, Boolean.FALSE);
         }
     }
 
