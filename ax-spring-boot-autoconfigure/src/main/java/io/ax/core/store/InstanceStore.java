@@ -205,12 +205,7 @@ public interface InstanceStore {
      * @param partitions the partitions, in any order; empty: null
      */
     default Instant oldestDue(Instant now, int[] partitions) {
-        Set<String> paused = new HashSet<>();
-        for (StoredTask t : findTasks()) {
-            if (t.paused()) {
-                paused.add(t.name());
-            }
-        }
+        Set<String> paused = pausedTasks();
         Instant time = null;
         String id = null;
         while (true) {
@@ -457,12 +452,7 @@ public interface InstanceStore {
      * must stay cheap: a store that can should answer from its due-time index. The default reads the due instances.
      */
     default DueCount dueCount(Instant now, int countUpTo) {
-        java.util.Set<String> paused = new java.util.HashSet<>();
-        for (StoredTask t : findTasks()) {
-            if (t.paused()) {
-                paused.add(t.name());
-            }
-        }
+        Set<String> paused = pausedTasks();
         long count = 0;
         Instant oldest = null;
         List<TaskInstance> due = findScheduled(now, null, null, countUpTo);
