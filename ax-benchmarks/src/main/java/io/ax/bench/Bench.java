@@ -28,6 +28,7 @@ public final class Bench {
         SCENARIOS.put("wakeup", "io.ax.bench.wakeup.WakeUpScenario");
         SCENARIOS.put("http", "io.ax.bench.http.HttpScenario");
         SCENARIOS.put("store-failover", "io.ax.bench.failover.StoreFailoverScenario");
+        SCENARIOS.put("queue", "io.ax.bench.queue.QueueScenario");
     }
 
     private Bench() {}

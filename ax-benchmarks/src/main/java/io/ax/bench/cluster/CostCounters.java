@@ -1,5 +1,6 @@
 package io.ax.bench.cluster;
 
+import io.ax.bench.db.WalPosition;
 import java.util.Map;
 
 /**
@@ -63,10 +64,6 @@ record CostCounters(Map<Long, Query> statements, long walLsn, long commits, Map<
      * so that two positions subtract to {@code pg_wal_lsn_diff}.
      */
     static long lsn(String text) {
-        int slash = text.indexOf('/');
-        if (slash < 1 || slash == text.length() - 1) {
-            throw new IllegalArgumentException("not a WAL position: '" + text + "'");
-        }
-        return (Long.parseLong(text.substring(0, slash), 16) << 32) | Long.parseLong(text.substring(slash + 1), 16);
+        return WalPosition.parse(text);
     }
 }

@@ -15,11 +15,11 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The parent's handle on one node JVM ({@link ClusterNode}): sends it commands and waits, bounded, for its answers.
- * A thread of its own ({@code node-out-<id>}) reads the node's stdout; its stderr goes to {@link #log()}. One caller
- * at a time talks to a node.
+ * The parent's handle on one node process ({@link ClusterNode}, or another benchmark's process that speaks the same
+ * line protocol): sends it commands and waits, bounded, for its answers. A thread of its own ({@code node-out-<id>})
+ * reads the node's stdout; its stderr goes to {@link #log()}. One caller at a time talks to a node.
  */
-final class Node {
+public final class Node {
 
     private static final String EOF = "@EOF";
 
@@ -39,19 +39,19 @@ final class Node {
         reader.start();
     }
 
-    String id() {
+    public String id() {
         return id;
     }
 
-    Path log() {
+    public Path log() {
         return log;
     }
 
-    Process process() {
+    public Process process() {
         return process;
     }
 
-    boolean alive() {
+    public boolean alive() {
         return process.isAlive();
     }
 
@@ -72,7 +72,7 @@ final class Node {
     }
 
     /** Waits for the node's {@code @READY} line; fails with the node's log file named when it does not come. */
-    void awaitReady(Duration timeout) throws InterruptedException {
+    public void awaitReady(Duration timeout) throws InterruptedException {
         String line = next(timeout);
         if (!line.startsWith("@READY")) {
             throw new IllegalStateException("node " + id + " did not start (" + line + "); see " + log);
@@ -80,7 +80,7 @@ final class Node {
     }
 
     /** Sends one command without waiting for its answer. */
-    void send(String command) throws IOException {
+    public void send(String command) throws IOException {
         synchronized (commands) {
             commands.write(command + "\n");
             commands.flush();
@@ -88,8 +88,13 @@ final class Node {
     }
 
     /** Sends one command and returns the answer's {@code key=value} pairs. */
-    Map<String, String> ask(String command, Duration timeout) throws IOException, InterruptedException {
+    public Map<String, String> ask(String command, Duration timeout) throws IOException, InterruptedException {
         send(command);
+        return answerTo(command, timeout);
+    }
+
+    /** Waits for the answer to {@code command}, sent earlier with {@link #send}, and returns its pairs. */
+    public Map<String, String> answerTo(String command, Duration timeout) throws InterruptedException {
         String line = next(timeout);
         String expected = "@" + (command.contains(" ") ? command.substring(0, command.indexOf(' ')) : command);
         if (command.equals("STOP")) {
@@ -115,7 +120,7 @@ final class Node {
     }
 
     /** SIGKILL (no shutdown hook, no graceful stop); waits up to {@code timeout} for the process to be gone. */
-    boolean kill(Duration timeout) throws InterruptedException {
+    public boolean kill(Duration timeout) throws InterruptedException {
         process.destroyForcibly();
         return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }

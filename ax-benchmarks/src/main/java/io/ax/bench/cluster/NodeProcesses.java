@@ -10,12 +10,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Starts node JVMs, children of this JVM on the same java binary and class path (main class {@link ClusterNode}),
- * each with its stderr in a log file of its own, and makes sure none outlives the scenario: {@link #close()} kills
- * every one still running, and so does a shutdown hook should this JVM exit without reaching it. (A node whose
- * parent dies without either also halts: its stdin closes.)
+ * Starts node processes, children of this JVM: JVMs on the same java binary and class path (main class {@link
+ * ClusterNode}, or another given), or any command; each has its stderr in a log file of its own, and none outlives
+ * the scenario: {@link #close()} kills every one still running, and so does a shutdown hook should this JVM exit
+ * without reaching it. (A node whose parent dies without either also exits: its stdin closes.)
  */
-final class NodeProcesses implements AutoCloseable {
+public final class NodeProcesses implements AutoCloseable {
 
     private static final Duration KILL_WAIT = Duration.ofSeconds(30);
 
@@ -24,28 +24,38 @@ final class NodeProcesses implements AutoCloseable {
     private final List<Node> started = new CopyOnWriteArrayList<>();
     private final Thread hook;
 
-    NodeProcesses(Path logDir, List<String> jvmArgs) throws IOException {
+    public NodeProcesses(Path logDir, List<String> jvmArgs) throws IOException {
         this.logDir = Files.createDirectories(logDir);
         this.jvmArgs = List.copyOf(jvmArgs);
         this.hook = new Thread(this::killAll, "cluster-nodes-kill");
         Runtime.getRuntime().addShutdownHook(hook);
     }
 
-    Path logDir() {
+    public Path logDir() {
         return logDir;
     }
 
-    /** Launches a node; its log is {@code <logDir>/<label>.log}. Does not wait for it to be ready. */
+    /** Launches a {@link ClusterNode}; its log is {@code <logDir>/<label>.log}. Does not wait for it to be ready. */
     Node start(String label, String nodeId, List<String> args) throws IOException {
-        Path log = logDir.resolve(label + ".log");
+        return startJava(ClusterNode.class, label, nodeId, args);
+    }
+
+    /** Launches a JVM of this class path with main class {@code main}, given {@code --node-id} and {@code args}. */
+    public Node startJava(Class<?> main, String label, String nodeId, List<String> args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmArgs);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
-        command.add(ClusterNode.class.getName());
+        command.add(main.getName());
         command.add("--node-id=" + nodeId);
         command.addAll(args);
+        return launch(label, nodeId, command);
+    }
+
+    /** Launches {@code command} as node {@code nodeId}; its log is {@code <logDir>/<label>.log}. */
+    public Node launch(String label, String nodeId, List<String> command) throws IOException {
+        Path log = logDir.resolve(label + ".log");
         Process process = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .start();
@@ -60,7 +70,7 @@ final class NodeProcesses implements AutoCloseable {
      *
      * @return the nodes that had to be killed
      */
-    List<String> stopAll(List<Node> nodes, Duration timeout) throws InterruptedException {
+    public List<String> stopAll(List<Node> nodes, Duration timeout) throws InterruptedException {
         for (Node n : nodes) {
             if (n.alive()) {
                 try {
