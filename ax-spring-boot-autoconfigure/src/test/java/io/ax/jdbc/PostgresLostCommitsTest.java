@@ -20,6 +20,8 @@ import io.ax.test.RecordingExecutor;
 import io.ax.test.jdbc.TestDatabase;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -134,6 +136,41 @@ class PostgresLostCommitsTest {
                 .last()
                 .asString()
                 .contains("had committed this end, which the store lost; written again");
+    }
+
+    @Test
+    void anEndWrittenAgainLeavesTheTasksSlotWithTheRunThatGoesOn() throws Exception {
+        CountDownLatch secondRuns = new CountDownLatch(1);
+        CountDownLatch secondMayEnd = new CountDownLatch(1);
+        executor.when("slow", context -> {
+            if (executor.runsOf("slow").size() == 2) {
+                secondRuns.countDown();
+                secondMayEnd.await(BOUND.toMillis(), TimeUnit.MILLISECONDS);
+            }
+            return AxResult.success();
+        });
+        try {
+            start(task("slow").build()); // on demand, and its runs must not overlap
+            String first = engine.triggerNow("slow");
+            await().atMost(BOUND).until(() -> state(first) == InstanceState.SUCCESS);
+            String second = engine.triggerNow("slow");
+            assertThat(secondRuns.await(BOUND.toMillis(), TimeUnit.MILLISECONDS))
+                    .isTrue();
+
+            // the store lost the first run's end while the second runs: n1 writes that end again, and must leave
+            // the task's slot with the second run, which goes on
+            db.update("UPDATE " + PREFIX + "instance SET state = 'RUNNING', owner = 'n1' WHERE id = ?", first);
+            await().atMost(BOUND).until(() -> engine.status().repairedInFlight() == 1);
+            assertThat(state(first)).isEqualTo(InstanceState.SUCCESS);
+
+            String third = engine.triggerNow("slow");
+            await().atMost(BOUND).until(() -> state(third) != InstanceState.SCHEDULED);
+            assertThat(state(third)).as("not started beside the second run").isEqualTo(InstanceState.SKIPPED);
+            assertThat(state(second)).isEqualTo(InstanceState.RUNNING);
+            assertThat(executor.runsOf("slow")).hasSize(2);
+        } finally {
+            secondMayEnd.countDown();
+        }
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.ax.core.AuditEntry;
 import io.ax.core.AxContext;
+import io.ax.core.AxResult;
 import io.ax.core.AxTask;
 import io.ax.core.Backoff;
 import io.ax.core.InstanceOrigin;
@@ -22,6 +23,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -198,6 +201,36 @@ class TakeoverTest {
                     assertThat(e.node()).isEqualTo(NODE);
                     assertThat(e.reason()).contains("node " + NODE + " stopped while running attempt 1");
                 });
+    }
+
+    @Test
+    void twoAttemptsOfATaskThatMustNotOverlapTakenOverTogetherRunOneAfterTheOther() throws Exception {
+        AxTask task = onDemand("job", RetryPolicy.none()); // not concurrent
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        CountDownLatch another = new CountDownLatch(1);
+        executor.when("job", context -> {
+            int now = running.incrementAndGet();
+            most.accumulateAndGet(now, Math::max);
+            if (now > 1) {
+                another.countDown();
+            }
+            // the first run lasts until a second starts beside it, or a second at most
+            another.await(1, TimeUnit.SECONDS);
+            running.decrementAndGet();
+            return AxResult.success();
+        });
+        // a series fire and its catch-up, say: both claimed by a node that died while they ran
+        String first = instance(task);
+        String second = instance(task);
+        claim(first, InstanceState.SCHEDULED, 1, DEAD_NODE);
+        claim(second, InstanceState.SCHEDULED, 1, DEAD_NODE);
+        start(Takeovers.DEFAULT_BOUND, task);
+
+        await().atMost(BOUND)
+                .until(() -> state(first) == InstanceState.SUCCESS && state(second) == InstanceState.SUCCESS);
+        assertThat(most).as("attempts of the task at once").hasValue(1);
+        assertThat(executor.runsOf("job")).extracting(AxContext::attempt).containsExactly(2, 2);
     }
 
     private void start(int takeovers, AxTask... tasks) {

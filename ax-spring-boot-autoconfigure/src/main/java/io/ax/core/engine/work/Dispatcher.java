@@ -120,6 +120,15 @@ public final class Dispatcher {
     private final Series series;
     /** Task name -> the instance in flight, for tasks that must not overlap (concurrent = false). */
     private final Map<String, String> inFlight = new ConcurrentHashMap<>();
+    /**
+     * Task name -> more instances found in flight while another held the slot (a row whose end the store lost, found
+     * RUNNING beside the run that goes on here; two runs of a task in a partition taken over): the slot passes to each
+     * in turn as the holder lets it go, and is free once none is left. Changed with {@link #inFlight}'s entry for the
+     * task, inside its {@code compute}.
+     */
+    private final Map<String, Set<String>> alsoInFlight = new ConcurrentHashMap<>();
+    /** Instance id -> its next attempt, put off while it is {@link #alsoInFlight}: it starts once it holds the slot. */
+    private final Map<String, Runnable> putOff = new ConcurrentHashMap<>();
     /** Held by {@link #forget} and {@link #markInFlight}, which run on different threads. */
     private final Object marking = new Object();
     /** Task name -> catch-up instances waiting for the in-flight one of a non-overlapping task to end. */
@@ -333,7 +342,7 @@ public final class Dispatcher {
                         () -> {
                             checking.remove(holder);
                             heldSince.remove(holder);
-                            if (inFlight.remove(task.name(), holder)) {
+                            if (letGo(task.name(), holder)) {
                                 startWaiting(task.name());
                             }
                         },
@@ -508,7 +517,7 @@ public final class Dispatcher {
                 holder,
                 () -> {
                     heldSince.remove(holder);
-                    if (inFlight.remove(taskName, holder)) {
+                    if (letGo(taskName, holder)) {
                         startWaiting(taskName);
                     }
                 },
@@ -698,6 +707,9 @@ public final class Dispatcher {
     }
 
     private void dispatch(Due due, InstanceState from, int attempt, String takenFrom, Fence fence, long epoch) {
+        if (putOffForSlot(due, () -> dispatch(due, from, attempt, takenFrom, fence, epoch))) {
+            return;
+        }
         if (cutOff.getAsBoolean() && !InstanceIds.isMemory(due.instanceId())) {
             // cut off, this node's work may be taken over: a claim it would not start reads as a running attempt to
             // the takeover, which records it FAILED and uses up a retry that never ran. It asks again after the
@@ -758,9 +770,68 @@ public final class Dispatcher {
     public void release(Due due) {
         insight.released(due);
         heldSince.remove(due.instanceId());
-        if (inFlight.remove(due.task().name(), due.instanceId())) {
+        if (letGo(due.task().name(), due.instanceId())) {
             startWaiting(due.task().name());
         }
+    }
+
+    /**
+     * {@code holder} no longer holds the task's slot: when it was the holder, the slot passes to an instance also in
+     * flight, if one is left, and that one's next attempt, if it was put off for the slot, starts now.
+     *
+     * @return whether the slot is free now
+     */
+    private boolean letGo(String taskName, String holder) {
+        boolean[] freed = {false};
+        String[] passedTo = {null};
+        inFlight.computeIfPresent(taskName, (name, current) -> {
+            Set<String> also = alsoInFlight.get(name);
+            if (also != null) {
+                also.remove(holder);
+            }
+            String next = current;
+            if (current.equals(holder)) {
+                next = also == null ? null : also.stream().findFirst().orElse(null);
+                if (next != null) {
+                    also.remove(next);
+                }
+                freed[0] = next == null;
+                passedTo[0] = next;
+            }
+            if (also != null && also.isEmpty()) {
+                alsoInFlight.remove(name);
+            }
+            return next;
+        });
+        putOff.remove(holder);
+        Runnable attempt = passedTo[0] == null ? null : putOff.remove(passedTo[0]);
+        if (attempt != null) {
+            threads.onDispatchThread(attempt);
+        }
+        return freed[0];
+    }
+
+    /**
+     * Puts off the next attempt of an instance found in flight while another instance of its non-overlapping task
+     * holds the slot (two attempts of one task taken over together): it starts when the slot passes to it.
+     *
+     * @return whether it was put off
+     */
+    private boolean putOffForSlot(Due due, Runnable attempt) {
+        if (due.task().concurrent()) {
+            return false;
+        }
+        String id = due.instanceId();
+        boolean[] waits = {false};
+        inFlight.computeIfPresent(due.task().name(), (name, holder) -> {
+            Set<String> also = alsoInFlight.get(name);
+            if (!holder.equals(id) && also != null && also.contains(id)) {
+                putOff.put(id, attempt);
+                waits[0] = true;
+            }
+            return holder;
+        });
+        return waits[0];
     }
 
     /**
@@ -816,6 +887,11 @@ public final class Dispatcher {
                 if (gone.test(e.getKey())) {
                     heldSince.remove(e.getValue());
                     checking.remove(e.getValue());
+                    Set<String> also = alsoInFlight.remove(e.getKey());
+                    if (also != null) {
+                        also.forEach(heldSince::remove);
+                        also.forEach(putOff::remove); // not decided here now: a retry's write would be refused
+                    }
                     return true;
                 }
                 return false;
@@ -837,12 +913,26 @@ public final class Dispatcher {
         });
     }
 
-    /** Marks an instance recovered in flight, so that a non-overlapping task does not start another meanwhile. */
+    /**
+     * Marks an instance recovered in flight, so that a non-overlapping task does not start another meanwhile. When
+     * another instance holds the task's slot (it runs here, say, and the store also says an older one runs), the slot
+     * stays taken until both have ended: the mark does not take it from the holder, whose end would free it for the
+     * next fire while the marked one still ran.
+     */
     public void markInFlight(Due due) {
         if (!due.task().concurrent()) {
+            String id = due.instanceId();
             synchronized (marking) { // see forget
-                inFlight.put(due.task().name(), due.instanceId());
-                heldSince.put(due.instanceId(), clock.nanoTime());
+                inFlight.compute(due.task().name(), (name, holder) -> {
+                    if (holder == null || holder.equals(id)) {
+                        return id;
+                    }
+                    alsoInFlight
+                            .computeIfAbsent(name, k -> ConcurrentHashMap.newKeySet())
+                            .add(id);
+                    return holder;
+                });
+                heldSince.put(id, clock.nanoTime());
             }
         }
     }
