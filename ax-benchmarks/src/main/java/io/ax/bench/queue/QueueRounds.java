@@ -11,6 +11,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -114,7 +115,7 @@ final class QueueRounds {
                     left);
             QueueScenario.log(
                     "%s: queued %,d in %.2f s; drained in %.2f s = %,.0f/s; PostgreSQL CPU %.2f + %.2f s,"
-                            + " WAL %,d + %,d bytes, worker CPU %.2f s; %,d executions, %,d left",
+                            + " WAL %,d + %,d bytes (%s..%s, %s..%s), worker CPU %.2f s; %,d executions, %,d left",
                     label,
                     d.jobs(),
                     queueSeconds,
@@ -124,6 +125,10 @@ final class QueueRounds {
                     drainServerCpu,
                     d.queueWal(),
                     d.drainWal(),
+                    lsnText(wal0),
+                    lsnText(wal1),
+                    lsnText(wal2),
+                    lsnText(wal3),
                     workerCpu,
                     executions,
                     left);
@@ -243,6 +248,12 @@ final class QueueRounds {
 
     private long lsn() throws SQLException {
         return WalPosition.parse(text("SELECT pg_current_wal_lsn()::text"));
+    }
+
+    /** As PostgreSQL prints it, for a look with {@code pg_walinspect} afterwards. */
+    private static String lsnText(long lsn) {
+        return Long.toHexString(lsn >>> 32).toUpperCase(Locale.ROOT) + "/"
+                + Long.toHexString(lsn & 0xFFFF_FFFFL).toUpperCase(Locale.ROOT);
     }
 
     private String text(String sql) throws SQLException {

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 
@@ -35,14 +36,17 @@ public final class QueueScenario implements Scenario {
         Logging.configure(options);
         System.setProperty("org.slf4j.simpleLogger.log.org.flywaydb", "warn"); // a migration per round
         QueueSettings s = QueueSettings.of(options);
-        GraphileWorker graphile = GraphileWorker.install(s.graphileDir());
-        double loadBefore = LoadAverage.now();
         Postgres pg = new Postgres(options);
+        List<QueueSide> sides = new ArrayList<>();
+        if (s.sides().contains(QueueSettings.AX)) {
+            sides.add(new QueueSide.Ax(pg, options, s.concurrency()));
+        }
+        if (s.sides().contains(QueueSettings.GRAPHILE)) {
+            sides.add(new QueueSide.Graphile(pg, GraphileWorker.install(s.graphileDir()), options, s.concurrency()));
+        }
+        double loadBefore = LoadAverage.now();
         Path logDir = Files.createTempDirectory("ax-queue-bench-");
         log("process logs go to %s", logDir);
-        List<QueueSide> sides = List.of(
-                new QueueSide.Ax(pg, options, s.concurrency()),
-                new QueueSide.Graphile(pg, graphile, options, s.concurrency()));
         List<QueueRounds.Drain> drains = new ArrayList<>();
         List<QueueRounds.Latency> latencies = new ArrayList<>();
         try (Connection probe =
@@ -51,7 +55,10 @@ public final class QueueScenario implements Scenario {
             QueueRounds rounds = new QueueRounds(processes, s, probe);
             for (int round = 1; round <= s.rounds(); round++) {
                 // the side that goes first alternates: neither always meets the database as the other left it
-                List<QueueSide> order = round % 2 == 1 ? sides : List.of(sides.get(1), sides.get(0));
+                List<QueueSide> order = new ArrayList<>(sides);
+                if (round % 2 == 0) {
+                    Collections.reverse(order);
+                }
                 for (int n = 1; n <= 2; n++) {
                     for (QueueSide side : order) {
                         drains.add(rounds.drain(side, n, round));

@@ -20,10 +20,15 @@ abstract class QueueSide {
     private final String name;
     final String schema;
     final Postgres pg;
+    private HikariDataSource admin;
 
-    QueueSide(String name, String schema, Postgres pg) {
+    /** The search path of the benchmark's own connection: the side's schema, or {@code public} while it has none. */
+    private final String adminPath;
+
+    QueueSide(String name, String schema, String adminPath, Postgres pg) {
         this.name = name;
         this.schema = schema;
+        this.adminPath = adminPath;
         this.pg = pg;
     }
 
@@ -45,7 +50,25 @@ abstract class QueueSide {
 
     /** Drops the side's schema. */
     void drop() throws SQLException {
+        if (admin != null) {
+            admin.close();
+            admin = null;
+        }
         pg.dropSchema(schema);
+    }
+
+    /** The benchmark's one connection for the side's tables. */
+    final JdbcTemplate admin() {
+        if (admin == null) {
+            admin = pg.pool(adminPath, 1);
+        }
+        return new JdbcTemplate(admin);
+    }
+
+    /** The number the query counts. */
+    final long count(String sql) {
+        Long n = admin().queryForObject(sql, Long.class);
+        return n == null ? 0 : n;
     }
 
     /** AX: one application per process ({@link QueueNode}), its tables made by AX's own migrations. */
@@ -54,10 +77,9 @@ abstract class QueueSide {
         private static final String PREFIX = "axq_";
         private final Options options;
         private final int threads;
-        private HikariDataSource dataSource;
 
         Ax(Postgres pg, Options options, int threads) {
-            super("AX", "bench_queue_ax", pg);
+            super("AX", "bench_queue_ax", "bench_queue_ax", pg);
             this.options = options;
             this.threads = threads;
         }
@@ -65,10 +87,7 @@ abstract class QueueSide {
         @Override
         void recreate() throws SQLException {
             pg.recreateSchema(schema);
-            if (dataSource == null) {
-                dataSource = pg.pool(schema, 1);
-            }
-            JdbcSchema.migrate(dataSource, PREFIX);
+            JdbcSchema.migrate(admin().getDataSource(), PREFIX);
         }
 
         @Override
@@ -88,23 +107,12 @@ abstract class QueueSide {
 
         @Override
         long left() {
-            Long left = new JdbcTemplate(dataSource)
-                    .queryForObject("SELECT COUNT(*) FROM " + PREFIX + "instance WHERE state <> 'SUCCESS'", Long.class);
-            return left == null ? 0 : left;
+            return count("SELECT COUNT(*) FROM " + PREFIX + "instance WHERE state <> 'SUCCESS'");
         }
 
         @Override
         void clearFinished() {
-            new JdbcTemplate(dataSource).execute("TRUNCATE " + PREFIX + "audit, " + PREFIX + "instance");
-        }
-
-        @Override
-        void drop() throws SQLException {
-            if (dataSource != null) {
-                dataSource.close();
-                dataSource = null;
-            }
-            super.drop();
+            admin().execute("TRUNCATE " + PREFIX + "audit, " + PREFIX + "instance");
         }
     }
 
@@ -114,10 +122,9 @@ abstract class QueueSide {
         private final GraphileWorker worker;
         private final Options options;
         private final int concurrency;
-        private HikariDataSource dataSource;
 
         Graphile(Postgres pg, GraphileWorker worker, Options options, int concurrency) {
-            super("graphile-worker " + GraphileWorker.VERSION, "bench_queue_graphile", pg);
+            super("graphile-worker " + GraphileWorker.VERSION, "bench_queue_graphile", "public", pg);
             this.worker = worker;
             this.options = options;
             this.concurrency = concurrency;
@@ -125,10 +132,8 @@ abstract class QueueSide {
 
         @Override
         void recreate() throws SQLException {
+            // the worker processes make it with graphile-worker's own migrations as they start
             pg.dropSchema(schema);
-            if (dataSource == null) {
-                dataSource = pg.pool("public", 1);
-            }
         }
 
         @Override
@@ -139,23 +144,12 @@ abstract class QueueSide {
         @Override
         long left() {
             // a job is deleted once done
-            Long left = new JdbcTemplate(dataSource)
-                    .queryForObject("SELECT COUNT(*) FROM " + schema + "._private_jobs", Long.class);
-            return left == null ? 0 : left;
+            return count("SELECT COUNT(*) FROM " + schema + "._private_jobs");
         }
 
         @Override
         void clearFinished() {
             // nothing is kept of a finished job
-        }
-
-        @Override
-        void drop() throws SQLException {
-            if (dataSource != null) {
-                dataSource.close();
-                dataSource = null;
-            }
-            super.drop();
         }
     }
 }

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 
@@ -197,17 +198,7 @@ final class QueueTable {
             List<QueueRounds.Drain> drains,
             Predicate<QueueRounds.Drain> which,
             ToDoubleFunction<QueueRounds.Drain> figure) {
-        Map<String, Double> out = new LinkedHashMap<>();
-        for (String name : names) {
-            List<Double> values = new ArrayList<>();
-            for (QueueRounds.Drain d : drains) {
-                if (d.side().equals(name) && which.test(d)) {
-                    values.add(figure.applyAsDouble(d));
-                }
-            }
-            out.put(name, median(values));
-        }
-        return out;
+        return medians(names, drains, QueueRounds.Drain::side, which, figure);
     }
 
     private static Map<String, Double> latency(
@@ -215,12 +206,22 @@ final class QueueTable {
             List<QueueRounds.Latency> latencies,
             boolean across,
             ToDoubleFunction<QueueRounds.Latency> figure) {
+        return medians(names, latencies, QueueRounds.Latency::side, l -> l.acrossProcesses() == across, figure);
+    }
+
+    /** Per side, the median of {@code figure} over the rounds {@code which} takes. */
+    private static <R> Map<String, Double> medians(
+            List<String> names,
+            List<R> rounds,
+            Function<R, String> sideOf,
+            Predicate<R> which,
+            ToDoubleFunction<R> figure) {
         Map<String, Double> out = new LinkedHashMap<>();
         for (String name : names) {
             List<Double> values = new ArrayList<>();
-            for (QueueRounds.Latency l : latencies) {
-                if (l.side().equals(name) && l.acrossProcesses() == across) {
-                    values.add(figure.applyAsDouble(l));
+            for (R r : rounds) {
+                if (sideOf.apply(r).equals(name) && which.test(r)) {
+                    values.add(figure.applyAsDouble(r));
                 }
             }
             out.put(name, median(values));
