@@ -39,19 +39,19 @@ public final class Node {
         reader.start();
     }
 
-    public String id() {
+    String id() {
         return id;
     }
 
-    public Path log() {
+    Path log() {
         return log;
     }
 
-    public Process process() {
+    Process process() {
         return process;
     }
 
-    public boolean alive() {
+    boolean alive() {
         return process.isAlive();
     }
 
@@ -120,7 +120,7 @@ public final class Node {
     }
 
     /** SIGKILL (no shutdown hook, no graceful stop); waits up to {@code timeout} for the process to be gone. */
-    public boolean kill(Duration timeout) throws InterruptedException {
+    boolean kill(Duration timeout) throws InterruptedException {
         process.destroyForcibly();
         return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
