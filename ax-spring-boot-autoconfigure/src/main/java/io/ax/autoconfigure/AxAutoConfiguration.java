@@ -256,6 +256,19 @@ public final class AxAutoConfiguration {
                                 "30s"));
             }
         }
+        String recentCommits = properties.getShutdown().getRecentCommitsDir();
+        if (recentCommits != null && !recentCommits.isBlank()) {
+            try {
+                builder.recentCommitsFolder(java.nio.file.Path.of(recentCommits.trim()));
+            } catch (java.nio.file.InvalidPathException e) {
+                throw new InvalidAxSettingsException(
+                        "ax.shutdown.recent-commits-dir",
+                        "ax.shutdown.recent-commits-dir is not a path: " + e.getMessage(),
+                        "Give a folder that every node of this cluster on this host (or on a shared volume) can write,"
+                                + " or remove the setting.",
+                        e);
+            }
+        }
         observers.orderedStream().forEach(builder::observer);
         tracer.ifAvailable(builder::tracer);
         transactions.ifAvailable(builder::transactions);

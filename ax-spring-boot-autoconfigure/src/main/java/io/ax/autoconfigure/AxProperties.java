@@ -425,6 +425,22 @@ public class AxProperties {
          */
         private Duration await = Duration.ofSeconds(10);
 
+        /**
+         * A folder where a node that stops gracefully leaves what it committed in its last two minutes, and where the
+         * nodes that run on (or the node's own next start) take it: a failover to a standby that had not received a
+         * stopped node's last commits is then named like one that loses a running node's. One folder per cluster: on
+         * the nodes' host, or a volume every node mounts. Unset: what a node remembers goes with it.
+         */
+        private String recentCommitsDir;
+
+        public String getRecentCommitsDir() {
+            return recentCommitsDir;
+        }
+
+        public void setRecentCommitsDir(String recentCommitsDir) {
+            this.recentCommitsDir = recentCommitsDir;
+        }
+
         public Duration getAwait() {
             return await;
         }

@@ -23,6 +23,8 @@ import io.ax.core.engine.PoolSettings;
 import io.ax.core.trigger.IntervalTrigger;
 import io.ax.test.pg.PostgresPair;
 import io.ax.test.pg.PostgresPair.Replication;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +35,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -60,6 +63,8 @@ class PostgresFailoverTest {
     private final AtomicInteger observed = new AtomicInteger();
     private final ListAppender<ILoggingEvent> log = new ListAppender<>();
     private PostgresPair pair;
+    /** Where the nodes leave their recent commits as they stop; none unless a test sets it. */
+    private Path recentCommits;
 
     private record Node(String id, HikariDataSource pool, AxEngine engine) {}
 
@@ -192,6 +197,39 @@ class PostgresFailoverTest {
                 + report.affectedInstances().size() + " instance(s) affected");
     }
 
+    @Test
+    void aFailoverJustAfterANodeStoppedIsNamedByTheNodeThatTookWhatItLeft(@TempDir Path folder) throws Exception {
+        recentCommits = folder;
+        pair = PostgresPair.start(Replication.ASYNCHRONOUS);
+        Node n1 = start("n1");
+        Node n2 = start("n2");
+        awaitRuns(20);
+
+        pair.detachStandby();
+        // acknowledged by n1, which then stops (a rolling restart): its check at the stop reads a primary that
+        // holds them all, and the failover that loses them comes after it is gone
+        List<String> scheduled = IntStream.range(0, 5)
+                .mapToObj(i ->
+                        n1.engine().schedule(ScheduleRequest.of("close-order").after(Duration.ofMinutes(10))))
+                .toList();
+        n1.engine().stop();
+        assertThat(events).as("nothing was missing as n1 stopped").isEmpty();
+        await("n2 took what n1 left").atMost(BOUND).until(() -> {
+            try (var files = Files.list(folder)) {
+                return files.noneMatch(f -> f.getFileName().toString().endsWith(".commits"));
+            }
+        });
+        pair.failover();
+
+        await("n2 names the delayed tasks n1 acknowledged and the store lost")
+                .atMost(BOUND)
+                .untilAsserted(() -> assertThat(events.stream()
+                                .filter(e -> e.nodeId().equals("n2"))
+                                .flatMap(e -> e.affectedInstances().stream())
+                                .toList())
+                        .containsAll(scheduled));
+    }
+
     private Node start(String id) {
         return start(id, pair.jdbcUrl(Duration.ofSeconds(1)));
     }
@@ -206,8 +244,11 @@ class PostgresFailoverTest {
             }
         }
         HikariDataSource pool = pool(id, url);
-        AxEngine engine = AxEngine.builder()
-                .store(new JdbcInstanceStore(pool, PREFIX, Duration.ofSeconds(3)))
+        var builder = AxEngine.builder();
+        if (recentCommits != null) {
+            builder.recentCommitsFolder(recentCommits);
+        }
+        AxEngine engine = builder.store(new JdbcInstanceStore(pool, PREFIX, Duration.ofSeconds(3)))
                 .router(new ExecutorRouter(List.of(new Counting())))
                 .nodeId(id)
                 .clusterSettings(SETTINGS)

@@ -72,7 +72,11 @@ final class Launcher {
                 "--ax.cluster.heartbeat=" + settings.heartbeat().toMillis() + "ms",
                 "--ax.cluster.lease=" + settings.lease().toMillis() + "ms",
                 "--ax.cluster.ack-timeout=" + settings.ackTimeout().toMillis() + "ms",
-                "--ax.misfire.threshold=" + settings.misfire().toMillis() + "ms"));
+                "--ax.misfire.threshold=" + settings.misfire().toMillis() + "ms",
+                // one folder for the whole cluster, as the nodes of one host share it: a failover just after a
+                // node's stop is named by a node that runs on
+                "--ax.shutdown.recent-commits-dir="
+                        + settings.workDir().resolve("recent-commits").toAbsolutePath()));
         if (redisProxy != null) {
             command.add("--spring.data.redis.port=" + redisProxy);
             command.add("--ax.redis.permits=" + settings.redisPermits());

@@ -55,6 +55,7 @@ public final class AxEngineBuilder {
     int maxPayloadSize = 64 * 1024;
     RetentionSettings retention = RetentionSettings.defaults();
     Duration activityFlush = Duration.ofSeconds(10);
+    java.nio.file.Path recentCommitsFolder;
     final List<Consumer<AxDeadLetterEvent>> deadLetterListeners = new ArrayList<>();
     final List<Consumer<AxClockJumpEvent>> clockJumpListeners = new ArrayList<>();
     final List<Consumer<io.ax.core.AxStoreRegressionEvent>> storeRegressionListeners = new ArrayList<>();
@@ -329,6 +330,18 @@ public final class AxEngineBuilder {
      */
     public AxEngineBuilder activityFlush(Duration activityFlush) {
         this.activityFlush = positive(activityFlush, "activityFlush");
+        return this;
+    }
+
+    /**
+     * A folder where this node, as it stops gracefully, leaves what it committed in its last minutes, and where it
+     * takes what other nodes of the cluster left (at its start, then every heartbeat): a failover to a standby that
+     * had not received a stopped node's last commits is then named by a node that runs on, as one that loses this
+     * node's own commits is. One folder per cluster, on the nodes' host or a volume all of them mount. Default: none,
+     * and what a node remembers goes with it when it stops.
+     */
+    public AxEngineBuilder recentCommitsFolder(java.nio.file.Path folder) {
+        this.recentCommitsFolder = Objects.requireNonNull(folder, "folder");
         return this;
     }
 

@@ -85,6 +85,9 @@ final class EngineLifecycle {
             }
         });
         parts.clockGuard.start();
+        if (parts.departedCommits != null) {
+            parts.departedCommits.start(); // what nodes that stopped left, checked now and kept
+        }
         parts.figures.deadLetters(); // the first read, so that the first look finds a count
         LOG.log(Level.INFO, startedLine());
     }
@@ -153,6 +156,9 @@ final class EngineLifecycle {
         // node remembers of them is gone with it
         if (parts.writer.outage().isEmpty() && parts.endWriter.outage().isEmpty()) { // a store away answers nothing
             bounded("check its last changes against the store", parts.storeRegressions::checkAtStop);
+        }
+        if (parts.departedCommits != null) {
+            parts.departedCommits.stopAndLeave(); // for a failover after this stop, which this node cannot see
         }
         parts.listeners.stop(parts.shutdownAwait.toMillis());
         bounded("leave the node registry", parts.membership::close); // no work left here

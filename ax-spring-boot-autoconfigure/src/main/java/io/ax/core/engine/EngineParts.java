@@ -154,6 +154,8 @@ final class EngineParts {
     final Membership membership;
     /** What this node does when its store went back in time. */
     final StoreRegressions storeRegressions;
+    /** Null without a folder for the recent commits of nodes that stop. */
+    final DepartedCommits departedCommits;
 
     final Leadership leadership;
     /** At which epoch this node decides for a row: the epoch at which it owns the row's partition. */
@@ -292,6 +294,18 @@ final class EngineParts {
                 insight,
                 listeners,
                 b.storeRegressionListeners);
+        this.departedCommits = b.recentCommitsFolder == null
+                ? null
+                : new DepartedCommits(
+                        nodeId,
+                        new io.ax.core.engine.writes.RecentCommitsFolder(b.recentCommitsFolder),
+                        recentCommits,
+                        stores,
+                        storeRegressions,
+                        clock,
+                        b.leaseClock::nanoTime,
+                        remembered,
+                        cluster.heartbeat());
         // starts are what someone waits for: new fires (planned ahead) and successful ends follow in their gaps
         writer.startSmall(CLAIMS_FIRST);
         fireWriter.giveWayTo(writer, GIVE_WAY);

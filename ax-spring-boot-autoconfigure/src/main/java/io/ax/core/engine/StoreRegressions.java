@@ -68,7 +68,7 @@ final class StoreRegressions implements StoreHistory.Listener {
     @Override
     public synchronized void wentBack(List<String> findings) {
         boolean already = fenceNow();
-        report(findings, affected(), already); // the fence first: reading the rows back may take a while
+        report(findings, affected(), already, true); // the fence first: reading the rows back may take a while
     }
 
     @Override
@@ -90,7 +90,8 @@ final class StoreRegressions implements StoreHistory.Listener {
                 List.of(what + ", and " + affected.ids().size() + " of the " + affected.checked
                         + " changes this node committed lately are missing from the store"),
                 affected,
-                already);
+                already,
+                true);
     }
 
     /**
@@ -108,7 +109,22 @@ final class StoreRegressions implements StoreHistory.Listener {
                 List.of("as it stopped, " + affected.ids().size() + " of the " + affected.checked
                         + " changes it committed lately were missing from the store"),
                 affected,
-                last != null && fenced());
+                last != null && fenced(),
+                false);
+    }
+
+    /**
+     * The changes another node (or this one before a restart) committed lately and left as it stopped ({@link
+     * DepartedCommits}), of which the store no longer holds {@code missing}: a failover after that stop lost them.
+     * Reported as any finding is; nothing is fenced, since what went back is not what this node decided.
+     */
+    synchronized void leftMissing(String departed, java.time.Instant stoppedAt, List<String> missing, int checked) {
+        report(
+                List.of(missing.size() + " of the " + checked + " changes node " + departed
+                        + " committed lately, left as it stopped at " + stoppedAt + ", were missing from the store"),
+                new Affected(missing, checked),
+                last != null && fenced(),
+                false);
     }
 
     /** Fences this node (again); whether it was fenced, with a report under way, already. */
@@ -121,7 +137,7 @@ final class StoreRegressions implements StoreHistory.Listener {
         return already;
     }
 
-    private void report(List<String> findings, Affected affected, boolean already) {
+    private void report(List<String> findings, Affected affected, boolean already, boolean fencing) {
         if (already) {
             LinkedHashSet<String> allFindings = new LinkedHashSet<>(last.findings());
             allFindings.addAll(findings);
@@ -154,6 +170,20 @@ final class StoreRegressions implements StoreHistory.Listener {
         AxStoreRegressionEvent event =
                 new AxStoreRegressionEvent(nodeId, findings, capped(affected.ids()), affected.checked, clock.instant());
         last = event;
+        if (!fencing) {
+            LOG.log(
+                    Level.ERROR,
+                    "Node {0}: its store went back in time: {1}. {2} instance(s) are missing or older there{3} (of {4}"
+                            + " checked); the work of those instances may have run, or may run again",
+                    nodeId,
+                    String.join("; ", findings),
+                    affected.ids().size(),
+                    ": " + preview(affected.ids()),
+                    affected.checked);
+            insight.storeWentBack(event);
+            listeners.publish("store-regression", event, subscribers);
+            return;
+        }
         LOG.log(
                 Level.ERROR,
                 "Node {0}: its store went back in time or is another server: {1}. {2} instance(s) whose changes it"

@@ -26,6 +26,12 @@ public final class RecentCommits {
     /** One committed change: the state and attempt it left, and its time ({@code at}, as the row records it). */
     record Commit(String instanceId, InstanceState state, int attempt, Instant at, long recordedNanos) {}
 
+    /**
+     * A committed change as it can leave this process: {@code age} is how long ago it was committed, {@code at} the
+     * change's time as its row records it (null for a new row).
+     */
+    public record Remembered(String instanceId, InstanceState state, int attempt, Instant at, Duration age) {}
+
     private static final int READ_BATCH = 500;
 
     private final int capacity;
@@ -122,6 +128,55 @@ public final class RecentCommits {
     public synchronized boolean succeeded(String instanceId, int attempt) {
         Commit c = commits.get(instanceId);
         return c != null && c.state() == InstanceState.SUCCESS && c.attempt() == attempt;
+    }
+
+    /**
+     * What is remembered now, oldest change first, with each change's age: what a node that stops leaves for another
+     * to check ({@link RecentCommitsFolder}).
+     */
+    public synchronized List<Remembered> remembered() {
+        long now = nanos.getAsLong();
+        List<Remembered> all = new ArrayList<>(commits.size());
+        for (Commit c : commits.values()) {
+            if (now - c.recordedNanos() <= windowNanos) {
+                all.add(new Remembered(
+                        c.instanceId(), c.state(), c.attempt(), c.at(), Duration.ofNanos(now - c.recordedNanos())));
+            }
+        }
+        return all;
+    }
+
+    /**
+     * Takes over what another node (or this node before a restart) remembered, so that a failover this node sees
+     * later checks those changes too. A change of an instance this node has committed since is left out: its own is
+     * later. Those older than the window are dropped; the capacity keeps the latest.
+     */
+    public synchronized void adopt(List<Remembered> others) {
+        long now = nanos.getAsLong();
+        List<Commit> merged = new ArrayList<>(commits.size() + others.size());
+        for (Remembered r : others) {
+            if (!commits.containsKey(r.instanceId())
+                    && !InstanceIds.isMemory(r.instanceId())
+                    && r.age().toNanos() <= windowNanos) {
+                merged.add(new Commit(
+                        r.instanceId(),
+                        r.state(),
+                        r.attempt(),
+                        r.at(),
+                        now - r.age().toNanos()));
+            }
+        }
+        if (merged.isEmpty()) {
+            return;
+        }
+        merged.addAll(commits.values());
+        merged.sort(java.util.Comparator.comparingLong(c -> c.recordedNanos() - now));
+        commits.clear();
+        for (Commit c : merged) {
+            commits.remove(c.instanceId()); // two departed nodes may name one instance: the later change stays
+            commits.put(c.instanceId(), c);
+        }
+        forgetOld(commits.values().iterator(), Commit::recordedNanos, commits.size(), now);
     }
 
     /** How many instances are remembered now. */

@@ -75,6 +75,33 @@ class RecentCommitsTest {
         assertThat(commits.missingFrom(store)).containsExactly("d");
     }
 
+    @Test
+    void commitsAnotherNodeRememberedAreCheckedHereInTheirOrderAndAgeOutByTheirOwnAge() {
+        AtomicLong nanos = new AtomicLong(Duration.ofMinutes(5).toNanos());
+        RecentCommits departed = new RecentCommits(10, Duration.ofSeconds(10), nanos::get);
+        departed.changed(change("a", InstanceState.RUNNING));
+        nanos.addAndGet(Duration.ofSeconds(4).toNanos());
+        departed.changed(change("b", InstanceState.SUCCESS));
+        List<RecentCommits.Remembered> left = departed.remembered();
+        assertThat(left).extracting(RecentCommits.Remembered::instanceId).containsExactly("a", "b");
+        assertThat(left.get(0).age()).isEqualTo(Duration.ofSeconds(4));
+
+        AtomicLong here = new AtomicLong(); // another process: another monotonic clock
+        RecentCommits commits = new RecentCommits(10, Duration.ofSeconds(10), here::get);
+        commits.changed(change("b", InstanceState.RUNNING)); // a change of its own, later than the one taken
+        commits.changed(change("c", InstanceState.RUNNING));
+        commits.adopt(left);
+        InMemoryInstanceStore store = new InMemoryInstanceStore();
+        assertThat(commits.missingFrom(store))
+                .as("a (taken, the oldest), then this node's own b and c")
+                .containsExactly("a", "b", "c");
+        assertThat(commits.succeeded("b", 1)).as("its own change of b stays").isFalse();
+
+        here.addAndGet(Duration.ofSeconds(7).toNanos()); // a was committed 11 s ago now, c 7 s ago
+        commits.changed(change("d", InstanceState.RUNNING));
+        assertThat(commits.missingFrom(store)).containsExactly("b", "c", "d");
+    }
+
     private static Transition change(String id, InstanceState to) {
         InstanceState from = to == InstanceState.RUNNING ? InstanceState.SCHEDULED : InstanceState.RUNNING;
         return new Transition(id, from, to, 1, "n1", T, "test");

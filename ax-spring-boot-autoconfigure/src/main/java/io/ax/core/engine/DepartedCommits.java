@@ -1,0 +1,165 @@
+package io.ax.core.engine;
+
+import io.ax.core.clock.AxClock;
+import io.ax.core.engine.writes.RecentCommits;
+import io.ax.core.engine.writes.RecentCommitsFolder;
+import io.ax.core.store.InstanceStore;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * Makes what a node remembers of its recent commits outlive it, through a {@link RecentCommitsFolder}: at a graceful
+ * stop the node leaves its memory there; every {@code every}, and once at the start, a running node takes what others
+ * (or this node before a restart) left, checks it against the store at once, and keeps it with its own, so that a
+ * failover it sees later checks those commits too. Without it, a failover shortly after a node's stop loses that
+ * node's last commits unnamed. What is missing when taken is reported by {@link StoreRegressions} (nothing is
+ * fenced: the writes lost are another node's, or this node's before it started). Owns the {@code
+ * ax-recent-commits} thread.
+ */
+final class DepartedCommits {
+
+    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+
+    private final String nodeId;
+    private final RecentCommitsFolder folder;
+    private final RecentCommits commits;
+    private final InstanceStore store;
+    private final StoreRegressions regressions;
+    private final AxClock clock;
+    private final LongSupplier nanos;
+    private final Duration window;
+    private final Duration every;
+    /** What was taken and not yet checked (the store did not answer): checked again at the next look. */
+    private final List<RecentCommitsFolder.Left> unchecked = new ArrayList<>();
+
+    private ScheduledExecutorService thread;
+
+    DepartedCommits(
+            String nodeId,
+            RecentCommitsFolder folder,
+            RecentCommits commits,
+            InstanceStore store,
+            StoreRegressions regressions,
+            AxClock clock,
+            LongSupplier nanos,
+            Duration window,
+            Duration every) {
+        this.nodeId = nodeId;
+        this.folder = folder;
+        this.commits = commits;
+        this.store = store;
+        this.regressions = regressions;
+        this.clock = clock;
+        this.nanos = nanos;
+        this.window = window;
+        this.every = every;
+    }
+
+    /** Looks at the folder now, then every {@code every}. */
+    synchronized void start() {
+        if (thread != null) {
+            return;
+        }
+        ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread th = new Thread(r, "ax-recent-commits");
+            th.setDaemon(true);
+            return th;
+        });
+        t.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        t.scheduleWithFixedDelay(this::lookQuietly, 0, every.toMillis(), TimeUnit.MILLISECONDS);
+        thread = t;
+    }
+
+    /**
+     * Stops looking, then leaves this node's memory in the folder: after its last writes, so that it holds them.
+     * Never throws.
+     */
+    void stopAndLeave() {
+        ScheduledExecutorService t;
+        synchronized (this) {
+            t = thread;
+            thread = null;
+        }
+        if (t != null) {
+            t.shutdownNow();
+            try {
+                t.awaitTermination(every.toMillis() + 1_000, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        List<RecentCommits.Remembered> mine = commits.remembered();
+        try {
+            java.nio.file.Path left = folder.leave(nodeId, mine, clock.instant());
+            if (left != null) {
+                LOG.log(
+                        Level.INFO,
+                        "Node {0} left its {1} recent commits in {2}, for a node that runs on to check after a"
+                                + " failover",
+                        nodeId,
+                        mine.size(),
+                        left);
+            }
+        } catch (RuntimeException e) {
+            LOG.log(
+                    Level.WARNING,
+                    "Node {0} could not leave its {1} recent commits for the nodes that run on: {2}; a failover that"
+                            + " loses them now is not named",
+                    nodeId,
+                    mine.size(),
+                    e.toString());
+        }
+    }
+
+    private void lookQuietly() {
+        try {
+            look();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Node {0} could not look for recent commits left by others: {1}", nodeId, e);
+        }
+    }
+
+    /** Takes what was left, keeps it, and checks it with what is still unchecked. */
+    void look() {
+        for (RecentCommitsFolder.Left left : folder.take(clock.instant(), window)) {
+            commits.adopt(left.commits()); // a failover seen from now on checks them too
+            unchecked.add(left);
+            LOG.log(
+                    Level.INFO,
+                    "Node {0} took over the {1} recent commits node {2} left as it stopped at {3}",
+                    nodeId,
+                    left.commits().size(),
+                    left.nodeId(),
+                    left.written());
+        }
+        while (!unchecked.isEmpty()) {
+            RecentCommitsFolder.Left left = unchecked.get(0);
+            RecentCommits check = new RecentCommits(Math.max(1, left.commits().size()), window, nanos);
+            check.adopt(left.commits());
+            List<String> missing;
+            try {
+                missing = check.missingFrom(store);
+            } catch (RuntimeException e) {
+                LOG.log(
+                        Level.WARNING,
+                        "Node {0} could not check the recent commits node {1} left against the store: {2}; it tries"
+                                + " again in {3}",
+                        nodeId,
+                        left.nodeId(),
+                        e.toString(),
+                        every);
+                return;
+            }
+            unchecked.remove(0);
+            if (!missing.isEmpty()) {
+                regressions.leftMissing(left.nodeId(), left.written(), missing, check.size());
+            }
+        }
+    }
+}

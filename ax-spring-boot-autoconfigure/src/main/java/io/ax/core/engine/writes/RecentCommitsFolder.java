@@ -1,0 +1,253 @@
+package io.ax.core.engine.writes;
+
+import io.ax.core.InstanceState;
+import io.ax.core.engine.writes.RecentCommits.Remembered;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * A folder where a node that stops leaves what it remembers of its recent commits ({@link RecentCommits}), and where
+ * a node that runs on takes it: what a stopping node committed in its last minutes may still be lost by a failover to
+ * a standby that had not received it, and only a node that outlives it can check after that failover. Each stop
+ * leaves one file, written aside and moved in whole; each file is taken by one node only (moved to a name of its own
+ * before it is read), then deleted. One folder serves one cluster: the nodes of one host, or a volume all of them
+ * mount. Not thread-safe: one thread uses it.
+ */
+public final class RecentCommitsFolder {
+
+    /** What one node left as it stopped. */
+    public record Left(String nodeId, Instant written, List<Remembered> commits) {}
+
+    private static final System.Logger LOG = System.getLogger(RecentCommitsFolder.class.getName());
+    private static final String HEADER = "ax-recent-commits 1";
+    private static final String LEFT = ".commits";
+    private static final String TAKEN = ".taken-";
+    private static final String WRITING = ".writing-";
+
+    private final Path folder;
+
+    public RecentCommitsFolder(Path folder) {
+        this.folder = folder;
+    }
+
+    /** The folder. */
+    public Path folder() {
+        return folder;
+    }
+
+    /**
+     * Leaves {@code commits} of {@code nodeId} for another node, as of {@code now}; nothing when there are none.
+     *
+     * @return the file written, or null
+     * @throws UncheckedIOException when the folder cannot be written
+     */
+    public Path leave(String nodeId, List<Remembered> commits, Instant now) {
+        if (commits.isEmpty()) {
+            return null;
+        }
+        try {
+            Files.createDirectories(folder);
+            String name = safe(nodeId) + "." + now.toEpochMilli() + "." + random() + LEFT;
+            Path writing = folder.resolve(WRITING + name);
+            try (BufferedWriter out = Files.newBufferedWriter(writing, StandardCharsets.UTF_8)) {
+                out.write(HEADER + "\n");
+                out.write("node\t" + oneLine(nodeId) + "\n");
+                out.write("written\t" + now + "\n");
+                for (Remembered r : commits) {
+                    if (!oneLine(r.instanceId()).equals(r.instanceId())
+                            || r.instanceId().indexOf('\t') >= 0) {
+                        continue; // an id no line can hold (ids AX makes never are)
+                    }
+                    out.write(r.instanceId() + "\t" + r.state().name() + "\t" + r.attempt() + "\t"
+                            + (r.at() == null ? "-" : r.at().toString()) + "\t"
+                            + r.age().toNanos() + "\n");
+                }
+            }
+            Path left = folder.resolve(name);
+            move(writing, left);
+            return left;
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not leave the recent commits of " + nodeId + " in " + folder, e);
+        }
+    }
+
+    /**
+     * Takes every file left in the folder: each is read and deleted, with its commits' ages grown by the time since it
+     * was written, as the file system's clock tells (a file's modification time against that of a file written now):
+     * the nodes' own clocks may be set apart. A file another node took and never deleted (it stopped while it read) is
+     * deleted once old. A file that cannot be read is renamed aside with a WARNING.
+     *
+     * @param now this node's time, for what the file system cannot tell
+     * @throws UncheckedIOException when the folder cannot be listed
+     */
+    public List<Left> take(Instant now, Duration window) {
+        if (!Files.isDirectory(folder)) {
+            return List.of();
+        }
+        List<Path> files = new ArrayList<>();
+        try (DirectoryStream<Path> all = Files.newDirectoryStream(folder)) {
+            all.forEach(files::add);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not list " + folder, e);
+        }
+        if (files.isEmpty()) {
+            return List.of();
+        }
+        Instant fileNow = fileSystemNow(now);
+        List<Left> taken = new ArrayList<>();
+        for (Path file : files) {
+            String name = file.getFileName().toString();
+            if (name.endsWith(LEFT) && !name.startsWith(WRITING)) {
+                Left left = takeOne(file, fileNow, window);
+                if (left != null) {
+                    taken.add(left);
+                }
+            } else if (name.contains(TAKEN) || name.startsWith(WRITING) || name.startsWith(".now-")) {
+                deleteIfOlder(file, fileNow, window.multipliedBy(2));
+            }
+        }
+        return taken;
+    }
+
+    /** The file system's time now: that of a file written now; {@code fallback} when none can be written. */
+    private Instant fileSystemNow(Instant fallback) {
+        Path probe = folder.resolve(".now-" + random());
+        try {
+            Files.write(probe, new byte[0]);
+            return Files.getLastModifiedTime(probe).toInstant();
+        } catch (IOException e) {
+            return fallback;
+        } finally {
+            try {
+                Files.deleteIfExists(probe);
+            } catch (IOException ignored) {
+                // a probe left behind is an empty file: deleted with the old ones
+            }
+        }
+    }
+
+    private Left takeOne(Path file, Instant now, Duration window) {
+        Path mine = file.resolveSibling(file.getFileName() + TAKEN + random());
+        try {
+            move(file, mine);
+        } catch (NoSuchFileException gone) {
+            return null; // another node took it first
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "Could not take {0}: {1}", file, e.toString());
+            return null;
+        }
+        try {
+            Left left = read(mine, now, window);
+            Files.deleteIfExists(mine);
+            return left;
+        } catch (IOException | RuntimeException e) {
+            Path aside = file.resolveSibling(file.getFileName() + ".unreadable");
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "The recent commits left in {0} could not be read ({1}): kept as {2}, not checked",
+                    file,
+                    e.toString(),
+                    aside);
+            try {
+                move(mine, aside);
+            } catch (IOException ignored) {
+                // left under the taken name: deleted once old
+            }
+            return null;
+        }
+    }
+
+    private static Left read(Path file, Instant now, Duration window) throws IOException {
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        if (lines.size() < 3 || !HEADER.equals(lines.get(0))) {
+            throw new IllegalArgumentException("not a file of recent commits");
+        }
+        String nodeId = field(lines.get(1), "node");
+        Instant written = parseInstant(field(lines.get(2), "written"));
+        Duration since = Duration.between(Files.getLastModifiedTime(file).toInstant(), now);
+        if (since.isNegative()) {
+            since = Duration.ZERO; // a file system whose times are coarser than the probe's
+        }
+        List<Remembered> commits = new ArrayList<>(lines.size() - 3);
+        for (String line : lines.subList(3, lines.size())) {
+            if (line.isEmpty()) {
+                continue;
+            }
+            String[] f = line.split("\t", -1);
+            if (f.length != 5) {
+                throw new IllegalArgumentException("a line of " + f.length + " fields: " + line);
+            }
+            Duration age = Duration.ofNanos(Long.parseLong(f[4])).plus(since);
+            if (age.compareTo(window) <= 0) {
+                commits.add(new Remembered(
+                        f[0],
+                        InstanceState.valueOf(f[1]),
+                        Integer.parseInt(f[2]),
+                        "-".equals(f[3]) ? null : parseInstant(f[3]),
+                        age));
+            }
+        }
+        return new Left(nodeId, written, commits);
+    }
+
+    private static String field(String line, String name) {
+        if (!line.startsWith(name + "\t")) {
+            throw new IllegalArgumentException("expected " + name + ", found: " + line);
+        }
+        return line.substring(name.length() + 1);
+    }
+
+    private static Instant parseInstant(String text) {
+        try {
+            return Instant.parse(text);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("not a time: " + text, e);
+        }
+    }
+
+    private static void deleteIfOlder(Path file, Instant now, Duration age) {
+        try {
+            if (Files.getLastModifiedTime(file).toInstant().plus(age).isBefore(now)) {
+                Files.deleteIfExists(file);
+            }
+        } catch (IOException ignored) {
+            // gone meanwhile, or not ours to delete: the next look tries again
+        }
+    }
+
+    private static void move(Path from, Path to) throws IOException {
+        try {
+            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            throw new IOException("the folder cannot rename a file atomically", e);
+        }
+    }
+
+    private static String safe(String nodeId) {
+        String s = nodeId.replaceAll("[^A-Za-z0-9_-]", "_");
+        return s.isEmpty() ? "node" : s.length() > 64 ? s.substring(0, 64) : s;
+    }
+
+    private static String oneLine(String s) {
+        return s.replace('\n', ' ').replace('\r', ' ');
+    }
+
+    private static String random() {
+        return HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+    }
+}

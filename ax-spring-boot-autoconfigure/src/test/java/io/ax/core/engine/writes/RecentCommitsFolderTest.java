@@ -1,0 +1,129 @@
+package io.ax.core.engine.writes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ax.core.InstanceState;
+import io.ax.core.engine.writes.RecentCommits.Remembered;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RecentCommitsFolderTest {
+
+    private static final Instant T = Instant.parse("2026-12-07T17:00:00Z");
+    private static final Duration WINDOW = Duration.ofMinutes(2);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void whatANodeLeavesIsTakenOnceWithItsAgesGrownByTheTimeSince() throws Exception {
+        RecentCommitsFolder folder = new RecentCommitsFolder(dir.resolve("commits"));
+        List<Remembered> left = List.of(
+                new Remembered("d-1", InstanceState.SCHEDULED, 0, null, Duration.ofSeconds(30)),
+                new Remembered("s-2", InstanceState.SUCCESS, 2, T.minusSeconds(1), Duration.ofSeconds(1)));
+        Path file = folder.leave("n6", left, T);
+        writtenAgo(file, Duration.ofSeconds(5));
+
+        List<RecentCommitsFolder.Left> taken = folder.take(T, WINDOW);
+
+        assertThat(taken).hasSize(1);
+        assertThat(taken.get(0).nodeId()).isEqualTo("n6");
+        assertThat(taken.get(0).written()).isEqualTo(T);
+        List<Remembered> commits = taken.get(0).commits();
+        assertThat(commits)
+                .extracting(Remembered::instanceId, Remembered::state, Remembered::attempt, Remembered::at)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("d-1", InstanceState.SCHEDULED, 0, null),
+                        org.assertj.core.groups.Tuple.tuple("s-2", InstanceState.SUCCESS, 2, T.minusSeconds(1)));
+        // the file's 5 s, and the few milliseconds this test took
+        assertThat(commits.get(0).age()).isBetween(Duration.ofSeconds(35), Duration.ofSeconds(36));
+        assertThat(commits.get(1).age()).isBetween(Duration.ofSeconds(6), Duration.ofSeconds(7));
+        assertThat(folder.take(T, WINDOW)).as("taken already").isEmpty();
+        try (Stream<Path> files = Files.list(folder.folder())) {
+            assertThat(files).as("nothing left behind").isEmpty();
+        }
+    }
+
+    @Test
+    void commitsOlderThanTheWindowWhenTakenAreDropped() throws Exception {
+        RecentCommitsFolder folder = new RecentCommitsFolder(dir);
+        Path file = folder.leave(
+                "n1",
+                List.of(
+                        new Remembered("old", InstanceState.RUNNING, 1, T, Duration.ofSeconds(100)),
+                        new Remembered("new", InstanceState.RUNNING, 1, T, Duration.ofSeconds(10))),
+                T.plus(Duration.ofDays(1))); // a node whose clock is a day ahead: its time is not the file's
+        writtenAgo(file, Duration.ofSeconds(30));
+
+        List<RecentCommitsFolder.Left> taken = folder.take(T, WINDOW);
+
+        assertThat(taken.get(0).commits()).extracting(Remembered::instanceId).containsExactly("new");
+    }
+
+    /** As if the file had been written {@code ago}, on the file system's clock. */
+    private static void writtenAgo(Path file, Duration ago) throws Exception {
+        Files.setLastModifiedTime(
+                file,
+                java.nio.file.attribute.FileTime.from(
+                        Files.getLastModifiedTime(file).toInstant().minus(ago)));
+    }
+
+    @Test
+    void nothingRememberedLeavesNoFileAndAMissingFolderHasNothing() {
+        RecentCommitsFolder folder = new RecentCommitsFolder(dir.resolve("none"));
+        assertThat(folder.take(T, WINDOW)).isEmpty();
+        assertThat(folder.leave("n1", List.of(), T)).isNull();
+        assertThat(dir.resolve("none")).doesNotExist();
+    }
+
+    @Test
+    void aFileThatIsNotOneIsKeptAsideAndTheOthersAreTaken() throws Exception {
+        RecentCommitsFolder folder = new RecentCommitsFolder(dir);
+        Files.writeString(dir.resolve("n9.1.x.commits"), "something else\n");
+        folder.leave("n2", List.of(new Remembered("i", InstanceState.RUNNING, 1, T, Duration.ZERO)), T);
+
+        List<RecentCommitsFolder.Left> taken = folder.take(T, WINDOW);
+
+        assertThat(taken).extracting(RecentCommitsFolder.Left::nodeId).containsExactly("n2");
+        assertThat(dir.resolve("n9.1.x.commits.unreadable")).exists();
+    }
+
+    @Test
+    void nodesThatLookTogetherTakeEachFileOnce() throws Exception {
+        RecentCommitsFolder folder = new RecentCommitsFolder(dir);
+        for (int n = 0; n < 20; n++) {
+            folder.leave("n" + n, List.of(new Remembered("i" + n, InstanceState.RUNNING, 1, T, Duration.ZERO)), T);
+        }
+        ConcurrentLinkedQueue<String> takenBy = new ConcurrentLinkedQueue<>();
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> lookers = new ArrayList<>();
+        IntStream.range(0, 4).forEach(i -> {
+            Thread t = new Thread(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                new RecentCommitsFolder(dir).take(T, WINDOW).forEach(l -> takenBy.add(l.nodeId()));
+            });
+            t.start();
+            lookers.add(t);
+        });
+        go.countDown();
+        for (Thread t : lookers) {
+            t.join(10_000);
+        }
+
+        assertThat(takenBy).hasSize(20).doesNotHaveDuplicates();
+    }
+}
