@@ -161,6 +161,35 @@ class StoreFailureTest {
     }
 
     @Test
+    void aFixedDelaySeriesWhoseRunEndsInAnOutageGoesOnOnceTheStoreIsBackWithoutARepair() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        executor.when("delay", ctx -> {
+            started.countDown();
+            release.await(BOUND.toSeconds(), TimeUnit.SECONDS);
+            return null;
+        });
+        // no reconciliation within the test: only the series' own plan can go on
+        start(
+                b -> b.reconcileEvery(Duration.ofHours(1)),
+                task("delay")
+                        .trigger(IntervalTrigger.fixedDelay(Duration.ofMillis(50), Duration.ZERO))
+                        .build());
+        assertThat(started.await(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
+
+        store.down();
+        long failedBefore = store.failed();
+        release.countDown(); // it ends while the store is away: its end, and its series' next fire, wait
+        await().atMost(BOUND).until(() -> store.failed() > failedBefore + 3);
+        store.up();
+
+        await("the series goes on")
+                .atMost(BOUND)
+                .until(() -> executor.runsOf("delay").size() >= 4);
+        assertThat(engine.status().repairedSeries()).isZero();
+        assertNoFireRanTwice("delay");
+    }
+
+    @Test
     void aForkedFixedDelaySeriesFoldsBackIntoOne() {
         start(task("delay")
                 .trigger(IntervalTrigger.fixedDelay(Duration.ofMillis(200), Duration.ZERO))

@@ -225,6 +225,16 @@ public final class Leadership
                 : Term.partitions(epochs, membership.partitions().orElseThrow().count());
     }
 
+    /** Whether this node owns the partition of {@code partitionKey}, whether or not it may decide for it now. */
+    private boolean ownsNow(String partitionKey) {
+        PartitionTerms owned = membership.partitions().orElse(null);
+        if (owned == null) {
+            return false;
+        }
+        Map<Integer, Long> epochs = owned.owned();
+        return !epochs.isEmpty() && Term.partitions(epochs, owned.count()).decides(partitionKey);
+    }
+
     /** Whether this node decides any row now: {@link #currentTerm} is not null, without building the term. */
     public boolean decidesRows() {
         return !decidedPartitions().isEmpty();
@@ -659,27 +669,62 @@ public final class Leadership
         return OneThread.idle(thread);
     }
 
+    /**
+     * How often, and how long apart, the next fire of a fixed-delay series is tried again when the store did not
+     * answer, or this node could not decide for the partition it owns (its heartbeat too old): through an outage or a
+     * failover of a few seconds, the series goes on as soon as the store is back rather than at the reconciliation's
+     * second look.
+     */
+    private static final int SERIES_TRIES = 30;
+
+    private static final Duration SERIES_TRY_EVERY = Duration.ofSeconds(1);
+
     /** An instance of a fixed-delay series ended: its next fire is planned on ax-leader, if this node leads. */
     @Override
     public void continueFixedDelay(Due due, Instant completed) {
-        try {
-            thread.execute(() -> {
-                Term term = currentTerm();
-                if (term == null || !term.decides(due.partitionKey())) {
-                    return; // whoever decides it plans it when it learns of the end, or its reconciliation does
+        continueFixedDelay(due, completed, 1);
+    }
+
+    private void continueFixedDelay(Due due, Instant completed, int tried) {
+        Runnable plan = () -> {
+            Term term = currentTerm();
+            if (term == null || !term.decides(due.partitionKey())) {
+                if (ownsNow(due.partitionKey()) && tried < SERIES_TRIES) {
+                    // still this node's, though it may not decide while its heartbeat is old (an outage, a
+                    // failover): nobody takes the partition up, so the series waits here for its owner to decide
+                    continueFixedDelay(due, completed, tried + 1);
                 }
-                try {
-                    fires.continueSeries(due, completed, term);
-                } catch (FencedOutException e) {
-                    fencedOut(e);
-                } catch (RuntimeException e) {
+                return; // moved on: its new owner follows the run to its end or plans the series as it takes over
+            }
+            try {
+                fires.continueSeries(due, completed, term);
+            } catch (FencedOutException e) {
+                fencedOut(e);
+            } catch (RuntimeException e) {
+                if (tried < SERIES_TRIES) {
+                    LOG.log(
+                            Level.DEBUG,
+                            "Could not plan the next fire of ''{0}'' now; trying again in {1}: {2}",
+                            due.task().name(),
+                            SERIES_TRY_EVERY,
+                            e.toString());
+                    continueFixedDelay(due, completed, tried + 1);
+                } else {
                     LOG.log(
                             Level.WARNING,
-                            "Could not plan the next fire of ''{0}'' now; the reconciliation will: {1}",
+                            "Could not plan the next fire of ''{0}'' in {1} tries; the reconciliation will: {2}",
                             due.task().name(),
+                            tried,
                             e.toString());
                 }
-            });
+            }
+        };
+        try {
+            if (tried == 1) {
+                thread.execute(plan);
+            } else {
+                thread.schedule(plan, SERIES_TRY_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+            }
         } catch (java.util.concurrent.RejectedExecutionException stopped) {
             // the engine stops: the next leader plans it
         }
