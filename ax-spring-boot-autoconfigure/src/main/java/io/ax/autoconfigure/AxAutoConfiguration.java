@@ -258,22 +258,41 @@ public final class AxAutoConfiguration {
         }
         String recentCommits = properties.getShutdown().getRecentCommitsDir();
         if (recentCommits != null && !recentCommits.isBlank()) {
-            try {
-                builder.recentCommitsFolder(java.nio.file.Path.of(recentCommits.trim()));
-            } catch (java.nio.file.InvalidPathException e) {
-                throw new InvalidAxSettingsException(
-                        "ax.shutdown.recent-commits-dir",
-                        "ax.shutdown.recent-commits-dir is not a path: " + e.getMessage(),
-                        "Give a folder that every node of this cluster on this host (or on a shared volume) can write,"
-                                + " or remove the setting.",
-                        e);
-            }
+            builder.recentCommitsFolder(recentCommitsFolder(recentCommits.trim()));
         }
         observers.orderedStream().forEach(builder::observer);
         tracer.ifAvailable(builder::tracer);
         transactions.ifAvailable(builder::transactions);
         traceCapture.ifAvailable(builder::traceCapture);
         return builder.build();
+    }
+
+    /**
+     * The folder of {@code ax.shutdown.recent-commits-dir}, created if missing: a node finds out at its start, not
+     * at its stop, that it could not leave its recent commits there.
+     */
+    private static java.nio.file.Path recentCommitsFolder(String setting) {
+        String fix = "Set ax.shutdown.recent-commits-dir to a folder that every node of this cluster can write (on"
+                + " their host, or a volume all of them mount), or remove it.";
+        java.nio.file.Path folder;
+        try {
+            folder = java.nio.file.Path.of(setting);
+            java.nio.file.Files.createDirectories(folder);
+        } catch (java.nio.file.InvalidPathException | java.io.IOException e) {
+            throw new InvalidAxSettingsException(
+                    "ax.shutdown",
+                    "ax.shutdown.recent-commits-dir is not a folder this node can create: " + setting + " (" + e + ")",
+                    fix,
+                    e);
+        }
+        if (!java.nio.file.Files.isWritable(folder)) {
+            throw new InvalidAxSettingsException(
+                    "ax.shutdown",
+                    "ax.shutdown.recent-commits-dir is not a folder this node can write: " + folder.toAbsolutePath(),
+                    fix,
+                    null);
+        }
+        return folder;
     }
 
     private static PoolSettings poolSettings(String group, AxProperties.Pool pool, boolean springVirtual) {

@@ -111,6 +111,11 @@ class InvalidAxSettingsTest {
                         "Set ax.shutdown.await to how long a stop waits for running attempts before it interrupts them,"
                                 + " 0s for not at all (the default is 10s)."),
                 Arguments.of(
+                        new String[] {"ax.shutdown.recent-commits-dir=/dev/null/ax"},
+                        "ax.shutdown",
+                        "ax.shutdown.recent-commits-dir is not a folder this node can create: /dev/null/ax",
+                        "Set ax.shutdown.recent-commits-dir to a folder that every node of this cluster can write"),
+                Arguments.of(
                         new String[] {"ax.clock.pause=-1s"},
                         "ax.clock",
                         "ax.clock.pause must not be negative, was PT-1S",
