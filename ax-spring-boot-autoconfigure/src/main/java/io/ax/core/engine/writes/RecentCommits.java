@@ -148,16 +148,14 @@ public final class RecentCommits {
 
     /**
      * Takes over what another node (or this node before a restart) remembered, so that a failover this node sees
-     * later checks those changes too. A change of an instance this node has committed since is left out: its own is
-     * later. Those older than the window are dropped; the capacity keeps the latest.
+     * later checks those changes too. Of two changes of one instance, the later stays: one node may have created an
+     * instance that another then ran. Those older than the window are dropped; the capacity keeps the latest.
      */
     public synchronized void adopt(List<Remembered> others) {
         long now = nanos.getAsLong();
         List<Commit> merged = new ArrayList<>(commits.size() + others.size());
         for (Remembered r : others) {
-            if (!commits.containsKey(r.instanceId())
-                    && !InstanceIds.isMemory(r.instanceId())
-                    && r.age().toNanos() <= windowNanos) {
+            if (!InstanceIds.isMemory(r.instanceId()) && r.age().toNanos() <= windowNanos) {
                 merged.add(new Commit(
                         r.instanceId(),
                         r.state(),
@@ -170,10 +168,11 @@ public final class RecentCommits {
             return;
         }
         merged.addAll(commits.values());
+        // stable: at an equal time this node's own change, added last, stays
         merged.sort(java.util.Comparator.comparingLong(c -> c.recordedNanos() - now));
         commits.clear();
         for (Commit c : merged) {
-            commits.remove(c.instanceId()); // two departed nodes may name one instance: the later change stays
+            commits.remove(c.instanceId()); // re-inserted last: the later change of an instance stays, in order
             commits.put(c.instanceId(), c);
         }
         forgetOld(commits.values().iterator(), Commit::recordedNanos, commits.size(), now);

@@ -102,6 +102,25 @@ class RecentCommitsTest {
         assertThat(commits.missingFrom(store)).containsExactly("b", "c", "d");
     }
 
+    @Test
+    void aLaterChangeTakenFromAnotherNodeReplacesAnEarlierOneOfThisNode() {
+        AtomicLong here = new AtomicLong(Duration.ofMinutes(1).toNanos());
+        RecentCommits commits = new RecentCommits(10, Duration.ofSeconds(30), here::get);
+        // this node created the instance; then the node that owned its partition ran it, and stopped
+        commits.created(
+                new TaskInstance("i", "t", T, InstanceState.SCHEDULED, 0, "n6", T, InstanceOrigin.DELAYED, null));
+        here.addAndGet(Duration.ofSeconds(5).toNanos());
+        commits.adopt(List.of(
+                new RecentCommits.Remembered("i", InstanceState.SUCCESS, 1, T.plusSeconds(5), Duration.ofSeconds(1))));
+
+        // the failover lost the run's claim and end: the row is back at its creation, which this node's own
+        // change alone would take for no loss
+        InMemoryInstanceStore store = new InMemoryInstanceStore();
+        store.schedule(List.of(new NewFire(
+                new TaskInstance("i", "t", T, InstanceState.SCHEDULED, 0, "n6", T, InstanceOrigin.DELAYED, null), "")));
+        assertThat(commits.missingFrom(store)).containsExactly("i");
+    }
+
     private static Transition change(String id, InstanceState to) {
         InstanceState from = to == InstanceState.RUNNING ? InstanceState.SCHEDULED : InstanceState.RUNNING;
         return new Transition(id, from, to, 1, "n1", T, "test");
