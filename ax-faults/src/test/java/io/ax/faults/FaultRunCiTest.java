@@ -71,6 +71,11 @@ class FaultRunCiTest {
             db.drop();
         }
         assertEquals(
+                true,
+                nodeLogsSay(settings.workDir(), "AX engine stopped on node"),
+                "no node's log tells that its engine stopped, though the run stops every node with SIGTERM: what AX"
+                        + " logs while it stops is lost (a logger that does not write to the application's log)");
+        assertEquals(
                 0,
                 status,
                 () -> "the CI fault run broke promises of AX: "
@@ -81,6 +86,23 @@ class FaultRunCiTest {
                         + "; every violation with its evidence is in the report above and in " + saved.toAbsolutePath()
                         + "; the run's database " + database + " is kept: java -jar ax-faults/target/ax-faults.jar"
                         + " --check-only --database=" + database);
+    }
+
+    /** Whether a node's log in {@code workDir} has a line with {@code text}. */
+    private static boolean nodeLogsSay(Path workDir, String text) throws java.io.IOException {
+        try (var logs = Files.list(workDir)) {
+            for (Path log : logs.filter(p -> p.getFileName().toString().matches("n\\d+-\\d+\\.log"))
+                    .toList()) {
+                try (var lines = Files.lines(log, StandardCharsets.UTF_8)) {
+                    if (lines.anyMatch(l -> l.contains(text))) {
+                        return true;
+                    }
+                } catch (java.io.UncheckedIOException notText) {
+                    // a line the platform charset cannot read: the other files still count
+                }
+            }
+        }
+        return false;
     }
 
     /** Skips the test, or fails it when the services are required. */

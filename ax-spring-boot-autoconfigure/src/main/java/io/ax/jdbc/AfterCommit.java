@@ -1,5 +1,6 @@
 package io.ax.jdbc;
 
+import io.ax.core.logging.Loggers;
 import java.lang.System.Logger.Level;
 import javax.sql.DataSource;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -11,7 +12,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  */
 final class AfterCommit implements TransactionSynchronization {
 
-    private static final System.Logger LOG = System.getLogger(AfterCommit.class.getName());
+    private static final System.Logger LOG = Loggers.get(AfterCommit.class.getName());
 
     private final DataSource dataSource;
     private final Runnable onCommit;

@@ -2,6 +2,7 @@ package io.ax.jdbc;
 
 import io.ax.core.AxException;
 import io.ax.core.engine.AttemptTransactions;
+import io.ax.core.logging.Loggers;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -98,7 +99,7 @@ public final class JdbcAttemptTransactions implements AttemptTransactions {
                         try {
                             jdbc.execute("SET SESSION idle_transaction_timeout = DEFAULT");
                         } catch (RuntimeException e) {
-                            System.getLogger(JdbcAttemptTransactions.class.getName())
+                            Loggers.get(JdbcAttemptTransactions.class.getName())
                                     .log(
                                             System.Logger.Level.WARNING,
                                             "Could not reset idle_transaction_timeout after an attempt: {0}",

@@ -1,6 +1,7 @@
 package io.ax.jdbc;
 
 import io.ax.core.cluster.StoreIdentity;
+import io.ax.core.logging.Loggers;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Objects;
@@ -15,7 +16,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 final class JdbcStoreIdentity implements StoreIdentity {
 
-    private static final System.Logger LOG = System.getLogger(JdbcStoreIdentity.class.getName());
+    private static final System.Logger LOG = Loggers.get(JdbcStoreIdentity.class.getName());
 
     /** A standby (read through a plain URL during a failover) has no current WAL position: it reads timeline 0. */
     private static final String POSTGRES = "SELECT system_identifier::text, CASE WHEN pg_is_in_recovery() THEN ''"

@@ -1,5 +1,6 @@
 package io.ax.jdbc;
 
+import io.ax.core.logging.Loggers;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -25,7 +26,7 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
  */
 final class NetworkTimeoutDataSource extends DelegatingDataSource implements InfrastructureProxy {
 
-    private static final System.Logger LOG = System.getLogger(NetworkTimeoutDataSource.class.getName());
+    private static final System.Logger LOG = Loggers.get(NetworkTimeoutDataSource.class.getName());
     /** The drivers AX supports read the socket on the calling thread: the executor is only for those that abort. */
     private static final Executor CALLER = Runnable::run;
 

@@ -1,6 +1,7 @@
 package io.ax.jdbc;
 
 import io.ax.core.cluster.WakeUps;
+import io.ax.core.logging.Loggers;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -20,7 +21,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 final class PostgresWakeUps implements WakeUps {
 
-    private static final System.Logger LOG = System.getLogger(PostgresWakeUps.class.getName());
+    private static final System.Logger LOG = Loggers.get(PostgresWakeUps.class.getName());
     private static final int WAIT_MILLIS = 500;
     private static final long RETRY_MILLIS = 2_000;
 

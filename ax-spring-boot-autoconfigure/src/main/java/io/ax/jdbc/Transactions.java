@@ -1,5 +1,6 @@
 package io.ax.jdbc;
 
+import io.ax.core.logging.Loggers;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -24,7 +25,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  */
 final class Transactions {
 
-    private static final System.Logger LOG = System.getLogger(Transactions.class.getName());
+    private static final System.Logger LOG = Loggers.get(Transactions.class.getName());
 
     private final DataSource dataSource;
     private final SQLExceptionTranslator translator;

@@ -1,5 +1,6 @@
 package io.ax.redis;
 
+import io.ax.core.logging.Loggers;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -17,7 +18,7 @@ import java.util.function.LongSupplier;
  */
 final class LockEras {
 
-    private static final System.Logger LOG = System.getLogger(LockEras.class.getName());
+    private static final System.Logger LOG = Loggers.get(LockEras.class.getName());
 
     /** How many primaries are remembered: a Redis Cluster's shards, and the ones before them. */
     private static final int REMEMBERED = 64;

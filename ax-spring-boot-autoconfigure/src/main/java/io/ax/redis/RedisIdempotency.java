@@ -2,6 +2,7 @@ package io.ax.redis;
 
 import io.ax.core.AxException;
 import io.ax.core.AxIdempotency;
+import io.ax.core.logging.Loggers;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
@@ -18,7 +19,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 final class RedisIdempotency implements AxIdempotency {
 
-    private static final System.Logger LOG = System.getLogger(RedisIdempotency.class.getName());
+    private static final System.Logger LOG = Loggers.get(RedisIdempotency.class.getName());
 
     /**
      * KEYS: the key. ARGV: a token, the ttl in ms. Returns 0 when the key is held already, 1 when this claim set it on

@@ -1,5 +1,6 @@
 package io.ax.redis;
 
+import io.ax.core.logging.Loggers;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,7 +21,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 final class RedisLink implements AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(RedisLink.class.getName());
+    private static final System.Logger LOG = Loggers.get(RedisLink.class.getName());
 
     private final StringRedisTemplate redis;
     private final InstantSource wall;

@@ -1,6 +1,7 @@
 package io.ax.redis;
 
 import io.ax.core.AxLock;
+import io.ax.core.logging.Loggers;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
@@ -14,7 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class RedisLock implements AxLock {
 
-    private static final System.Logger LOG = System.getLogger(RedisLock.class.getName());
+    private static final System.Logger LOG = Loggers.get(RedisLock.class.getName());
 
     private final RedisLocks locks;
     private final String name;

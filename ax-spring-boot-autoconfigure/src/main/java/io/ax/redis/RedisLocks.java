@@ -2,6 +2,7 @@ package io.ax.redis;
 
 import io.ax.core.AxLock;
 import io.ax.core.AxLocks;
+import io.ax.core.logging.Loggers;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
@@ -24,7 +25,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 final class RedisLocks implements AxLocks, AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(RedisLocks.class.getName());
+    private static final System.Logger LOG = Loggers.get(RedisLocks.class.getName());
     private static final int RENEW_THREADS = 2;
 
     /**

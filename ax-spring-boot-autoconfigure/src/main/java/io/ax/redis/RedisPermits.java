@@ -3,6 +3,7 @@ package io.ax.redis;
 import io.ax.core.InstanceState;
 import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
+import io.ax.core.logging.Loggers;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.OwnedInstance;
 import io.ax.core.store.Permits;
@@ -65,7 +66,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 final class RedisPermits implements Permits, AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(RedisPermits.class.getName());
+    private static final System.Logger LOG = Loggers.get(RedisPermits.class.getName());
 
     /**
      * How long a permit may stay pending (taken, its claim not yet confirmed) before a claim that needs its slot may

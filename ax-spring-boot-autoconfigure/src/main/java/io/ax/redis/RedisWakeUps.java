@@ -1,6 +1,7 @@
 package io.ax.redis;
 
 import io.ax.core.cluster.WakeUps;
+import io.ax.core.logging.Loggers;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
@@ -23,7 +24,7 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  */
 final class RedisWakeUps implements WakeUps {
 
-    private static final System.Logger LOG = System.getLogger(RedisWakeUps.class.getName());
+    private static final System.Logger LOG = Loggers.get(RedisWakeUps.class.getName());
     private static final int QUEUE = 1_024;
 
     private final RedisLink link;

@@ -1,5 +1,6 @@
 package io.ax.testing;
 
+import io.ax.core.logging.Loggers;
 import io.ax.core.wheel.AxTimer;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
@@ -23,7 +24,7 @@ import java.util.function.LongSupplier;
  */
 final class VirtualTimer implements AxTimer<Object> {
 
-    private static final System.Logger LOG = System.getLogger(VirtualTimer.class.getName());
+    private static final System.Logger LOG = Loggers.get(VirtualTimer.class.getName());
 
     private record Key(long deadline, long handle) implements Comparable<Key> {
         @Override

@@ -1,5 +1,6 @@
 package io.ax.core.clock;
 
+import io.ax.core.logging.Loggers;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,7 +30,7 @@ import java.util.OptionalLong;
  */
 public final class ClockJumpDetector {
 
-    private static final System.Logger LOG = System.getLogger(ClockJumpDetector.class.getName());
+    private static final System.Logger LOG = Loggers.get(ClockJumpDetector.class.getName());
 
     /** The clock fire times are decided on (the local one corrected by the cluster time, when there is one). */
     private final AxClock clock;

@@ -1,5 +1,6 @@
 package io.ax.core.clock;
 
+import io.ax.core.logging.Loggers;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,7 +24,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class ClusterTime implements AxClock {
 
-    private static final System.Logger LOG = System.getLogger(ClusterTime.class.getName());
+    private static final System.Logger LOG = Loggers.get(ClusterTime.class.getName());
     private static final int READINGS = 3;
     private static final long JOIN_MILLIS = 1_000;
 

@@ -2,6 +2,7 @@ package io.ax.core.cluster;
 
 import io.ax.core.AxException;
 import io.ax.core.clock.AxClock;
+import io.ax.core.logging.Loggers;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
@@ -37,7 +38,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Membership implements AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(Membership.class.getName());
+    private static final System.Logger LOG = Loggers.get(Membership.class.getName());
 
     /** What the engine hears; called on the {@code ax-cluster} thread (or the starting thread), one at a time. */
     public interface Listener {

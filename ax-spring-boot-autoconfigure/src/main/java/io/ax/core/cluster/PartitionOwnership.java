@@ -1,5 +1,6 @@
 package io.ax.core.cluster;
 
+import io.ax.core.logging.Loggers;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.HashMap;
@@ -27,7 +28,7 @@ import java.util.TreeMap;
  */
 public final class PartitionOwnership {
 
-    private static final System.Logger LOG = System.getLogger(PartitionOwnership.class.getName());
+    private static final System.Logger LOG = Loggers.get(PartitionOwnership.class.getName());
 
     /** What a node does with the partitions it gains and loses; called on the round's thread. */
     public interface Listener {

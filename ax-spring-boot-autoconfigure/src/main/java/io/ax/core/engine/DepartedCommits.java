@@ -3,6 +3,7 @@ package io.ax.core.engine;
 import io.ax.core.clock.AxClock;
 import io.ax.core.engine.writes.RecentCommits;
 import io.ax.core.engine.writes.RecentCommitsFolder;
+import io.ax.core.logging.Loggers;
 import io.ax.core.store.InstanceStore;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -24,7 +25,7 @@ import java.util.function.LongSupplier;
  */
 final class DepartedCommits {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = Loggers.get(AxEngine.class.getName());
 
     private final String nodeId;
     private final RecentCommitsFolder folder;

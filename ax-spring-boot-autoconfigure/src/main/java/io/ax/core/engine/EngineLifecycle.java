@@ -3,6 +3,7 @@ package io.ax.core.engine;
 import io.ax.core.Durability;
 import io.ax.core.cluster.WakeUps;
 import io.ax.core.engine.ownership.Recovery;
+import io.ax.core.logging.Loggers;
 import java.lang.System.Logger.Level;
 
 /**
@@ -13,7 +14,7 @@ import java.lang.System.Logger.Level;
  */
 final class EngineLifecycle {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = Loggers.get(AxEngine.class.getName());
 
     private final EngineParts parts;
 

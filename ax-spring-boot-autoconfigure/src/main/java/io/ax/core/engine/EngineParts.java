@@ -52,6 +52,7 @@ import io.ax.core.engine.writes.ChangeStamps;
 import io.ax.core.engine.writes.RecentCommits;
 import io.ax.core.engine.writes.StateWriter;
 import io.ax.core.engine.writes.StoreRouter;
+import io.ax.core.logging.Loggers;
 import io.ax.core.store.ActivityStore;
 import io.ax.core.store.InMemoryActivityStore;
 import io.ax.core.store.InMemoryIdempotency;
@@ -80,7 +81,7 @@ import java.util.function.Consumer;
  */
 final class EngineParts {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = Loggers.get(AxEngine.class.getName());
     private static final int WRITE_QUEUE_CAPACITY = 100_000;
     /**
      * How long the writers of new fires and of successful ends wait at most, before each group, for the writer of

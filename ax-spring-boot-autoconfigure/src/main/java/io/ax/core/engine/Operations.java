@@ -15,6 +15,7 @@ import io.ax.core.engine.threads.Due;
 import io.ax.core.engine.work.Dispatcher;
 import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.engine.writes.StateWriter;
+import io.ax.core.logging.Loggers;
 import io.ax.core.store.InstanceStore;
 import java.lang.System.Logger.Level;
 import java.util.List;
@@ -27,7 +28,7 @@ import java.util.Map;
  */
 final class Operations {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = Loggers.get(AxEngine.class.getName());
     static final String REPLAYED = "replayed by operator";
     static final String CANCELLED = "cancelled by operator";
 

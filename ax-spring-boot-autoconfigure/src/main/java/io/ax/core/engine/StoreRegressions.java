@@ -7,6 +7,7 @@ import io.ax.core.cluster.StoreHistory;
 import io.ax.core.engine.insight.Insight;
 import io.ax.core.engine.insight.Listeners;
 import io.ax.core.engine.writes.RecentCommits;
+import io.ax.core.logging.Loggers;
 import io.ax.core.store.InstanceStore;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -26,7 +27,7 @@ import java.util.function.Consumer;
  */
 final class StoreRegressions implements StoreHistory.Listener {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = Loggers.get(AxEngine.class.getName());
 
     private final String nodeId;
     private final AxClock clock;

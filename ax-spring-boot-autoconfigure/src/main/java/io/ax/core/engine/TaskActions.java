@@ -16,6 +16,7 @@ import io.ax.core.engine.threads.EngineThreads;
 import io.ax.core.engine.work.Dispatcher;
 import io.ax.core.engine.work.RunParams;
 import io.ax.core.engine.writes.StoreRouter;
+import io.ax.core.logging.Loggers;
 import java.lang.System.Logger.Level;
 import java.time.Instant;
 import java.util.List;
@@ -31,7 +32,7 @@ import java.util.function.BooleanSupplier;
  */
 final class TaskActions {
 
-    private static final System.Logger LOG = System.getLogger(AxEngine.class.getName());
+    private static final System.Logger LOG = Loggers.get(AxEngine.class.getName());
 
     private final TaskRegistry registry;
     private final ExecutorRouter router;

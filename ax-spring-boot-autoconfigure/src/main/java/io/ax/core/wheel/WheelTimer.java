@@ -1,5 +1,6 @@
 package io.ax.core.wheel;
 
+import io.ax.core.logging.Loggers;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,7 +33,7 @@ import java.util.function.LongSupplier;
  */
 public final class WheelTimer<T> implements AxTimer<T> {
 
-    private static final System.Logger LOG = System.getLogger(WheelTimer.class.getName());
+    private static final System.Logger LOG = Loggers.get(WheelTimer.class.getName());
     private static final long JOIN_TIMEOUT_MILLIS = TimeUnit.SECONDS.toMillis(5);
     private static final int NEW = 0;
     private static final int RUNNING = 1;

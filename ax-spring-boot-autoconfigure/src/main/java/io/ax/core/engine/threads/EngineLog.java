@@ -1,5 +1,7 @@
 package io.ax.core.engine.threads;
 
+import io.ax.core.logging.Loggers;
+
 /**
  * The engine's one log: every room writes to the logger named after the facade, {@code io.ax.core.engine.AxEngine},
  * so that an operator turns the engine's messages up or down with one line of configuration, whichever room wrote
@@ -14,6 +16,6 @@ public final class EngineLog {
 
     /** The engine's logger. */
     public static System.Logger get() {
-        return System.getLogger(NAME);
+        return Loggers.get(NAME);
     }
 }

@@ -26,6 +26,7 @@ import io.ax.core.engine.writes.Fence;
 import io.ax.core.engine.writes.InstanceIds;
 import io.ax.core.engine.writes.StateWriter;
 import io.ax.core.engine.writes.StoreRouter;
+import io.ax.core.logging.Loggers;
 import io.ax.core.store.InstanceStore;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -51,7 +52,7 @@ public final class InstanceRunner implements Dispatcher.Attempts {
 
     private static final System.Logger LOG = EngineLog.get();
     /** One line per successful instance; its own logger, so a busy application can quiet it alone. */
-    private static final System.Logger SUMMARY = System.getLogger("io.ax.instances");
+    private static final System.Logger SUMMARY = Loggers.get("io.ax.instances");
 
     /** The longest failure message a log line shows. */
     static final int LOGGED_MESSAGE = 500;

@@ -2,6 +2,7 @@ package io.ax.core.engine.writes;
 
 import io.ax.core.InstanceState;
 import io.ax.core.engine.writes.RecentCommits.Remembered;
+import io.ax.core.logging.Loggers;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,7 +34,7 @@ public final class RecentCommitsFolder {
     /** What one node left as it stopped. */
     public record Left(String nodeId, Instant written, List<Remembered> commits) {}
 
-    private static final System.Logger LOG = System.getLogger(RecentCommitsFolder.class.getName());
+    private static final System.Logger LOG = Loggers.get(RecentCommitsFolder.class.getName());
     private static final String HEADER = "ax-recent-commits 1";
     private static final String LEFT = ".commits";
     private static final String TAKEN = ".taken-";

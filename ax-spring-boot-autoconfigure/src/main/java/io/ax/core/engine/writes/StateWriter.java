@@ -6,6 +6,7 @@ import io.ax.core.TaskInstance;
 import io.ax.core.Transition;
 import io.ax.core.clock.AxClock;
 import io.ax.core.cluster.FencedOutException;
+import io.ax.core.logging.Loggers;
 import io.ax.core.store.InstanceStore;
 import io.ax.core.store.NewFire;
 import io.ax.core.store.OwnedInstance;
@@ -55,7 +56,7 @@ import java.util.concurrent.TimeUnit;
 public final class StateWriter {
 
     /** The engine's log category, which applications configure; it names the facade, not this room. */
-    private static final System.Logger LOG = System.getLogger("io.ax.core.engine.AxEngine");
+    private static final System.Logger LOG = Loggers.get("io.ax.core.engine.AxEngine");
 
     private static final int MAX_BATCH = 2_000;
     public static final Duration FIRST_BACKOFF = Duration.ofMillis(50);
