@@ -165,7 +165,11 @@ final class Campaign {
                     "fault plan: %d steps, the last at +%d s",
                     plan.steps().size(), plan.lastStart().toSeconds());
             Traffic traffic = new Traffic(
-                    cluster.cluster, settings.ordersPerSecond(), settings.delayedPerSecond(), settings.seed());
+                    cluster.cluster,
+                    settings.ordersPerSecond(),
+                    settings.delayedPerSecond(),
+                    settings.seed(),
+                    witness.jdbc());
             Injector injector =
                     new Injector(new FaultContext(cluster.cluster, faultLog, jumpy, START_BOUND, pair), plan);
             try {

@@ -71,3 +71,12 @@ CREATE TABLE faults_said (
     line          VARCHAR(4000) NOT NULL,
     instance_ids  TEXT          NOT NULL
 );
+
+-- What the traffic's clients were told was accepted: each delayed task's id (what 'delayed') and each order's id
+-- (what 'order') that a node answered with. A row the old primary committed while its client got an error (the
+-- commit's answer lost in the failover) was never accepted: losing it breaks no promise.
+CREATE TABLE faults_acked (
+    what   VARCHAR(8)  NOT NULL,
+    id     VARCHAR(64) NOT NULL,
+    at_us  BIGINT      NOT NULL
+);

@@ -129,10 +129,36 @@ public final class History {
         }
     }
 
-    /** The failovers of a run, what each lost, and what the nodes said of it; all empty in a run on one server. */
-    public record Failovers(List<Failover> failovers, List<LostRow> lost, List<Said> said) {
+    /**
+     * The failovers of a run, what each lost, and what the nodes said of it; all empty in a run on one server.
+     * {@code acknowledged} holds what the traffic's clients were told was accepted ({@code delayed:<instance>},
+     * {@code order:<id>}); null for a run that did not record it, where every row counts as accepted.
+     */
+    public record Failovers(
+            List<Failover> failovers, List<LostRow> lost, List<Said> said, java.util.Set<String> acknowledged) {
 
         public static final Failovers NONE = new Failovers(List.of(), List.of(), List.of());
+
+        public Failovers(List<Failover> failovers, List<LostRow> lost, List<Said> said) {
+            this(failovers, lost, said, null);
+        }
+
+        /**
+         * Whether a client was told that the lost row's work was accepted: a delayed task's id, or an order's id, came
+         * back in an answer. A commit whose answer the failover cut off never was.
+         */
+        public boolean acknowledged(LostRow row) {
+            if (acknowledged == null) {
+                return true;
+            }
+            if (row.what().equals("order")) {
+                java.util.regex.Matcher m = ORDER.matcher(row.detail());
+                return !m.find() || acknowledged.contains("order:" + m.group(1));
+            }
+            return row.instanceId() == null || acknowledged.contains("delayed:" + row.instanceId());
+        }
+
+        private static final java.util.regex.Pattern ORDER = java.util.regex.Pattern.compile("^order (\\d+) ");
     }
 
     private final Map<String, Instance> instances;
@@ -401,7 +427,11 @@ public final class History {
                         rs.getString(5).isEmpty()
                                 ? java.util.Set.of()
                                 : java.util.Set.of(rs.getString(5).split(","))));
-        return new Failovers(failovers, lost, said);
+        Boolean recorded = db.queryForObject("SELECT to_regclass('faults_acked') IS NOT NULL", Boolean.class);
+        java.util.Set<String> acked = Boolean.TRUE.equals(recorded)
+                ? new java.util.HashSet<>(db.queryForList("SELECT what || ':' || id FROM faults_acked", String.class))
+                : null;
+        return new Failovers(failovers, lost, said, acked);
     }
 
     /** The limits the nodes recorded; none when no node ever created the table (a sample without the record). */

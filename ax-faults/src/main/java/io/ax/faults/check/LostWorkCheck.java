@@ -4,9 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Work a failover lost: a delayed task or an order that the old primary had and the promoted one does not. Either
- * was acknowledged to a client once its transaction committed (the traffic's request returned), so it is PERSISTENT
- * work gone. After a failover to a caught-up standby a row can still be missing, of a transaction whose commit the
+ * Work a failover lost: a delayed task or an order that the old primary had and the promoted one does not, and whose
+ * id a node answered the traffic's client with ({@code faults_acked}): PERSISTENT work gone that a client was told
+ * was accepted. A row whose commit the old primary made while its client got an error (the answer cut off by the
+ * failover) was never accepted: not judged. After a failover to a caught-up standby a row can still be missing, of a transaction whose commit the
  * old primary made but never acknowledged (it was stopped while the commit waited for the standby): not judged here.
  */
 final class LostWorkCheck implements Check {
@@ -34,7 +35,7 @@ final class LostWorkCheck implements Check {
                     continue;
                 }
                 boolean delayed = r.what().equals("instance") && r.detail().endsWith("(DELAYED)");
-                if (delayed || r.what().equals("order")) {
+                if ((delayed || r.what().equals("order")) && h.failovers().acknowledged(r)) {
                     out.add(new Violation(
                             name(),
                             r.instanceId(),

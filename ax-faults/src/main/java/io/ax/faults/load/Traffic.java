@@ -13,6 +13,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The traffic the nodes get from outside over HTTP, each request to a node picked at random among those running:
@@ -41,6 +42,7 @@ public final class Traffic implements AutoCloseable {
     private final ScheduledThreadPoolExecutor threads;
     private final ThreadPoolExecutor httpThreads;
     private final NodeApi api;
+    private final JdbcTemplate acked;
 
     private final AtomicLong ordersOpened = new AtomicLong();
     private final AtomicLong ordersPaid = new AtomicLong();
@@ -49,8 +51,13 @@ public final class Traffic implements AutoCloseable {
     private final AtomicLong delayedCancelRequests = new AtomicLong();
     private final AtomicLong unanswered = new AtomicLong();
 
-    public Traffic(Cluster cluster, int ordersPerSecond, int delayedPerSecond, long seed) {
+    /**
+     * @param acked where what the nodes answered is written ({@code faults_acked}): the ids of the delayed tasks and
+     *     orders they accepted
+     */
+    public Traffic(Cluster cluster, int ordersPerSecond, int delayedPerSecond, long seed, JdbcTemplate acked) {
         this.cluster = cluster;
+        this.acked = acked;
         this.ordersPerSecond = ordersPerSecond;
         this.delayedPerSecond = delayedPerSecond;
         this.random = new Random(seed ^ 0x5DEECE66DL);
@@ -130,6 +137,7 @@ public final class Traffic implements AutoCloseable {
                 return;
             }
             ordersOpened.incrementAndGet();
+            acked("order", List.of(Long.toString(id)));
             if (nextInt(100) < 40) { // paid before its window ends (or so it is meant: a slow payment loses)
                 long after = 300 + nextInt((int) (PAYMENT_WINDOW_MS - 1_300));
                 threads.schedule(() -> pay(id), after, TimeUnit.MILLISECONDS);
@@ -160,8 +168,17 @@ public final class Traffic implements AutoCloseable {
                 return;
             }
             delayedScheduled.addAndGet(ids.size());
+            acked("delayed", ids);
             cancelSome(ids);
         });
+    }
+
+    /** Writes what a node accepted, in one statement, with the database's time. */
+    private void acked(String what, List<String> ids) {
+        acked.batchUpdate(
+                "INSERT INTO faults_acked (what, id, at_us)"
+                        + " VALUES (?, ?, CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT))",
+                ids.stream().map(id -> new Object[] {what, id}).toList());
     }
 
     private void scheduleLimited() {
@@ -176,6 +193,7 @@ public final class Traffic implements AutoCloseable {
             }
             delayedScheduled.addAndGet(ids.size());
             limitedScheduled.addAndGet(ids.size());
+            acked("delayed", ids);
             cancelSome(ids);
         });
     }

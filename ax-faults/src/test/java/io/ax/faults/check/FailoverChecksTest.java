@@ -87,6 +87,23 @@ class FailoverChecksTest {
         assertTrue(found.get(0).message().contains("missing on the one promoted"), found::toString);
     }
 
+    @Test
+    void workWhoseClientWasNeverAnsweredIsNotLostWorkThoughTheOldTimelineHadIt() {
+        // the old primary committed d2 and order 13, but the failover cut off the commits' answers: the clients got
+        // errors, and were never told that the work was accepted
+        Histories h = lagging()
+                .lost(1, "instance", "d1", "faults-delayed (DELAYED)", 21)
+                .lost(1, "instance", "d2", "faults-delayed (DELAYED)", 23.9)
+                .lost(1, "order", "c1", "order 12 (OPEN)", 20)
+                .lost(1, "order", "c2", "order 13 (OPEN)", 20)
+                .acked("delayed:d1", "order:12");
+
+        List<Violation> found = new LostWorkCheck().check(h.evidence());
+
+        assertEquals(
+                List.of("d1", "c1"), found.stream().map(Violation::instanceId).toList(), found::toString);
+    }
+
     /** A failover to a standby that lagged: last commit at 20, primary stopped at 24, promoted at 25. */
     private static Histories lagging() {
         return new Histories().failover(1, "pg-lagging-failover", 20, 24, 25);

@@ -23,6 +23,9 @@ final class Histories {
     private final List<History.Failover> failovers = new ArrayList<>();
     private final List<History.LostRow> lost = new ArrayList<>();
     private final List<History.Said> said = new ArrayList<>();
+    /** What the clients were told was accepted; null until a test says (every lost row counts as accepted). */
+    private java.util.Set<String> acked;
+
     private long ids;
 
     /**
@@ -38,6 +41,15 @@ final class Histories {
     /** A row the old timeline of failover {@code failoverId} had and the new one lacks. */
     Histories lost(long failoverId, String what, String instanceId, String detail, double at) {
         lost.add(new History.LostRow(failoverId, what, instanceId, detail, (long) (at * S)));
+        return this;
+    }
+
+    /** Work a node answered a client with: {@code delayed:<instance>} or {@code order:<id>}. */
+    Histories acked(String... what) {
+        if (acked == null) {
+            acked = new java.util.HashSet<>();
+        }
+        acked.addAll(List.of(what));
         return this;
     }
 
@@ -161,7 +173,7 @@ final class Histories {
                 0,
                 Map.of("lease_ms", "2500", "mark_us", Long.toString(100 * S)),
                 limits,
-                new History.Failovers(failovers, lost, said));
+                new History.Failovers(failovers, lost, said, acked));
         return Evidence.of(h);
     }
 }
