@@ -230,6 +230,63 @@ class PostgresFailoverTest {
                         .containsAll(scheduled));
     }
 
+    @Test
+    void aFailoverJustAfterANodeCrashedIsNamedByTheNodeThatTookTheFileItKept(
+            @TempDir Path crashedOnes, @TempDir Path shared) throws Exception {
+        pair = PostgresPair.start(Replication.ASYNCHRONOUS);
+        recentCommits = crashedOnes; // n1's own folder: what its graceful stop below leaves, no one takes
+        Node n1 = start("n1");
+        recentCommits = shared;
+        Node n2 = start("n2");
+        awaitRuns(20);
+
+        pair.detachStandby();
+        List<String> scheduled = IntStream.range(0, 5)
+                .mapToObj(i ->
+                        n1.engine().schedule(ScheduleRequest.of("close-order").after(Duration.ofMinutes(10))))
+                .toList();
+        // what a kill -9 of n1 would leave: the file it keeps, as it last wrote it, unwritten from then on
+        Path kept = await("n1 keeps its recent commits in a file")
+                .atMost(BOUND)
+                .until(() -> keptFileWith(crashedOnes, scheduled), java.util.Objects::nonNull);
+        Path left = shared.resolve(kept.getFileName());
+        Files.copy(kept, left);
+        Files.setLastModifiedTime(
+                left,
+                java.nio.file.attribute.FileTime.from(
+                        Files.getLastModifiedTime(left).toInstant().minusSeconds(10)));
+        n1.engine().stop();
+        await("n2 took the file n1 stopped writing").atMost(BOUND).until(() -> !Files.exists(left));
+        pair.failover();
+
+        await("n2 names the delayed tasks n1 acknowledged and the store lost")
+                .atMost(BOUND)
+                .untilAsserted(() -> assertThat(events.stream()
+                                .filter(e -> e.nodeId().equals("n2"))
+                                .flatMap(e -> e.affectedInstances().stream())
+                                .toList())
+                        .containsAll(scheduled));
+    }
+
+    /** The file a node keeps in {@code folder} once it names every one of {@code ids}; null before. */
+    private static Path keptFileWith(Path folder, List<String> ids) throws java.io.IOException {
+        try (var files = Files.list(folder)) {
+            for (Path f : files.filter(p -> p.getFileName().toString().endsWith(".live")
+                            && !p.getFileName().toString().startsWith("."))
+                    .toList()) {
+                try {
+                    String text = Files.readString(f);
+                    if (ids.stream().allMatch(text::contains)) {
+                        return f;
+                    }
+                } catch (java.nio.file.NoSuchFileException replaced) {
+                    // written anew meanwhile: the next look reads it
+                }
+            }
+        }
+        return null;
+    }
+
     private Node start(String id) {
         return start(id, pair.jdbcUrl(Duration.ofSeconds(1)));
     }

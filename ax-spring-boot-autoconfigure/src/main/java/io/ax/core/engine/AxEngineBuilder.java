@@ -334,10 +334,11 @@ public final class AxEngineBuilder {
     }
 
     /**
-     * A folder where this node, as it stops gracefully, leaves what it committed in its last minutes, and where it
-     * takes what other nodes of the cluster left (at its start, then every heartbeat): a failover to a standby that
-     * had not received a stopped node's last commits is then named by a node that runs on, as one that loses this
-     * node's own commits is. One folder per cluster, on the nodes' host or a volume all of them mount. Default: none,
+     * A folder where this node keeps what it committed in its last minutes (a file written each heartbeat when it
+     * changed, deleted as it stops gracefully and replaced by one it leaves), and where it takes what other nodes of
+     * the cluster left (at its start, then every heartbeat), or kept and stopped writing (they crashed): a failover to
+     * a standby that had not received such a node's last commits is then named by a node that runs on, as one that
+     * loses this node's own commits is. One folder per cluster, on the nodes' host or a volume all of them mount. Default: none,
      * and what a node remembers goes with it when it stops.
      */
     public AxEngineBuilder recentCommitsFolder(java.nio.file.Path folder) {

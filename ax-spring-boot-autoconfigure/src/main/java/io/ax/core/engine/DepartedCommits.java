@@ -15,13 +15,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * Makes what a node remembers of its recent commits outlive it, through a {@link RecentCommitsFolder}: at a graceful
- * stop the node leaves its memory there; every {@code every}, and once at the start, a running node takes what others
- * (or this node before a restart) left, checks it against the store at once, and keeps it with its own, so that a
- * failover it sees later checks those commits too. Without it, a failover shortly after a node's stop loses that
- * node's last commits unnamed. What is missing when taken is reported by {@link StoreRegressions} (nothing is
- * fenced: the writes lost are another node's, or this node's before it started). Owns the {@code
- * ax-recent-commits} thread.
+ * Makes what a node remembers of its recent commits outlive it, through a {@link RecentCommitsFolder}: every {@code
+ * every} the node writes its memory to a file of its own when it changed, and at a graceful stop it deletes that file
+ * and leaves its memory in another. Every {@code every}, and once at the start, it takes what others (or this node
+ * before a restart) left as they stopped, and the files of nodes that stopped writing theirs for {@code unkeptAfter}
+ * (they crashed), checks it against the store at once, and keeps it with its own, so that a failover it sees later
+ * checks those commits too. Without it, a failover shortly after a node's stop or crash loses that node's last commits
+ * unnamed; with it, only what a crashed node committed after its last write of the file. What is missing when taken
+ * is reported by {@link StoreRegressions} (nothing is fenced: the writes lost are another node's, or this node's
+ * before it started). Owns the {@code ax-recent-commits} thread.
  */
 final class DepartedCommits {
 
@@ -36,6 +38,11 @@ final class DepartedCommits {
     private final LongSupplier nanos;
     private final Duration window;
     private final Duration every;
+    private final Duration unkeptAfter;
+    /** The file this node keeps while it runs. */
+    private final String kept;
+    /** {@link RecentCommits#changes()} when the kept file was last written; -1 before. */
+    private long keptChanges = -1;
     /** What was taken and not yet checked (the store did not answer): checked again at the next look. */
     private final List<RecentCommitsFolder.Left> unchecked = new ArrayList<>();
 
@@ -50,7 +57,8 @@ final class DepartedCommits {
             AxClock clock,
             LongSupplier nanos,
             Duration window,
-            Duration every) {
+            Duration every,
+            Duration unkeptAfter) {
         this.nodeId = nodeId;
         this.folder = folder;
         this.commits = commits;
@@ -60,6 +68,8 @@ final class DepartedCommits {
         this.nanos = nanos;
         this.window = window;
         this.every = every;
+        this.unkeptAfter = unkeptAfter;
+        this.kept = RecentCommitsFolder.keptName(nodeId, clock.instant());
     }
 
     /** Looks at the folder now, then every {@code every}. */
@@ -97,6 +107,7 @@ final class DepartedCommits {
         }
         List<RecentCommits.Remembered> mine = commits.remembered();
         try {
+            folder.forget(kept); // a stop, not a crash: what follows is the whole memory
             java.nio.file.Path left = folder.leave(nodeId, mine, clock.instant());
             if (left != null) {
                 LOG.log(
@@ -126,18 +137,32 @@ final class DepartedCommits {
         }
     }
 
-    /** Takes what was left, keeps it, and checks it with what is still unchecked. */
+    /**
+     * Takes what was left, keeps it, and checks it with what is still unchecked; then writes this node's own file
+     * when its memory changed.
+     */
     void look() {
-        for (RecentCommitsFolder.Left left : folder.take(clock.instant(), window)) {
+        for (RecentCommitsFolder.Left left : folder.take(clock.instant(), window, unkeptAfter, kept)) {
+            if (left.commits().isEmpty()) {
+                continue; // all older than the window by now, or a node that had committed nothing
+            }
             commits.adopt(left.commits()); // a failover seen from now on checks them too
             unchecked.add(left);
             LOG.log(
                     Level.INFO,
-                    "Node {0} took over the {1} recent commits node {2} left as it stopped at {3}",
+                    "Node {0} took over the {1} recent commits node {2} {3} at {4}",
                     nodeId,
                     left.commits().size(),
                     left.nodeId(),
+                    left.graceful()
+                            ? "left as it stopped"
+                            : "last wrote before it stopped writing it (it crashed or froze)",
                     left.written());
+        }
+        long changes = commits.changes();
+        if (changes != keptChanges) {
+            folder.keep(kept, nodeId, commits.remembered(), clock.instant());
+            keptChanges = changes;
         }
         while (!unchecked.isEmpty()) {
             RecentCommitsFolder.Left left = unchecked.get(0);
@@ -159,7 +184,7 @@ final class DepartedCommits {
             }
             unchecked.remove(0);
             if (!missing.isEmpty()) {
-                regressions.leftMissing(left.nodeId(), left.written(), missing, check.size());
+                regressions.leftMissing(left.nodeId(), left.written(), left.graceful(), missing, check.size());
             }
         }
     }

@@ -27,7 +27,12 @@ final class EngineLifecycle {
         if (parts.lifecycle.get() != EngineParts.Lifecycle.NEW) {
             return;
         }
-        parts.runtimeTasks.load(); // the tasks registered at runtime, as the store has them
+        try {
+            parts.runtimeTasks.load(); // the tasks registered at runtime, as the store has them
+        } catch (RuntimeException e) {
+            leaveWhatWasAccepted();
+            throw e;
+        }
         WorkflowGraph graph = WorkflowGraph.of(parts.tasks.values());
         if (!parts.lifecycle.compareAndSet(EngineParts.Lifecycle.NEW, EngineParts.Lifecycle.STARTED)) {
             return;
@@ -72,6 +77,7 @@ final class EngineLifecycle {
             parts.writer.stop(0);
             parts.fireWriter.stop(0);
             parts.endWriter.stop(0);
+            leaveWhatWasAccepted();
             throw e;
         }
         parts.leadership.start();
@@ -91,6 +97,17 @@ final class EngineLifecycle {
         }
         parts.figures.deadLetters(); // the first read, so that the first look finds a count
         LOG.log(Level.INFO, startedLine());
+    }
+
+    /**
+     * A start that fails: what the node's API accepted meanwhile (a web server answers before the engine is up) is
+     * left to the other nodes, since a store that failed over just before may be what made the start fail, and may
+     * have lost it.
+     */
+    private void leaveWhatWasAccepted() {
+        if (parts.departedCommits != null) {
+            parts.departedCommits.stopAndLeave();
+        }
     }
 
     /**

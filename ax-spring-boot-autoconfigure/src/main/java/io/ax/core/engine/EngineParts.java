@@ -306,7 +306,9 @@ final class EngineParts {
                         clock,
                         b.leaseClock::nanoTime,
                         remembered,
-                        cluster.heartbeat());
+                        cluster.heartbeat(),
+                        // unwritten for as long as the others wait before they take a silent node for dead
+                        cluster.lease().plus(cluster.heartbeat()));
         // starts are what someone waits for: new fires (planned ahead) and successful ends follow in their gaps
         writer.startSmall(CLAIMS_FIRST);
         fireWriter.giveWayTo(writer, GIVE_WAY);

@@ -115,14 +115,18 @@ final class StoreRegressions implements StoreHistory.Listener {
     }
 
     /**
-     * The changes another node (or this one before a restart) committed lately and left as it stopped ({@link
-     * DepartedCommits}), of which the store no longer holds {@code missing}: a failover after that stop lost them.
+     * The changes another node (or this one before a restart) committed lately and left as it stopped, or last wrote
+     * before it crashed ({@link DepartedCommits}), of which the store no longer holds {@code missing}: a failover after
+     * that stop lost them.
      * Reported as any finding is; nothing is fenced, since what went back is not what this node decided.
      */
-    synchronized void leftMissing(String departed, java.time.Instant stoppedAt, List<String> missing, int checked) {
+    synchronized void leftMissing(
+            String departed, java.time.Instant writtenAt, boolean graceful, List<String> missing, int checked) {
         report(
-                List.of(missing.size() + " of the " + checked + " changes node " + departed
-                        + " committed lately, left as it stopped at " + stoppedAt + ", were missing from the store"),
+                List.of(missing.size() + " of the " + checked + " changes node " + departed + " committed lately, "
+                        + (graceful ? "left as it stopped at " : "last written before it crashed or froze at ")
+                        + writtenAt
+                        + ", were missing from the store"),
                 new Affected(missing, checked),
                 last != null && fenced(),
                 false);

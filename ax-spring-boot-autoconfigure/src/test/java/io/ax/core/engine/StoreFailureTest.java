@@ -190,6 +190,32 @@ class StoreFailureTest {
     }
 
     @Test
+    void aStartThatFailsLeavesWhatItsApiAcceptedMeanwhileToTheOtherNodes(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path folder) throws Exception {
+        engine = AxEngine.builder()
+                .store(store)
+                .router(new ExecutorRouter(List.of(executor)))
+                .nodeId("node-a")
+                .pools(Map.of())
+                .recentCommitsFolder(folder)
+                .build();
+        engine.register(task("later").build());
+        // accepted while the engine starts (a web server answers before it is up), then the store goes away
+        String id = engine.schedule(io.ax.core.ScheduleRequest.of("later").after(Duration.ofMinutes(5)));
+        store.down();
+
+        assertThatThrownBy(engine::start).isInstanceOf(RuntimeException.class);
+
+        List<io.ax.core.engine.writes.RecentCommitsFolder.Left> left =
+                new io.ax.core.engine.writes.RecentCommitsFolder(folder).take(Instant.now(), Duration.ofMinutes(2));
+        assertThat(left).hasSize(1);
+        assertThat(left.get(0).graceful()).isTrue();
+        assertThat(left.get(0).commits())
+                .extracting(io.ax.core.engine.writes.RecentCommits.Remembered::instanceId)
+                .contains(id);
+    }
+
+    @Test
     void aForkedFixedDelaySeriesFoldsBackIntoOne() {
         start(task("delay")
                 .trigger(IntervalTrigger.fixedDelay(Duration.ofMillis(200), Duration.ZERO))

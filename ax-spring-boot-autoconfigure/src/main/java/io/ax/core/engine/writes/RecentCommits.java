@@ -44,6 +44,8 @@ public final class RecentCommits {
      * store whatever their rows hold now. Guarded by this.
      */
     private final LinkedHashMap<String, Long> provenLost = new LinkedHashMap<>();
+    /** How many times what is remembered changed; guarded by this. */
+    private long changes;
 
     /**
      * @param capacity the most instances remembered
@@ -80,6 +82,7 @@ public final class RecentCommits {
         }
         commits.remove(c.instanceId()); // re-inserted last: the map stays in commit order
         commits.put(c.instanceId(), c);
+        changes++;
         long now = c.recordedNanos();
         forgetOld(commits.values().iterator(), Commit::recordedNanos, commits.size(), now);
         forgetOld(provenLost.values().iterator(), n -> n, provenLost.size(), now);
@@ -176,6 +179,12 @@ public final class RecentCommits {
             commits.put(c.instanceId(), c);
         }
         forgetOld(commits.values().iterator(), Commit::recordedNanos, commits.size(), now);
+        changes++;
+    }
+
+    /** A count that grows with each change of what is remembered: equal counts, equal memories. */
+    public synchronized long changes() {
+        return changes;
     }
 
     /** How many instances are remembered now. */

@@ -25,18 +25,23 @@ import java.util.concurrent.ThreadLocalRandom;
  * A folder where a node that stops leaves what it remembers of its recent commits ({@link RecentCommits}), and where
  * a node that runs on takes it: what a stopping node committed in its last minutes may still be lost by a failover to
  * a standby that had not received it, and only a node that outlives it can check after that failover. Each stop
- * leaves one file, written aside and moved in whole; each file is taken by one node only (moved to a name of its own
- * before it is read), then deleted. One folder serves one cluster: the nodes of one host, or a volume all of them
- * mount. Not thread-safe: one thread uses it.
+ * leaves one file; while it runs, a node also keeps one file of its memory up to date, which it deletes as it stops
+ * and which the others take once it goes unwritten for too long (the node crashed). Every file is written aside and
+ * moved in whole, and taken by one node only (moved to a name of its own before it is read), then deleted. One folder
+ * serves one cluster: the nodes of one host, or a volume all of them mount. Not thread-safe: one thread uses it.
  */
 public final class RecentCommitsFolder {
 
-    /** What one node left as it stopped. */
-    public record Left(String nodeId, Instant written, List<Remembered> commits) {}
+    /**
+     * What one node left: as it stopped ({@code graceful}), or in the file it kept while it ran and stopped keeping
+     * (it crashed, or froze for longer than the file may go unwritten).
+     */
+    public record Left(String nodeId, Instant written, List<Remembered> commits, boolean graceful) {}
 
     private static final System.Logger LOG = Loggers.get(RecentCommitsFolder.class.getName());
     private static final String HEADER = "ax-recent-commits 1";
     private static final String LEFT = ".commits";
+    private static final String KEPT = ".live";
     private static final String TAKEN = ".taken-";
     private static final String WRITING = ".writing-";
 
@@ -61,9 +66,36 @@ public final class RecentCommitsFolder {
         if (commits.isEmpty()) {
             return null;
         }
+        return write(safe(nodeId) + "." + now.toEpochMilli() + "." + random() + LEFT, nodeId, commits, now);
+    }
+
+    /** The name of the file a node keeps while it runs: one per process. */
+    public static String keptName(String nodeId, Instant started) {
+        return safe(nodeId) + "." + started.toEpochMilli() + "." + random() + KEPT;
+    }
+
+    /**
+     * Writes the file {@code name} (see {@link #keptName}) anew with {@code commits}: what the others take if this
+     * node stops writing it.
+     *
+     * @throws UncheckedIOException when the folder cannot be written
+     */
+    public void keep(String name, String nodeId, List<Remembered> commits, Instant now) {
+        write(name, nodeId, commits, now);
+    }
+
+    /** Deletes the file {@code name} this node kept: it stops gracefully, and leaves its memory otherwise. */
+    public void forget(String name) {
+        try {
+            Files.deleteIfExists(folder.resolve(name));
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not delete " + folder.resolve(name), e);
+        }
+    }
+
+    private Path write(String name, String nodeId, List<Remembered> commits, Instant now) {
         try {
             Files.createDirectories(folder);
-            String name = safe(nodeId) + "." + now.toEpochMilli() + "." + random() + LEFT;
             Path writing = folder.resolve(WRITING + name);
             try (BufferedWriter out = Files.newBufferedWriter(writing, StandardCharsets.UTF_8)) {
                 out.write(HEADER + "\n");
@@ -88,15 +120,17 @@ public final class RecentCommitsFolder {
     }
 
     /**
-     * Takes every file left in the folder: each is read and deleted, with its commits' ages grown by the time since it
-     * was written, as the file system's clock tells (a file's modification time against that of a file written now):
-     * the nodes' own clocks may be set apart. A file another node took and never deleted (it stopped while it read) is
+     * Takes every file left in the folder, and every file kept by a node that has not written it for {@code
+     * unkeptAfter} but {@code mine}: each is read and deleted, with its commits' ages grown by the time since it was
+     * written, as the file system's clock tells (a file's modification time against that of a file written now): the
+     * nodes' own clocks may be set apart. A file another node took and never deleted (it stopped while it read) is
      * deleted once old. A file that cannot be read is renamed aside with a WARNING.
      *
      * @param now this node's time, for what the file system cannot tell
+     * @param mine the name of the file this node keeps, never taken; null for none
      * @throws UncheckedIOException when the folder cannot be listed
      */
-    public List<Left> take(Instant now, Duration window) {
+    public List<Left> take(Instant now, Duration window, Duration unkeptAfter, String mine) {
         if (!Files.isDirectory(folder)) {
             return List.of();
         }
@@ -113,10 +147,15 @@ public final class RecentCommitsFolder {
         List<Left> taken = new ArrayList<>();
         for (Path file : files) {
             String name = file.getFileName().toString();
-            if (name.endsWith(LEFT) && !name.startsWith(WRITING)) {
-                Left left = takeOne(file, fileNow, window);
-                if (left != null) {
-                    taken.add(left);
+            boolean left = name.endsWith(LEFT) && !name.startsWith(WRITING);
+            boolean unkept = name.endsWith(KEPT)
+                    && !name.startsWith(WRITING)
+                    && !name.equals(mine)
+                    && olderThan(file, fileNow, unkeptAfter);
+            if (left || unkept) {
+                Left l = takeOne(file, fileNow, window, left);
+                if (l != null) {
+                    taken.add(l);
                 }
             } else if (name.contains(TAKEN) || name.startsWith(WRITING) || name.startsWith(".now-")) {
                 deleteIfOlder(file, fileNow, window.multipliedBy(2));
@@ -142,7 +181,20 @@ public final class RecentCommitsFolder {
         }
     }
 
-    private Left takeOne(Path file, Instant now, Duration window) {
+    /** Takes what a node left as it stopped, as {@link #take(Instant, Duration, Duration, String)} with no kept file. */
+    public List<Left> take(Instant now, Duration window) {
+        return take(now, window, Duration.ofDays(365_000), null);
+    }
+
+    private static boolean olderThan(Path file, Instant now, Duration age) {
+        try {
+            return Files.getLastModifiedTime(file).toInstant().plus(age).isBefore(now);
+        } catch (IOException gone) {
+            return false;
+        }
+    }
+
+    private Left takeOne(Path file, Instant now, Duration window, boolean graceful) {
         Path mine = file.resolveSibling(file.getFileName() + TAKEN + random());
         try {
             move(file, mine);
@@ -153,7 +205,7 @@ public final class RecentCommitsFolder {
             return null;
         }
         try {
-            Left left = read(mine, now, window);
+            Left left = read(mine, now, window, graceful);
             Files.deleteIfExists(mine);
             return left;
         } catch (IOException | RuntimeException e) {
@@ -173,7 +225,7 @@ public final class RecentCommitsFolder {
         }
     }
 
-    private static Left read(Path file, Instant now, Duration window) throws IOException {
+    private static Left read(Path file, Instant now, Duration window, boolean graceful) throws IOException {
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         if (lines.size() < 3 || !HEADER.equals(lines.get(0))) {
             throw new IllegalArgumentException("not a file of recent commits");
@@ -203,7 +255,7 @@ public final class RecentCommitsFolder {
                         age));
             }
         }
-        return new Left(nodeId, written, commits);
+        return new Left(nodeId, written, commits, graceful);
     }
 
     private static String field(String line, String name) {
@@ -236,6 +288,9 @@ public final class RecentCommitsFolder {
             Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
         } catch (AtomicMoveNotSupportedException e) {
             throw new IOException("the folder cannot rename a file atomically", e);
+        } catch (java.nio.file.FileAlreadyExistsException replaced) {
+            // a kept file written anew, where an atomic move does not replace (it does on POSIX)
+            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
         }
     }
 

@@ -39,6 +39,7 @@ class RecentCommitsFolderTest {
         assertThat(taken).hasSize(1);
         assertThat(taken.get(0).nodeId()).isEqualTo("n6");
         assertThat(taken.get(0).written()).isEqualTo(T);
+        assertThat(taken.get(0).graceful()).isTrue();
         List<Remembered> commits = taken.get(0).commits();
         assertThat(commits)
                 .extracting(Remembered::instanceId, Remembered::state, Remembered::attempt, Remembered::at)
@@ -96,6 +97,34 @@ class RecentCommitsFolderTest {
 
         assertThat(taken).extracting(RecentCommitsFolder.Left::nodeId).containsExactly("n2");
         assertThat(dir.resolve("n9.1.x.commits.unreadable")).exists();
+    }
+
+    @Test
+    void aKeptFileIsTakenOnlyOnceItsNodeStoppedWritingItAndNeverByItsOwnNode() throws Exception {
+        RecentCommitsFolder folder = new RecentCommitsFolder(dir);
+        String n1 = RecentCommitsFolder.keptName("n1", T);
+        String n2 = RecentCommitsFolder.keptName("n2", T);
+        folder.keep(n1, "n1", List.of(new Remembered("a", InstanceState.RUNNING, 1, T, Duration.ZERO)), T);
+        folder.keep(n1, "n1", List.of(new Remembered("b", InstanceState.SUCCESS, 1, T, Duration.ZERO)), T);
+        folder.keep(n2, "n2", List.of(new Remembered("c", InstanceState.RUNNING, 1, T, Duration.ZERO)), T);
+        Duration unkeptAfter = Duration.ofSeconds(10);
+
+        assertThat(folder.take(T, WINDOW, unkeptAfter, n2))
+                .as("both still written")
+                .isEmpty();
+
+        writtenAgo(dir.resolve(n1), Duration.ofSeconds(11)); // n1 crashed 11 s ago
+        writtenAgo(dir.resolve(n2), Duration.ofSeconds(11)); // n2 froze: it looks itself
+        List<RecentCommitsFolder.Left> taken = folder.take(T, WINDOW, unkeptAfter, n2);
+
+        assertThat(taken).hasSize(1);
+        assertThat(taken.get(0).nodeId()).isEqualTo("n1");
+        assertThat(taken.get(0).graceful()).isFalse();
+        assertThat(taken.get(0).commits()).extracting(Remembered::instanceId).containsExactly("b");
+        assertThat(dir.resolve(n2)).as("its own").exists();
+
+        folder.forget(n2);
+        assertThat(dir.resolve(n2)).doesNotExist();
     }
 
     @Test
