@@ -1,6 +1,5 @@
 package io.ax.core.wheel;
 
-import io.ax.core.logging.Loggers;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,7 +32,7 @@ import java.util.function.LongSupplier;
  */
 public final class WheelTimer<T> implements AxTimer<T> {
 
-    private static final System.Logger LOG = Loggers.get(WheelTimer.class.getName());
+    private static final System.Logger LOG = logger();
     private static final long JOIN_TIMEOUT_MILLIS = TimeUnit.SECONDS.toMillis(5);
     private static final int NEW = 0;
     private static final int RUNNING = 1;
@@ -305,5 +304,22 @@ public final class WheelTimer<T> implements AxTimer<T> {
         } finally {
             due.clear();
         }
+    }
+
+    /**
+     * As {@code io.ax.core.logging.Loggers} finds it, the wheel depending on nothing but the JDK: the provider of this
+     * class's own loader (SLF4J's, in an application), which the JDK's lookup misses in an executable jar.
+     */
+    private static System.Logger logger() {
+        String name = WheelTimer.class.getName();
+        try {
+            for (System.LoggerFinder finder :
+                    java.util.ServiceLoader.load(System.LoggerFinder.class, WheelTimer.class.getClassLoader())) {
+                return finder.getLogger(name, WheelTimer.class.getModule());
+            }
+        } catch (java.util.ServiceConfigurationError e) {
+            // the JDK's own, below
+        }
+        return System.getLogger(name);
     }
 }
