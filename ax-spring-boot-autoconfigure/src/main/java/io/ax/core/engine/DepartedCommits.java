@@ -98,7 +98,8 @@ final class DepartedCommits {
             thread = null;
         }
         if (t != null) {
-            t.shutdownNow();
+            // not interrupted: a file taken and half read would be put aside as unreadable
+            t.shutdown();
             try {
                 t.awaitTermination(every.toMillis() + 1_000, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
