@@ -141,10 +141,7 @@ class PostgresFailoverTest {
         long detached = System.nanoTime();
         awaitRunsSince(detached, 20); // these commits, and a few heartbeats, the standby never gets
         // acknowledged to a caller, as a web request's delayed task would be, and lost with the rest
-        List<String> scheduled = IntStream.range(0, 5)
-                .mapToObj(i ->
-                        n1.engine().schedule(ScheduleRequest.of("close-order").after(Duration.ofMinutes(10))))
-                .toList();
+        List<String> scheduled = closeOrders(n1);
         await().atMost(BOUND)
                 .until(() ->
                         System.nanoTime() - detached > Duration.ofSeconds(1).toNanos());
@@ -208,10 +205,7 @@ class PostgresFailoverTest {
         pair.detachStandby();
         // acknowledged by n1, which then stops (a rolling restart): its check at the stop reads a primary that
         // holds them all, and the failover that loses them comes after it is gone
-        List<String> scheduled = IntStream.range(0, 5)
-                .mapToObj(i ->
-                        n1.engine().schedule(ScheduleRequest.of("close-order").after(Duration.ofMinutes(10))))
-                .toList();
+        List<String> scheduled = closeOrders(n1);
         n1.engine().stop();
         assertThat(events).as("nothing was missing as n1 stopped").isEmpty();
         await("n2 took what n1 left").atMost(BOUND).until(() -> {
@@ -221,13 +215,7 @@ class PostgresFailoverTest {
         });
         pair.failover();
 
-        await("n2 names the delayed tasks n1 acknowledged and the store lost")
-                .atMost(BOUND)
-                .untilAsserted(() -> assertThat(events.stream()
-                                .filter(e -> e.nodeId().equals("n2"))
-                                .flatMap(e -> e.affectedInstances().stream())
-                                .toList())
-                        .containsAll(scheduled));
+        awaitNamedBy("n2", scheduled);
     }
 
     @Test
@@ -241,10 +229,7 @@ class PostgresFailoverTest {
         awaitRuns(20);
 
         pair.detachStandby();
-        List<String> scheduled = IntStream.range(0, 5)
-                .mapToObj(i ->
-                        n1.engine().schedule(ScheduleRequest.of("close-order").after(Duration.ofMinutes(10))))
-                .toList();
+        List<String> scheduled = closeOrders(n1);
         // what a kill -9 of n1 would leave: the file it keeps, as it last wrote it, unwritten from then on
         Path kept = await("n1 keeps its recent commits in a file")
                 .atMost(BOUND)
@@ -259,13 +244,26 @@ class PostgresFailoverTest {
         await("n2 took the file n1 stopped writing").atMost(BOUND).until(() -> !Files.exists(left));
         pair.failover();
 
-        await("n2 names the delayed tasks n1 acknowledged and the store lost")
+        awaitNamedBy("n2", scheduled);
+    }
+
+    /** Five delayed tasks acknowledged by {@code node}, as a web request's would be: their ids. */
+    private static List<String> closeOrders(Node node) {
+        return IntStream.range(0, 5)
+                .mapToObj(i ->
+                        node.engine().schedule(ScheduleRequest.of("close-order").after(Duration.ofMinutes(10))))
+                .toList();
+    }
+
+    /** Waits until the events of {@code node} have named every one of {@code ids}. */
+    private void awaitNamedBy(String node, List<String> ids) {
+        await(node + " names the delayed tasks the store lost")
                 .atMost(BOUND)
                 .untilAsserted(() -> assertThat(events.stream()
-                                .filter(e -> e.nodeId().equals("n2"))
+                                .filter(e -> e.nodeId().equals(node))
                                 .flatMap(e -> e.affectedInstances().stream())
                                 .toList())
-                        .containsAll(scheduled));
+                        .containsAll(ids));
     }
 
     /** The file a node keeps in {@code folder} once it names every one of {@code ids}; null before. */

@@ -175,7 +175,21 @@ final class StoreRegressions implements StoreHistory.Listener {
         AxStoreRegressionEvent event =
                 new AxStoreRegressionEvent(nodeId, findings, capped(affected.ids()), affected.checked, clock.instant());
         last = event;
-        if (!fencing) {
+        String named = affected.ids().isEmpty() ? "" : ": " + preview(affected.ids());
+        if (fencing) {
+            LOG.log(
+                    Level.ERROR,
+                    "Node {0}: its store went back in time or is another server: {1}. {2} instance(s) whose changes"
+                            + " it committed lately are missing or older there{3} (of {4} checked). It decides"
+                            + " nothing for {5} ms, gives its partitions up and raises the epochs that went back,"
+                            + " then takes part again; the work of those instances may have run, or may run again",
+                    nodeId,
+                    String.join("; ", findings),
+                    affected.ids().size(),
+                    named,
+                    affected.checked,
+                    hold.toMillis());
+        } else {
             LOG.log(
                     Level.ERROR,
                     "Node {0}: its store went back in time: {1}. {2} instance(s) are missing or older there{3} (of {4}"
@@ -183,24 +197,9 @@ final class StoreRegressions implements StoreHistory.Listener {
                     nodeId,
                     String.join("; ", findings),
                     affected.ids().size(),
-                    ": " + preview(affected.ids()),
+                    named,
                     affected.checked);
-            insight.storeWentBack(event);
-            listeners.publish("store-regression", event, subscribers);
-            return;
         }
-        LOG.log(
-                Level.ERROR,
-                "Node {0}: its store went back in time or is another server: {1}. {2} instance(s) whose changes it"
-                        + " committed lately are missing or older there{3} (of {4} checked). It decides nothing for"
-                        + " {5} ms, gives its partitions up and raises the epochs that went back, then takes part"
-                        + " again; the work of those instances may have run, or may run again",
-                nodeId,
-                String.join("; ", findings),
-                affected.ids().size(),
-                affected.ids().isEmpty() ? "" : ": " + preview(affected.ids()),
-                affected.checked,
-                hold.toMillis());
         insight.storeWentBack(event);
         listeners.publish("store-regression", event, subscribers);
     }

@@ -12,6 +12,7 @@ import io.ax.core.AxTask;
 import io.ax.core.InstanceState;
 import io.ax.core.RetryPolicy;
 import io.ax.core.TaskInstance;
+import io.ax.core.engine.writes.RecentCommitsFolder;
 import io.ax.core.engine.writes.StateWriter;
 import io.ax.core.store.InMemoryInstanceStore;
 import io.ax.core.trigger.IntervalTrigger;
@@ -206,8 +207,8 @@ class StoreFailureTest {
 
         assertThatThrownBy(engine::start).isInstanceOf(RuntimeException.class);
 
-        List<io.ax.core.engine.writes.RecentCommitsFolder.Left> left =
-                new io.ax.core.engine.writes.RecentCommitsFolder(folder).take(Instant.now(), Duration.ofMinutes(2));
+        List<RecentCommitsFolder.Left> left =
+                new RecentCommitsFolder(folder).take(Instant.now(), Duration.ofMinutes(2), Duration.ofMinutes(1), null);
         assertThat(left).hasSize(1);
         assertThat(left.get(0).graceful()).isTrue();
         assertThat(left.get(0).commits())

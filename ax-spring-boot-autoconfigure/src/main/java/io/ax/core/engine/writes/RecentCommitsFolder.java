@@ -181,11 +181,6 @@ public final class RecentCommitsFolder {
         }
     }
 
-    /** Takes what a node left as it stopped, as {@link #take(Instant, Duration, Duration, String)} with no kept file. */
-    public List<Left> take(Instant now, Duration window) {
-        return take(now, window, Duration.ofDays(365_000), null);
-    }
-
     private static boolean olderThan(Path file, Instant now, Duration age) {
         try {
             return Files.getLastModifiedTime(file).toInstant().plus(age).isBefore(now);

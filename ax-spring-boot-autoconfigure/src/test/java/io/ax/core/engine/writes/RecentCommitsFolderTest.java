@@ -21,6 +21,8 @@ class RecentCommitsFolderTest {
 
     private static final Instant T = Instant.parse("2026-12-07T17:00:00Z");
     private static final Duration WINDOW = Duration.ofMinutes(2);
+    /** How long a kept file goes unwritten before it is taken: longer than any of these tests. */
+    private static final Duration UNKEPT = Duration.ofSeconds(10);
 
     @TempDir
     Path dir;
@@ -34,7 +36,7 @@ class RecentCommitsFolderTest {
         Path file = folder.leave("n6", left, T);
         writtenAgo(file, Duration.ofSeconds(5));
 
-        List<RecentCommitsFolder.Left> taken = folder.take(T, WINDOW);
+        List<RecentCommitsFolder.Left> taken = folder.take(T, WINDOW, UNKEPT, null);
 
         assertThat(taken).hasSize(1);
         assertThat(taken.get(0).nodeId()).isEqualTo("n6");
@@ -49,7 +51,7 @@ class RecentCommitsFolderTest {
         // the file's 5 s, and the few milliseconds this test took
         assertThat(commits.get(0).age()).isBetween(Duration.ofSeconds(35), Duration.ofSeconds(36));
         assertThat(commits.get(1).age()).isBetween(Duration.ofSeconds(6), Duration.ofSeconds(7));
-        assertThat(folder.take(T, WINDOW)).as("taken already").isEmpty();
+        assertThat(folder.take(T, WINDOW, UNKEPT, null)).as("taken already").isEmpty();
         try (Stream<Path> files = Files.list(folder.folder())) {
             assertThat(files).as("nothing left behind").isEmpty();
         }
@@ -66,7 +68,7 @@ class RecentCommitsFolderTest {
                 T.plus(Duration.ofDays(1))); // a node whose clock is a day ahead: its time is not the file's
         writtenAgo(file, Duration.ofSeconds(30));
 
-        List<RecentCommitsFolder.Left> taken = folder.take(T, WINDOW);
+        List<RecentCommitsFolder.Left> taken = folder.take(T, WINDOW, UNKEPT, null);
 
         assertThat(taken.get(0).commits()).extracting(Remembered::instanceId).containsExactly("new");
     }
@@ -82,7 +84,7 @@ class RecentCommitsFolderTest {
     @Test
     void nothingRememberedLeavesNoFileAndAMissingFolderHasNothing() {
         RecentCommitsFolder folder = new RecentCommitsFolder(dir.resolve("none"));
-        assertThat(folder.take(T, WINDOW)).isEmpty();
+        assertThat(folder.take(T, WINDOW, UNKEPT, null)).isEmpty();
         assertThat(folder.leave("n1", List.of(), T)).isNull();
         assertThat(dir.resolve("none")).doesNotExist();
     }
@@ -93,7 +95,7 @@ class RecentCommitsFolderTest {
         Files.writeString(dir.resolve("n9.1.x.commits"), "something else\n");
         folder.leave("n2", List.of(new Remembered("i", InstanceState.RUNNING, 1, T, Duration.ZERO)), T);
 
-        List<RecentCommitsFolder.Left> taken = folder.take(T, WINDOW);
+        List<RecentCommitsFolder.Left> taken = folder.take(T, WINDOW, UNKEPT, null);
 
         assertThat(taken).extracting(RecentCommitsFolder.Left::nodeId).containsExactly("n2");
         assertThat(dir.resolve("n9.1.x.commits.unreadable")).exists();
@@ -143,7 +145,7 @@ class RecentCommitsFolderTest {
                 } catch (InterruptedException e) {
                     return;
                 }
-                new RecentCommitsFolder(dir).take(T, WINDOW).forEach(l -> takenBy.add(l.nodeId()));
+                new RecentCommitsFolder(dir).take(T, WINDOW, UNKEPT, null).forEach(l -> takenBy.add(l.nodeId()));
             });
             t.start();
             lookers.add(t);
