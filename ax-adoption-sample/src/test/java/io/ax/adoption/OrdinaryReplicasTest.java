@@ -35,6 +35,8 @@ class OrdinaryReplicasTest {
     private static final Duration LEASE = Duration.ofMillis(1_500);
     /** How late a fire taken over from the killed node may start: lease, heartbeat, and a loaded 2-core machine. */
     private static final Duration FAILOVER = Duration.ofSeconds(6);
+    /** The replica killed halfway. */
+    private static final String KILLED = "r2";
 
     private final ChildJvms jvms = new ChildJvms();
     private final Map<String, Process> nodes = new LinkedHashMap<>();
@@ -65,7 +67,7 @@ class OrdinaryReplicasTest {
         Instant from = Instant.now().plusSeconds(2);
         Instant kill = from.plus(RUN.dividedBy(2));
         awaitInstant(kill);
-        ChildJvms.kill(nodes.get("r2"));
+        ChildJvms.kill(nodes.get(KILLED));
         start(pg, "r4");
         Instant to = from.plus(RUN);
         awaitInstant(to.plusSeconds(4)); // the runs of the window's last fires end
@@ -126,7 +128,7 @@ class OrdinaryReplicasTest {
                         rs.getObject("fire_time") == null ? null : Instant.ofEpochMilli(rs.getLong("fire_time")),
                         rs.getObject("counter") == null ? null : rs.getLong("counter")),
                 job);
-        return new Runs(job, runs);
+        return new Runs(job, runs, KILLED);
     }
 
     private int jobsThatRan() {

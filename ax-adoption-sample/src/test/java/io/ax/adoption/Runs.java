@@ -16,6 +16,10 @@ import org.springframework.scheduling.support.CronExpression;
  * time a Quartz job was given); a run belongs to the latest fire at or before its start. Around a kill the runs of
  * fires taken over from the dead node may start late, so there only the count of runs is held against the count of
  * fires; everywhere else each fire must have exactly one run.
+ *
+ * <p>The killed node's last run may have been cut by the kill: in its middle, or after the job recorded its end but
+ * before AX did. AX runs that fire again on another node (at least once across a crash), so a second run of that one
+ * fire is not held against it; a run twice of any other fire is.
  */
 final class Runs {
 
@@ -42,10 +46,21 @@ final class Runs {
 
     private final String job;
     private final List<Run> runs;
+    /** The killed node's last run, which the kill may have cut; null when no node was killed or it ran nothing. */
+    private final Run cut;
 
     Runs(String job, List<Run> runs) {
+        this(job, runs, null);
+    }
+
+    /** The runs of {@code job}, of which those on {@code killed} (null for none) ended with that node's kill. */
+    Runs(String job, List<Run> runs, String killed) {
         this.job = job;
         this.runs = runs.stream().sorted(Comparator.comparing(Run::started)).toList();
+        this.cut = this.runs.stream()
+                .filter(r -> r.node().equals(killed))
+                .reduce((first, second) -> second)
+                .orElse(null);
     }
 
     /** A cron job: its fires are Spring's for {@code cron} in {@code zone}. */
@@ -73,23 +88,32 @@ final class Runs {
         return byFires(fires, from, to, kill, failover);
     }
 
+    /** How far apart in their period the starts of the runs of one fire time fall: how late a run may be. */
+    private static final long BUNCH_MILLIS = 500;
+
     /**
-     * Where the fires fall within a period, from {@code base}: runs start a little after their fire, so their offsets
-     * in the period bunch together just after it; the fire is where the bunch begins, after the widest empty stretch
-     * of the period (seen as a circle, so that a bunch across its end is one bunch).
+     * Where the fires fall within a period, from {@code base}: runs start a little after their fire, so most of their
+     * offsets in the period bunch together just after it; the fire is where the fullest bunch begins. A few runs
+     * stand apart (the first, when the application started; one taken over late around a kill) and do not move it.
+     * The period is a circle, so that a bunch across its end is one bunch.
      */
     private long phase(long period, long base) {
         long[] offsets = runs.stream()
                 .mapToLong(r -> Math.floorMod(r.started().toEpochMilli() - base, period))
                 .sorted()
                 .toArray();
-        long widest = -1;
+        int fullest = -1;
         long start = offsets[0];
-        for (int i = 0; i < offsets.length; i++) {
-            long next = i + 1 < offsets.length ? offsets[i + 1] : offsets[0] + period;
-            if (next - offsets[i] > widest) {
-                widest = next - offsets[i];
-                start = Math.floorMod(next, period);
+        for (long candidate : offsets) {
+            int in = 0;
+            for (long o : offsets) {
+                if (Math.floorMod(o - candidate, period) < BUNCH_MILLIS) {
+                    in++;
+                }
+            }
+            if (in > fullest) {
+                fullest = in;
+                start = candidate;
             }
         }
         return start;
@@ -99,7 +123,7 @@ final class Runs {
     Verdict quartz(Duration period, Instant from, Instant to) {
         Map<Instant, Integer> perFire = new TreeMap<>();
         for (Run r : runs) {
-            if (!r.fireTime().isBefore(from) && r.fireTime().isBefore(to)) {
+            if (!r.fireTime().isBefore(from) && r.fireTime().isBefore(to) && !cutAndRunAgain(r)) {
                 perFire.merge(r.fireTime(), 1, Integer::sum);
             }
         }
@@ -126,7 +150,8 @@ final class Runs {
             if (previous != null
                     && !r.started().isBefore(from)
                     && r.started().isBefore(to)
-                    && previous.ended() != null) {
+                    && previous.ended() != null
+                    && previous != cut) { // after a cut run, its turn may run again at once
                 Duration gap = Duration.between(previous.ended(), r.started());
                 boolean nearKill = nearKill(r.started(), kill, failover);
                 Duration most = least.plus(nearKill ? failover : slack);
@@ -143,7 +168,7 @@ final class Runs {
     private Verdict byFires(List<Instant> fires, Instant from, Instant to, Instant kill, Duration failover) {
         Map<Instant, Integer> perFire = new TreeMap<>();
         fires.stream().filter(f -> f.isBefore(to)).forEach(f -> perFire.put(f, 0));
-        int counted = 0;
+        Map<Run, Instant> fireOf = new java.util.HashMap<>();
         for (Run r : runs) {
             Instant fire = null;
             for (Instant f : fires) {
@@ -151,7 +176,17 @@ final class Runs {
                     fire = f;
                 }
             }
-            if (fire != null && fire.isBefore(to)) {
+            if (fire != null) {
+                fireOf.put(r, fire);
+            }
+        }
+        int counted = 0;
+        for (Run r : runs) {
+            Instant fire = fireOf.get(r);
+            boolean runAgain = r == cut
+                    && fireOf.entrySet().stream()
+                            .anyMatch(e -> e.getKey() != cut && e.getValue().equals(fire));
+            if (fire != null && fire.isBefore(to) && !runAgain) {
                 perFire.merge(fire, 1, Integer::sum);
                 counted++;
             }
@@ -196,16 +231,23 @@ final class Runs {
         return found;
     }
 
+    /** Whether {@code r} is the run the kill cut and another node ran its Quartz fire again. */
+    private boolean cutAndRunAgain(Run r) {
+        return r == cut
+                && r.fireTime() != null
+                && runs.stream().anyMatch(o -> o != cut && r.fireTime().equals(o.fireTime()));
+    }
+
     private int runsIn(Instant from, Instant to) {
         return (int) runs.stream()
-                .filter(r -> !r.started().isBefore(from) && r.started().isBefore(to))
+                .filter(r -> !r.started().isBefore(from) && r.started().isBefore(to) && !cutAndRunAgain(r))
                 .count();
     }
 
     /** The counters of the completed runs, in the order of their fires. */
     List<Long> counters() {
         return runs.stream()
-                .filter(r -> r.ended() != null && r.counter() != null)
+                .filter(r -> r.ended() != null && r.counter() != null && !cutAndRunAgain(r))
                 .sorted(Comparator.comparing(Run::fireTime))
                 .map(Run::counter)
                 .toList();
