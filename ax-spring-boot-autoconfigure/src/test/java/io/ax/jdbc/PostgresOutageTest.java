@@ -267,6 +267,75 @@ class PostgresOutageTest {
         assertTheInvariants();
     }
 
+    // ---- 2b. an attempt cut off, and the next fire of its series ---------------------------------------------
+
+    @Test
+    void anAttemptInterruptedByACutRunsAgainAfterTheNextFireOfItsSeriesNotBesideIt() {
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        AtomicBoolean interrupted = new AtomicBoolean();
+        AtomicInteger firstRuns = new AtomicInteger();
+        runs.when("long", ctx -> {
+            int now = running.incrementAndGet();
+            most.accumulateAndGet(now, Math::max);
+            try {
+                if (firstRuns.getAndIncrement() == 0) {
+                    // the first run lasts until the node's watch, cut off from the store, interrupts it
+                    Thread.sleep(SETTLE.toMillis());
+                } else {
+                    Thread.sleep(1_500); // long enough for a run beside it to start
+                }
+                return AxResult.success();
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+                throw e;
+            } finally {
+                running.decrementAndGet();
+            }
+        });
+        // a fixed-delay series that must not overlap: its next fire is planned when a run ends, or by a takeover
+        List<AxTask> tasks = List.of(AxTask.builder("long")
+                .target("test.long")
+                .trigger(IntervalTrigger.fixedDelay(Duration.ofMillis(300), Duration.ZERO))
+                .timeout(SETTLE)
+                .build());
+        Node n1 = node("n1", tasks);
+        n1.engine().start();
+        await().atMost(SETTLE).until(() -> running.get() == 1);
+        String first = runs.runs().get(0).instanceId();
+
+        // n1 is cut off while its attempt runs; n2 takes the partitions over, plans the series' next fire beside
+        // the attempt it finds running, and stops (a rolling restart) before that fire starts
+        n1.proxy().blackhole();
+        Node n2 = node("n2", tasks);
+        n2.engine().start();
+        await().atMost(SETTLE)
+                .until(() -> db.queryForObject(
+                                "SELECT COUNT(*) FROM " + PREFIX + "instance WHERE task_name = 'long' AND state ="
+                                        + " 'SCHEDULED' AND id <> ?",
+                                Integer.class,
+                                first)
+                        > 0);
+        n2.engine().stop();
+        await().atMost(SETTLE).until(interrupted::get);
+        // long enough for n1's writer to wait its longest between two tries: its heartbeat, back first, has n1 take
+        // the partitions back and claim that fire before the writer records the interrupted attempt
+        await().atMost(SETTLE)
+                .until(() -> n1.engine()
+                        .status()
+                        .storeOutage()
+                        .map(o -> o.since().plus(WRITER_BACKOFF.multipliedBy(4)).isBefore(Instant.now()))
+                        .orElse(false));
+        // n1 takes its partitions back: the next fire n2 planned is due, and the record of the interrupted attempt
+        // that waited in its writer asks for attempt 2
+        n1.proxy().pass();
+
+        await().atMost(SETTLE).until(() -> runs.runs().stream().anyMatch(r -> r.attempt() == 2));
+        await().atMost(SETTLE).until(() -> runs.runs().size() >= 4);
+        assertThat(most).as("runs of the series at once").hasValue(1);
+        assertThat(runs.attemptsRunTwice()).isEmpty();
+    }
+
     // ---- 3. single failed writes at random --------------------------------------------------------------------
 
     @Test

@@ -233,6 +233,32 @@ class TakeoverTest {
         assertThat(executor.runsOf("job")).extracting(AxContext::attempt).containsExactly(2, 2);
     }
 
+    @Test
+    void delayedTasksOfATaskThatMustNotOverlapTakenOverTogetherRunSideBySide() throws Exception {
+        AxTask task = onDemand("job", RetryPolicy.none()); // not concurrent: its fires wait; its delayed tasks do not
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        CountDownLatch both = new CountDownLatch(2);
+        executor.when("job", context -> {
+            most.accumulateAndGet(running.incrementAndGet(), Math::max);
+            both.countDown();
+            both.await(BOUND.toMillis(), TimeUnit.MILLISECONDS); // each waits for the other to start beside it
+            running.decrementAndGet();
+            return AxResult.success();
+        });
+        String first = instance(task, InstanceOrigin.DELAYED);
+        String second = instance(task, InstanceOrigin.DELAYED);
+        claim(first, InstanceState.SCHEDULED, 1, DEAD_NODE);
+        claim(second, InstanceState.SCHEDULED, 1, DEAD_NODE);
+        start(Takeovers.DEFAULT_BOUND, task);
+
+        // held to the task's slot, the second would wait for the first's end, and a holder whose end is never heard
+        // of here (one running on another node) would keep every retry behind it waiting for good
+        await().atMost(BOUND)
+                .until(() -> state(first) == InstanceState.SUCCESS && state(second) == InstanceState.SUCCESS);
+        assertThat(most).as("delayed tasks of the task at once").hasValue(2);
+    }
+
     private void start(int takeovers, AxTask... tasks) {
         engine = AxEngine.builder()
                 .store(store)
@@ -262,10 +288,13 @@ class TakeoverTest {
     }
 
     private String instance(AxTask task) {
+        return instance(task, InstanceOrigin.ON_DEMAND);
+    }
+
+    private String instance(AxTask task, InstanceOrigin origin) {
         String id = UUID.randomUUID().toString();
         Instant at = now.minusSeconds(600);
-        TaskInstance i = new TaskInstance(
-                id, task.name(), at, InstanceState.SCHEDULED, 0, DEAD_NODE, at, InstanceOrigin.ON_DEMAND, null);
+        TaskInstance i = new TaskInstance(id, task.name(), at, InstanceState.SCHEDULED, 0, DEAD_NODE, at, origin, null);
         assertThat(store.schedule(List.of(new NewFire(i, "seeded")))).containsExactly(true);
         return id;
     }

@@ -321,10 +321,7 @@ public final class Dispatcher {
                 }
                 continue;
             }
-            // a workflow step belongs to its run: it waits for no other run's step, or its run would stop there
-            boolean overlapAllowed = task.concurrent()
-                    || due.origin() == InstanceOrigin.DELAYED
-                    || due.origin() == InstanceOrigin.WORKFLOW;
+            boolean overlapAllowed = overlapAllowed(due);
             String previous = overlapAllowed ? null : inFlight.putIfAbsent(task.name(), due.instanceId());
             if (previous == null && !overlapAllowed) {
                 heldSince.put(due.instanceId(), clock.nanoTime());
@@ -707,6 +704,11 @@ public final class Dispatcher {
     }
 
     private void dispatch(Due due, InstanceState from, int attempt, String takenFrom, Fence fence, long epoch) {
+        // the next attempt holds its task's slot, or waits for it: the slot may have passed on meanwhile. A node cut
+        // off while the attempt ran lost its partitions and their slots; taking them back, it found the attempt's row
+        // its own and over (the record of its interruption waited in the writer), so the next fire of the series took
+        // the slot, and this retry, once recorded, would have run beside it
+        markInFlight(due);
         if (putOffForSlot(due, () -> dispatch(due, from, attempt, takenFrom, fence, epoch))) {
             return;
         }
@@ -759,6 +761,16 @@ public final class Dispatcher {
                 }
             }
         });
+    }
+
+    /**
+     * Whether an instance may run beside another of its task: a concurrent task's, a delayed task's, and a workflow
+     * step, which belongs to its run and waits for no other run's step (or its run would stop there).
+     */
+    private static boolean overlapAllowed(Due due) {
+        return due.task().concurrent()
+                || due.origin() == InstanceOrigin.DELAYED
+                || due.origin() == InstanceOrigin.WORKFLOW;
     }
 
     /** Whether a fire of the task waits for its previous instance's end (for tests). */
@@ -818,7 +830,7 @@ public final class Dispatcher {
      * @return whether it was put off
      */
     private boolean putOffForSlot(Due due, Runnable attempt) {
-        if (due.task().concurrent()) {
+        if (overlapAllowed(due)) {
             return false;
         }
         String id = due.instanceId();
@@ -920,7 +932,9 @@ public final class Dispatcher {
      * next fire while the marked one still ran.
      */
     public void markInFlight(Due due) {
-        if (!due.task().concurrent()) {
+        // a delayed task or a workflow step holds no slot: no fire waits for it, and the end of one that runs on
+        // another node is not followed, so a mark would hold the slot for good and every retry behind it would wait
+        if (!overlapAllowed(due)) {
             String id = due.instanceId();
             synchronized (marking) { // see forget
                 inFlight.compute(due.task().name(), (name, holder) -> {
