@@ -42,7 +42,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  *   <li>the claim's conditional, fenced change to RUNNING is applied by the store;
  *   <li>the permits are <em>confirmed</em> in Redis, only if each still carries the token. One that does not was
  *       cleared meanwhile by another claim (below): the attempt is given back unstarted (RUNNING to SCHEDULED, fenced
- *       as the claim was) and never starts, so no two attempts hold one slot.
+ *       as the claim was) and never starts, so no two attempts hold one slot. The windows of its rates then begin
+ *       again, at the commit: the attempt starts then, however long the store's write took.
  * </ol>
  *
  * <p>A claim that finds a limit full looks up its holders in the store: a confirmed holder whose attempt is no longer
@@ -229,6 +230,22 @@ final class RedisPermits implements Permits, AutoCloseable {
                     + " end return 0",
             Long.class);
 
+    /**
+     * KEYS: rate sets. ARGV: skew, member, then per key its window (µs). Once the claim committed, its member's window
+     * begins now, when its attempt may start, unless it ends later already: a claim whose store write took a while
+     * would otherwise have its window half over as its handler started, and the next window's starts come beside it.
+     * Returns now.
+     */
+    private static final RedisScript<Long> FROM_COMMIT = RedisScript.of(
+            NOW + "for i, key in ipairs(KEYS) do"
+                    + " local upto = now + tonumber(ARGV[i + 2]) local held = redis.call('ZSCORE', key, ARGV[2])"
+                    + " if held and tonumber(held) < upto then"
+                    + "  redis.call('ZADD', key, 'XX', string.format('%d', upto), ARGV[2])"
+                    + "  redis.call('PEXPIRE', key, math.floor(tonumber(ARGV[i + 2]) / 1000) + 1000)"
+                    + " end"
+                    + " end return now",
+            Long.class);
+
     /** KEYS: hashes. ARGV: per key its member and the value it must still have. Returns how many were cleared. */
     private static final RedisScript<Long> CLEAR = RedisScript.of(
             "local n = 0 for i, key in ipairs(KEYS) do"
@@ -409,6 +426,7 @@ final class RedisPermits implements Permits, AutoCloseable {
             return Outcome.NOT_APPLIED;
         }
         if (hashes.isEmpty()) {
+            windowsFromCommit(limits, member);
             return Outcome.CLAIMED;
         }
         String lost;
@@ -425,6 +443,7 @@ final class RedisPermits implements Permits, AutoCloseable {
                 all.addLast(hashes);
                 return all;
             });
+            windowsFromCommit(limits, member);
             return Outcome.CLAIMED;
         }
         giveBack(claim, "returned: a permit of its claim " + lost + "; attempt " + claim.attempt() + " did not start");
@@ -500,6 +519,35 @@ final class RedisPermits implements Permits, AutoCloseable {
             knownEra = putIn;
         } catch (RuntimeException e) {
             LOG.log(Level.DEBUG, "The era of the permits was not looked at: {0}", e.toString());
+        }
+    }
+
+    /**
+     * The windows of the claim's rates begin at its commit (see {@link #FROM_COMMIT}). When Redis does not answer
+     * now, they stay as the claim took them: begun a store write earlier.
+     */
+    private void windowsFromCommit(List<Limit> limits, String member) {
+        List<String> keys = new ArrayList<>(1);
+        List<String> args = new ArrayList<>(List.of(Long.toString(skewMicros.getAsLong()), member));
+        for (Limit limit : limits) {
+            if (limit.isRate()) {
+                keys.add(keyOf(limit));
+                args.add(Long.toString(TimeUnit.MICROSECONDS.convert(limit.window())));
+            }
+        }
+        if (keys.isEmpty()) {
+            return;
+        }
+        try {
+            Long now = link.call(r -> r.execute(FROM_COMMIT, keys, args.toArray()));
+            for (Limit limit : limits) {
+                if (limit.isRate() && now != null) {
+                    long upto = now + TimeUnit.MICROSECONDS.convert(limit.window());
+                    ratesHere.computeIfPresent(new RateClaim(keyOf(limit), member), (k, was) -> Math.max(was, upto));
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "The rate windows of {0} begin at its permits: {1}", member, e.toString());
         }
     }
 

@@ -212,6 +212,23 @@ class RedisPermitsTest extends PermitsContract<InMemoryInstanceStore> {
     }
 
     @Test
+    void aRatesWindowBeginsWhenItsClaimCommitsNotWhenItsPermitWasTaken() {
+        Limit rate = new Limit("rate:task:export", 1, Duration.ofSeconds(1));
+        String a = due();
+        String b = due();
+        // the store takes 600 ms to commit a's claim (a database under a cut, say): a starts then
+        Permits slow = permits(link, storeBefore(Transition.class, t -> timePasses(Duration.ofMillis(600))));
+        assertThat(slow.claim(claim(a), List.of(rate), false)).isEqualTo(Outcome.CLAIMED);
+
+        timePasses(Duration.ofMillis(500)); // 1.1 s after a's permit was taken, 0.5 s after a started
+        assertThat(permits.claim(claim(b), List.of(rate), false))
+                .as("a second start 0.5 s after the first")
+                .isEqualTo(Outcome.waits(rate, List.of(a)));
+        timePasses(Duration.ofMillis(600));
+        assertThat(permits.claim(claim(b), List.of(rate), false)).isEqualTo(Outcome.CLAIMED);
+    }
+
+    @Test
     void aRedisRestartedEmptyGetsItsPermitsBackFromTheirHoldersWhileEveryClaimWaitsOutTheQuarantine() {
         Duration quarantine = Duration.ofMinutes(1);
         Limit rate = new Limit("rate:task:export", 1, Duration.ofHours(1));
