@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -168,7 +169,7 @@ final class Runs {
     private Verdict byFires(List<Instant> fires, Instant from, Instant to, Instant kill, Duration failover) {
         Map<Instant, Integer> perFire = new TreeMap<>();
         fires.stream().filter(f -> f.isBefore(to)).forEach(f -> perFire.put(f, 0));
-        Map<Run, Instant> fireOf = new java.util.HashMap<>();
+        Map<Run, Instant> fireOf = new HashMap<>();
         for (Run r : runs) {
             Instant fire = null;
             for (Instant f : fires) {

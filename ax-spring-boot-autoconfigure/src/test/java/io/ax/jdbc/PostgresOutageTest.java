@@ -318,8 +318,9 @@ class PostgresOutageTest {
                         > 0);
         n2.engine().stop();
         await().atMost(SETTLE).until(interrupted::get);
-        // long enough for n1's writer to wait its longest between two tries: its heartbeat, back first, has n1 take
-        // the partitions back and claim that fire before the writer records the interrupted attempt
+        // an outage long enough for n1's writer to wait its longest between two tries, as in the fault run that
+        // found the overlap: there n1's heartbeat, back first, had it take the partitions back and claim that fire
+        // before its writer recorded the interrupted attempt (here the record mostly comes through first)
         await().atMost(SETTLE)
                 .until(() -> n1.engine()
                         .status()
