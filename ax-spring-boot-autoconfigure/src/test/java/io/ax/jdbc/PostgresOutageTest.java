@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -275,16 +276,14 @@ class PostgresOutageTest {
         AtomicInteger most = new AtomicInteger();
         AtomicBoolean interrupted = new AtomicBoolean();
         AtomicInteger firstRuns = new AtomicInteger();
+        CountDownLatch never = new CountDownLatch(1);
         runs.when("long", ctx -> {
             int now = running.incrementAndGet();
             most.accumulateAndGet(now, Math::max);
             try {
-                if (firstRuns.getAndIncrement() == 0) {
-                    // the first run lasts until the node's watch, cut off from the store, interrupts it
-                    Thread.sleep(SETTLE.toMillis());
-                } else {
-                    Thread.sleep(1_500); // long enough for a run beside it to start
-                }
+                // the first run lasts until the node's watch, cut off from the store, interrupts it; the others
+                // long enough for a run beside them to start
+                never.await(firstRuns.getAndIncrement() == 0 ? SETTLE.toMillis() : 1_500, TimeUnit.MILLISECONDS);
                 return AxResult.success();
             } catch (InterruptedException e) {
                 interrupted.set(true);
