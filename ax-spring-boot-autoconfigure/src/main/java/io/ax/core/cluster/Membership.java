@@ -54,8 +54,9 @@ public final class Membership implements AutoCloseable {
         /**
          * This node has not reached the cluster store for so long that the other nodes may take it for dead and run
          * its work elsewhere ({@code unreachedFor} since its last heartbeat was sent), and it does not lead (or no
-         * longer). Called once per break, on the watchdog thread; it must not block. The node reaches the store
-         * again when {@link #reachesStoreFor} says so.
+         * longer). Called once per break, on the watchdog thread, or on the round's thread when the break is seen
+         * only once it is over (the whole process stood still); it must not block. The node reaches the store again
+         * when {@link #reachesStoreFor} says so.
          */
         default void cutOff(Duration unreachedFor) {}
     }
@@ -90,6 +91,8 @@ public final class Membership implements AutoCloseable {
     private volatile boolean cutOff;
     /** Whether the listener was told of the present cut-off ({@link Listener#cutOff}). */
     private volatile boolean cutOffTold;
+    /** Guards the telling of a cut-off, which the watch and the round after a freeze may both see. */
+    private final Object breaks = new Object();
     /** How many cut-offs so far were long enough for the other nodes to take this node for dead. */
     private final java.util.concurrent.atomic.AtomicLong cutOffsTold = new java.util.concurrent.atomic.AtomicLong();
     /** Why the last round failed, or null. */
@@ -554,6 +557,18 @@ public final class Membership implements AutoCloseable {
      */
     private void reached(long sentNanos) {
         long gap = sentNanos - reachedSentNanos;
+        if (gap >= contactAllowance() && !stopped) {
+            // the heartbeats went so far apart that the others may have taken this node for dead meanwhile, though
+            // its watch never said so: the whole process stood still (frozen, paused), the watch with it. Work it
+            // claimed before may run elsewhere by now, so the break is counted before the contact is made fresh
+            synchronized (breaks) {
+                if (!cutOff) {
+                    cutOffTold = false;
+                    cutOff = true;
+                }
+            }
+            tellCutOff(gap, true);
+        }
         reachedSentNanos = sentNanos;
         if (clock.nanoTime() - sentNanos >= contactAllowance()) {
             // the call hung for longer than the others wait: its heartbeat may have been written when it was sent,
@@ -597,29 +612,14 @@ public final class Membership implements AutoCloseable {
             checkDeadline();
             long unreached = clock.nanoTime() - reachedSentNanos;
             if (!cutOff && !stopped && unreached >= contactAllowance()) {
-                cutOffTold = false;
-                cutOff = true;
+                synchronized (breaks) {
+                    if (!cutOff) {
+                        cutOffTold = false;
+                        cutOff = true;
+                    }
+                }
             }
-            // while this node holds the lease, no other node takes its work over (only a leader does): it is told
-            // once it stops leading. A node that took the lease in a round whose heartbeat hung until just now
-            // leads with a heartbeat about to go stale, and its next round makes it fresh
-            if (cutOff && !cutOffTold && !stopped && epochIfLeader() == 0) {
-                cutOffTold = true;
-                cutOffsTold.incrementAndGet();
-                String waitingIn = waitingIn();
-                LOG.log(
-                        Level.WARNING,
-                        "Node {0} has not reached the cluster store for {1} ms: the other nodes may take it for dead"
-                                + " and run its work; it decides nothing and stops its running work until it reaches"
-                                + " the store again{2}",
-                        self.nodeId(),
-                        Long.toString(TimeUnit.NANOSECONDS.toMillis(unreached)),
-                        lastFailure == null
-                                ? " (its calls to the store do not return"
-                                        + (waitingIn.isEmpty() ? "" : ": waiting in " + waitingIn) + ")"
-                                : ": " + lastFailure);
-                listener.cutOff(Duration.ofNanos(unreached));
-            }
+            tellCutOff(unreached, false);
         } catch (RuntimeException e) {
             LOG.log(
                     Level.WARNING,
@@ -627,6 +627,43 @@ public final class Membership implements AutoCloseable {
                     self.nodeId(),
                     e.toString());
         }
+    }
+
+    /**
+     * Tells the listener of the present cut-off, once. While this node holds the lease, no other node takes its work
+     * over (only a leader does): it is told once it stops leading. A node that took the lease in a round whose
+     * heartbeat hung until just now leads with a heartbeat about to go stale, and its next round makes it fresh.
+     *
+     * @param over whether the break is seen only now that it is over (the heartbeat after it went through)
+     */
+    private void tellCutOff(long unreached, boolean over) {
+        synchronized (breaks) {
+            if (!cutOff || cutOffTold || stopped || epochIfLeader() != 0) {
+                return;
+            }
+            cutOffTold = true;
+            cutOffsTold.incrementAndGet();
+        }
+        String waitingIn = waitingIn();
+        LOG.log(
+                Level.WARNING,
+                over
+                        ? "Node {0}''s heartbeats went {1} ms apart, though its watch did not see the break: the"
+                                + " process stood still (frozen or paused), and the other nodes may have taken it for"
+                                + " dead and run its work; it stops what it was running and starts nothing it claimed"
+                                + " before{2}"
+                        : "Node {0} has not reached the cluster store for {1} ms: the other nodes may take it for dead"
+                                + " and run its work; it decides nothing and stops its running work until it reaches"
+                                + " the store again{2}",
+                self.nodeId(),
+                Long.toString(TimeUnit.NANOSECONDS.toMillis(unreached)),
+                over
+                        ? ""
+                        : lastFailure == null
+                                ? " (its calls to the store do not return"
+                                        + (waitingIn.isEmpty() ? "" : ": waiting in " + waitingIn) + ")"
+                                : ": " + lastFailure);
+        listener.cutOff(Duration.ofNanos(unreached));
     }
 
     private void holdLease() {
@@ -773,7 +810,9 @@ public final class Membership implements AutoCloseable {
      * and it does not lead: while it holds the lease, no other node takes its work over.
      */
     public boolean isCutOff() {
-        return cutOff && epochIfLeader() == 0;
+        // read afresh, not only from the watch's flag: after a freeze, a worker may run before the watch does
+        boolean unreached = cutOff || (!stopped && clock.nanoTime() - reachedSentNanos >= contactAllowance());
+        return unreached && epochIfLeader() == 0;
     }
 
     /**

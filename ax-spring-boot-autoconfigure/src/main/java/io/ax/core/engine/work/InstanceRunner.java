@@ -256,8 +256,10 @@ public final class InstanceRunner implements Dispatcher.Attempts {
 
     private void attempt(Execution ex) {
         AxTask task = ex.task();
+        // in this order: a break seen only once it is over is counted before the contact is made fresh
+        boolean cutOff = outcomes.cutOff();
         boolean cutOffSince = outcomes.cutOffs() != ex.cutOffsAtHandOff;
-        if ((outcomes.cutOff() || cutOffSince) && !InstanceIds.isMemory(ex.instanceId())) {
+        if ((cutOff || cutOffSince) && !InstanceIds.isMemory(ex.instanceId())) {
             // the other nodes may take this node for dead and run it themselves (or have since it was claimed, though
             // this node reaches the store again): it goes back unstarted (unless another node took it over first),
             // rather than run beside its second run
