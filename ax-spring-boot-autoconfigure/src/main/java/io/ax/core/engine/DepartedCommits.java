@@ -1,6 +1,7 @@
 package io.ax.core.engine;
 
 import io.ax.core.clock.AxClock;
+import io.ax.core.engine.writes.KeptCommits;
 import io.ax.core.engine.writes.RecentCommits;
 import io.ax.core.engine.writes.RecentCommitsFolder;
 import io.ax.core.logging.Loggers;
@@ -16,12 +17,12 @@ import java.util.function.LongSupplier;
 
 /**
  * Makes what a node remembers of its recent commits outlive it, through a {@link RecentCommitsFolder}: every {@code
- * every} the node writes its memory to a file of its own when it changed, and at a graceful stop it deletes that file
- * and leaves its memory in another. Every {@code every}, and once at the start, it takes what others (or this node
+ * every} the node writes its memory to a file of its own when it changed, appends each commit to it in between
+ * ({@link KeptCommits}), and at a graceful stop it deletes that file and leaves its memory in another. Every {@code every}, and once at the start, it takes what others (or this node
  * before a restart) left as they stopped, and the files of nodes that stopped writing theirs for {@code unkeptAfter}
  * (they crashed), checks it against the store at once, and keeps it with its own, so that a failover it sees later
  * checks those commits too. Without it, a failover shortly after a node's stop or crash loses that node's last commits
- * unnamed; with it, only what a crashed node committed after its last write of the file. What is missing when taken
+ * unnamed; with it, only what a crashed host had not yet written to its disk. What is missing when taken
  * is reported by {@link StoreRegressions} (nothing is fenced: the writes lost are another node's, or this node's
  * before it started). Owns the {@code ax-recent-commits} thread.
  */
@@ -40,9 +41,11 @@ final class DepartedCommits {
     private final Duration every;
     private final Duration unkeptAfter;
     /** The file this node keeps while it runs. */
-    private final String kept;
+    private final KeptCommits kept;
     /** {@link RecentCommits#changes()} when the kept file was last written; -1 before. */
     private long keptChanges = -1;
+    /** When (on {@link #nanos}) the kept file was last written anew. */
+    private long keptNanos;
     /** What was taken and not yet checked (the store did not answer): checked again at the next look. */
     private final List<RecentCommitsFolder.Left> unchecked = new ArrayList<>();
 
@@ -69,7 +72,7 @@ final class DepartedCommits {
         this.window = window;
         this.every = every;
         this.unkeptAfter = unkeptAfter;
-        this.kept = RecentCommitsFolder.keptName(nodeId, clock.instant());
+        this.kept = new KeptCommits(folder, RecentCommitsFolder.keptName(nodeId, clock.instant()), nodeId, nanos);
     }
 
     /** Looks at the folder now, then every {@code every}. */
@@ -83,6 +86,7 @@ final class DepartedCommits {
             return th;
         });
         t.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        commits.keepIn(kept); // appended from its first writing on
         t.scheduleWithFixedDelay(this::lookQuietly, 0, every.toMillis(), TimeUnit.MILLISECONDS);
         thread = t;
     }
@@ -108,7 +112,7 @@ final class DepartedCommits {
         }
         List<RecentCommits.Remembered> mine = commits.remembered();
         try {
-            folder.forget(kept); // a stop, not a crash: what follows is the whole memory
+            kept.forget(); // a stop, not a crash: what follows is the whole memory
             java.nio.file.Path left = folder.leave(nodeId, mine, clock.instant());
             if (left != null) {
                 LOG.log(
@@ -143,7 +147,7 @@ final class DepartedCommits {
      * when its memory changed.
      */
     void look() {
-        for (RecentCommitsFolder.Left left : folder.take(clock.instant(), window, unkeptAfter, kept)) {
+        for (RecentCommitsFolder.Left left : folder.take(clock.instant(), window, unkeptAfter, kept.name())) {
             if (left.commits().isEmpty()) {
                 continue; // all older than the window by now, or a node that had committed nothing
             }
@@ -161,9 +165,12 @@ final class DepartedCommits {
                     left.written());
         }
         long changes = commits.changes();
-        if (changes != keptChanges) {
-            folder.keep(kept, nodeId, commits.remembered(), clock.instant());
+        long now = nanos.getAsLong();
+        // written anew when it changed, and before it looks unkept to the others while this node merely idles
+        if (changes != keptChanges || now - keptNanos >= unkeptAfter.toNanos() / 2) {
+            kept.rewrite(commits, clock.instant());
             keptChanges = changes;
+            keptNanos = now;
         }
         while (!unchecked.isEmpty()) {
             RecentCommitsFolder.Left left = unchecked.get(0);

@@ -27,8 +27,7 @@ class MembershipCutOffTest {
     private final LocalNodeRegistry registry = new LocalNodeRegistry(clock);
     private final LocalLeaderLease lease = new LocalLeaderLease(clock);
     private final List<Duration> told = new ArrayList<>();
-    private final NodeInfo self =
-            new NodeInfo("n1", "n1-inc", "localhost", clock.instant(), Set.of("default"), 4);
+    private final NodeInfo self = new NodeInfo("n1", "n1-inc", "localhost", clock.instant(), Set.of("default"), 4);
     private Membership node;
 
     @AfterEach
@@ -79,7 +78,9 @@ class MembershipCutOffTest {
         clock.advance(FROZEN);
         n1.round(); // the round thread resumed first, and its heartbeat went through
 
-        assertThat(n1.cutOffs()).as("work claimed before the freeze may run elsewhere").isEqualTo(1);
+        assertThat(n1.cutOffs())
+                .as("work claimed before the freeze may run elsewhere")
+                .isEqualTo(1);
         assertThat(told).as("its running work stops").containsExactly(FROZEN);
         assertThat(n1.isCutOff()).as("in contact again").isFalse();
         n1.watch();

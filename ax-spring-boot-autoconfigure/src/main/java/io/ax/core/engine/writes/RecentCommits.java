@@ -61,19 +61,64 @@ public final class RecentCommits {
         this.nanos = nanos;
     }
 
+    /**
+     * The file this node keeps of its memory ({@link KeptCommits}), told of every commit before the write that made it
+     * is answered; null for none.
+     */
+    private volatile KeptCommits kept;
+
+    /** Tells {@code file} of every commit from now on, as it is remembered. */
+    public void keepIn(KeptCommits file) {
+        this.kept = file;
+    }
+
     /** A state change the store committed. */
     public void changed(Transition t) {
-        put(new Commit(t.instanceId(), t.to(), t.attempt(), t.at(), nanos.getAsLong()), t.from());
+        changed(List.of(t));
+    }
+
+    /** State changes the store committed together. */
+    public void changed(List<Transition> all) {
+        List<Commit> batch = new ArrayList<>(all.size());
+        for (Transition t : all) {
+            batch.add(put(new Commit(t.instanceId(), t.to(), t.attempt(), t.at(), nanos.getAsLong()), t.from()));
+        }
+        journal(batch);
     }
 
     /** A new instance the store committed. */
     public void created(TaskInstance instance) {
-        put(new Commit(instance.id(), instance.state(), instance.attempt(), null, nanos.getAsLong()), null);
+        created(List.of(instance));
     }
 
-    private synchronized void put(Commit c, InstanceState from) {
+    /** New instances the store committed together. */
+    public void created(List<TaskInstance> all) {
+        List<Commit> batch = new ArrayList<>(all.size());
+        for (TaskInstance i : all) {
+            batch.add(put(new Commit(i.id(), i.state(), i.attempt(), null, nanos.getAsLong()), null));
+        }
+        journal(batch);
+    }
+
+    /**
+     * Outside this memory's lock, after the commits were put in it: a file written anew meanwhile holds each either
+     * in the memory it was written from or among the commits it was told of while it was written.
+     */
+    private void journal(List<Commit> batch) {
+        KeptCommits file = kept;
+        if (file != null) {
+            List<Commit> durable =
+                    batch.stream().filter(java.util.Objects::nonNull).toList();
+            if (!durable.isEmpty()) {
+                file.committed(durable);
+            }
+        }
+    }
+
+    /** Remembers {@code c}; returns it, or null for a MEMORY instance. */
+    private synchronized Commit put(Commit c, InstanceState from) {
         if (InstanceIds.isMemory(c.instanceId())) {
-            return; // lives in this process: no failover of the store loses it
+            return null; // lives in this process: no failover of the store loses it
         }
         Commit prior = commits.get(c.instanceId());
         if (prior != null && wentBack(prior, from, c.attempt())) {
@@ -86,6 +131,7 @@ public final class RecentCommits {
         long now = c.recordedNanos();
         forgetOld(commits.values().iterator(), Commit::recordedNanos, commits.size(), now);
         forgetOld(provenLost.values().iterator(), n -> n, provenLost.size(), now);
+        return c;
     }
 
     /**
@@ -137,8 +183,12 @@ public final class RecentCommits {
      * What is remembered now, oldest change first, with each change's age: what a node that stops leaves for another
      * to check ({@link RecentCommitsFolder}).
      */
-    public synchronized List<Remembered> remembered() {
-        long now = nanos.getAsLong();
+    public List<Remembered> remembered() {
+        return remembered(nanos.getAsLong());
+    }
+
+    /** What is remembered, with each change's age as of {@code now} (on this memory's monotonic clock). */
+    synchronized List<Remembered> remembered(long now) {
         List<Remembered> all = new ArrayList<>(commits.size());
         for (Commit c : commits.values()) {
             if (now - c.recordedNanos() <= windowNanos) {

@@ -84,6 +84,73 @@ public final class RecentCommitsFolder {
         write(name, nodeId, commits, now);
     }
 
+    /**
+     * Begins the file {@code name} anew with {@code commits}, aside, open for more lines ({@link #line}) until it
+     * {@link Aside#replace replaces} the file.
+     */
+    Aside beginAside(String name, String nodeId, List<Remembered> commits, Instant now) throws IOException {
+        Files.createDirectories(folder);
+        Path writing = folder.resolve(WRITING + name);
+        BufferedWriter out = Files.newBufferedWriter(writing, StandardCharsets.UTF_8);
+        try {
+            head(out, nodeId, now);
+            for (Remembered r : commits) {
+                line(
+                        out,
+                        r.instanceId(),
+                        r.state(),
+                        r.attempt(),
+                        r.at(),
+                        r.age().toNanos());
+            }
+        } catch (IOException | RuntimeException e) {
+            out.close();
+            Files.deleteIfExists(writing);
+            throw e;
+        }
+        return new Aside(writing, folder.resolve(name), out);
+    }
+
+    /** A file written aside, still open: {@link #replace} moves it in whole over the file it stands for. */
+    record Aside(Path writing, Path file, BufferedWriter out) {
+
+        /** Closes it, moves it over its file, and opens that file for lines to append. */
+        BufferedWriter replace() throws IOException {
+            out.close();
+            move(writing, file);
+            return Files.newBufferedWriter(file, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+        }
+
+        /** Closes and deletes it: it replaces nothing. */
+        void abandon() {
+            try {
+                out.close();
+                Files.deleteIfExists(writing);
+            } catch (IOException ignored) {
+                // left under the writing name: deleted once old
+            }
+        }
+    }
+
+    private static void head(BufferedWriter out, String nodeId, Instant now) throws IOException {
+        out.write(HEADER + "\n");
+        out.write("node\t" + oneLine(nodeId) + "\n");
+        out.write("written\t" + now + "\n");
+    }
+
+    /**
+     * One commit's line. {@code ageNanos} counts from when the file was written ({@code written}); a commit appended
+     * later has a negative age, and the latest of those tells how long after that the file was last written to.
+     */
+    static void line(BufferedWriter out, String instanceId, InstanceState state, int attempt, Instant at, long ageNanos)
+            throws IOException {
+        if (!oneLine(instanceId).equals(instanceId) || instanceId.indexOf('\t') >= 0) {
+            return; // an id no line can hold (ids AX makes never are)
+        }
+        out.write(instanceId + "\t" + state.name() + "\t" + attempt + "\t" + (at == null ? "-" : at.toString()) + "\t"
+                + ageNanos + "\n");
+    }
+
     /** Deletes the file {@code name} this node kept: it stops gracefully, and leaves its memory otherwise. */
     public void forget(String name) {
         try {
@@ -98,17 +165,15 @@ public final class RecentCommitsFolder {
             Files.createDirectories(folder);
             Path writing = folder.resolve(WRITING + name);
             try (BufferedWriter out = Files.newBufferedWriter(writing, StandardCharsets.UTF_8)) {
-                out.write(HEADER + "\n");
-                out.write("node\t" + oneLine(nodeId) + "\n");
-                out.write("written\t" + now + "\n");
+                head(out, nodeId, now);
                 for (Remembered r : commits) {
-                    if (!oneLine(r.instanceId()).equals(r.instanceId())
-                            || r.instanceId().indexOf('\t') >= 0) {
-                        continue; // an id no line can hold (ids AX makes never are)
-                    }
-                    out.write(r.instanceId() + "\t" + r.state().name() + "\t" + r.attempt() + "\t"
-                            + (r.at() == null ? "-" : r.at().toString()) + "\t"
-                            + r.age().toNanos() + "\n");
+                    line(
+                            out,
+                            r.instanceId(),
+                            r.state(),
+                            r.attempt(),
+                            r.at(),
+                            r.age().toNanos());
                 }
             }
             Path left = folder.resolve(name);
@@ -231,7 +296,8 @@ public final class RecentCommitsFolder {
         if (since.isNegative()) {
             since = Duration.ZERO; // a file system whose times are coarser than the probe's
         }
-        List<Remembered> commits = new ArrayList<>(lines.size() - 3);
+        List<String[]> fields = new ArrayList<>(lines.size() - 3);
+        long appendedFor = 0; // how long after it was written the file was last appended to: its time says when
         for (String line : lines.subList(3, lines.size())) {
             if (line.isEmpty()) {
                 continue;
@@ -240,17 +306,23 @@ public final class RecentCommitsFolder {
             if (f.length != 5) {
                 throw new IllegalArgumentException("a line of " + f.length + " fields: " + line);
             }
-            Duration age = Duration.ofNanos(Long.parseLong(f[4])).plus(since);
+            fields.add(f);
+            appendedFor = Math.max(appendedFor, -Long.parseLong(f[4]));
+        }
+        Duration sinceWritten = since.plusNanos(appendedFor);
+        List<Remembered> commits = new ArrayList<>(fields.size());
+        for (String[] f : fields) {
+            Duration age = Duration.ofNanos(Long.parseLong(f[4])).plus(sinceWritten);
             if (age.compareTo(window) <= 0) {
                 commits.add(new Remembered(
                         f[0],
                         InstanceState.valueOf(f[1]),
                         Integer.parseInt(f[2]),
                         "-".equals(f[3]) ? null : parseInstant(f[3]),
-                        age));
+                        age.isNegative() ? Duration.ZERO : age));
             }
         }
-        return new Left(nodeId, written, commits, graceful);
+        return new Left(nodeId, written.plusNanos(appendedFor), commits, graceful);
     }
 
     private static String field(String line, String name) {
@@ -278,7 +350,7 @@ public final class RecentCommitsFolder {
         }
     }
 
-    private static void move(Path from, Path to) throws IOException {
+    static void move(Path from, Path to) throws IOException {
         try {
             Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
         } catch (AtomicMoveNotSupportedException e) {

@@ -95,13 +95,15 @@ public final class StoreRouter implements InstanceStore {
     private boolean[] recordChanges(List<Transition> transitions, boolean[] applied) {
         RecentCommits record = commits;
         if (record != null) {
-            committed(() -> {
-                for (int i = 0; i < applied.length; i++) {
-                    if (applied[i]) {
-                        record.changed(transitions.get(i));
-                    }
+            List<Transition> done = new ArrayList<>(applied.length);
+            for (int i = 0; i < applied.length; i++) {
+                if (applied[i]) {
+                    done.add(transitions.get(i));
                 }
-            });
+            }
+            if (!done.isEmpty()) {
+                committed(() -> record.changed(done));
+            }
         }
         return applied;
     }
@@ -109,13 +111,15 @@ public final class StoreRouter implements InstanceStore {
     private boolean[] recordCreated(List<NewFire> fires, boolean[] written) {
         RecentCommits record = commits;
         if (record != null) {
-            committed(() -> {
-                for (int i = 0; i < written.length; i++) {
-                    if (written[i]) {
-                        record.created(fires.get(i).instance());
-                    }
+            List<TaskInstance> done = new ArrayList<>(written.length);
+            for (int i = 0; i < written.length; i++) {
+                if (written[i]) {
+                    done.add(fires.get(i).instance());
                 }
-            });
+            }
+            if (!done.isEmpty()) {
+                committed(() -> record.created(done));
+            }
         }
         return written;
     }
