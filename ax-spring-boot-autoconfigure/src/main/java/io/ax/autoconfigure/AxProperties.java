@@ -427,10 +427,10 @@ public class AxProperties {
 
         /**
          * A folder where a node keeps what it committed in its last two minutes (a file each commit is appended to
-         * and that is written anew each heartbeat, and one left as it stops), and where the nodes that run on (or the node's own next start) take what a node that
-         * stopped or crashed left: a failover to a standby that had not received that node's last commits is then
-         * named like one that loses a running node's. One folder per cluster: on the nodes' host, or a volume every
-         * node mounts. Unset: what a node remembers goes with it.
+         * and that is written anew each heartbeat, and one left as it stops), and where the nodes that run on (or the
+         * node's own next start) take what a node that stopped or crashed left: a failover to a standby that had not
+         * received that node's last commits is then named like one that loses a running node's. One folder per
+         * cluster: on the nodes' host, or a volume every node mounts. Unset: what a node remembers goes with it.
          */
         private String recentCommitsDir;
 
