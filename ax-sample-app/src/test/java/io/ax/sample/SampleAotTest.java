@@ -128,6 +128,7 @@ class SampleAotTest {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx384m");
+        command.add("-XX:TieredStopAtLevel=1"); // the quick compiler: these JVMs live for seconds
         command.addAll(jvmArgs);
         command.add("-cp");
         command.add(classPath);

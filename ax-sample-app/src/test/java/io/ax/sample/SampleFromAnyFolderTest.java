@@ -88,6 +88,7 @@ class SampleFromAnyFolderTest {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m",
+                "-XX:TieredStopAtLevel=1", // the quick compiler: the sample lives for seconds here
                 "-cp",
                 classPathFromHere(),
                 SampleApplication.class.getName(),

@@ -50,6 +50,9 @@ class ShutdownTest {
                         "--spring.datasource.url=jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + pg.databaseName(),
                         "--spring.datasource.username=" + pg.user(),
                         "--spring.datasource.password=" + pg.password(),
+                        // the pool's own close waits this long for a connection attempt in flight (30 s by default):
+                        // Hikari's wait, not AX's, so kept short here
+                        "--spring.datasource.hikari.connection-timeout=5000",
                         "--ax.jdbc.table-prefix=" + PREFIX,
                         "--ax.node-id=cut",
                         "--ax.cluster.heartbeat=300ms",

@@ -1206,10 +1206,12 @@ abstract class JdbcClusterContract {
 
     @Test
     void twoLiveNodesWithOneIdIsAClearStartUpError() {
-        // the default lease (10 s): with FAST's 1 s, a loaded machine that delays the first node's heartbeats
-        // lets its row expire, and the second start rightly takes the id over
-        node("twin", ClusterSettings.defaults()).start();
-        AxEngine second = node("twin", ClusterSettings.defaults());
+        // a lease of 4 s: with FAST's 1 s, a loaded machine that delays the first node's heartbeats lets its row
+        // expire, and the second start rightly takes the id over; the second start waits a lease and a heartbeat
+        ClusterSettings settings = new ClusterSettings(
+                Duration.ofMillis(400), Duration.ofSeconds(4), Duration.ofSeconds(1), Duration.ofMillis(200), 32);
+        node("twin", settings).start();
+        AxEngine second = node("twin", settings);
         assertThatThrownBy(second::start)
                 .isInstanceOf(io.ax.core.cluster.NodeIdInUseException.class)
                 .hasMessageContaining("twin");

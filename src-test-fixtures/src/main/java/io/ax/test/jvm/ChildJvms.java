@@ -34,6 +34,10 @@ public class ChildJvms implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx" + maxHeap,
+                // a node of a test lives for seconds: the quick compiler and one GC thread halve the CPU its start
+                // takes from the test, the database and the other nodes on a machine of two cores
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
                 "-cp",
                 System.getProperty("java.class.path"),
                 main.getName()));
