@@ -259,6 +259,53 @@ class TakeoverTest {
         assertThat(most).as("delayed tasks of the task at once").hasValue(2);
     }
 
+    @Test
+    void aFixedDelaySeriesWhoseFireADeadNodeLeftRunningGoesOnFromItsRerunsEndNotFromTheTakeover() {
+        Duration delay = Duration.ofSeconds(1);
+        AxTask task = AxTask.builder("spaced")
+                .timeout(Duration.ofSeconds(5))
+                .retry(RetryPolicy.none())
+                .trigger(io.ax.core.trigger.IntervalTrigger.fixedDelay(delay, Duration.ZERO))
+                .build();
+        Instant fire = now.minusSeconds(600);
+        String left = UUID.randomUUID().toString();
+        TaskInstance leftRunning = new TaskInstance(
+                left,
+                task.name(),
+                fire,
+                InstanceState.SCHEDULED,
+                0,
+                DEAD_NODE,
+                fire,
+                InstanceOrigin.SERIES,
+                TaskInstance.fireKey(fire));
+        assertThat(store.schedule(List.of(new NewFire(leftRunning, "seeded")))).containsExactly(true);
+        claim(left, InstanceState.SCHEDULED, 1, DEAD_NODE);
+        start(Takeovers.DEFAULT_BOUND, task);
+
+        await().atMost(BOUND).until(() -> state(left) == InstanceState.SUCCESS && next(task, left) != null);
+        Instant rerunStarted = store.auditTrail(left).stream()
+                .filter(e -> e.to() == InstanceState.RUNNING && e.attempt() == 2)
+                .findFirst()
+                .orElseThrow()
+                .at();
+        assertThat(next(task, left).scheduledTime())
+                .as("the next fire: a delay after the rerun, not after the move that found the fire running")
+                .isAfterOrEqualTo(rerunStarted.plus(delay));
+        assertThat(store.findByTask(task.name(), 20))
+                .as("one series")
+                .filteredOn(i -> !i.id().equals(left) && i.scheduledTime().isBefore(rerunStarted.plus(delay)))
+                .isEmpty();
+    }
+
+    /** The series' fire after {@code first}: the earliest other; null while there is none. */
+    private TaskInstance next(AxTask task, String first) {
+        return store.findByTask(task.name(), 20).stream()
+                .filter(i -> !i.id().equals(first))
+                .min(java.util.Comparator.comparing(TaskInstance::scheduledTime))
+                .orElse(null);
+    }
+
     private void start(int takeovers, AxTask... tasks) {
         engine = AxEngine.builder()
                 .store(store)

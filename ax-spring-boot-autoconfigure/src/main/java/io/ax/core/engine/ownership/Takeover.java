@@ -107,7 +107,8 @@ final class Takeover {
             }
         }
         Set<String> inFlight = new HashSet<>();
-        adoptInFlight(inFlight);
+        Set<String> seriesInFlight = new HashSet<>();
+        adoptInFlight(inFlight, seriesInFlight);
         Set<String> withPendingFire = new HashSet<>();
         Set<String> unknown = new TreeSet<>();
         List<FirePlanner.Pending> planned = new ArrayList<>();
@@ -134,11 +135,12 @@ final class Takeover {
         // read again: a deposed owner's assignment, fenced when its statement began, may have committed between the
         // two reads, so its instance was in flight for neither. Whatever was SCHEDULED at the read above and moves
         // later meets this node's own conditional assignment instead
-        adoptInFlight(inFlight);
+        adoptInFlight(inFlight, seriesInFlight);
         List<AxTask> unplanned = new ArrayList<>();
         Map<String, String> recordedFire = new HashMap<>();
         for (AxTask task : tasks.values()) {
             if (withPendingFire.contains(task.name())
+                    || seriesInFlight.contains(task.name())
                     || !task.trigger().firesOnItsOwn()
                     || !term.decides(task.name())) {
                 continue;
@@ -178,9 +180,11 @@ final class Takeover {
     /**
      * Marks the instances of the term's partitions in flight on any node that keep a task's next instance from
      * starting (a non-overlapping task's, a fixed-delay series'), and follows those of other nodes to their end. Skips
-     * the ids in {@code seen}, and adds those it read.
+     * the ids in {@code seen}, and adds those it read. Adds to {@code seriesInFlight} the fixed-delay tasks with a fire
+     * in flight: such a series goes on from that fire's end (here, or where it runs and is followed to its end), never
+     * from the move, which would start the next run less than the delay after it.
      */
-    private void adoptInFlight(Set<String> seen) {
+    private void adoptInFlight(Set<String> seen, Set<String> seriesInFlight) {
         List<OwnedInstance> found = store.findOwned(Recovery.IN_FLIGHT, null, Integer.MAX_VALUE, partitions);
         for (OwnedInstance o : found) {
             TaskInstance in = o.instance();
@@ -193,6 +197,12 @@ final class Takeover {
             if (endedHere) {
                 // this node ran it and its end waits in the writer (the database was away): not in flight any more
                 continue;
+            }
+            if (task != null
+                    && in.origin().isTriggerFire()
+                    && task.trigger().measuresFromCompletion()
+                    && term.decides(task.name())) {
+                seriesInFlight.add(task.name());
             }
             if (task != null
                     && o.owner() != null
