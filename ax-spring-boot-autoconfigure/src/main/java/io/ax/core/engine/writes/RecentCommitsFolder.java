@@ -28,7 +28,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * leaves one file; while it runs, a node also keeps one file of its memory up to date, which it deletes as it stops
  * and which the others take once it goes unwritten for too long (the node crashed). Every file is written aside and
  * moved in whole, and taken by one node only (moved to a name of its own before it is read), then deleted. One folder
- * serves one cluster: the nodes of one host, or a volume all of them mount. Not thread-safe: one thread uses it.
+ * serves one cluster: the nodes of one host, or a volume all of them mount. It holds no state but the folder's path;
+ * what a node keeps while it runs is {@link KeptCommits}'s.
  */
 public final class RecentCommitsFolder {
 
@@ -72,16 +73,6 @@ public final class RecentCommitsFolder {
     /** The name of the file a node keeps while it runs: one per process. */
     public static String keptName(String nodeId, Instant started) {
         return safe(nodeId) + "." + started.toEpochMilli() + "." + random() + KEPT;
-    }
-
-    /**
-     * Writes the file {@code name} (see {@link #keptName}) anew with {@code commits}: what the others take if this
-     * node stops writing it.
-     *
-     * @throws UncheckedIOException when the folder cannot be written
-     */
-    public void keep(String name, String nodeId, List<Remembered> commits, Instant now) {
-        write(name, nodeId, commits, now);
     }
 
     /**
@@ -162,23 +153,10 @@ public final class RecentCommitsFolder {
 
     private Path write(String name, String nodeId, List<Remembered> commits, Instant now) {
         try {
-            Files.createDirectories(folder);
-            Path writing = folder.resolve(WRITING + name);
-            try (BufferedWriter out = Files.newBufferedWriter(writing, StandardCharsets.UTF_8)) {
-                head(out, nodeId, now);
-                for (Remembered r : commits) {
-                    line(
-                            out,
-                            r.instanceId(),
-                            r.state(),
-                            r.attempt(),
-                            r.at(),
-                            r.age().toNanos());
-                }
-            }
-            Path left = folder.resolve(name);
-            move(writing, left);
-            return left;
+            Aside aside = beginAside(name, nodeId, commits, now);
+            aside.out().close();
+            move(aside.writing(), aside.file());
+            return aside.file();
         } catch (IOException e) {
             throw new UncheckedIOException("could not leave the recent commits of " + nodeId + " in " + folder, e);
         }

@@ -73,6 +73,13 @@ class RecentCommitsFolderTest {
         assertThat(taken.get(0).commits()).extracting(Remembered::instanceId).containsExactly("new");
     }
 
+    /** Writes the kept file {@code name} of {@code nodeId} anew, holding {@code commit} alone. */
+    private static void keep(RecentCommitsFolder folder, String name, String nodeId, Remembered commit) {
+        RecentCommits memory = new RecentCommits(10, WINDOW, System::nanoTime);
+        memory.adopt(List.of(commit));
+        new KeptCommits(folder, name, nodeId, System::nanoTime).rewrite(memory, T);
+    }
+
     /** As if the file had been written {@code ago}, on the file system's clock. */
     private static void writtenAgo(Path file, Duration ago) throws Exception {
         Files.setLastModifiedTime(
@@ -106,9 +113,9 @@ class RecentCommitsFolderTest {
         RecentCommitsFolder folder = new RecentCommitsFolder(dir);
         String n1 = RecentCommitsFolder.keptName("n1", T);
         String n2 = RecentCommitsFolder.keptName("n2", T);
-        folder.keep(n1, "n1", List.of(new Remembered("a", InstanceState.RUNNING, 1, T, Duration.ZERO)), T);
-        folder.keep(n1, "n1", List.of(new Remembered("b", InstanceState.SUCCESS, 1, T, Duration.ZERO)), T);
-        folder.keep(n2, "n2", List.of(new Remembered("c", InstanceState.RUNNING, 1, T, Duration.ZERO)), T);
+        keep(folder, n1, "n1", new Remembered("a", InstanceState.RUNNING, 1, T, Duration.ZERO));
+        keep(folder, n1, "n1", new Remembered("b", InstanceState.SUCCESS, 1, T, Duration.ZERO));
+        keep(folder, n2, "n2", new Remembered("c", InstanceState.RUNNING, 1, T, Duration.ZERO));
         Duration unkeptAfter = Duration.ofSeconds(10);
 
         assertThat(folder.take(T, WINDOW, unkeptAfter, n2))
