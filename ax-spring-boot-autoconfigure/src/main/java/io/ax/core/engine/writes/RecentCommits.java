@@ -46,6 +46,11 @@ public final class RecentCommits {
     private final LinkedHashMap<String, Long> provenLost = new LinkedHashMap<>();
     /** How many times what is remembered changed; guarded by this. */
     private long changes;
+    /**
+     * The file this node keeps of its memory ({@link KeptCommits}), told of every commit before the write that made it
+     * is answered; null for none.
+     */
+    private volatile KeptCommits kept;
 
     /**
      * @param capacity the most instances remembered
@@ -60,12 +65,6 @@ public final class RecentCommits {
         this.windowNanos = window.toNanos();
         this.nanos = nanos;
     }
-
-    /**
-     * The file this node keeps of its memory ({@link KeptCommits}), told of every commit before the write that made it
-     * is answered; null for none.
-     */
-    private volatile KeptCommits kept;
 
     /** Tells {@code file} of every commit from now on, as it is remembered. */
     public void keepIn(KeptCommits file) {
